@@ -1,0 +1,46 @@
+"""The dominoes rules engine: pure standard library, no Discord, no pictures, no database.
+
+Public API (see ``docs/engine-api.md`` for details):
+
+- :class:`Tile` (``Tile.parse("3-5")``, ``pips``, ``is_double``) and :func:`tile_set`.
+- :class:`Ruleset`, a frozen dataclass of every column of RULES.md; :func:`preset` returns a
+  named variant (``partners``, ``spanish``, ``venezuelan``, ``brazilian``, ``cuban``,
+  ``seven-seven``, ``three``, ``draw``, ``two``, ``penalty``) with options applied.
+- :class:`Match`: ``Match.new(ruleset, seed, deal=None)``, ``turn``, ``legal_actions()``,
+  ``apply(action)`` (returns a new Match or raises :class:`IllegalAction`), readable state
+  (``line``, ``ends``, ``hands``, ``pile_size``, ``hand_number``, ``scores``, ``history``,
+  ``hand_results``, ``outcome``), ``view(seat)`` / ``public_view()``, ``to_dict()`` /
+  ``from_dict()`` and ``replay()``.
+- Actions :class:`Play`, :class:`Draw`, :class:`Pass`, :class:`Resign`, with
+  :func:`encode_action` / :func:`decode_action` for storage.
+"""
+
+from domino.actions import Action, Draw, Pass, Play, Resign, decode_action, encode_action
+from domino.errors import DominoError, IllegalAction
+from domino.match import SCHEMA_VERSION, Match
+from domino.rules import OPTION_CHOICES, PRESETS, Ruleset, preset
+from domino.tiles import Tile, tile_set
+from domino.views import Event, HandResult, Outcome, View
+
+__all__ = [
+    "OPTION_CHOICES",
+    "PRESETS",
+    "SCHEMA_VERSION",
+    "Action",
+    "DominoError",
+    "Draw",
+    "Event",
+    "HandResult",
+    "IllegalAction",
+    "Match",
+    "Outcome",
+    "Pass",
+    "Play",
+    "Resign",
+    "Ruleset",
+    "View",
+    "decode_action",
+    "encode_action",
+    "preset",
+    "tile_set",
+]
