@@ -1,0 +1,1 @@
+"""The application: settings, start-up, the SQLite store and the table service."""

@@ -1,0 +1,111 @@
+"""Errors the table service reports to the people who caused them.
+
+Every error has a stable ``code`` (for translations and tests) and a readable English message;
+``params`` carries the values a translated message needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """Base of every error a user can cause at a table; safe to show to that user."""
+
+    code = "error"
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class TableNotFound(ServiceError):
+    """No such table."""
+
+    code = "table_not_found"
+
+
+class TableFinished(ServiceError):
+    """The table's match is over or was cancelled."""
+
+    code = "table_finished"
+
+
+class WrongStatus(ServiceError):
+    """The table is not in the status the request needs (e.g. joining a running table)."""
+
+    code = "wrong_status"
+
+
+class NotSeated(ServiceError):
+    """The user has no seat at this table."""
+
+    code = "not_seated"
+
+
+class SeatTakenOver(ServiceError):
+    """A computer plays the user's seat since he timed out too often."""
+
+    code = "seat_taken_over"
+
+
+class NotYourTurn(ServiceError):
+    """The user is seated but none of his seats is to move."""
+
+    code = "not_your_turn"
+
+
+class StaleAction(ServiceError):
+    """The action was meant for a state that has changed (double click, old message, a race)."""
+
+    code = "stale"
+
+
+class IllegalMove(ServiceError):
+    """The rules do not allow this action now; ``engine_code``/``params`` come from the engine."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, engine_code: str = "illegal", **params: Any) -> None:
+        super().__init__(message, **params)
+        self.engine_code = engine_code
+
+
+class InvalidOptions(ServiceError):
+    """Unknown variant, option or value (the message lists what is allowed)."""
+
+    code = "invalid_options"
+
+
+class NotHost(ServiceError):
+    """Only the host (or a server manager) may do this."""
+
+    code = "not_host"
+
+
+class AlreadySeated(ServiceError):
+    """The user already has a seat at this table."""
+
+    code = "already_seated"
+
+
+class TableFull(ServiceError):
+    """Every seat is taken."""
+
+    code = "table_full"
+
+
+class SeatsEmpty(ServiceError):
+    """The table cannot start with empty seats unless they are filled with computers."""
+
+    code = "seats_empty"
+
+
+class PlaceBusy(ServiceError):
+    """Another match is already running in this channel or thread."""
+
+    code = "place_busy"

@@ -1,0 +1,642 @@
+"""The SQLite store: connection, numbered migrations and typed repositories.
+
+All SQL of the project lives in ``bot/``. One :class:`Store` owns one aiosqlite connection in
+autocommit mode; :meth:`Store.transaction` groups writes into one ``BEGIN IMMEDIATE`` …
+``COMMIT``. Calls on the store's own repositories (``store.tables.get(...)``) each run alone;
+calls on a transaction's repositories (``tx.actions.append(...)``) run inside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.errors import StaleAction
+
+__all__ = [
+    "ActionRepo",
+    "ActionRow",
+    "HandResultRepo",
+    "HandResultRow",
+    "MatchRepo",
+    "MatchRow",
+    "PlayerRepo",
+    "PlayerRow",
+    "SeatRepo",
+    "SeatRow",
+    "Store",
+    "TableRepo",
+    "TableRow",
+    "Transaction",
+    "migrations",
+]
+
+TABLE_STATUSES = ("lobby", "running", "finished", "cancelled")
+SEAT_KINDS = ("human", "computer")
+BUSY_TIMEOUT_MS = 5000
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+# --------------------------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table: where it lives, who hosts it, which variant and its state."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    host_id: int
+    variant: str
+    options: dict[str, Any]
+    status: str
+    turn_timer: int
+    locale: str | None
+    message_id: int | None
+    lobby_message_id: int | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of a table; ``user_id`` is None for a computer that never had a person."""
+
+    table_id: int
+    seat: int
+    user_id: int | None
+    name: str
+    kind: str
+    ai_level: str | None = None
+    timeouts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """The match played at a table: the ruleset and seed that, with the actions, define it."""
+
+    table_id: int
+    ruleset: dict[str, Any]
+    seed: int
+    deal: Any | None
+    started_at: float
+    finished_at: float | None
+    outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One entry of a match's append-only action log (``action`` is an ``encode_action`` string)."""
+
+    table_id: int
+    seq: int
+    seat: int
+    action: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HandResultRow:
+    """The recorded result of one hand, as JSON-ready data."""
+
+    table_id: int
+    hand_number: int
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A person the bot has met."""
+
+    user_id: int
+    name: str
+    locale: str | None
+    updated_at: float
+
+
+# ---------------------------------------------------------------------------------- plumbing
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+class _Db:
+    """Runs statements on the connection, alone (taking the store lock) or inside a transaction."""
+
+    __slots__ = ("_conn", "_lock")
+
+    def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock | None) -> None:
+        self._conn = conn
+        self._lock = lock
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; return the last inserted row id."""
+        if self._lock is None:
+            cur = await self._conn.execute(sql, params)
+            return cur.lastrowid or 0
+        async with self._lock:
+            cur = await self._conn.execute(sql, params)
+            return cur.lastrowid or 0
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        if self._lock is None:
+            return list(await self._conn.execute_fetchall(sql, params))
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+
+class _Repo:
+    __slots__ = ("_db",)
+
+    def __init__(self, db: _Db) -> None:
+        self._db = db
+
+
+# ------------------------------------------------------------------------------ repositories
+
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, host_id, variant, options, status, turn_timer, "
+    "locale, message_id, lobby_message_id, created_at, updated_at"
+)
+
+
+def _table(row: sqlite3.Row) -> TableRow:
+    return TableRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        host_id=row["host_id"],
+        variant=row["variant"],
+        options=_loads(row["options"]) or {},
+        status=row["status"],
+        turn_timer=row["turn_timer"],
+        locale=row["locale"],
+        message_id=row["message_id"],
+        lobby_message_id=row["lobby_message_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+_UNSET: Any = object()
+
+
+class TableRepo(_Repo):
+    """Tables: create, look up, change status and remember their Discord messages."""
+
+    __slots__ = ()
+
+    async def create(
+        self,
+        *,
+        host_id: int,
+        variant: str,
+        options: dict[str, Any],
+        now: float,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        turn_timer: int = 120,
+        locale: str | None = None,
+    ) -> TableRow:
+        """Insert a table in the lobby status and return it."""
+        table_id = await self._db.execute(
+            "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, status,"
+            " turn_timer, locale, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            (guild_id, channel_id, host_id, variant, _dumps(options), turn_timer, locale, now, now),
+        )
+        return TableRow(
+            id=table_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=None,
+            host_id=host_id,
+            variant=variant,
+            options=dict(options),
+            status="lobby",
+            turn_timer=turn_timer,
+            locale=locale,
+            message_id=None,
+            lobby_message_id=None,
+            created_at=now,
+            updated_at=now,
+        )
+
+    async def get(self, table_id: int) -> TableRow | None:
+        row = await self._db.fetchone(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        )
+        return None if row is None else _table(row)
+
+    async def list_by_status(self, *statuses: str) -> list[TableRow]:
+        """Tables in any of ``statuses``, oldest first."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._db.fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) ORDER BY id", statuses
+        )
+        return [_table(r) for r in rows]
+
+    async def set_status(self, table_id: int, status: str, *, now: float) -> None:
+        if status not in TABLE_STATUSES:
+            raise ValueError(f"unknown table status {status!r}")
+        await self._db.execute(
+            "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table_id)
+        )
+
+    async def touch(self, table_id: int, *, now: float) -> None:
+        await self._db.execute("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+
+    async def set_messages(
+        self,
+        table_id: int,
+        *,
+        now: float,
+        message_id: int | None = _UNSET,
+        lobby_message_id: int | None = _UNSET,
+        thread_id: int | None = _UNSET,
+        channel_id: int | None = _UNSET,
+    ) -> None:
+        """Remember the table's Discord places; arguments left out are not changed."""
+        changes = {
+            "message_id": message_id,
+            "lobby_message_id": lobby_message_id,
+            "thread_id": thread_id,
+            "channel_id": channel_id,
+        }
+        sets = [(k, v) for k, v in changes.items() if v is not _UNSET]
+        if not sets:
+            return
+        assignments = ", ".join(f"{k} = ?" for k, _ in sets)
+        await self._db.execute(
+            f"UPDATE tables SET {assignments}, updated_at = ? WHERE id = ?",
+            (*(v for _, v in sets), now, table_id),
+        )
+
+
+def _seat(row: sqlite3.Row) -> SeatRow:
+    return SeatRow(
+        table_id=row["table_id"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        kind=row["kind"],
+        ai_level=row["ai_level"],
+        timeouts=row["timeouts"],
+    )
+
+
+class SeatRepo(_Repo):
+    """Seats of tables."""
+
+    __slots__ = ()
+
+    async def list(self, table_id: int) -> list[SeatRow]:
+        rows = await self._db.fetchall(
+            "SELECT table_id, seat, user_id, name, kind, ai_level, timeouts FROM seats"
+            " WHERE table_id = ? ORDER BY seat",
+            (table_id,),
+        )
+        return [_seat(r) for r in rows]
+
+    async def put(self, seat: SeatRow) -> None:
+        """Insert the seat, or replace whoever sat there."""
+        if seat.kind not in SEAT_KINDS:
+            raise ValueError(f"unknown seat kind {seat.kind!r}")
+        await self._db.execute(
+            "INSERT OR REPLACE INTO seats (table_id, seat, user_id, name, kind, ai_level, timeouts)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                seat.table_id,
+                seat.seat,
+                seat.user_id,
+                seat.name,
+                seat.kind,
+                seat.ai_level,
+                seat.timeouts,
+            ),
+        )
+
+    async def remove(self, table_id: int, seats: Iterable[int]) -> None:
+        for seat in seats:
+            await self._db.execute(
+                "DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)
+            )
+
+    async def set_timeouts(self, table_id: int, seats: Iterable[int], timeouts: int) -> None:
+        for seat in seats:
+            await self._db.execute(
+                "UPDATE seats SET timeouts = ? WHERE table_id = ? AND seat = ?",
+                (timeouts, table_id, seat),
+            )
+
+    async def hand_to_computer(self, table_id: int, seats: Iterable[int], ai_level: str) -> None:
+        """A computer plays these seats from now on; the person stays recorded on them."""
+        for seat in seats:
+            await self._db.execute(
+                "UPDATE seats SET kind = 'computer', ai_level = ? WHERE table_id = ? AND seat = ?",
+                (ai_level, table_id, seat),
+            )
+
+
+def _match(row: sqlite3.Row) -> MatchRow:
+    return MatchRow(
+        table_id=row["table_id"],
+        ruleset=_loads(row["ruleset"]),
+        seed=row["seed"],
+        deal=_loads(row["deal"]),
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        outcome=_loads(row["outcome"]),
+    )
+
+
+class MatchRepo(_Repo):
+    """The match of each table."""
+
+    __slots__ = ()
+
+    async def create(
+        self,
+        table_id: int,
+        *,
+        ruleset: dict[str, Any],
+        seed: int,
+        now: float,
+        deal: Any | None = None,
+    ) -> MatchRow:
+        await self._db.execute(
+            "INSERT INTO matches (table_id, ruleset, seed, deal, started_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (table_id, _dumps(ruleset), seed, None if deal is None else _dumps(deal), now),
+        )
+        return MatchRow(table_id, dict(ruleset), seed, deal, now, None, None)
+
+    async def get(self, table_id: int) -> MatchRow | None:
+        row = await self._db.fetchone(
+            "SELECT table_id, ruleset, seed, deal, started_at, finished_at, outcome FROM matches"
+            " WHERE table_id = ?",
+            (table_id,),
+        )
+        return None if row is None else _match(row)
+
+    async def finish(self, table_id: int, *, now: float, outcome: dict[str, Any] | None) -> None:
+        """Record the end of the match (``outcome`` None when it was cancelled)."""
+        await self._db.execute(
+            "UPDATE matches SET finished_at = ?, outcome = ? WHERE table_id = ?",
+            (now, None if outcome is None else _dumps(outcome), table_id),
+        )
+
+
+class ActionRepo(_Repo):
+    """The append-only action log of each match."""
+
+    __slots__ = ()
+
+    async def append(self, table_id: int, seq: int, seat: int, action: str, *, now: float) -> None:
+        """Add action number ``seq`` (0-based); raise :class:`StaleAction` if it already exists.
+
+        Writing ``seq = number of actions the writer has seen`` is the optimistic version check:
+        of two writers that saw the same state, only the first succeeds.
+        """
+        try:
+            await self._db.execute(
+                "INSERT INTO actions (table_id, seq, seat, action, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, seq, seat, action, now),
+            )
+        except sqlite3.IntegrityError as exc:
+            if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_PRIMARYKEY":
+                raise StaleAction(
+                    f"Action {seq} of table {table_id} was already recorded."
+                ) from exc
+            raise
+
+    async def list(self, table_id: int) -> list[ActionRow]:
+        rows = await self._db.fetchall(
+            "SELECT table_id, seq, seat, action, created_at FROM actions"
+            " WHERE table_id = ? ORDER BY seq",
+            (table_id,),
+        )
+        return [
+            ActionRow(r["table_id"], r["seq"], r["seat"], r["action"], r["created_at"])
+            for r in rows
+        ]
+
+    async def count(self, table_id: int) -> int:
+        row = await self._db.fetchone(
+            "SELECT count(*) AS n FROM actions WHERE table_id = ?", (table_id,)
+        )
+        return 0 if row is None else int(row["n"])
+
+
+class HandResultRepo(_Repo):
+    """Results of finished hands."""
+
+    __slots__ = ()
+
+    async def add(self, table_id: int, hand_number: int, result: dict[str, Any]) -> None:
+        await self._db.execute(
+            "INSERT INTO hand_results (table_id, hand_number, result) VALUES (?, ?, ?)",
+            (table_id, hand_number, _dumps(result)),
+        )
+
+    async def list(self, table_id: int) -> list[HandResultRow]:
+        rows = await self._db.fetchall(
+            "SELECT table_id, hand_number, result FROM hand_results WHERE table_id = ?"
+            " ORDER BY hand_number",
+            (table_id,),
+        )
+        return [HandResultRow(r["table_id"], r["hand_number"], _loads(r["result"])) for r in rows]
+
+
+class PlayerRepo(_Repo):
+    """People the bot has met: their display name and language."""
+
+    __slots__ = ()
+
+    async def upsert(
+        self, user_id: int, name: str, *, now: float, locale: str | None = None
+    ) -> None:
+        """Insert or update a person; a None ``locale`` keeps the known one."""
+        await self._db.execute(
+            "INSERT INTO players (user_id, name, locale, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
+            " locale = coalesce(excluded.locale, players.locale), updated_at = excluded.updated_at",
+            (user_id, name, locale, now),
+        )
+
+    async def get(self, user_id: int) -> PlayerRow | None:
+        row = await self._db.fetchone(
+            "SELECT user_id, name, locale, updated_at FROM players WHERE user_id = ?", (user_id,)
+        )
+        return None if row is None else PlayerRow(row[0], row[1], row[2], row[3])
+
+
+class _Repos:
+    """The repositories bound to one way of running statements."""
+
+    def __init__(self, db: _Db) -> None:
+        self.tables = TableRepo(db)
+        self.seats = SeatRepo(db)
+        self.matches = MatchRepo(db)
+        self.actions = ActionRepo(db)
+        self.hand_results = HandResultRepo(db)
+        self.players = PlayerRepo(db)
+
+
+class Transaction(_Repos):
+    """Repositories whose statements all belong to one open transaction."""
+
+
+# ------------------------------------------------------------------------------- migrations
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The numbered migration scripts shipped in ``bot/migrations``: (version, name, sql)."""
+    found: list[tuple[int, str, str]] = []
+    for entry in resources.files("bot.migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    versions = [v for v, _, _ in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1, 2, 3… without gaps, found {versions}")
+    return found
+
+
+# ------------------------------------------------------------------------------------ store
+
+
+class Store(_Repos):
+    """One SQLite database (WAL, foreign keys, busy timeout) and its repositories."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = path
+        super().__init__(_Db(conn, self._lock))
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating if needed) the database at ``path`` and apply pending migrations."""
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            store = cls(conn, path)
+            await store._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """``async with store.transaction() as tx:`` — commit on success, roll back on error."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(_Db(self._conn, None))
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def pragma(self, name: str) -> Any:
+        """The value of a read-only PRAGMA such as ``journal_mode`` (for checks and tests)."""
+        if not name.replace("_", "").isalnum():
+            raise ValueError(f"bad pragma name {name!r}")
+        row = await self._db_one(f"PRAGMA {name}")
+        return None if row is None else row[0]
+
+    async def schema_version(self) -> int:
+        row = await self._db_one("SELECT coalesce(max(version), 0) FROM schema_version")
+        return 0 if row is None else int(row[0])
+
+    async def _db_one(self, sql: str) -> sqlite3.Row | None:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(sql)
+        rows = list(rows)
+        return rows[0] if rows else None
+
+    async def _migrate(self) -> None:
+        await self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+        current = await self.schema_version()
+        for version, name, sql in migrations():
+            if version <= current:
+                continue
+            # executescript commits first, so run the statements one by one in our transaction.
+            async with self._lock:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _split_sql(sql):
+                        await self._conn.execute(statement)
+                    await self._conn.execute(
+                        "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                        (version, name, time.time()),
+                    )
+                except BaseException:
+                    await self._conn.execute("ROLLBACK")
+                    raise
+                await self._conn.execute("COMMIT")
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration script into complete statements (triggers' inner ``;`` included)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        if not buffer and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise RuntimeError(f"incomplete SQL statement in migration: {buffer.strip()[:60]!r}")
+    return statements
