@@ -38,6 +38,7 @@ __all__ = [
     "Play",
     "Resign",
     "Ruleset",
+    "Tile",
     "View",
     "decode_action",
     "encode_action",

@@ -11,34 +11,83 @@ from domino.tiles import Tile
 End = Literal["left", "right"]
 
 
-@dataclass(frozen=True, slots=True)
 class Play:
-    """Lay ``tile`` at ``end`` ("left"/"right"); ``None`` when only one end fits."""
+    """Lay ``tile`` at ``end`` ("left"/"right"); ``None`` when only one end fits.
 
+    Plays are interned (``Play(t, "left") is Play(t, "left")``) and immutable.
+    """
+
+    __slots__ = ("end", "tile")
     tile: Tile
-    end: End | None = None
+    end: End | None
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.tile, Tile):
-            object.__setattr__(self, "tile", Tile.parse(self.tile))
-        if self.end not in ("left", "right", None):
-            raise DominoError(f"end must be left or right, not {self.end!r}")
+    def __new__(cls, tile: Tile | str, end: End | None = None) -> Play:
+        if not isinstance(tile, Tile):
+            tile = Tile.parse(tile)
+        key = (tile, end)
+        play = _PLAYS.get(key)
+        if play is None:
+            if end not in ("left", "right", None):
+                raise DominoError(f"end must be left or right, not {end!r}")
+            play = object.__new__(cls)
+            object.__setattr__(play, "tile", tile)
+            object.__setattr__(play, "end", end)
+            _PLAYS[key] = play
+        return play
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __reduce__(self) -> tuple[type[Play], tuple[Tile, End | None]]:
+        return (Play, (self.tile, self.end))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return hash((self.tile, self.end))
+
+    def __repr__(self) -> str:
+        return f"Play({self.tile}, {self.end!r})"
 
     def __str__(self) -> str:
         return f"play {self.tile}" + (f" {self.end}" if self.end else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+_PLAYS: dict[tuple[Tile, str | None], Play] = {}
+
+
+class _Singleton:
+    __slots__ = ()
+    _instance: _Singleton | None = None
+
+    def __new__(cls) -> _Singleton:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __reduce__(self) -> tuple[type, tuple[()]]:
+        return (type(self), ())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class Draw(_Singleton):
     """Take one tile from the pile."""
+
+    __slots__ = ()
+    _instance = None
 
     def __str__(self) -> str:
         return "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(_Singleton):
     """Pass the turn (only when the rules leave nothing else)."""
+
+    __slots__ = ()
+    _instance = None
 
     def __str__(self) -> str:
         return "pass"

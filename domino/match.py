@@ -19,7 +19,7 @@ _FIELDS = (
     "seed",
     "deal",
     "hand_number",
-    "hands",
+    "_hands",
     "pile",
     "sleeping",
     "line",
@@ -33,21 +33,47 @@ _FIELDS = (
     "scores",
     "hand_results",
     "outcome",
-    "events",
-    "history",
+    "_events",
+    "_log",
+    "_count",
 )
 
+# Tiles as bits: tile a-b (a <= b) is bit a*10+b. NUM[n]: every tile showing n.
+TILE_OF_BIT: dict[int, Tile] = {a * 10 + b: Tile(a, b) for a in range(10) for b in range(a, 10)}
+BIT: dict[Tile, int] = {t: 1 << i for i, t in TILE_OF_BIT.items()}
+NUM: tuple[int, ...] = tuple(
+    sum(1 << (min(n, m) * 10 + max(n, m)) for m in range(10)) for n in range(10)
+)
+_LEFT = {i: Play(t, "left") for i, t in TILE_OF_BIT.items()}
+_RIGHT = {i: Play(t, "right") for i, t in TILE_OF_BIT.items()}
+_OPEN = {i: Play(t, None) for i, t in TILE_OF_BIT.items()}
+_DRAW = Draw()
+_PASS = Pass()
 
-def _sorted(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
-    return tuple(sorted(tiles))
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
-def _pips(hand: Sequence[Tile]) -> int:
-    return sum(t.pips for t in hand)
+def _mask(tiles: Iterable[Tile]) -> int:
+    m = 0
+    for t in tiles:
+        m |= BIT[t]
+    return m
 
 
-def _fits(tile: Tile, ends: Pair) -> bool:
-    return tile.has(ends[0]) or tile.has(ends[1])
+def _tiles_of(mask: int) -> tuple[Tile, ...]:
+    return tuple(TILE_OF_BIT[i] for i in _bits(mask))
+
+
+def _pips(mask: int) -> int:
+    return sum(TILE_OF_BIT[i].pips for i in _bits(mask))
 
 
 def _heaviest(hands: Sequence[Sequence[Tile]], doubles_only: bool) -> tuple[int, Tile] | None:
@@ -64,13 +90,13 @@ def _heaviest(hands: Sequence[Sequence[Tile]], doubles_only: bool) -> tuple[int,
 class Match:
     """An immutable match state. ``apply`` returns a new Match; the old one is unchanged."""
 
-    __slots__ = ("_actions", *_FIELDS)
+    __slots__ = _FIELDS
 
     ruleset: Ruleset
     seed: int | str
     deal: dict[str, Any] | None
     hand_number: int
-    hands: tuple[tuple[Tile, ...], ...]
+    _hands: tuple[int, ...]
     pile: tuple[Tile, ...]
     sleeping: tuple[Tile, ...]
     line: tuple[Pair, ...]
@@ -84,8 +110,9 @@ class Match:
     scores: tuple[int, ...]
     hand_results: tuple[HandResult, ...]
     outcome: Outcome | None
-    events: tuple[Event, ...]
-    history: tuple[tuple[int, Action], ...]
+    _events: tuple[tuple[Any, ...], ...]
+    _log: tuple[Any, ...] | None  # cons list: (previous, seat, action)
+    _count: int
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -107,8 +134,8 @@ class Match:
         m.scores = (0,) * ruleset.sides
         m.hand_results = ()
         m.outcome = None
-        m.history = ()
-        m._actions = ()
+        m._log = None
+        m._count = 0
         m.opener = 0
         m._start_hand(None)
         return m
@@ -134,7 +161,7 @@ class Match:
             "ruleset": self.ruleset.to_dict(),
             "seed": self.seed,
             "deal": self.deal,
-            "actions": [encode_action(a) for a in self._actions],
+            "actions": [encode_action(a) for a in self.actions],
             "check": {"hand_number": self.hand_number, "scores": list(self.scores)},
         }
 
@@ -155,23 +182,63 @@ class Match:
 
     def _copy(self) -> Match:
         m = object.__new__(Match)
-        for name in _FIELDS:
-            setattr(m, name, getattr(self, name))
-        m._actions = self._actions
+        m.ruleset = self.ruleset
+        m.seed = self.seed
+        m.deal = self.deal
+        m.hand_number = self.hand_number
+        m._hands = self._hands
+        m.pile = self.pile
+        m.sleeping = self.sleeping
+        m.line = self.line
+        m.opener_index = self.opener_index
+        m.last_index = self.last_index
+        m.opener = self.opener
+        m.forced = self.forced
+        m.turn = self.turn
+        m.drawn = self.drawn
+        m.last_player = self.last_player
+        m.scores = self.scores
+        m.hand_results = self.hand_results
+        m.outcome = self.outcome
+        m._events = self._events
+        m._log = self._log
+        m._count = self._count
         return m
 
     # -- reading ---------------------------------------------------------------------
     @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's tiles, sorted."""
+        return tuple(_tiles_of(h) for h in self._hands)
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Every ``(seat, action)`` since the start of the match, in order."""
+        items: list[tuple[int, Action]] = []
+        node = self._log
+        while node is not None:
+            node, seat, action = node
+            items.append((seat, action))
+        items.reverse()
+        return tuple(items)
+
+    @property
     def actions(self) -> tuple[Action, ...]:
         """Every action applied since the start, in order (what to store)."""
-        return self._actions
+        return tuple(a for _, a in self.history)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The public events of the current hand."""
+        return tuple(Event(*e) for e in self._events)
 
     @property
     def ends(self) -> Pair | None:
         """The two open numbers, or None on an empty line."""
-        if not self.line:
+        line = self.line
+        if not line:
             return None
-        return (self.line[0][0], self.line[-1][1])
+        return (line[0][0], line[-1][1])
 
     @property
     def pile_size(self) -> int:
@@ -181,10 +248,12 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
+        return all(
+            getattr(self, f) == getattr(other, f) for f in _FIELDS if f != "_log"
+        ) and self.history == other.history
 
     def __hash__(self) -> int:
-        return hash((self.seed, self._actions))
+        return hash((self.seed, self._count, self._hands))
 
     def __repr__(self) -> str:
         return (
@@ -193,29 +262,31 @@ class Match:
         )
 
     def _plays(self, seat: int) -> list[Play]:
-        hand = self.hands[seat]
-        if not self.line:
+        hand = self._hands[seat]
+        line = self.line
+        if not line:
             if self.forced is not None:
                 return [Play(self.forced, None)]
-            return [Play(t, None) for t in hand]
-        left, right = self.line[0][0], self.line[-1][1]
+            return [_OPEN[i] for i in _bits(hand)]
+        left = line[0][0]
+        right = line[-1][1]
+        if left == right:
+            return [_RIGHT[i] for i in _bits(hand & NUM[left])]
         plays: list[Play] = []
-        for tile in hand:
-            if left == right:
-                if tile.has(left):
-                    plays.append(Play(tile, "right"))
-                continue
-            if tile.has(left):
-                plays.append(Play(tile, "left"))
-            if tile.has(right):
-                plays.append(Play(tile, "right"))
+        nl = NUM[left]
+        for i in _bits(hand & (nl | NUM[right])):
+            bit = 1 << i
+            if bit & nl:
+                plays.append(_LEFT[i])
+            if bit & NUM[right]:
+                plays.append(_RIGHT[i])
         return plays
 
     def _can_play(self, seat: int) -> bool:
-        ends = self.ends
-        if ends is None:
+        line = self.line
+        if not line:
             return True
-        return any(_fits(t, ends) for t in self.hands[seat])
+        return bool(self._hands[seat] & (NUM[line[0][0]] | NUM[line[-1][1]]))
 
     def _can_draw(self) -> bool:
         rs = self.ruleset
@@ -229,12 +300,12 @@ class Match:
         """Every legal action of the seat to act (empty when the match is over)."""
         if self.turn is None:
             return []
-        plays = self._plays(self.turn)
+        plays: list[Action] = self._plays(self.turn)  # type: ignore[assignment]
         if plays:
-            return list(plays)
+            return plays
         if self._can_draw():
-            return [Draw()]
-        return [Pass()]
+            return [_DRAW]
+        return [_PASS]
 
     # -- views -----------------------------------------------------------------------
     def view(self, seat: int | None) -> View:
@@ -245,8 +316,8 @@ class Match:
         return View(
             ruleset=self.ruleset,
             seat=seat,
-            hand=self.hands[seat] if seat is not None else None,
-            hand_sizes=tuple(len(h) for h in self.hands),
+            hand=_tiles_of(self._hands[seat]) if seat is not None else None,
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
             line=self.line,
             ends=self.ends,
             opener_index=self.opener_index,
@@ -278,43 +349,48 @@ class Match:
         """
         if self.outcome is not None:
             raise IllegalAction("The match is over.", "match_over")
-        if isinstance(action, Resign):
-            return self._resign(action)
         turn = self.turn
         assert turn is not None
-        if seat is not None and seat != turn:
-            raise IllegalAction(f"It is seat {turn}'s turn, not seat {seat}'s.", "not_your_turn",
-                                seat=seat, turn=turn)
-        if isinstance(action, Play):
+        if type(action) is Play:
+            if seat is not None and seat != turn:
+                raise self._not_your_turn(seat, turn)
             return self._play(turn, action)
+        if isinstance(action, Resign):
+            return self._resign(action)
+        if seat is not None and seat != turn:
+            raise self._not_your_turn(seat, turn)
         if isinstance(action, Draw):
             return self._draw(turn)
         if isinstance(action, Pass):
             return self._pass(turn)
         raise IllegalAction(f"{action!r} is not an action.", "unknown_action")
 
-    def _record(self, seat: int, action: Action, event: Event | None) -> None:
-        self.history = (*self.history, (seat, action))
-        self._actions = (*self._actions, action)
-        if event is not None:
-            self.events = (*self.events, event)
+    @staticmethod
+    def _not_your_turn(seat: int, turn: int) -> IllegalAction:
+        return IllegalAction(
+            f"It is seat {turn}'s turn, not seat {seat}'s.", "not_your_turn", seat=seat, turn=turn
+        )
 
     def _play(self, seat: int, action: Play) -> Match:
         tile = action.tile
-        hand = self.hands[seat]
-        if tile not in hand:
+        bit = BIT[tile]
+        hand = self._hands[seat]
+        if not hand & bit:
             raise IllegalAction(f"You do not have {tile}.", "not_in_hand", tile=str(tile))
-        ends = self.ends
+        line = self.line
         end = action.end
-        if ends is None:
-            if self.forced is not None and tile != self.forced:
+        if not line:
+            if self.forced is not None and tile is not self.forced:
                 raise IllegalAction(
                     f"This hand must open with {self.forced}.", "must_open_with",
                     tile=str(self.forced),
                 )
             end = None
+            ends = None
         else:
-            left, right = ends
+            left = line[0][0]
+            right = line[-1][1]
+            ends = (left, right)
             fits_left, fits_right = tile.has(left), tile.has(right)
             if not (fits_left or fits_right):
                 raise IllegalAction(
@@ -339,27 +415,27 @@ class Match:
                     tile=str(tile), end=end, number=right,
                 )
         m = self._copy()
-        normalised = Play(tile, end)
-        m._record(seat, normalised, Event(seat, "play", tile, end, ends))
-        m.hands = tuple(
-            tuple(t for t in h if t is not tile) if s == seat else h
-            for s, h in enumerate(self.hands)
-        )
+        m._log = (self._log, seat, Play(tile, end) if end is not action.end else action)
+        m._count = self._count + 1
+        m._events = (*self._events, (seat, "play", tile, end, ends))
+        hands = list(self._hands)
+        hands[seat] = hand ^ bit
+        m._hands = tuple(hands)
         if ends is None:
             m.line = ((tile.a, tile.b),)
             m.opener_index = 0
             m.last_index = 0
         elif end == "left":
-            m.line = ((tile.other(ends[0]), ends[0]), *self.line)
+            m.line = ((tile.other(ends[0]), ends[0]), *line)
             m.opener_index = (self.opener_index or 0) + 1
             m.last_index = 0
         else:
-            m.line = (*self.line, (ends[1], tile.other(ends[1])))
-            m.last_index = len(m.line) - 1
+            m.line = (*line, (ends[1], tile.other(ends[1])))
+            m.last_index = len(line)
         m.forced = None
         m.drawn = 0
         m.last_player = seat
-        if not m.hands[seat]:
+        if not hands[seat]:
             m._end_hand("domino", seat)
         elif self.ruleset.close_gives_pile and m._closed():
             m._end_hand("block", None)
@@ -382,24 +458,27 @@ class Match:
                 "The pile is too small to draw from.", "pile_empty", floor=self.ruleset.draw_floor
             )
         m = self._copy()
-        m._record(seat, Draw(), Event(seat, "draw", None, None, self.ends))
+        m._log = (self._log, seat, _DRAW)
+        m._count = self._count + 1
+        m._events = (*self._events, (seat, "draw", None, None, self.ends))
         tile = self.pile[0]
         m.pile = self.pile[1:]
-        m.hands = tuple(
-            _sorted((*h, tile)) if s == seat else h for s, h in enumerate(self.hands)
-        )
+        hands = list(self._hands)
+        hands[seat] |= BIT[tile]
+        m._hands = tuple(hands)
         m.drawn = self.drawn + 1
         m._after_turn_step(seat)
         return m
 
     def _pass(self, seat: int) -> Match:
-        if self._plays(seat):
+        if self._can_play(seat):
             raise IllegalAction("You cannot pass while you can play.", "must_play")
         if self._can_draw():
             raise IllegalAction("You cannot pass while you can draw.", "must_draw")
         m = self._copy()
-        m._record(seat, Pass(), Event(seat, "pass", None, None, self.ends))
-        m.drawn = 0
+        m._log = (self._log, seat, _PASS)
+        m._count = self._count + 1
+        m._events = (*self._events, (seat, "pass", None, None, self.ends))
         m._advance((seat + 1) % self.ruleset.seats)
         return m
 
@@ -408,7 +487,8 @@ class Match:
         if not 0 <= action.seat < rs.seats:
             raise IllegalAction(f"There is no seat {action.seat}.", "no_seat", seat=action.seat)
         m = self._copy()
-        m._record(action.seat, action, None)
+        m._log = (self._log, action.seat, action)
+        m._count = self._count + 1
         loser = rs.side_of(action.seat)
         others = [s for s in range(rs.sides) if s != loser]
         if rs.scoring == "penalty":
@@ -425,19 +505,21 @@ class Match:
     # -- turn flow ---------------------------------------------------------------------
     def _closed(self) -> bool:
         """No tile outside the line can ever match an open end."""
-        ends = self.ends
-        if ends is None:
-            return False
-        on_table = {Tile(a, b) for a, b in self.line}
-        return not any(
-            _fits(t, ends) for t in self.ruleset.tiles if t not in on_table
-        )
+        line = self.line
+        on_table = _mask(Tile(a, b) for a, b in line)
+        outside = _mask(self.ruleset.tiles) & ~on_table
+        return not outside & (NUM[line[0][0]] | NUM[line[-1][1]])
 
     def _blocked(self) -> bool:
         """Nobody can play and nobody can draw."""
-        if self.ruleset.draw and len(self.pile) > self.ruleset.draw_floor:
+        rs = self.ruleset
+        if rs.draw and len(self.pile) > rs.draw_floor:
             return False
-        return not any(self._can_play(s) for s in range(self.ruleset.seats))
+        line = self.line
+        if not line:
+            return False
+        ends = NUM[line[0][0]] | NUM[line[-1][1]]
+        return not any(h & ends for h in self._hands)
 
     def _advance(self, seat: int) -> None:
         self.turn = seat
@@ -460,19 +542,19 @@ class Match:
         rng = random.Random(f"{self.seed}/{number}")
         deal = self.deal if number == 1 else None
         if deal is not None:
-            hands = [_sorted(Tile.parse(t) for t in h) for h in deal["hands"]]
+            hands = [tuple(sorted(Tile.parse(t) for t in h)) for h in deal["hands"]]
             rest = [Tile.parse(t) for t in deal.get("pile", [])]
             self._check_deal(hands, rest)
         else:
             tiles = list(rs.tiles)
             rng.shuffle(tiles)
             size = rs.hand_size
-            hands = [_sorted(tiles[i * size : (i + 1) * size]) for i in range(rs.seats)]
+            hands = [tiles[i * size : (i + 1) * size] for i in range(rs.seats)]
             rest = tiles[rs.seats * size :]
         self.line = ()
         self.opener_index = None
         self.last_index = None
-        self.events = ()
+        self._events = ()
         self.drawn = 0
         self.last_player = None
         self.forced = None
@@ -488,8 +570,8 @@ class Match:
             rest = [t for t in rest if t is not start]
             self.line = ((start.a, start.b),)
             self.opener_index = 0
-            self.events = (Event(None, "start", start, None, None),)
-        self.hands = tuple(hands)
+            self._events = ((None, "start", start, None, None),)
+        self._hands = tuple(_mask(h) for h in hands)
         if rs.draw:
             self.pile, self.sleeping = tuple(rest), ()
         else:
@@ -541,14 +623,14 @@ class Match:
     # -- end of a hand -------------------------------------------------------------------
     def _end_hand(self, kind: str, domino_seat: int | None) -> None:
         rs = self.ruleset
-        hands = list(self.hands)
         blocker = self.last_player
         if kind == "block" and rs.close_gives_pile and self.pile:
             taker = ((blocker if blocker is not None else self.turn or 0) + 1) % rs.seats
-            hands[taker] = _sorted((*hands[taker], *self.pile))
+            hands = list(self._hands)
+            hands[taker] |= _mask(self.pile)
             self.pile = ()
-            self.hands = tuple(hands)
-        pips = tuple(_pips(h) for h in hands)
+            self._hands = tuple(hands)
+        pips = tuple(_pips(h) for h in self._hands)
         side_pips = [sum(pips[s] for s in rs.seats_of_side(side)) for side in range(rs.sides)]
         points = [0] * rs.sides
         winner_side: int | None = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from domino.tiles import Tile, tile_set
@@ -84,7 +84,7 @@ class Ruleset:
         return cls(**values)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tiles(max_pip: int, exclude: tuple[str, ...]) -> tuple[Tile, ...]:
     return tile_set(max_pip, exclude)
 
