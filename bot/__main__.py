@@ -1,0 +1,63 @@
+"""``python -m bot`` runs the Discord bot; ``python -m bot demo`` plays an offline match."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot.settings import SettingsError, load_settings
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token in it "
+    "(see README), or try `python -m bot demo`."
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from bot.computer import LEVELS
+    from bot.demo import variants
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="A Discord bot that hosts dominoes games."
+    )
+    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    sub = parser.add_subparsers(dest="command", metavar="{run,demo}")
+    sub.add_parser("run", help="run the Discord bot (the default)")
+    demo = sub.add_parser(
+        "demo", help="play a whole match of computer players offline, with pictures"
+    )
+    demo.add_argument("--variant", default="partners", choices=variants(), help="rule variant")
+    demo.add_argument("--out", default="out/demo", help="folder for the pictures (out/demo)")
+    demo.add_argument("--seed", type=int, default=None, help="seed of the shuffle (random)")
+    demo.add_argument("--level", choices=LEVELS, default=None, help="computer players' level")
+    demo.add_argument(
+        "--keep-db", action="store_true", help="keep the demo's SQLite file in the out folder"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    if args.command == "demo":
+        from bot.demo import demo_main
+
+        return demo_main(args, sys.stdout)
+
+    try:
+        settings = load_settings(args.env_file)
+    except SettingsError as exc:
+        print(f"Bad setting: {exc}", file=sys.stderr)
+        return 2
+    if not settings.discord_token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+
+    from bot.client import run_bot
+
+    return run_bot(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

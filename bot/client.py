@@ -1,0 +1,124 @@
+"""The Discord client: a ``commands.Bot`` that opens the store, starts the table service and
+loads the cogs."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+import sys
+
+import discord
+from discord.ext import commands
+
+from bot.log import setup_logging
+from bot.service import TableService
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+COGS_PACKAGE = "cogs"
+
+
+def discover_extensions(package: str = COGS_PACKAGE) -> list[str]:
+    """Extensions to load: ``package.EXTENSIONS`` if it declares them, else its public modules."""
+    try:
+        module = importlib.import_module(package)
+    except ImportError:
+        log.warning("no %s package: the bot starts without commands", package)
+        return []
+    declared = getattr(module, "EXTENSIONS", None)
+    if declared is not None:
+        return [str(name) for name in declared]
+    paths = getattr(module, "__path__", None)
+    if paths is None:
+        return []
+    return sorted(
+        f"{package}.{info.name}"
+        for info in pkgutil.iter_modules(paths)
+        if not info.name.startswith("_")
+    )
+
+
+class DominoBot(commands.Bot):
+    """The bot: owns the store and the table service; cogs reach them as ``bot.service``."""
+
+    def __init__(self, settings: Settings, *, extensions: list[str] | None = None) -> None:
+        intents = discord.Intents.default()  # no privileged intent is needed
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.extension_names = extensions
+        self.store: Store | None = None
+        self.service: TableService | None = None
+        self.failed_extensions: dict[str, str] = {}
+
+    async def setup_hook(self) -> None:
+        """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
+        self.store = await Store.open(self.settings.database_path)
+        self.service = TableService(self.store)
+        tables = await self.service.load_open_tables()
+        log.info("store %s: %d open table(s) loaded", self.settings.database_path, len(tables))
+        await self.load_cogs()
+        await self.sync_commands()
+        self.service.start_timers()
+
+    async def load_cogs(self) -> None:
+        """Load every extension; one that is missing or broken is logged, not fatal."""
+        names = self.extension_names
+        if names is None:
+            names = discover_extensions()
+        for name in names:
+            try:
+                await self.load_extension(name)
+            except commands.ExtensionError as exc:
+                self.failed_extensions[name] = str(exc)
+                log.error("extension %s not loaded: %s", name, exc, exc_info=exc.__cause__)
+            else:
+                log.info("extension %s loaded", name)
+
+    async def sync_commands(self) -> None:
+        """Sync slash commands to DEV_GUILD_ID (instant) or globally."""
+        try:
+            if self.settings.dev_guild_id is not None:
+                guild = discord.Object(id=self.settings.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("%d command(s) synced to guild %s", len(synced), guild.id)
+            else:
+                synced = await self.tree.sync()
+                log.info("%d command(s) synced globally", len(synced))
+        except discord.HTTPException as exc:
+            log.error("command sync failed: %s", exc)
+
+    async def close(self) -> None:
+        if self.service is not None:
+            await self.service.aclose()
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+
+def run_bot(settings: Settings) -> int:
+    """Run until stopped; returns the process exit status."""
+    setup_logging(settings.log_level)
+    bot = DominoBot(settings)
+    try:
+        bot.run(settings.discord_token or "", log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "Discord refused DISCORD_TOKEN: reset the token in the developer portal and put the "
+            "new one in .env.",
+            file=sys.stderr,
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired as exc:
+        print(f"Discord refused a privileged intent: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,187 @@
+"""``python -m bot demo``: a whole match of computer players, offline, through the real service.
+
+The match goes through the same :class:`~bot.service.TableService` and SQLite store as the bot
+(a throw-away database file in the output folder); the table picture is written after every
+move when ``render/`` is available.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.service import TableInfo, TableService
+from bot.store import Store
+from domino import PRESETS, HandResult, Outcome, Ruleset, View
+
+DEMO_DB_NAME = "demo.sqlite3"
+Renderer = Callable[[View, list[str]], bytes]
+
+
+def load_renderer() -> Renderer | None:
+    """``render.render_table`` if the render package provides it, else None."""
+    try:
+        module = importlib.import_module("render")
+    except ImportError:
+        return None
+    fn = getattr(module, "render_table", None)
+    return fn if callable(fn) else None
+
+
+@dataclass
+class DemoResult:
+    """What a demo match produced."""
+
+    table: TableInfo
+    hands: list[HandResult] = field(default_factory=list)
+    outcome: Outcome | None = None
+    moves: int = 0
+    pictures: list[Path] = field(default_factory=list)
+
+
+async def run_demo(
+    variant: str = "partners",
+    out: Path = Path("out/demo"),
+    *,
+    seed: int | None = None,
+    level: str | None = None,
+    renderer: Renderer | bool | None = True,
+    keep_db: bool = False,
+    echo: TextIO | None = None,
+) -> DemoResult:
+    """Play one match of ``variant`` between computer players; pictures go to ``out``.
+
+    ``renderer=True`` uses :func:`load_renderer`; ``None``/``False`` writes no picture.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    db_path = out / DEMO_DB_NAME
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{db_path}{suffix}").unlink()
+    render: Renderer | None = load_renderer() if renderer is True else (renderer or None)
+    if echo is not None and render is None and renderer is True:
+        print("render/ is not available yet: no pictures are written.", file=echo)
+
+    store = await Store.open(db_path)
+    try:
+        service = TableService(
+            store,
+            computer_delay=0.0,
+            hand_pause=0.0,
+            **({"seed_source": lambda: seed} if seed is not None else {}),
+            **({"ai_level": level} if level else {}),
+        )
+        host = 0
+        table = await service.create_table(
+            host_id=host, host_name="demo", variant=variant, seat_host=False
+        )
+        while not table.is_full:
+            table = await service.add_computer(table.id, host)
+        table = await service.start(table.id, host)
+        result = DemoResult(table=table)
+
+        async def picture(view: View | None, names: list[str]) -> None:
+            if render is None or view is None:
+                return
+            png = await asyncio.to_thread(render, view, names)
+            path = out / f"move-{result.moves:04d}.png"
+            path.write_bytes(png)
+            result.pictures.append(path)
+
+        await picture(table.public_view(), table.names)
+        while True:
+            step = await service.play_computer(table.id)
+            if step is None:
+                break
+            result.moves += 1
+            result.table = step.table
+            await picture(step.view, step.table.names)
+            if step.hand_result is not None:
+                result.hands.append(step.hand_result)
+                if echo is not None:
+                    print(describe_hand(step.table, step.hand_result), file=echo)
+            if step.outcome is not None:
+                result.outcome = step.outcome
+        await service.aclose()
+        if echo is not None:
+            print(describe_outcome(result), file=echo)
+            if result.pictures:
+                print(f"{len(result.pictures)} pictures written to {out}/", file=echo)
+        return result
+    finally:
+        await store.close()
+        if not keep_db:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    Path(f"{db_path}{suffix}").unlink()
+
+
+def side_name(ruleset: Ruleset, names: list[str], side: int) -> str:
+    """ "Team 1 (A & B)" or a player's name."""
+    seats = ruleset.seats_of_side(side)
+    people = " & ".join(dict.fromkeys(names[s] for s in seats))
+    return f"Team {side + 1} ({people})" if ruleset.teams else people
+
+
+def _scores(values: tuple[int, ...] | list[int]) -> str:
+    return "-".join(str(v) for v in values)
+
+
+def describe_hand(table: TableInfo, hand: HandResult) -> str:
+    """One line per finished hand: how it ended, points, running score."""
+    names = table.names
+    if hand.kind == "domino" and hand.winner_seat is not None:
+        how = f"domino by {names[hand.winner_seat]}"
+    elif hand.kind == "block":
+        how = "blocked"
+    else:
+        how = str(hand.kind)
+    if hand.winner_side is None:
+        gain = "nobody scores"
+    else:
+        gain = f"{side_name(table.ruleset, names, hand.winner_side)} +{max(hand.points)}"
+    view = table.public_view()
+    total = _scores(view.scores) if view is not None else "?"
+    return f"Hand {hand.hand_number}: {how}; pips left {_scores(hand.pips)}; {gain}; score {total}"
+
+
+def describe_outcome(result: DemoResult) -> str:
+    """The final line: winner (or draw) and the score."""
+    table, outcome = result.table, result.outcome
+    view = table.public_view()
+    scores = _scores(view.scores) if view is not None else "?"
+    if outcome is None:
+        return f"The match did not finish ({result.moves} moves)."
+    if outcome.draw or outcome.winner_side is None:
+        head = "Draw"
+    else:
+        head = f"Winner: {side_name(table.ruleset, table.names, outcome.winner_side)}"
+    return (
+        f"{head} — final score {scores} after {len(result.hands)} hands and {result.moves} "
+        f"moves ({outcome.reason})."
+    )
+
+
+def variants() -> list[str]:
+    """The preset ids a demo can play."""
+    return list(PRESETS)
+
+
+def demo_main(args: Any, echo: TextIO) -> int:
+    """Entry point used by ``bot.__main__``."""
+    result = asyncio.run(
+        run_demo(
+            args.variant,
+            Path(args.out),
+            seed=args.seed,
+            level=args.level,
+            keep_db=args.keep_db,
+            echo=echo,
+        )
+    )
+    return 0 if result.outcome is not None else 1

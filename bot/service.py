@@ -1,0 +1,980 @@
+"""The table service: runs dominoes tables and their matches, knowing nothing of Discord.
+
+The Discord layer calls the coroutines below and is told what happened through
+:class:`TableObserver` callbacks. Every action is committed to the :class:`~bot.store.Store`
+before the call returns; the state in memory can always be rebuilt from the action log
+(:meth:`TableService.load_open_tables`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import computer
+from bot.errors import (
+    AlreadySeated,
+    IllegalMove,
+    InvalidOptions,
+    NotHost,
+    NotSeated,
+    NotYourTurn,
+    PlaceBusy,
+    SeatsEmpty,
+    SeatTakenOver,
+    StaleAction,
+    TableFinished,
+    TableFull,
+    TableNotFound,
+    WrongStatus,
+)
+from bot.store import SeatRow, Store, TableRow, Transaction
+from domino import (
+    Action,
+    HandResult,
+    IllegalAction,
+    Match,
+    Outcome,
+    Resign,
+    Ruleset,
+    View,
+    decode_action,
+    encode_action,
+    preset,
+)
+
+__all__ = [
+    "DEFAULT_TURN_TIMER",
+    "MAX_TIMEOUTS",
+    "MAX_TURN_TIMER",
+    "MIN_TURN_TIMER",
+    "ActionResult",
+    "TableInfo",
+    "TableObserver",
+    "TableService",
+]
+
+log = logging.getLogger(__name__)
+
+MIN_TURN_TIMER = 30
+MAX_TURN_TIMER = 600
+DEFAULT_TURN_TIMER = 120
+MAX_TIMEOUTS = 3  # time-outs in a row before a computer takes the person's seats
+_UNSET: Any = object()
+
+
+def seat_groups(ruleset: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """The seats one person takes: one seat each, or (seven-seven) both seats of a team."""
+    if ruleset.people < ruleset.seats:
+        return tuple(ruleset.seats_of_side(side) for side in range(ruleset.sides))
+    return tuple((seat,) for seat in range(ruleset.seats))
+
+
+# ------------------------------------------------------------------------------ public values
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A snapshot of one table for the Discord layer. Holds no hidden tile in its public API."""
+
+    table: TableRow
+    ruleset: Ruleset
+    seats: tuple[SeatRow | None, ...]  # one entry per seat, None while empty (lobby)
+    seq: int  # actions recorded so far: the version of the table
+    turn_started: float | None  # when the current turn's clock started (may lie in the future)
+    _match: Match | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> int:
+        return self.table.id
+
+    @property
+    def status(self) -> str:
+        return self.table.status
+
+    @property
+    def host_id(self) -> int:
+        return self.table.host_id
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The seats a person takes together (see :func:`seat_groups`)."""
+        return seat_groups(self.ruleset)
+
+    @property
+    def names(self) -> list[str]:
+        """Display name per seat ("" for an empty seat), for pictures."""
+        return [s.name if s is not None else "" for s in self.seats]
+
+    @property
+    def empty_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s is None)
+
+    @property
+    def is_full(self) -> bool:
+        return not self.empty_seats
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to move, or None (lobby, over)."""
+        return None if self._match is None else self._match.turn
+
+    @property
+    def turn_seat(self) -> SeatRow | None:
+        turn = self.turn
+        return None if turn is None else self.seats[turn]
+
+    @property
+    def deadline(self) -> float | None:
+        """When the bot plays for the person to move (None on a computer's turn)."""
+        seat = self.turn_seat
+        if seat is None or seat.kind != "human" or self.turn_started is None:
+            return None
+        return self.turn_started + self.table.turn_timer
+
+    def seats_of(self, user_id: int) -> tuple[int, ...]:
+        """Seats of ``user_id`` that he still plays himself."""
+        return tuple(
+            s.seat
+            for s in self.seats
+            if s is not None and s.user_id == user_id and s.kind == "human"
+        )
+
+    def is_seated(self, user_id: int) -> bool:
+        """True if ``user_id`` has a seat here, even one a computer took over."""
+        return any(s is not None and s.user_id == user_id for s in self.seats)
+
+    def public_view(self) -> View | None:
+        """What everyone may see (None before the match starts)."""
+        return None if self._match is None else self._match.public_view()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What one committed action did."""
+
+    table: TableInfo  # the table after the action
+    seq: int  # index of the action in the log
+    seat: int  # the seat that acted (for a resignation: the resigning seat)
+    action: Action
+    by: str  # "player" | "computer" | "timeout"
+    hand_result: HandResult | None  # set when the action ended a hand
+    outcome: Outcome | None  # set when the action ended the match
+
+    @property
+    def view(self) -> View:
+        """The public view after the action."""
+        view = self.table.public_view()
+        assert view is not None
+        return view
+
+
+class TableObserver:
+    """Callbacks from the service; subclass and override what you need (all default to no-op).
+
+    Calls for one table arrive in order, one at a time, after the change is committed, on a
+    task of their own: an observer may call back into the service. Exceptions are logged.
+    """
+
+    async def on_lobby_changed(self, table: TableInfo) -> None:
+        """Someone joined or left, a computer was added, or the table was created."""
+
+    async def on_table_started(self, table: TableInfo) -> None:
+        """The match began (post the game message, open a thread…)."""
+
+    async def on_action(self, result: ActionResult) -> None:
+        """The state of a running table changed: redraw its public message."""
+
+    async def on_hand_ended(self, table: TableInfo, result: HandResult) -> None:
+        """A hand ended; unless the match ended too, the next one starts after the pause."""
+
+    async def on_match_ended(self, table: TableInfo, outcome: Outcome) -> None:
+        """The match is over."""
+
+    async def on_table_cancelled(self, table: TableInfo) -> None:
+        """The host (or a manager) cancelled the table."""
+
+    async def on_reminder(self, table: TableInfo, seat: int, user_id: int, deadline: float) -> None:
+        """Half the turn timer has passed and ``user_id`` has not moved."""
+
+    async def on_seat_taken_over(
+        self, table: TableInfo, user_id: int, seats: tuple[int, ...]
+    ) -> None:
+        """After too many time-outs a computer plays ``seats`` of ``user_id`` for the rest."""
+
+
+# ----------------------------------------------------------------------------- the service
+
+
+@dataclass(eq=False)
+class _Table:
+    """A table in memory."""
+
+    row: TableRow
+    ruleset: Ruleset
+    seats: list[SeatRow | None]
+    match: Match | None = None
+    seed: int | None = None
+    turn_started: float | None = None
+    reminded: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
+    notifier: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def seq(self) -> int:
+        return 0 if self.match is None else len(self.match.actions)
+
+    def info(self) -> TableInfo:
+        return TableInfo(
+            table=self.row,
+            ruleset=self.ruleset,
+            seats=tuple(self.seats),
+            seq=self.seq,
+            turn_started=self.turn_started,
+            _match=self.match,
+        )
+
+    def user_seats(self, user_id: int, *, taken_over: bool = False) -> tuple[int, ...]:
+        return tuple(
+            s.seat
+            for s in self.seats
+            if s is not None and s.user_id == user_id and (taken_over or s.kind == "human")
+        )
+
+
+class TableService:
+    """Creates tables, seats people and computers, runs matches, times turns, recovers."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        ai_level: str = computer.DEFAULT_LEVEL,
+        ai_budget: float = computer.DEFAULT_BUDGET,
+        computer_delay: float = 1.5,
+        hand_pause: float = 5.0,
+        max_timeouts: int = MAX_TIMEOUTS,
+    ) -> None:
+        """``clock`` gives Unix seconds (inject a fake one in tests); ``computer_delay`` is the
+        human-looking pause before a computer moves; ``hand_pause`` the pause between hands."""
+        if ai_level not in computer.LEVELS:
+            raise ValueError(f"ai_level must be one of {computer.LEVELS}")
+        self.store = store
+        self.clock = clock
+        self.seed_source = seed_source
+        self.ai_level = ai_level
+        self.ai_budget = ai_budget
+        self.computer_delay = computer_delay
+        self.hand_pause = hand_pause
+        self.max_timeouts = max_timeouts
+        self._tables: dict[int, _Table] = {}
+        self._observers: list[TableObserver] = []
+        self._busy: set[int] = set()  # tables with a timer job under way
+        self._timer_task: asyncio.Task[None] | None = None
+        self._jobs: set[asyncio.Task[Any]] = set()
+        self._notifiers: set[asyncio.Task[None]] = set()
+
+    # -- observers --------------------------------------------------------------------------
+
+    def add_observer(self, observer: TableObserver) -> None:
+        """Be told about changes (see :class:`TableObserver`)."""
+        self._observers.append(observer)
+
+    def remove_observer(self, observer: TableObserver) -> None:
+        self._observers.remove(observer)
+
+    def _notify(self, rt: _Table, method: str, *args: Any) -> None:
+        if not self._observers:
+            return
+        rt.notes.append((method, args))
+        if rt.notifier is None or rt.notifier.done():
+            rt.notifier = asyncio.create_task(self._drain(rt), name=f"table-{rt.id}-observers")
+            self._notifiers.add(rt.notifier)
+            rt.notifier.add_done_callback(self._notifiers.discard)
+
+    async def _drain(self, rt: _Table) -> None:
+        while rt.notes:
+            method, args = rt.notes.popleft()
+            for observer in list(self._observers):
+                try:
+                    await getattr(observer, method)(*args)
+                except Exception:
+                    log.exception("observer %s.%s failed for table %s", observer, method, rt.id)
+
+    async def idle(self) -> None:
+        """Wait until every observer call queued so far has run (for tests and shutdown)."""
+        while self._notifiers:
+            await asyncio.gather(*list(self._notifiers), return_exceptions=True)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    async def get(self, table_id: int) -> TableInfo:
+        """The table, loading it from the store if needed; finished tables are read too."""
+        rt = self._tables.get(table_id)
+        if rt is not None:
+            return rt.info()
+        rt = await self._load(table_id, keep=False)
+        if rt is None:
+            raise TableNotFound(f"There is no table {table_id}.", table_id=table_id)
+        return rt.info()
+
+    def open_tables(self) -> list[TableInfo]:
+        """Every table in the lobby or running, as kept in memory."""
+        return [rt.info() for rt in self._tables.values()]
+
+    def table_in(
+        self, channel_id: int | None = None, thread_id: int | None = None
+    ) -> TableInfo | None:
+        """The running table of a thread, or the one running directly in a channel."""
+        for rt in self._tables.values():
+            if rt.row.status != "running":
+                continue
+            if thread_id is not None and rt.row.thread_id == thread_id:
+                return rt.info()
+            if (
+                channel_id is not None
+                and rt.row.thread_id is None
+                and rt.row.channel_id == channel_id
+            ):
+                return rt.info()
+        return None
+
+    def tables_of(self, user_id: int) -> list[TableInfo]:
+        """Open tables where ``user_id`` has a seat."""
+        return [
+            rt.info() for rt in self._tables.values() if rt.user_seats(user_id, taken_over=True)
+        ]
+
+    async def views_for(self, table_id: int, user_id: int) -> list[View]:
+        """The private view of each seat ``user_id`` holds (two in seven-seven), seat order."""
+        rt = await self._running(table_id)
+        seats = rt.user_seats(user_id, taken_over=True)
+        if not seats:
+            raise NotSeated("You are not seated at this table.", table_id=table_id)
+        assert rt.match is not None
+        return [rt.match.view(seat) for seat in seats]
+
+    # -- lobby ------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        host_id: int,
+        host_name: str,
+        variant: str,
+        options: dict[str, Any] | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        turn_timer: int = DEFAULT_TURN_TIMER,
+        locale: str | None = None,
+        seat_host: bool = True,
+    ) -> TableInfo:
+        """Open a lobby for ``variant`` with ``options`` (checked by the engine's ``preset``)."""
+        clean = {k: v for k, v in (options or {}).items() if v is not None}
+        ruleset = _ruleset(variant, clean)
+        if not MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER:
+            raise InvalidOptions(
+                f"The turn timer must be between {MIN_TURN_TIMER} and {MAX_TURN_TIMER} seconds.",
+                min=MIN_TURN_TIMER,
+                max=MAX_TURN_TIMER,
+            )
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            row = await tx.tables.create(
+                host_id=host_id,
+                variant=variant,
+                options=clean,
+                now=now,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                turn_timer=turn_timer,
+                locale=locale,
+            )
+            seats: list[SeatRow | None] = [None] * ruleset.seats
+            if seat_host:
+                for seat in seat_groups(ruleset)[0]:
+                    seats[seat] = SeatRow(row.id, seat, host_id, host_name, "human")
+                    await tx.seats.put(seats[seat])  # type: ignore[arg-type]
+                await tx.players.upsert(host_id, host_name, now=now, locale=locale)
+        rt = _Table(row=row, ruleset=ruleset, seats=seats)
+        self._tables[row.id] = rt
+        self._notify(rt, "on_lobby_changed", rt.info())
+        return rt.info()
+
+    async def join(
+        self, table_id: int, user_id: int, name: str, *, group: int | None = None
+    ) -> TableInfo:
+        """Seat ``user_id`` in the first free seat (or seat group ``group``)."""
+        rt = await self._table(table_id)
+        async with rt.lock:
+            self._check_lobby(rt)
+            if rt.user_seats(user_id):
+                raise AlreadySeated("You already have a seat at this table.")
+            seats = self._free_group(rt, group)
+            now = self.clock()
+            rows = [SeatRow(rt.id, s, user_id, name, "human") for s in seats]
+            async with self.store.transaction() as tx:
+                for r in rows:
+                    await tx.seats.put(r)
+                await tx.players.upsert(user_id, name, now=now)
+            for r in rows:
+                rt.seats[r.seat] = r
+            info = rt.info()
+        self._notify(rt, "on_lobby_changed", info)
+        return info
+
+    async def leave(self, table_id: int, user_id: int) -> TableInfo:
+        """Free the seats of ``user_id`` in a lobby (use :meth:`resign` once it runs)."""
+        rt = await self._table(table_id)
+        async with rt.lock:
+            if rt.row.status == "running":
+                raise WrongStatus("The match has started: resign instead.", status="running")
+            self._check_lobby(rt)
+            seats = rt.user_seats(user_id)
+            if not seats:
+                raise NotSeated("You are not seated at this table.")
+            await self.store.seats.remove(rt.id, seats)
+            for s in seats:
+                rt.seats[s] = None
+            info = rt.info()
+        self._notify(rt, "on_lobby_changed", info)
+        return info
+
+    async def add_computer(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        level: str | None = None,
+        group: int | None = None,
+    ) -> TableInfo:
+        """The host seats a computer player (a whole team in seven-seven)."""
+        rt = await self._table(table_id)
+        level = level or self.ai_level
+        if level not in computer.LEVELS:
+            raise InvalidOptions(
+                f"Computer level must be one of: {', '.join(computer.LEVELS)}.",
+                allowed=computer.LEVELS,
+            )
+        async with rt.lock:
+            self._check_lobby(rt)
+            self._check_host(rt, user_id)
+            seats = self._free_group(rt, group)
+            rows = [_computer_seat(rt.id, s, level) for s in seats]
+            async with self.store.transaction() as tx:
+                for r in rows:
+                    await tx.seats.put(r)
+            for r in rows:
+                rt.seats[r.seat] = r
+            info = rt.info()
+        self._notify(rt, "on_lobby_changed", info)
+        return info
+
+    async def start(
+        self, table_id: int, user_id: int, *, fill_with_computers: bool = False
+    ) -> TableInfo:
+        """The host starts the match; empty seats raise :class:`SeatsEmpty` unless filled."""
+        rt = await self._table(table_id)
+        async with rt.lock:
+            self._check_lobby(rt)
+            self._check_host(rt, user_id)
+            empty = [i for i, s in enumerate(rt.seats) if s is None]
+            if empty and not fill_with_computers:
+                raise SeatsEmpty(
+                    f"{len(empty)} seat(s) are empty: fill them with computer players?",
+                    empty=len(empty),
+                )
+            if rt.row.channel_id is not None and self._place_busy(rt.row.channel_id, rt.id):
+                raise PlaceBusy("A match is already running here.")
+            seed = self.seed_source()
+            match = Match.new(rt.ruleset, seed)
+            now = self.clock()
+            fillers = [_computer_seat(rt.id, s, self.ai_level) for s in empty]
+            async with self.store.transaction() as tx:
+                for r in fillers:
+                    await tx.seats.put(r)
+                await tx.matches.create(rt.id, ruleset=rt.ruleset.to_dict(), seed=seed, now=now)
+                await tx.tables.set_status(rt.id, "running", now=now)
+            for r in fillers:
+                rt.seats[r.seat] = r
+            rt.row = dataclasses.replace(rt.row, status="running", updated_at=now)
+            rt.match, rt.seed = match, seed
+            rt.turn_started, rt.reminded = now, False
+            info = rt.info()
+        self._notify(rt, "on_table_started", info)
+        return info
+
+    async def cancel(self, table_id: int, user_id: int, *, force: bool = False) -> TableInfo:
+        """Cancel a lobby or a running match: the host, or anyone when ``force`` (a manager)."""
+        rt = await self._table(table_id)
+        async with rt.lock:
+            self._check_open(rt)
+            if not force:
+                self._check_host(rt, user_id)
+            now = self.clock()
+            async with self.store.transaction() as tx:
+                if rt.row.status == "running":
+                    await tx.matches.finish(rt.id, now=now, outcome=None)
+                await tx.tables.set_status(rt.id, "cancelled", now=now)
+            rt.row = dataclasses.replace(rt.row, status="cancelled", updated_at=now)
+            info = rt.info()
+            self._close(rt)
+        self._notify(rt, "on_table_cancelled", info)
+        return info
+
+    async def set_messages(
+        self,
+        table_id: int,
+        *,
+        message_id: int | None = _UNSET,
+        lobby_message_id: int | None = _UNSET,
+        thread_id: int | None = _UNSET,
+        channel_id: int | None = _UNSET,
+    ) -> TableInfo:
+        """Remember where the table's Discord messages are; arguments left out stay."""
+        rt = await self._table(table_id)
+        changes = {
+            k: v
+            for k, v in {
+                "message_id": message_id,
+                "lobby_message_id": lobby_message_id,
+                "thread_id": thread_id,
+                "channel_id": channel_id,
+            }.items()
+            if v is not _UNSET
+        }
+        async with rt.lock:
+            now = self.clock()
+            await self.store.tables.set_messages(rt.id, now=now, **changes)
+            rt.row = dataclasses.replace(rt.row, updated_at=now, **changes)
+            return rt.info()
+
+    def place_busy(self, channel_id: int, thread_id: int | None = None) -> bool:
+        """True if a match already runs in that thread, or directly in that channel."""
+        if thread_id is not None:
+            return self.table_in(thread_id=thread_id) is not None
+        return self._place_busy(channel_id, None)
+
+    # -- playing ----------------------------------------------------------------------------
+
+    async def act(
+        self, table_id: int, user_id: int, action: Action, *, expected_seq: int | None = None
+    ) -> ActionResult:
+        """Apply ``action`` for ``user_id`` and commit it.
+
+        ``expected_seq`` (the table's ``seq`` the user saw) turns a click on an outdated
+        message into :class:`StaleAction`. A ``Resign`` needs no turn.
+        """
+        rt = await self._running(table_id)
+        async with rt.lock:
+            self._check_running(rt)
+            assert rt.match is not None
+            seats = rt.user_seats(user_id)
+            if not seats:
+                if rt.user_seats(user_id, taken_over=True):
+                    if not isinstance(action, Resign):
+                        raise SeatTakenOver(
+                            "A computer plays your seat now, after too many time-outs."
+                        )
+                    seats = rt.user_seats(user_id, taken_over=True)
+                else:
+                    raise NotSeated("You are not seated at this table.")
+            if expected_seq is not None and expected_seq != rt.seq:
+                raise StaleAction(
+                    "This was for an earlier state of the game; look at the latest message.",
+                    expected=expected_seq,
+                    seq=rt.seq,
+                )
+            if isinstance(action, Resign):
+                if action.seat not in seats:
+                    raise NotSeated(f"Seat {action.seat} is not yours.", seat=action.seat)
+                seat = action.seat
+            else:
+                turn = rt.match.turn
+                if turn is None or turn not in seats:
+                    raise NotYourTurn("It is not your turn.", turn=turn)
+                seat = turn
+            reset = [s for s in rt.user_seats(user_id) if (row := rt.seats[s]) and row.timeouts]
+            result = await self._apply(rt, seat, action, "player", reset_timeouts=reset)
+        self._after(rt, result)
+        return result
+
+    async def resign(self, table_id: int, user_id: int) -> ActionResult:
+        """``user_id`` gives up: his side loses the match."""
+        rt = await self._running(table_id)
+        seats = rt.user_seats(user_id, taken_over=True)
+        if not seats:
+            raise NotSeated("You are not seated at this table.")
+        return await self.act(table_id, user_id, Resign(seats[0]))
+
+    async def play_computer(self, table_id: int) -> ActionResult | None:
+        """If a computer is to move at this table, let it move now (ignoring the delay)."""
+        rt = self._tables.get(table_id)
+        if rt is None:
+            return None
+        async with rt.lock:
+            if rt.row.status != "running" or rt.match is None or rt.match.turn is None:
+                return None
+            turn = rt.match.turn
+            row = rt.seats[turn]
+            if row is None or row.kind != "computer":
+                return None
+            action = await self._choose(rt, turn, row.ai_level or self.ai_level)
+            result = await self._apply(rt, turn, action, "computer")
+        self._after(rt, result)
+        return result
+
+    # -- timers -----------------------------------------------------------------------------
+
+    async def tick(self, now: float | None = None) -> list[ActionResult]:
+        """Do whatever is due at ``now``: computer moves, reminders, plays for absent people.
+
+        Call it regularly (:meth:`start_timers` does), or directly in tests with a fake clock.
+        """
+        now = self.clock() if now is None else now
+        jobs: list[Awaitable[ActionResult | None]] = []
+        for rt in list(self._tables.values()):
+            if rt.id in self._busy or rt.row.status != "running" or rt.match is None:
+                continue
+            turn = rt.match.turn
+            if turn is None or rt.turn_started is None:
+                continue
+            row = rt.seats[turn]
+            if row is None:
+                continue
+            if row.kind == "computer":
+                if now >= rt.turn_started + self.computer_delay:
+                    jobs.append(self._job(rt, self.play_computer(rt.id)))
+                continue
+            deadline = rt.turn_started + rt.row.turn_timer
+            if now >= deadline:
+                jobs.append(self._job(rt, self._time_out(rt, rt.seq, now)))
+            elif not rt.reminded and now >= rt.turn_started + rt.row.turn_timer / 2:
+                rt.reminded = True
+                assert row.user_id is not None
+                self._notify(rt, "on_reminder", rt.info(), turn, row.user_id, deadline)
+        done = await asyncio.gather(*jobs, return_exceptions=True)
+        results: list[ActionResult] = []
+        for item in done:
+            if isinstance(item, BaseException):
+                if not isinstance(item, StaleAction):
+                    log.error("timer job failed", exc_info=item)
+            elif item is not None:
+                results.append(item)
+        return results
+
+    async def _job(self, rt: _Table, work: Awaitable[ActionResult | None]) -> ActionResult | None:
+        self._busy.add(rt.id)
+        try:
+            return await work
+        finally:
+            self._busy.discard(rt.id)
+
+    def start_timers(self, interval: float = 0.5) -> None:
+        """Run :meth:`tick` every ``interval`` seconds in the background until :meth:`aclose`."""
+        if self._timer_task is None or self._timer_task.done():
+            self._timer_task = asyncio.create_task(self._timer_loop(interval), name="table-timers")
+
+    async def _timer_loop(self, interval: float) -> None:
+        while True:
+            task = asyncio.create_task(self.tick())
+            self._jobs.add(task)
+            task.add_done_callback(self._jobs.discard)
+            await asyncio.sleep(interval)
+
+    async def aclose(self) -> None:
+        """Stop the timers and let queued observer calls finish."""
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer_task
+            self._timer_task = None
+        if self._jobs:
+            await asyncio.gather(*list(self._jobs), return_exceptions=True)
+        await self.idle()
+
+    async def _time_out(self, rt: _Table, seq: int, now: float) -> ActionResult | None:
+        async with rt.lock:
+            if rt.row.status != "running" or rt.match is None or rt.seq != seq:
+                return None
+            turn = rt.match.turn
+            row = rt.seats[turn] if turn is not None else None
+            if turn is None or row is None or row.kind != "human" or row.user_id is None:
+                return None
+            assert rt.turn_started is not None
+            if now < rt.turn_started + rt.row.turn_timer:
+                return None
+            legal = rt.match.legal_actions()
+            action = legal[0] if len(legal) == 1 else await self._choose(rt, turn, self.ai_level)
+            user_id = row.user_id
+            seats = rt.user_seats(user_id)
+            count = row.timeouts + 1
+            taken = count >= self.max_timeouts
+            result = await self._apply(rt, turn, action, "timeout", timeouts=(seats, count, taken))
+        self._after(rt, result)
+        if taken:
+            self._notify(rt, "on_seat_taken_over", result.table, user_id, seats)
+        return result
+
+    # -- recovery ---------------------------------------------------------------------------
+
+    async def load_open_tables(self) -> list[TableInfo]:
+        """Rebuild every lobby and running table from the store (after a restart)."""
+        rows = await self.store.tables.list_by_status("lobby", "running")
+        loaded: list[TableInfo] = []
+        for row in rows:
+            if row.id in self._tables:
+                loaded.append(self._tables[row.id].info())
+                continue
+            try:
+                rt = await self._build(row)
+            except Exception:
+                log.exception("table %s could not be rebuilt from the store; skipped", row.id)
+                continue
+            self._tables[row.id] = rt
+            loaded.append(rt.info())
+        return loaded
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _close(self, rt: _Table) -> None:
+        """Forget a finished or cancelled table (its queued observer calls still run)."""
+        self._tables.pop(rt.id, None)
+
+    async def _table(self, table_id: int) -> _Table:
+        """The open table ``table_id``, loaded from the store if needed."""
+        rt = self._tables.get(table_id)
+        if rt is None:
+            rt = await self._load(table_id, keep=True)
+            if rt is None:
+                raise TableNotFound(f"There is no table {table_id}.", table_id=table_id)
+        return rt
+
+    async def _running(self, table_id: int) -> _Table:
+        rt = await self._table(table_id)
+        self._check_running(rt)
+        return rt
+
+    async def _load(self, table_id: int, *, keep: bool) -> _Table | None:
+        row = await self.store.tables.get(table_id)
+        if row is None:
+            return None
+        if row.status in ("finished", "cancelled"):
+            if keep:
+                raise TableFinished("This table is closed.", status=row.status)
+            return await self._build(row)
+        rt = self._tables.get(table_id)  # loaded meanwhile by another task
+        if rt is None:
+            rt = await self._build(row)
+            self._tables[table_id] = rt
+        return rt
+
+    async def _build(self, row: TableRow) -> _Table:
+        seat_rows = await self.store.seats.list(row.id)
+        match_row = await self.store.matches.get(row.id) if row.status != "lobby" else None
+        if match_row is not None:
+            ruleset = Ruleset.from_dict(match_row.ruleset)
+        else:
+            ruleset = _ruleset(row.variant, row.options)
+        seats: list[SeatRow | None] = [None] * ruleset.seats
+        for s in seat_rows:
+            seats[s.seat] = s
+        rt = _Table(row=row, ruleset=ruleset, seats=seats)
+        if match_row is None:
+            return rt
+        log_rows = await self.store.actions.list(row.id)
+        match = Match.replay(
+            ruleset, match_row.seed, [decode_action(a.action) for a in log_rows], match_row.deal
+        )
+        rt.match, rt.seed = match, match_row.seed
+        started = log_rows[-1].created_at if log_rows else match_row.started_at
+        if match.hand_results and not any(e.kind != "start" for e in match.public_view().events):
+            started += self.hand_pause  # the log ends with the end of a hand
+        # The bot's downtime is not the player's fault: leave him at least half his time.
+        rt.turn_started = max(started, self.clock() - row.turn_timer / 2)
+        if row.status == "running" and match.outcome is not None:
+            log.warning("table %s: match over but still marked running; finishing it", row.id)
+            now = self.clock()
+            async with self.store.transaction() as tx:
+                await tx.matches.finish(row.id, now=now, outcome=match.outcome.to_dict())
+                await tx.tables.set_status(row.id, "finished", now=now)
+            rt.row = dataclasses.replace(row, status="finished", updated_at=now)
+        return rt
+
+    async def _reload(self, rt: _Table) -> None:
+        """Replace the memory of ``rt`` by the store's truth (after losing a race)."""
+        row = await self.store.tables.get(rt.id)
+        if row is None:
+            self._tables.pop(rt.id, None)
+            return
+        fresh = await self._build(row)
+        rt.row, rt.ruleset, rt.seats = fresh.row, fresh.ruleset, fresh.seats
+        rt.match, rt.seed, rt.turn_started = fresh.match, fresh.seed, fresh.turn_started
+        if row.status not in ("lobby", "running"):
+            self._close(rt)
+
+    async def _choose(self, rt: _Table, seat: int, level: str) -> Action:
+        assert rt.match is not None and rt.seed is not None
+        view = rt.match.view(seat)
+        rng = computer.rng_for(rt.seed, rt.seq)
+        if computer.is_cheap(level) or len(view.legal) == 1:
+            return computer.choose(view, level, rng=rng, budget=self.ai_budget)
+        return await asyncio.to_thread(computer.choose, view, level, rng=rng, budget=self.ai_budget)
+
+    async def _apply(
+        self,
+        rt: _Table,
+        seat: int,
+        action: Action,
+        by: str,
+        *,
+        reset_timeouts: Iterable[int] = (),
+        timeouts: tuple[tuple[int, ...], int, bool] | None = None,
+    ) -> ActionResult:
+        """Apply ``action`` to ``rt`` and commit it in one transaction. Caller holds the lock."""
+        old = rt.match
+        assert old is not None and rt.seed is not None
+        try:
+            new = old.apply(action) if isinstance(action, Resign) else old.apply(action, seat)
+        except IllegalAction as exc:
+            raise IllegalMove(str(exc), exc.code, **exc.params) from exc
+        seq = len(old.actions)
+        now = self.clock()
+        hand_result = (
+            new.hand_results[-1] if len(new.hand_results) > len(old.hand_results) else None
+        )
+        outcome = new.outcome if old.outcome is None else None
+        reset = list(reset_timeouts)
+        level = self.ai_level
+        try:
+            async with self.store.transaction() as tx:
+                await tx.actions.append(rt.id, seq, seat, encode_action(action), now=now)
+                if hand_result is not None:
+                    await tx.hand_results.add(rt.id, hand_result.hand_number, hand_result.to_dict())
+                if outcome is not None:
+                    await tx.matches.finish(rt.id, now=now, outcome=outcome.to_dict())
+                    await tx.tables.set_status(rt.id, "finished", now=now)
+                if reset:
+                    await tx.seats.set_timeouts(rt.id, reset, 0)
+                if timeouts is not None:
+                    await self._record_timeout(tx, rt, timeouts, level)
+        except StaleAction:
+            await self._reload(rt)
+            raise StaleAction(
+                "Someone else acted first; look at the latest message.", seq=seq
+            ) from None
+        # Committed: now change the memory.
+        rt.match = new
+        for s in reset:
+            row = rt.seats[s]
+            if row is not None:
+                rt.seats[s] = dataclasses.replace(row, timeouts=0)
+        if timeouts is not None:
+            seats, count, taken = timeouts
+            for s in seats:
+                row = rt.seats[s]
+                if row is not None:
+                    rt.seats[s] = dataclasses.replace(
+                        row,
+                        timeouts=count,
+                        kind="computer" if taken else row.kind,
+                        ai_level=level if taken else row.ai_level,
+                    )
+        rt.turn_started = now + (self.hand_pause if hand_result is not None else 0.0)
+        rt.reminded = False
+        if outcome is not None:
+            rt.row = dataclasses.replace(rt.row, status="finished", updated_at=now)
+        return ActionResult(
+            table=rt.info(),
+            seq=seq,
+            seat=seat,
+            action=action,
+            by=by,
+            hand_result=hand_result,
+            outcome=outcome,
+        )
+
+    async def _record_timeout(
+        self, tx: Transaction, rt: _Table, timeouts: tuple[tuple[int, ...], int, bool], level: str
+    ) -> None:
+        seats, count, taken = timeouts
+        await tx.seats.set_timeouts(rt.id, seats, count)
+        if taken:
+            await tx.seats.hand_to_computer(rt.id, seats, level)
+
+    def _after(self, rt: _Table, result: ActionResult) -> None:
+        """Queue the observer calls for a committed action; forget the table once finished."""
+        self._notify(rt, "on_action", result)
+        if result.hand_result is not None:
+            self._notify(rt, "on_hand_ended", result.table, result.hand_result)
+        if result.outcome is not None:
+            self._notify(rt, "on_match_ended", result.table, result.outcome)
+            self._close(rt)
+
+    def _place_busy(self, channel_id: int, exclude: int | None) -> bool:
+        return any(
+            rt.id != exclude
+            and rt.row.status == "running"
+            and rt.row.thread_id is None
+            and rt.row.channel_id == channel_id
+            for rt in self._tables.values()
+        )
+
+    def _free_group(self, rt: _Table, group: int | None) -> tuple[int, ...]:
+        groups = seat_groups(rt.ruleset)
+        if group is not None:
+            if not 0 <= group < len(groups):
+                raise InvalidOptions(f"There is no seat {group + 1} here.", group=group)
+            if any(rt.seats[s] is not None for s in groups[group]):
+                raise TableFull("That seat is taken.", group=group)
+            return groups[group]
+        for seats in groups:
+            if all(rt.seats[s] is None for s in seats):
+                return seats
+        raise TableFull("Every seat at this table is taken.")
+
+    @staticmethod
+    def _check_host(rt: _Table, user_id: int) -> None:
+        if user_id != rt.row.host_id:
+            raise NotHost("Only the host of the table can do that.")
+
+    @staticmethod
+    def _check_open(rt: _Table) -> None:
+        if rt.row.status in ("finished", "cancelled"):
+            raise TableFinished("This table is closed.", status=rt.row.status)
+
+    def _check_lobby(self, rt: _Table) -> None:
+        self._check_open(rt)
+        if rt.row.status != "lobby":
+            raise WrongStatus("The match has already started.", status=rt.row.status)
+
+    def _check_running(self, rt: _Table) -> None:
+        self._check_open(rt)
+        if rt.row.status != "running":
+            raise WrongStatus("The match has not started yet.", status=rt.row.status)
+
+
+def _ruleset(variant: str, options: dict[str, Any]) -> Ruleset:
+    try:
+        return preset(variant, **options)
+    except (TypeError, ValueError) as exc:
+        raise InvalidOptions(str(exc), variant=variant) from None
+
+
+def _computer_seat(table_id: int, seat: int, level: str) -> SeatRow:
+    return SeatRow(table_id, seat, None, f"Computer {seat + 1}", "computer", level)

@@ -1,0 +1,68 @@
+"""Helpers for the bot tests: a fake clock, a recording observer, a service factory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service import ActionResult, TableInfo, TableObserver, TableService
+from bot.store import Store
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        return self.now
+
+
+class Recorder(TableObserver):
+    """Records every observer call as (method, args)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.calls]
+
+    def of(self, name: str) -> list[tuple[Any, ...]]:
+        return [args for n, args in self.calls if n == name]
+
+    async def on_lobby_changed(self, table: TableInfo) -> None:
+        self.calls.append(("on_lobby_changed", (table,)))
+
+    async def on_table_started(self, table: TableInfo) -> None:
+        self.calls.append(("on_table_started", (table,)))
+
+    async def on_action(self, result: ActionResult) -> None:
+        self.calls.append(("on_action", (result,)))
+
+    async def on_hand_ended(self, table: TableInfo, result: Any) -> None:
+        self.calls.append(("on_hand_ended", (table, result)))
+
+    async def on_match_ended(self, table: TableInfo, outcome: Any) -> None:
+        self.calls.append(("on_match_ended", (table, outcome)))
+
+    async def on_table_cancelled(self, table: TableInfo) -> None:
+        self.calls.append(("on_table_cancelled", (table,)))
+
+    async def on_reminder(self, table: TableInfo, seat: int, user_id: int, deadline: float) -> None:
+        self.calls.append(("on_reminder", (table, seat, user_id, deadline)))
+
+    async def on_seat_taken_over(
+        self, table: TableInfo, user_id: int, seats: tuple[int, ...]
+    ) -> None:
+        self.calls.append(("on_seat_taken_over", (table, user_id, seats)))
+
+
+def make_service(store: Store, clock: FakeClock, seed: int = 7, **kwargs: Any) -> TableService:
+    """A service with a fixed seed and the fake clock."""
+    kwargs.setdefault("computer_delay", 1.0)
+    kwargs.setdefault("hand_pause", 3.0)
+    return TableService(store, clock=clock, seed_source=lambda: seed, **kwargs)
