@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from bot_helpers import FakeClock, Recorder, make_service
 
 from bot.service import TableService
 from bot.store import Store
+from tests.bot.helpers import FakeClock, Recorder, make_service
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from bot_helpers import FakeClock, Recorder, make_service
 
 from bot import errors
 from bot.service import TableInfo, TableService
 from bot.store import Store
 from domino import Match, Pass, Play, Resign, decode_action
+from tests.bot.helpers import FakeClock, Recorder, make_service
 
 ANA, BEA, CAR, DAN, EVE = 101, 102, 103, 104, 105
 

@@ -1,0 +1,177 @@
+"""Settings, the command line, the offline demo and the client's extension loading."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import NO_TOKEN, main
+from bot.client import DominoBot, discover_extensions
+from bot.demo import run_demo
+from bot.settings import (
+    DEFAULT_DATABASE_PATH,
+    Settings,
+    SettingsError,
+    load_settings,
+    parse_env_file,
+)
+from domino import View
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ------------------------------------------------------------------------------- settings
+
+
+def test_env_file_parsing(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "# comment\n\nDISCORD_TOKEN=abc.def\nexport DATABASE_PATH='x y/z.db'\n"
+        'LOG_LEVEL="debug"\nDEV_GUILD_ID=123 # my server\nNOT A LINE\n',
+        encoding="utf-8",
+    )
+    assert parse_env_file(env) == {
+        "DISCORD_TOKEN": "abc.def",
+        "DATABASE_PATH": "x y/z.db",
+        "LOG_LEVEL": "debug",
+        "DEV_GUILD_ID": "123",
+    }
+    s = load_settings(env, environ={})
+    assert s == Settings("abc.def", Path("x y/z.db"), 123, "DEBUG")
+
+
+def test_defaults_and_environment_wins(tmp_path: Path) -> None:
+    s = load_settings(tmp_path / "missing.env", environ={})
+    assert s == Settings(None, Path(DEFAULT_DATABASE_PATH), None, "INFO")
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\n", encoding="utf-8")
+    assert load_settings(env, environ={"DISCORD_TOKEN": "from-env"}).discord_token == "from-env"
+
+
+@pytest.mark.parametrize(("key", "value"), [("DEV_GUILD_ID", "my-server"), ("LOG_LEVEL", "LOUD")])
+def test_bad_settings_are_explained(key: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=key):
+        load_settings(None, environ={key: value})
+
+
+def test_env_example_documents_every_key() -> None:
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    keys = parse_env_file(ROOT / ".env.example")
+    assert set(keys) == {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"}
+    assert keys["DISCORD_TOKEN"] == ""
+    for key in keys:  # a comment right above each key
+        before = text.split(f"\n{key}=")[0].rstrip().splitlines()[-1]
+        assert before.startswith("#"), key
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def test_no_token_prints_one_line_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == NO_TOKEN + "\n"
+
+
+def test_no_token_as_a_real_process(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == "" and proc.stderr.strip() == NO_TOKEN
+    assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------------------------ demo
+
+
+async def test_demo_plays_a_match_and_draws_every_move(tmp_path: Path) -> None:
+    seen: list[tuple[View, list[str]]] = []
+
+    def fake_render(view: View, names: list[str]) -> bytes:
+        seen.append((view, names))
+        return b"\x89PNG fake"
+
+    out = tmp_path / "demo"
+    result = await run_demo("partners", out, seed=5, renderer=fake_render)
+    assert result.outcome is not None and result.moves > 20 and result.hands
+    assert len(seen) == result.moves + 1 == len(result.pictures)
+    assert all(p.read_bytes() == b"\x89PNG fake" for p in result.pictures)
+    # Pictures only ever get the public view: no hidden tile.
+    assert all(view.seat is None and view.hand is None for view, _ in seen)
+    assert seen[0][1] == ["Computer 1", "Computer 2", "Computer 3", "Computer 4"]
+    assert not (out / "demo.sqlite3").exists()  # the throw-away database is gone
+
+
+async def test_demo_is_reproducible_with_a_seed(tmp_path: Path) -> None:
+    a = await run_demo("draw", tmp_path / "a", seed=9, renderer=None)
+    b = await run_demo("draw", tmp_path / "b", seed=9, renderer=None)
+    assert a.hands == b.hands and a.outcome == b.outcome and a.moves == b.moves
+
+
+def test_demo_command_prints_the_result(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "demo",
+            "--variant",
+            "three",
+            "--seed",
+            "4",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert any(line.startswith("Hand 1:") for line in lines)
+    assert any(line.startswith(("Winner:", "Draw")) for line in lines)
+
+
+def test_demo_rejects_an_unknown_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "--variant", "chess"])
+    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------- client
+
+
+async def test_a_missing_extension_is_logged_not_fatal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings("x", tmp_path / "db.sqlite3", None, "INFO")
+    bot = DominoBot(settings, extensions=["cogs.does_not_exist"])
+    with caplog.at_level(logging.ERROR, logger="bot.client"):
+        await bot.load_cogs()
+    assert "cogs.does_not_exist" in bot.failed_extensions
+    assert any("cogs.does_not_exist" in r.getMessage() for r in caplog.records)
+
+
+def test_extensions_are_discovered_from_the_cogs_package() -> None:
+    names = discover_extensions()
+    assert all(n.startswith("cogs.") and not n.split(".")[-1].startswith("_") for n in names)
+    assert discover_extensions("no_such_package_here") == []
