@@ -64,7 +64,7 @@ def _bits(mask: int) -> list[int]:
 def _mask(tiles: Iterable[Tile]) -> int:
     m = 0
     for t in tiles:
-        m |= BIT[t]
+        m |= t.bit
     return m
 
 
@@ -373,7 +373,7 @@ class Match:
 
     def _play(self, seat: int, action: Play) -> Match:
         tile = action.tile
-        bit = BIT[tile]
+        bit = tile.bit
         hand = self._hands[seat]
         if not hand & bit:
             raise IllegalAction(f"You do not have {tile}.", "not_in_hand", tile=str(tile))
@@ -391,7 +391,8 @@ class Match:
             left = line[0][0]
             right = line[-1][1]
             ends = (left, right)
-            fits_left, fits_right = tile.has(left), tile.has(right)
+            fits_left = tile.a == left or tile.b == left
+            fits_right = tile.a == right or tile.b == right
             if not (fits_left or fits_right):
                 raise IllegalAction(
                     f"{tile} does not match {left} or {right}.", "no_match",
@@ -464,7 +465,7 @@ class Match:
         tile = self.pile[0]
         m.pile = self.pile[1:]
         hands = list(self._hands)
-        hands[seat] |= BIT[tile]
+        hands[seat] |= tile.bit
         m._hands = tuple(hands)
         m.drawn = self.drawn + 1
         m._after_turn_step(seat)

@@ -16,11 +16,12 @@ _CACHE: dict[tuple[int, int], Tile] = {}
 class Tile:
     """A tile ``a-b`` with ``a <= b``; interned, so ``Tile(3, 5) is Tile(5, 3)``."""
 
-    __slots__ = ("a", "b", "is_double", "pips")
+    __slots__ = ("a", "b", "bit", "is_double", "pips")
     a: int
     b: int
     pips: int
     is_double: bool
+    bit: int  # 1 << (10*a + b): the engine's bitmask of this tile
 
     def __new__(cls, a: int, b: int) -> Tile:
         if a > b:
@@ -35,6 +36,7 @@ class Tile:
             object.__setattr__(tile, "b", b)
             object.__setattr__(tile, "pips", a + b)
             object.__setattr__(tile, "is_double", a == b)
+            object.__setattr__(tile, "bit", 1 << (a * 10 + b))
             _CACHE[key] = tile
         return tile
 
@@ -66,11 +68,7 @@ class Tile:
             return self.a
         raise DominoError(f"{self} has no {n}")
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __hash__(self) -> int:
-        return self.a * 10 + self.b
+    # Tiles are interned, so object identity is equality (and the fast default hash).
 
     def __lt__(self, other: Tile) -> bool:
         return (self.a, self.b) < (other.a, other.b)

@@ -1,0 +1,103 @@
+"""Engine speed: complete random hands per second for every preset.
+
+Run: ``python -m benchmarks.engine [--seconds S]``. When the ``dominoes`` package (6.1.0,
+not a project dependency) is installed, its 4-player random game is timed in the same run
+and the ratio printed. When the computer players' simulator (``domino.ai.sim``) exists, its
+random hands per second are printed too: that is the speed the computer players search with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import time
+from collections.abc import Callable
+
+from domino import PRESETS, Match, preset
+
+
+def rate(one_hand: Callable[[int], None], seconds: float) -> float:
+    """Hands per second of ``one_hand(seed)`` over about ``seconds``."""
+    one_hand(0)  # warm up
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            one_hand(count)
+            count += 1
+    return count / (time.perf_counter() - start)
+
+
+def match_hand(pid: str) -> Callable[[int], None]:
+    """One complete random hand through the public Match API."""
+    rs = preset(pid)
+    rng = random.Random(1)
+
+    def run(seed: int) -> None:
+        m = Match.new(rs, seed)
+        while m.hand_number == 1 and m.turn is not None:
+            m = m.apply(rng.choice(m.legal_actions()))
+
+    return run
+
+
+def sim_hand(pid: str) -> Callable[[int], None] | None:
+    """One complete random hand through the computer players' simulator, if present."""
+    try:
+        sim = importlib.import_module("domino.ai.sim")
+    except ImportError:
+        return None
+    runner = getattr(sim, "random_hand", None)
+    if runner is None:
+        return None
+    rs = preset(pid)
+    rng = random.Random(1)
+    return lambda seed: runner(rs, seed, rng)
+
+
+def dominoes_hand() -> Callable[[int], None] | None:
+    """One complete random game of the ``dominoes`` package (4 players, double six)."""
+    try:
+        dominoes = importlib.import_module("dominoes")
+    except ImportError:
+        return None
+
+    def run(seed: int) -> None:
+        game = dominoes.Game.new()
+        while game.result is None:
+            dominoes.players.random(game)
+            game.make_move(*game.valid_moves[0])
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=1.5, help="time per figure")
+    args = parser.parse_args()
+    theirs = dominoes_hand()
+    baseline = rate(theirs, args.seconds) if theirs else None
+    print(f"{'preset':<12} {'Match API hands/s':>18} {'simulator hands/s':>18}")
+    partners: tuple[float, float | None] | None = None
+    for pid in PRESETS:
+        ours = rate(match_hand(pid), args.seconds)
+        sim = sim_hand(pid)
+        sim_rate = rate(sim, args.seconds) if sim else None
+        print(f"{pid:<12} {ours:>18,.0f} {sim_rate:>18,.0f}" if sim_rate else
+              f"{pid:<12} {ours:>18,.0f} {'-':>18}")
+        if pid == "partners":
+            partners = (ours, sim_rate)
+    if baseline is None:
+        print("dominoes package not installed: pip install dominoes==6.1.0 to compare")
+        return
+    assert partners is not None
+    print(f"\ndominoes 6.1.0 random 4-player game: {baseline:,.0f} hands/s")
+    print(f"partners Match API / dominoes: {partners[0] / baseline:.2f}x")
+    if partners[1]:
+        print(f"partners simulator / dominoes: {partners[1] / baseline:.2f}x (target >= 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
