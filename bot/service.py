@@ -223,6 +223,7 @@ class _Table:
     seats: list[SeatRow | None]
     match: Match | None = None
     seed: int | None = None
+    seq: int = 0  # actions in the log (kept here: the engine's action list is built lazily)
     turn_started: float | None = None
     reminded: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -232,10 +233,6 @@ class _Table:
     @property
     def id(self) -> int:
         return self.row.id
-
-    @property
-    def seq(self) -> int:
-        return 0 if self.match is None else len(self.match.actions)
 
     def info(self) -> TableInfo:
         return TableInfo(
@@ -659,10 +656,12 @@ class TableService:
                 continue
             if row.kind == "computer":
                 if now >= rt.turn_started + self.computer_delay:
+                    self._busy.add(rt.id)
                     jobs.append(self._job(rt, self.play_computer(rt.id)))
                 continue
             deadline = rt.turn_started + rt.row.turn_timer
             if now >= deadline:
+                self._busy.add(rt.id)
                 jobs.append(self._job(rt, self._time_out(rt, rt.seq, now)))
             elif not rt.reminded and now >= rt.turn_started + rt.row.turn_timer / 2:
                 rt.reminded = True
@@ -679,7 +678,6 @@ class TableService:
         return results
 
     async def _job(self, rt: _Table, work: Awaitable[ActionResult | None]) -> ActionResult | None:
-        self._busy.add(rt.id)
         try:
             return await work
         finally:
@@ -801,7 +799,7 @@ class TableService:
         match = Match.replay(
             ruleset, match_row.seed, [decode_action(a.action) for a in log_rows], match_row.deal
         )
-        rt.match, rt.seed = match, match_row.seed
+        rt.match, rt.seed, rt.seq = match, match_row.seed, len(log_rows)
         started = log_rows[-1].created_at if log_rows else match_row.started_at
         if match.hand_results and not any(e.kind != "start" for e in match.public_view().events):
             started += self.hand_pause  # the log ends with the end of a hand
@@ -824,7 +822,8 @@ class TableService:
             return
         fresh = await self._build(row)
         rt.row, rt.ruleset, rt.seats = fresh.row, fresh.ruleset, fresh.seats
-        rt.match, rt.seed, rt.turn_started = fresh.match, fresh.seed, fresh.turn_started
+        rt.match, rt.seed, rt.seq = fresh.match, fresh.seed, fresh.seq
+        rt.turn_started = fresh.turn_started
         if row.status not in ("lobby", "running"):
             self._close(rt)
 
@@ -853,7 +852,7 @@ class TableService:
             new = old.apply(action) if isinstance(action, Resign) else old.apply(action, seat)
         except IllegalAction as exc:
             raise IllegalMove(str(exc), exc.code, **exc.params) from exc
-        seq = len(old.actions)
+        seq = rt.seq
         now = self.clock()
         hand_result = (
             new.hand_results[-1] if len(new.hand_results) > len(old.hand_results) else None
@@ -861,25 +860,20 @@ class TableService:
         outcome = new.outcome if old.outcome is None else None
         reset = list(reset_timeouts)
         level = self.ai_level
+        text = encode_action(action)
+        simple = hand_result is None and outcome is None and not reset and timeouts is None
         try:
-            async with self.store.transaction() as tx:
-                await tx.actions.append(rt.id, seq, seat, encode_action(action), now=now)
-                if hand_result is not None:
-                    await tx.hand_results.add(rt.id, hand_result.hand_number, hand_result.to_dict())
-                if outcome is not None:
-                    await tx.matches.finish(rt.id, now=now, outcome=outcome.to_dict())
-                    await tx.tables.set_status(rt.id, "finished", now=now)
-                if reset:
-                    await tx.seats.set_timeouts(rt.id, reset, 0)
-                if timeouts is not None:
-                    await self._record_timeout(tx, rt, timeouts, level)
+            if simple:  # one statement: its own transaction, one trip to the database thread
+                await self.store.actions.append(rt.id, seq, seat, text, now=now)
+            else:
+                await self._commit(rt, seq, seat, text, now, hand_result, outcome, reset, timeouts)
         except StaleAction:
             await self._reload(rt)
             raise StaleAction(
                 "Someone else acted first; look at the latest message.", seq=seq
             ) from None
         # Committed: now change the memory.
-        rt.match = new
+        rt.match, rt.seq = new, seq + 1
         for s in reset:
             row = rt.seats[s]
             if row is not None:
@@ -908,6 +902,31 @@ class TableService:
             hand_result=hand_result,
             outcome=outcome,
         )
+
+    async def _commit(
+        self,
+        rt: _Table,
+        seq: int,
+        seat: int,
+        text: str,
+        now: float,
+        hand_result: HandResult | None,
+        outcome: Outcome | None,
+        reset: list[int],
+        timeouts: tuple[tuple[int, ...], int, bool] | None,
+    ) -> None:
+        """Write an action and everything it changed in one transaction."""
+        async with self.store.transaction() as tx:
+            await tx.actions.append(rt.id, seq, seat, text, now=now)
+            if hand_result is not None:
+                await tx.hand_results.add(rt.id, hand_result.hand_number, hand_result.to_dict())
+            if outcome is not None:
+                await tx.matches.finish(rt.id, now=now, outcome=outcome.to_dict())
+                await tx.tables.set_status(rt.id, "finished", now=now)
+            if reset:
+                await tx.seats.set_timeouts(rt.id, reset, 0)
+            if timeouts is not None:
+                await self._record_timeout(tx, rt, timeouts, self.ai_level)
 
     async def _record_timeout(
         self, tx: Transaction, rt: _Table, timeouts: tuple[tuple[int, ...], int, bool], level: str
