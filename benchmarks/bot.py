@@ -139,28 +139,30 @@ async def run(args: argparse.Namespace) -> Stats:
             await store.close()
 
 
+def _dist(values: list[float]) -> str:
+    ms = 1000.0
+    return (
+        f"p50 {percentile(values, 50) * ms:.2f} ms, p99 {percentile(values, 99) * ms:.2f} ms, "
+        f"max {max(values) * ms:.2f} ms"
+    )
+
+
 def report(args: argparse.Namespace, stats: Stats) -> str:
     """A few lines of figures."""
-    elapsed = stats.elapsed
-    ms = 1000.0
+    pictures = "render.render_table" if stats.rendered else "none (render/ not available)"
     lines = [
         f"{args.tables} concurrent {args.variant} tables, think {args.think:g}s, "
-        f"{os.cpu_count()} CPU(s), pictures: "
-        f"{'render.render_table' if stats.rendered else 'none (render/ not available)'}",
-        f"{len(stats.total)} actions in {elapsed:.2f}s = {len(stats.total) / elapsed:.0f} actions/s"
-        f" ({stats.hands} hands, {stats.matches} matches finished)",
-        "arrival -> commit + picture: "
-        f"p50 {percentile(stats.total, 50) * ms:.2f} ms, p99 {percentile(stats.total, 99) * ms:.2f} ms,"
-        f" max {max(stats.total) * ms:.2f} ms",
-        "arrival -> commit:           "
-        f"p50 {percentile(stats.commit, 50) * ms:.2f} ms, p99 {percentile(stats.commit, 99) * ms:.2f} ms",
+        f"{os.cpu_count()} CPU(s), pictures: {pictures}",
+        f"{len(stats.total)} actions in {stats.elapsed:.2f}s = "
+        f"{len(stats.total) / stats.elapsed:.0f} actions/s "
+        f"({stats.hands} hands, {stats.matches} matches finished)",
+        f"arrival -> commit + picture: {_dist(stats.total)}",
+        f"arrival -> commit:           {_dist(stats.commit)}",
     ]
     if stats.rendered:
         lines.append(
-            "picture alone:               "
-            f"p50 {percentile(stats.render, 50) * ms:.2f} ms, "
-            f"p99 {percentile(stats.render, 99) * ms:.2f} ms, "
-            f"mean {statistics.fmean(stats.render) * ms:.2f} ms"
+            f"picture alone:               {_dist(stats.render)}, "
+            f"mean {statistics.fmean(stats.render) * 1000:.2f} ms"
         )
     return "\n".join(lines)
 
