@@ -1,0 +1,76 @@
+"""Computer players. Pure standard library.
+
+A computer player receives one seat's :class:`~domino.views.View` (never the match, so it
+cannot see hidden tiles) and returns one of ``view.legal``::
+
+    from domino.ai import choose
+    action = choose(match.view(seat), "hard", rng=random.Random(1), budget=0.3)
+
+Levels (:data:`LEVELS` are the ones offered to players):
+
+- ``easy``: a random legal action.
+- ``normal``: a careful human's rules of thumb: lay heavy tiles and doubles early, keep
+  numbers it can follow and a variety of numbers, leave ends the next opponent showed he
+  lacks (he passed or drew on them), avoid ends its partner lacks and favour those he showed,
+  dominate numbers nobody else holds, block the hand only when that pays, and in draw games
+  weigh that a stuck opponent draws rather than passes while the pile lasts.
+- ``hard``: infers what each other seat can hold from every pass, draw and play (and from a
+  forced opening), deals the unseen tiles many times consistently with that (hand sizes, the
+  pile, cuban's sleeping tiles), plays every candidate move in each deal and finishes the hand
+  with the normal heuristic, and picks the move with the best average result (own side's hand
+  points minus the opponents'; in ``penalty`` fewest own penalty points), stopping when the
+  time budget per decision (default 0.3 s) is nearly spent.
+- ``heaviest`` (not offered): lays the heaviest legal tile; the benchmark's baseline.
+
+Modules: :mod:`domino.ai.sim` (a fast bitmask simulator of one hand, checked against the
+engine), :mod:`domino.ai.belief` (inference and consistent deals), :mod:`domino.ai.policy`
+(easy, heaviest, normal), :mod:`domino.ai.hard`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from domino.actions import Action
+from domino.ai.hard import hard
+from domino.ai.policy import easy, heaviest, normal
+from domino.views import View
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+ALL_LEVELS: tuple[str, ...] = (*LEVELS, "heaviest")
+DEFAULT_BUDGET = 0.3
+
+
+def choose(
+    view: View,
+    level: str = "normal",
+    *,
+    rng: random.Random | None = None,
+    budget: float = DEFAULT_BUDGET,
+    samples: int | None = None,
+) -> Action:
+    """One of ``view.legal`` for the seat of ``view``, chosen by the player ``level``.
+
+    ``rng`` drives every random choice (a fresh generator when None). ``budget`` is the
+    most wall time, in seconds, ``hard`` spends; ``samples`` instead fixes how many deals it
+    simulates, which makes its choice a pure function of ``view`` and ``rng``.
+    Raises ValueError for an unknown level or a view with nothing to do.
+    """
+    if level not in ALL_LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(ALL_LEVELS)}")
+    if not view.legal or view.seat is None:
+        raise ValueError("the view's seat has no legal action (not its turn)")
+    if len(view.legal) == 1:
+        return view.legal[0]
+    if rng is None:
+        rng = random.Random()
+    if level == "easy":
+        return easy(view, rng)
+    if level == "heaviest":
+        return heaviest(view)
+    if level == "normal":
+        return normal(view)
+    return hard(view, rng, budget, samples)
+
+
+__all__ = ["ALL_LEVELS", "DEFAULT_BUDGET", "LEVELS", "choose"]

@@ -1,0 +1,123 @@
+"""The ``hard`` player: Monte Carlo over deals of the hidden tiles consistent with the view.
+
+Each round samples one deal (:meth:`Belief.sample`), then plays every candidate move in it and
+finishes the hand with the fast heuristic for all seats. The candidate with the best average
+outcome over all rounds wins. Rounds stop when the time budget is near.
+"""
+
+from __future__ import annotations
+
+import random
+from time import perf_counter
+
+from domino.actions import Action
+from domino.ai.belief import Belief
+from domino.ai.policy import play_out
+from domino.ai.sim import Sim, SimResult, mask_of, sim_rules, to_move
+from domino.tiles import Tile
+from domino.views import View
+
+# Share of the budget spent simulating (the rest is margin for the slowest round and for
+# the caller), and the fixed margin in seconds.
+BUDGET_SHARE = 0.8
+BUDGET_MARGIN = 0.004
+WIN_BONUS = 0.0  # extra value of winning the hand, in points
+
+
+def outcome_value(result: SimResult, side: int, penalty: bool) -> float:
+    """The hand's value for ``side``: own points minus the others' average (penalty: the
+    others' average penalty minus one's own)."""
+    points = result.points
+    others = (sum(points) - points[side]) / (len(points) - 1)
+    value = others - points[side] if penalty else points[side] - others
+    if WIN_BONUS and result.winner_side is not None:
+        value += WIN_BONUS if result.winner_side == side else -WIN_BONUS
+    return value
+
+
+def root_sim(view: View, belief: Belief, hands: list[int], pile: list[int]) -> Sim:
+    """The simulator position of ``view`` with the hidden tiles dealt as given."""
+    me = view.seat
+    assert me is not None
+    rules = sim_rules(view.ruleset)
+    hands = hands[:]
+    hands[me] = belief.own
+    last = -1
+    for e in view.events:
+        if e.kind == "play" and e.seat is not None:
+            last = e.seat
+    forced = -1
+    if view.ends is None and len(view.legal) == 1:
+        forced = to_move(view.legal[0]) >> 2
+    lacks = [0] * rules.seats
+    for s in range(rules.seats):
+        if s != me:
+            lacks[s] = belief.lacks(s)
+    return Sim(
+        rules,
+        hands,
+        pile,
+        view.ends,
+        mask_of(Tile(a, b) for a, b in view.line),
+        me,
+        view.drawn_this_turn,
+        last,
+        forced,
+        lacks,
+    )
+
+
+def hard(
+    view: View,
+    rng: random.Random,
+    budget: float = 0.3,
+    samples: int | None = None,
+    stats: dict[str, float] | None = None,
+) -> Action:
+    """Pick the legal action with the best average simulated outcome.
+
+    Simulates until ``budget`` seconds (measured from the call) are nearly spent, or exactly
+    ``samples`` deals when given (deterministic for a given ``rng``). ``stats``, when given,
+    receives the number of deals simulated.
+    """
+    start = perf_counter()
+    legal = view.legal
+    if len(legal) == 1:
+        return legal[0]
+    me = view.seat
+    assert me is not None
+    belief = Belief.from_view(view)
+    rules = sim_rules(view.ruleset)
+    side = rules.side_of[me]
+    penalty = rules.penalty
+    moves = [to_move(a) for a in legal]
+    totals = [0.0] * len(moves)
+    deadline = start + budget * BUDGET_SHARE - BUDGET_MARGIN
+    lacks_template: Sim | None = None
+    rounds = 0
+    while True:
+        if samples is None:
+            if rounds and perf_counter() >= deadline:
+                break
+        elif rounds >= samples:
+            break
+        hands, pile = belief.sample(rng)
+        if lacks_template is None:
+            lacks_template = root_sim(view, belief, hands, pile)
+            root = lacks_template
+        else:
+            root = lacks_template.copy()
+            root.hands = hands
+            hands[me] = belief.own
+            root.pile = pile
+        for k, move in enumerate(moves):
+            sim = root.copy()
+            sim.apply(move)
+            play_out(sim)
+            assert sim.result is not None
+            totals[k] += outcome_value(sim.result, side, penalty)
+        rounds += 1
+    if stats is not None:
+        stats["rounds"] = rounds
+    best = max(range(len(moves)), key=lambda k: totals[k])
+    return legal[best]
