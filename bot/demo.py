@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.pictures import table_renderer
 from bot.service import TableInfo, TableService
 from bot.store import Store
 from domino import PRESETS, HandResult, Outcome, Ruleset, View
@@ -25,12 +25,7 @@ Renderer = Callable[[View, list[str]], bytes]
 
 def load_renderer() -> Renderer | None:
     """``render.render_table`` if the render package provides it, else None."""
-    try:
-        module = importlib.import_module("render")
-    except ImportError:
-        return None
-    fn = getattr(module, "render_table", None)
-    return fn if callable(fn) else None
+    return table_renderer()
 
 
 @dataclass

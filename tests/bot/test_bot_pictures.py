@@ -1,0 +1,53 @@
+"""Pictures go through a worker thread, and the table picture only takes the public view."""
+
+from __future__ import annotations
+
+import threading
+import types
+
+import pytest
+
+from bot import pictures
+from domino import Match, preset
+
+
+@pytest.fixture
+def fake_render(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object, str]]:
+    calls: list[tuple[str, object, str]] = []
+    module = types.ModuleType("render")
+
+    def render_table(view, names, **options) -> bytes:
+        calls.append(("table", view, threading.current_thread().name))
+        return b"table"
+
+    def render_hand(view, **options) -> bytes:
+        calls.append(("hand", view, threading.current_thread().name))
+        return b"hand"
+
+    module.render_table = render_table  # type: ignore[attr-defined]
+    module.render_hand = render_hand  # type: ignore[attr-defined]
+    monkeypatch.setitem(__import__("sys").modules, "render", module)
+    return calls
+
+
+async def test_pictures_are_drawn_off_the_event_loop(fake_render) -> None:
+    match = Match.new(preset("partners"), 1)
+    assert await pictures.table_png(match.public_view(), ["a", "b", "c", "d"]) == b"table"
+    assert await pictures.hand_png(match.view(0)) == b"hand"
+    main = threading.main_thread().name
+    assert [c[0] for c in fake_render] == ["table", "hand"]
+    assert all(thread != main for _, _, thread in fake_render)
+
+
+async def test_table_picture_refuses_a_private_view(fake_render) -> None:
+    match = Match.new(preset("partners"), 1)
+    with pytest.raises(ValueError):
+        await pictures.table_png(match.view(0), ["a", "b", "c", "d"])
+    assert fake_render == []
+
+
+async def test_no_render_package_means_no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "render", types.ModuleType("render"))
+    match = Match.new(preset("draw"), 1)
+    assert await pictures.table_png(match.public_view(), ["a", "b"]) is None
+    assert await pictures.hand_png(match.view(0)) is None
