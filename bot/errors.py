@@ -1,7 +1,8 @@
 """Errors the table service reports to the people who caused them.
 
-Every error has a stable ``code`` (for translations and tests) and a readable English message;
-``params`` carries the values a translated message needs.
+Every error has a stable ``code`` (for tests and logic), a readable English ``message``, and
+the gettext-style ``template`` with its ``params`` it was made from, so the Discord layer can
+say it in the user's language: ``tr(locale, error.template, **error.params)``.
 """
 
 from __future__ import annotations
@@ -14,10 +15,20 @@ class ServiceError(Exception):
 
     code = "error"
 
-    def __init__(self, message: str, **params: Any) -> None:
+    def __init__(self, template: str, /, **params: Any) -> None:
+        try:
+            message = template.format(**params)
+        except (KeyError, IndexError, ValueError):
+            message = template
         super().__init__(message)
+        self.template = template
         self.message = message
         self.params = params
+
+    @classmethod
+    def verbatim(cls, text: str, /, **params: Any) -> ServiceError:
+        """An error whose text comes from elsewhere (the engine): braces are kept as they are."""
+        return cls(text.replace("{", "{{").replace("}", "}}"), **params)
 
     def __str__(self) -> str:
         return self.message
@@ -70,8 +81,8 @@ class IllegalMove(ServiceError):
 
     code = "illegal"
 
-    def __init__(self, message: str, engine_code: str = "illegal", **params: Any) -> None:
-        super().__init__(message, **params)
+    def __init__(self, template: str, /, engine_code: str = "illegal", **params: Any) -> None:
+        super().__init__(template, **params)
         self.engine_code = engine_code
 
 

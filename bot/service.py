@@ -327,7 +327,7 @@ class TableService:
             return rt.info()
         rt = await self._load(table_id, keep=False)
         if rt is None:
-            raise TableNotFound(f"There is no table {table_id}.", table_id=table_id)
+            raise TableNotFound("There is no table {table_id}.", table_id=table_id)
         return rt.info()
 
     def open_tables(self) -> list[TableInfo]:
@@ -386,7 +386,7 @@ class TableService:
         ruleset = _ruleset(variant, clean)
         if not MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER:
             raise InvalidOptions(
-                f"The turn timer must be between {MIN_TURN_TIMER} and {MAX_TURN_TIMER} seconds.",
+                "The turn timer must be between {min} and {max} seconds.",
                 min=MIN_TURN_TIMER,
                 max=MAX_TURN_TIMER,
             )
@@ -465,8 +465,8 @@ class TableService:
         level = level or self.ai_level
         if level not in computer.LEVELS:
             raise InvalidOptions(
-                f"Computer level must be one of: {', '.join(computer.LEVELS)}.",
-                allowed=computer.LEVELS,
+                "The computer level must be one of: {allowed}.",
+                allowed=", ".join(computer.LEVELS),
             )
         async with rt.lock:
             self._check_lobby(rt)
@@ -493,7 +493,7 @@ class TableService:
             empty = [i for i, s in enumerate(rt.seats) if s is None]
             if empty and not fill_with_computers:
                 raise SeatsEmpty(
-                    f"{len(empty)} seat(s) are empty: fill them with computer players?",
+                    "{empty} seat(s) are empty: fill them with computer players?",
                     empty=len(empty),
                 )
             if rt.row.channel_id is not None and self._place_busy(rt.row.channel_id, rt.id):
@@ -599,7 +599,7 @@ class TableService:
                 )
             if isinstance(action, Resign):
                 if action.seat not in seats:
-                    raise NotSeated(f"Seat {action.seat} is not yours.", seat=action.seat)
+                    raise NotSeated("That seat is not yours.", seat=action.seat)
                 seat = action.seat
             else:
                 turn = rt.match.turn
@@ -760,7 +760,7 @@ class TableService:
         if rt is None:
             rt = await self._load(table_id, keep=True)
             if rt is None:
-                raise TableNotFound(f"There is no table {table_id}.", table_id=table_id)
+                raise TableNotFound("There is no table {table_id}.", table_id=table_id)
         return rt
 
     async def _running(self, table_id: int) -> _Table:
@@ -776,11 +776,8 @@ class TableService:
             if keep:
                 raise TableFinished("This table is closed.", status=row.status)
             return await self._build(row)
-        rt = self._tables.get(table_id)  # loaded meanwhile by another task
-        if rt is None:
-            rt = await self._build(row)
-            self._tables[table_id] = rt
-        return rt
+        rt = await self._build(row)
+        return self._tables.setdefault(table_id, rt)  # another task may have loaded it meanwhile
 
     async def _build(self, row: TableRow) -> _Table:
         seat_rows = await self.store.seats.list(row.id)
@@ -851,7 +848,9 @@ class TableService:
         try:
             new = old.apply(action) if isinstance(action, Resign) else old.apply(action, seat)
         except IllegalAction as exc:
-            raise IllegalMove(str(exc), exc.code, **exc.params) from exc
+            raise IllegalMove(
+                str(exc).replace("{", "{{").replace("}", "}}"), exc.code, **exc.params
+            ) from exc
         seq = rt.seq
         now = self.clock()
         hand_result = (
@@ -958,7 +957,7 @@ class TableService:
         groups = seat_groups(rt.ruleset)
         if group is not None:
             if not 0 <= group < len(groups):
-                raise InvalidOptions(f"There is no seat {group + 1} here.", group=group)
+                raise InvalidOptions("There is no seat {number} here.", number=group + 1)
             if any(rt.seats[s] is not None for s in groups[group]):
                 raise TableFull("That seat is taken.", group=group)
             return groups[group]
@@ -992,7 +991,7 @@ def _ruleset(variant: str, options: dict[str, Any]) -> Ruleset:
     try:
         return preset(variant, **options)
     except (TypeError, ValueError) as exc:
-        raise InvalidOptions(str(exc), variant=variant) from None
+        raise InvalidOptions.verbatim(str(exc), variant=variant) from None
 
 
 def _computer_seat(table_id: int, seat: int, level: str) -> SeatRow:

@@ -432,7 +432,9 @@ class ActionRepo(_Repo):
         except sqlite3.IntegrityError as exc:
             if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_PRIMARYKEY":
                 raise StaleAction(
-                    f"Action {seq} of table {table_id} was already recorded."
+                    "Action {seq} of table {table_id} was already recorded.",
+                    seq=seq,
+                    table_id=table_id,
                 ) from exc
             raise
 

@@ -372,3 +372,29 @@ async def test_store_log_replays_to_the_service_state(service: TableService, sto
         h.to_dict() for h in replayed.hand_results
     ]
     assert replayed.outcome is not None and replayed.outcome.to_dict() == row.outcome
+
+
+async def test_errors_carry_a_template_for_translation(service: TableService) -> None:
+    t = await service.create_table(host_id=ANA, host_name="Ana", variant="partners")
+    with pytest.raises(errors.SeatsEmpty) as exc:
+        await service.start(t.id, ANA)
+    err = exc.value
+    assert err.template == "{empty} seat(s) are empty: fill them with computer players?"
+    assert err.params == {"empty": 3} and str(err) == err.template.format(**err.params)
+    with pytest.raises(errors.InvalidOptions) as bad:
+        await service.create_table(host_id=ANA, host_name="Ana", variant="chess")
+    assert bad.value.template.format(**bad.value.params) == str(bad.value)
+
+
+async def test_concurrent_first_use_of_a_table_loads_it_once(
+    db_path: Path, clock: FakeClock, service: TableService
+) -> None:
+    t = await four_people(service)
+    store = await Store.open(db_path)
+    try:
+        other = make_service(store, clock)
+        infos = await asyncio.gather(*(other.views_for(t.id, ANA) for _ in range(5)))
+        assert all(v == infos[0] for v in infos)
+        assert len(other.open_tables()) == 1
+    finally:
+        await store.close()
