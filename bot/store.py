@@ -503,6 +503,7 @@ class _Repos:
     """The repositories bound to one way of running statements."""
 
     def __init__(self, db: _Db) -> None:
+        self.db = db  # for repositories kept in other bot/ modules (bot.records)
         self.tables = TableRepo(db)
         self.seats = SeatRepo(db)
         self.matches = MatchRepo(db)
@@ -519,7 +520,10 @@ class Transaction(_Repos):
 
 
 def migrations() -> list[tuple[int, str, str]]:
-    """The numbered migration scripts shipped in ``bot/migrations``: (version, name, sql)."""
+    """The numbered migration scripts shipped in ``bot/migrations``: (version, name, sql).
+
+    Numbers may leave gaps (features own ranges, e.g. records use 0100); they apply in order.
+    """
     found: list[tuple[int, str, str]] = []
     for entry in resources.files("bot.migrations").iterdir():
         match = _MIGRATION_NAME.match(entry.name)
@@ -527,8 +531,8 @@ def migrations() -> list[tuple[int, str, str]]:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
     found.sort()
     versions = [v for v, _, _ in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1, 2, 3… without gaps, found {versions}")
+    if len(set(versions)) != len(versions) or (versions and versions[0] < 1):
+        raise RuntimeError(f"migrations must have distinct numbers from 1 up, found {versions}")
     return found
 
 
@@ -608,9 +612,11 @@ class Store(_Repos):
             "CREATE TABLE IF NOT EXISTS schema_version ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
         )
-        current = await self.schema_version()
+        async with self._lock:
+            rows = await self._conn.execute_fetchall("SELECT version FROM schema_version")
+        applied = {int(r[0]) for r in rows}
         for version, name, sql in migrations():
-            if version <= current:
+            if version in applied:
                 continue
             # executescript commits first, so run the statements one by one in our transaction.
             async with self._lock:
