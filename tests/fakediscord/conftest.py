@@ -1,0 +1,3 @@
+from tests.fakediscord.plugin import fake_discord
+
+__all__ = ["fake_discord"]

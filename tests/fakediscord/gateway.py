@@ -1,0 +1,90 @@
+"""The gateway side of the fake: one websocket connection and one session per IDENTIFY."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from .models import JSON
+
+# Gateway opcodes
+OP_DISPATCH = 0
+OP_HEARTBEAT = 1
+OP_IDENTIFY = 2
+OP_PRESENCE_UPDATE = 3
+OP_VOICE_STATE_UPDATE = 4
+OP_RESUME = 6
+OP_RECONNECT = 7
+OP_REQUEST_GUILD_MEMBERS = 8
+OP_INVALID_SESSION = 9
+OP_HELLO = 10
+OP_HEARTBEAT_ACK = 11
+
+# Intents (https://discord.com/developers/docs/events/gateway#gateway-intents)
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_GUILD_MESSAGE_REACTIONS = 1 << 10
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    id: str
+    intents: int
+    identify: JSON
+    seq: int = 0
+    connection: GatewayConnection | None = None
+    events: list[tuple[str, JSON]] = field(default_factory=list)
+
+    def wants(self, intent: int | None) -> bool:
+        return intent is None or bool(self.intents & intent)
+
+
+class GatewayConnection:
+    """One websocket. Sends are serialised so zlib-stream chunks stay in order."""
+
+    def __init__(self, ws: web.WebSocketResponse, *, compress: bool) -> None:
+        self.ws = ws
+        self.compress = compress
+        self._zlib = zlib.compressobj() if compress else None
+        self._lock = asyncio.Lock()
+        self.session: GatewaySession | None = None
+        self.received: list[JSON] = []
+
+    @property
+    def closed(self) -> bool:
+        return self.ws.closed
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        async with self._lock:
+            await self._send_locked(payload)
+
+    async def _send_locked(self, payload: dict[str, Any]) -> None:
+        if self.ws.closed:
+            return
+        text = json.dumps(payload, separators=(",", ":"))
+        try:
+            if self._zlib is not None:
+                data = self._zlib.compress(text.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                await self.ws.send_bytes(data)
+            else:
+                await self.ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            # the client went away while we were sending; nothing to deliver to
+            pass
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        async with self._lock:
+            session = self.session
+            if session is None:
+                return
+            session.seq += 1
+            session.events.append((event, data))
+            await self._send_locked({"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data})

@@ -1,0 +1,318 @@
+"""Tests of the fake Discord itself, driving a tiny throwaway discord.py bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import struct
+import zlib
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.fakediscord import FakeDiscord, InteractionTimeout, running_bot
+
+
+def tiny_png() -> bytes:
+    """A valid 2x1 PNG, a few dozen bytes."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 2, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00" + b"\xff\x00\x00" + b"\x00\x00\xff")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
+
+
+PNG = tiny_png()
+
+
+class PingButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"ping:(?P<n>\d+)"
+):
+    def __init__(self, n: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Ping {n}", style=discord.ButtonStyle.primary, custom_id=f"ping:{n}"
+            )
+        )
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> PingButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(PingButton(self.n + 1))
+        await interaction.response.edit_message(content=f"pong {self.n}", view=view)
+        await interaction.followup.send(
+            f"secret {self.n}",
+            ephemeral=True,
+            file=discord.File(io.BytesIO(PNG), filename="pong.png"),
+        )
+
+
+class AskModal(discord.ui.Modal, title="Your name"):
+    name: discord.ui.TextInput[AskModal] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction[discord.Client]) -> None:
+        await interaction.response.send_message(f"hello {self.name.value}", ephemeral=True)
+
+
+class HarnessBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(PingButton)
+        ping = app_commands.Group(name="ping", description="Ping things")
+
+        @ping.command(name="go", description="Start pinging")
+        async def go(interaction: discord.Interaction[discord.Client], start: int = 1) -> None:
+            embed = discord.Embed(title="Ping", description=f"starting at {start}")
+            view = discord.ui.View(timeout=None)
+            view.add_item(PingButton(start))
+            await interaction.response.send_message(embed=embed, view=view)
+
+        self.tree.add_command(ping)
+
+        @self.tree.command(name="game", description="Open game threads")
+        async def game(interaction: discord.Interaction[discord.Client]) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            thread = await channel.create_thread(
+                name="domino game", type=discord.ChannelType.public_thread
+            )
+            await thread.send("Game on!")
+            table = await channel.send("table")
+            talk = await table.create_thread(name="table talk")
+            await talk.send("hello")
+            await interaction.followup.send(f"Thread {thread.mention}", ephemeral=True)
+
+        @self.tree.command(name="guarded", description="Needs the send messages permission")
+        async def guarded(interaction: discord.Interaction[discord.Client]) -> None:
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            try:
+                await channel.send("hello everyone")
+            except discord.Forbidden as exc:
+                await interaction.response.send_message(
+                    f"no permission ({exc.code})", ephemeral=True
+                )
+            else:
+                await interaction.response.send_message("sent", ephemeral=True)
+
+        @self.tree.command(name="ask", description="Ask for a name")
+        async def ask(interaction: discord.Interaction[discord.Client]) -> None:
+            await interaction.response.send_modal(AskModal())
+
+        @self.tree.command(name="pick", description="Pick a colour")
+        async def pick(interaction: discord.Interaction[discord.Client], colour: str) -> None:
+            await interaction.response.send_message(f"picked {colour}")
+
+        @pick.autocomplete("colour")
+        async def colour_choices(
+            interaction: discord.Interaction[discord.Client], current: str
+        ) -> list[app_commands.Choice[str]]:
+            colours = ["red", "green", "blue"]
+            return [app_commands.Choice(name=c, value=c) for c in colours if c.startswith(current)]
+
+        await self.tree.sync()
+
+
+async def test_ready_sync_and_guild_cache(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    async with running_bot(fake, HarnessBot) as bot:
+        assert bot.is_ready()
+        assert bot.user is not None and bot.user.id == fake.bot_user.id
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None and guild.owner_id == fake.owner.id
+        channel = guild.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        assert guild.me.guild_permissions.send_messages
+        assert channel.permissions_for(guild.me).create_public_threads
+        names = {c["name"] for c in fake.commands()}
+        assert names == {"ping", "game", "guarded", "ask", "pick"}
+        ping = fake.find_command("ping")
+        assert [o["name"] for o in ping["options"]] == ["go"]
+        assert fake.sync_count == 1
+        assert fake.identify_payloads[0]["intents"] == discord.Intents.default().value
+        assert "compress=" in fake.gateway_urls[0]  # discord.py asks for transport compression
+    assert not fake.connected
+    assert fake.unknown_routes == []
+
+
+async def test_slash_then_click_edits_and_sends_ephemeral_file(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, HarnessBot):
+        result = await fake.slash(alice, fake.channel_id, "ping go", {"start": 3})
+        assert result.type == 4
+        assert not result.ephemeral
+        assert result.embed is not None and result.embed["title"] == "Ping"
+        message = result.message
+        assert message is not None and message.custom_ids() == ["ping:3"]
+        assert fake.public_messages() == [message]
+
+        click = await fake.click(alice, message, "ping:3")
+        assert click.type == 7
+        assert click.content == "pong 3"
+        assert message.content == "pong 3" and message.custom_ids() == ["ping:4"]
+        assert message.edit_count == 1 and message.history[0].custom_ids() == ["ping:3"]
+
+        (followup,) = await click.wait_for_followups(1)
+        assert followup.ephemeral and followup.ephemeral_user_id == alice.id
+        assert followup.content == "secret 3"
+        (attachment,) = followup.attachments
+        assert attachment.filename == "pong.png" and attachment.data == PNG
+        assert fake.ephemeral_messages(alice) == [followup]
+        assert fake.all_attachments() == []
+        assert fake.all_attachments(public_only=False) == [attachment]
+        async with aiohttp.ClientSession() as session, session.get(attachment.url) as resp:
+            assert await resp.read() == PNG
+
+
+async def test_deferred_command_creates_threads(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    async with running_bot(fake, HarnessBot) as bot:
+        result = await fake.slash(alice, fake.channel_id, "game")
+        assert result.type == 5 and result.deferred and result.ephemeral
+        await result.wait_for_followups(1)
+        # the first followup after a "thinking" defer replaces the loading message
+        assert result.message is not None and not result.message.loading
+        assert result.message.content.startswith("Thread <#")
+        threads = fake.threads(fake.channel_id)
+        assert [t.name for t in threads] == ["domino game", "table talk"]
+        game, talk = threads
+        assert [m.content for m in fake.messages(game.id)] == ["Game on!"]
+        assert [m.content for m in fake.messages(talk.id)] == ["hello"]
+        table = fake.last_message(fake.channel_id)
+        assert table is not None and table.content == "table" and table.thread_id == talk.id
+        await fake.wait_for(lambda: bot.get_channel(talk.id) is not None)
+        assert isinstance(bot.get_channel(game.id), discord.Thread)
+
+
+async def test_denied_permission_is_forbidden_for_the_bot(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    async with running_bot(fake, HarnessBot):
+        fake.deny(fake.channel_id, "send_messages")
+        result = await fake.slash(alice, fake.channel_id, "guarded")
+        assert result.ephemeral and result.content == "no permission (50013)"
+        assert fake.public_messages() == []
+        (denied,) = fake.error_responses
+        assert (denied.method, denied.route, denied.status) == (
+            "POST",
+            "/channels/{channel_id}/messages",
+            403,
+        )
+
+        fake.allow(fake.channel_id)
+        result = await fake.slash(alice, fake.channel_id, "guarded")
+        assert result.content == "sent"
+        assert [m.content for m in fake.public_messages()] == ["hello everyone"]
+
+
+async def test_restart_keeps_dynamic_buttons_working(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    async with running_bot(fake, HarnessBot) as first:
+        result = await fake.slash(alice, fake.channel_id, "ping go")
+        message = result.message
+        assert message is not None
+    assert first.is_closed() and not fake.connected
+
+    async with running_bot(fake, HarnessBot) as second:
+        assert second is not first
+        click = await fake.click(alice, message, "ping:1")
+        assert click.type == 7
+        assert fake.message(message.id).content == "pong 1"
+        await click.wait_for_followups(1)
+    assert len(fake.identify_payloads) == 2
+
+
+async def test_two_concurrent_clicks_are_both_answered(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    bob = fake.add_user(1002, "bob")
+    async with running_bot(fake, HarnessBot):
+        first = await fake.slash(alice, fake.channel_id, "ping go", {"start": 1})
+        second = await fake.slash(bob, fake.channel_id, "ping go", {"start": 10})
+        assert first.message is not None and second.message is not None
+        a, b = await asyncio.gather(
+            fake.click(alice, first.message, "ping:1"),
+            fake.click(bob, second.message, "ping:10"),
+        )
+        assert (a.type, b.type) == (7, 7)
+        assert first.message.content == "pong 1" and second.message.content == "pong 10"
+        await a.wait_for_followups(1)
+        await b.wait_for_followups(1)
+        assert [m.content for m in fake.ephemeral_messages(alice)] == ["secret 1"]
+        assert [m.content for m in fake.ephemeral_messages(bob)] == ["secret 10"]
+
+
+async def test_modal_and_autocomplete(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    async with running_bot(fake, HarnessBot):
+        asked = await fake.slash(alice, fake.channel_id, "ask")
+        assert asked.type == 9 and asked.modal is not None
+        answer = await fake.submit_modal(asked, {"name": "Ada"})
+        assert answer.content == "hello Ada" and answer.ephemeral
+
+        choices = await fake.autocomplete(alice, fake.channel_id, "pick", "colour", {"colour": "g"})
+        assert choices.choices == [{"name": "green", "value": "green"}]
+        picked = await fake.slash(alice, fake.channel_id, "pick", {"colour": "green"})
+        assert picked.content == "picked green"
+
+
+async def test_fake_rejects_what_discord_rejects(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    async with running_bot(fake, HarnessBot) as bot:
+        channel = bot.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.HTTPException) as too_long:
+            await channel.send("x" * 2001)
+        assert too_long.value.status == 400 and too_long.value.code == 50035
+        with pytest.raises(discord.NotFound):
+            await bot.http.request(discord.http.Route("GET", "/nope"))
+        assert fake.unknown_routes == ["GET /nope"]
+        fake.unknown_routes.clear()
+        with pytest.raises(LookupError):
+            await fake.slash(fake.owner, fake.channel_id, "ping nothing")
+        with pytest.raises(InteractionTimeout):
+            await fake.wait_for(lambda: False, timeout=0.05)
+
+
+async def test_manual_delete_and_user_messages(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    async with running_bot(fake, HarnessBot) as bot:
+        result = await fake.slash(alice, fake.channel_id, "ping go")
+        message = result.message
+        assert message is not None
+        await fake.delete_message(fake.channel_id, message.id)
+        assert fake.public_messages() == [] and fake.message(message.id).deleted
+        with pytest.raises(LookupError):
+            await fake.click(alice, message, "ping:1")
+
+        said = await fake.post_user_message(alice, fake.channel_id, "hi bot")
+        channel = bot.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        fetched = await channel.fetch_message(said.id)
+        assert fetched.author.id == alice.id and fetched.content == "hi bot"
