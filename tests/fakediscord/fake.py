@@ -9,8 +9,8 @@ import logging
 import re
 import secrets
 import socket
-from collections.abc import Callable, Coroutine, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import discord
@@ -120,6 +120,11 @@ class ApiError(Exception):
         return data
 
 
+async def _wait(done: asyncio.Future[None] | None) -> None:
+    if done is not None:
+        await done
+
+
 def missing_permissions() -> ApiError:
     return ApiError(403, 50013, "Missing Permissions")
 
@@ -172,20 +177,17 @@ class _Failure:
 
 
 @dataclass
-class _DmBlock:
-    user_id: int
-
-
-@dataclass
 class _Denial:
     code: int
     message: str
 
 
 @dataclass
-class _OptionAttachment:
-    attachment: StoredAttachment
-    extra: JSON = field(default_factory=dict)
+class _Outgoing:
+    event: str
+    build: Callable[[GatewaySession], JSON | None]
+    intent: int | None
+    done: asyncio.Future[None]
 
 
 class FakeDiscord:
@@ -241,7 +243,8 @@ class FakeDiscord:
 
         self._sessions: dict[str, GatewaySession] = {}
         self._connections: list[GatewayConnection] = []
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._outbox: asyncio.Queue[_Outgoing] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
         self._changed: asyncio.Event | None = None
 
         self._runner: web.AppRunner | None = None
@@ -271,14 +274,18 @@ class FakeDiscord:
         await self._runner.setup()
         self._site = web.SockSite(self._runner, sock)
         await self._site.start()
+        self._sender = asyncio.get_running_loop().create_task(self._send_loop())
         return self
 
     async def close(self) -> None:
         """Close open websockets and stop the server."""
         for conn in list(self._connections):
             await conn.ws.close(code=1001, message=b"fake discord shutting down")
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sender
+            self._sender = None
         if self._runner is not None:
             await self._runner.cleanup()
         self._runner = None
@@ -312,25 +319,49 @@ class FakeDiscord:
     def new_id(self) -> int:
         return self._snowflake()
 
-    def _spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
+    def _post(
+        self,
+        event: str,
+        data: JSON | Callable[[GatewaySession], JSON | None],
+        intent: int | None = None,
+    ) -> asyncio.Future[None] | None:
+        """Queue a gateway event for every ready session (in call order, see ``_send_loop``).
 
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            _log.error("fake discord background task failed", exc_info=task.exception())
-
-    def _maybe_spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
-        """Run ``coro`` in the background if an event loop is running (world setup may not)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            coro.close()
+        ``data`` may be a function of the session (to honour per-session intents). Returns a
+        future resolved once the event was written to the sockets, or None when the fake is
+        not running (world building before ``start()``: GUILD_CREATE will carry the state).
+        """
+        if self._sender is None or self._sender.done():
             return None
-        return self._spawn(coro)
+        build = data if callable(data) else (lambda _session, _data=data: _data)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.put_nowait(_Outgoing(event, build, intent, done))
+        return done
+
+    async def _send_loop(self) -> None:
+        """The only sender of events after READY, so events reach the bot in the order the
+        fake produced them (a setter's update before a later interaction, etc.)."""
+        while True:
+            item = await self._outbox.get()
+            try:
+                for session in list(self._sessions.values()):
+                    if not session.ready or not session.wants(item.intent):
+                        continue
+                    payload = item.build(session)
+                    if payload is None:
+                        continue
+                    conn = session.connection
+                    if conn is not None and not conn.closed:
+                        await conn.dispatch(item.event, payload)
+                    elif session.resumable:
+                        session.pending.append((item.event, payload))
+            except Exception as exc:
+                self.internal_errors.append(exc)
+                _log.error("fake discord failed to send %s", item.event, exc_info=exc)
+            finally:
+                if not item.done.done():
+                    item.done.set_result(None)
+                self._notify()
 
     def _notify(self) -> None:
         if self._changed is not None:
@@ -453,16 +484,15 @@ class FakeDiscord:
             guild = self._guild(guild_id)
             member = self._add_member(guild, user, perm_value(permissions))
             role = guild.roles[guild.personal_roles[user.id]]
-            self._maybe_spawn(self._announce_member(guild, member, role))
+            self._post(
+                "GUILD_ROLE_CREATE",
+                {"guild_id": str(guild.id), "role": role.payload()},
+                INTENT_GUILDS,
+            )
+            data = member.payload()
+            data["guild_id"] = str(guild.id)
+            self._post("GUILD_MEMBER_ADD", data, INTENT_GUILD_MEMBERS)
         return user
-
-    async def _announce_member(self, guild: FakeGuild, member: FakeMember, role: FakeRole) -> None:
-        await self._broadcast(
-            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, INTENT_GUILDS
-        )
-        data = member.payload()
-        data["guild_id"] = str(guild.id)
-        await self._broadcast("GUILD_MEMBER_ADD", data, INTENT_GUILD_MEMBERS)
 
     def user(self, user_id: int) -> FakeUser:
         return self.users[user_id]
@@ -489,7 +519,7 @@ class FakeDiscord:
         )
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
-        self._maybe_spawn(self._broadcast("CHANNEL_CREATE", self.channel_payload(channel)))
+        self._post("CHANNEL_CREATE", self.channel_payload(channel), INTENT_GUILDS)
         return channel
 
     def add_thread(
@@ -498,7 +528,7 @@ class FakeDiscord:
         """Create a thread as if a user made it (dispatches THREAD_CREATE)."""
         parent = self._channel(parent_id)
         thread = self._new_thread(parent, name, owner=self._user(owner or self.owner), type=type)
-        self._maybe_spawn(self._announce_thread(thread))
+        self._announce_thread(thread)
         return thread
 
     def _new_thread(
@@ -526,7 +556,7 @@ class FakeDiscord:
         self.channels[thread.id] = thread
         return thread
 
-    async def _announce_thread(self, thread: FakeChannel) -> None:
+    def _announce_thread(self, thread: FakeChannel) -> asyncio.Future[None] | None:
         data = self.channel_payload(thread)
         data["newly_created"] = True
         if self.bot_user.id in thread.member_ids:
@@ -536,7 +566,7 @@ class FakeDiscord:
                 "join_timestamp": iso(thread.created_at),
                 "flags": 0,
             }
-        await self._broadcast("THREAD_CREATE", data, INTENT_GUILDS)
+        return self._post("THREAD_CREATE", data, INTENT_GUILDS)
 
     def channel_payload(self, channel: FakeChannel) -> JSON:
         return channel.payload(last_message_id=self._last_message_id(channel.id))
@@ -589,12 +619,8 @@ class FakeDiscord:
             raise ValueError(f"user {user_id} is not a member of guild {guild.name!r}")
         role = guild.roles[guild.personal_roles[user_id]]
         role.permissions = perm_value(permissions)
-        self._maybe_spawn(
-            self._broadcast(
-                "GUILD_ROLE_UPDATE",
-                {"guild_id": str(guild.id), "role": role.payload()},
-                INTENT_GUILDS,
-            )
+        self._post(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()}, INTENT_GUILDS
         )
 
     def set_everyone_permissions(
@@ -602,12 +628,10 @@ class FakeDiscord:
     ) -> None:
         guild = self._guild(guild_id)
         guild.everyone.permissions = perm_value(permissions)
-        self._maybe_spawn(
-            self._broadcast(
-                "GUILD_ROLE_UPDATE",
-                {"guild_id": str(guild.id), "role": guild.everyone.payload()},
-                INTENT_GUILDS,
-            )
+        self._post(
+            "GUILD_ROLE_UPDATE",
+            {"guild_id": str(guild.id), "role": guild.everyone.payload()},
+            INTENT_GUILDS,
         )
 
     def set_channel_overwrite(
@@ -629,7 +653,7 @@ class FakeDiscord:
         channel.overwrites[target_id] = Overwrite(
             target_id, kind, perm_value(allow), perm_value(deny)
         )
-        self._maybe_spawn(self._broadcast("CHANNEL_UPDATE", self.channel_payload(channel)))
+        self._post("CHANNEL_UPDATE", self.channel_payload(channel), INTENT_GUILDS)
 
     def permissions_for(self, user_id: int, channel_id: int) -> int:
         """The permission bits Discord would compute for ``user_id`` in ``channel_id``."""
@@ -755,6 +779,10 @@ class FakeDiscord:
             if m.channel_id == cid and (ephemeral is None or m.ephemeral == ephemeral)
         ]
 
+    def dm_messages(self, user: UserLike) -> list[StoredMessage]:
+        """Messages in the DM channel between the bot and ``user``, oldest first."""
+        return self.messages(self.dm_channel(user).id)
+
     def public_messages(self) -> list[StoredMessage]:
         """Every non-ephemeral message in every channel, oldest first."""
         return [m for m in self._messages.values() if not m.ephemeral]
@@ -789,16 +817,16 @@ class FakeDiscord:
             for a in m.attachments
         ]
 
-    def delete_message(self, channel_id: int, message_id: int) -> asyncio.Task[None] | None:
+    def delete_message(self, channel_id: int, message_id: int) -> asyncio.Future[None] | None:
         """Delete a message "by hand" (as a moderator would) and dispatch MESSAGE_DELETE.
 
-        Returns the dispatch task; ``await`` it to be sure the bot was sent the event.
+        Returns a future; ``await`` it to be sure the event was sent to the bot.
         """
         msg = self._messages.get(message_id)
         if msg is None or msg.channel_id != channel_id:
             raise LookupError(f"no message {message_id} in channel {channel_id}")
         self._remove_message(msg)
-        return self._maybe_spawn(self._announce_delete(msg))
+        return self._announce_delete(msg)
 
     def _remove_message(self, msg: StoredMessage) -> None:
         del self._messages[msg.id]
@@ -806,13 +834,13 @@ class FakeDiscord:
         self.deleted_messages.append(msg)
         self._notify()
 
-    async def _announce_delete(self, msg: StoredMessage) -> None:
+    def _announce_delete(self, msg: StoredMessage) -> asyncio.Future[None] | None:
         if msg.ephemeral:
-            return
+            return None
         data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
         if msg.guild_id is not None:
             data["guild_id"] = str(msg.guild_id)
-        await self._broadcast("MESSAGE_DELETE", data, self._message_intent(msg))
+        return self._post("MESSAGE_DELETE", data, self._message_intent(msg))
 
     async def post_user_message(
         self,
@@ -838,7 +866,7 @@ class FakeDiscord:
         for filename, data in attachments:
             msg.attachments.append(self._store_attachment(channel.id, filename, data))
         self._store_message(msg)
-        await self._announce_message("MESSAGE_CREATE", msg)
+        await _wait(self._announce_message("MESSAGE_CREATE", msg))
         return msg
 
     # ------------------------------------------------------------------ message storage
@@ -881,31 +909,29 @@ class FakeDiscord:
     def _message_intent(self, msg: StoredMessage) -> int:
         return INTENT_GUILD_MESSAGES if msg.guild_id is not None else INTENT_DIRECT_MESSAGES
 
-    def _message_event_payload(self, msg: StoredMessage, session: GatewaySession) -> JSON:
+    def _announce_message(self, event: str, msg: StoredMessage) -> asyncio.Future[None] | None:
+        """MESSAGE_CREATE/UPDATE for a public message; without the message content intent the
+        bot gets other users' messages without content (unless it is mentioned)."""
+        if msg.ephemeral:
+            return None
         data = self.message_payload(msg)
         if msg.guild_id is not None:
             guild = self.guilds.get(msg.guild_id)
             member = None if guild is None else guild.members.get(msg.author.id)
             if member is not None and msg.webhook_id is None:
                 data["member"] = member.payload(with_user=False)
-        hidden = (
+        may_hide = (
             msg.author.id != self.bot_user.id
-            and not session.intents & INTENT_MESSAGE_CONTENT
             and msg.guild_id is not None
             and self.bot_user.mention not in msg.content
         )
-        if hidden:
-            data.update(content="", embeds=[], attachments=[], components=[])
-        return data
 
-    async def _announce_message(self, event: str, msg: StoredMessage) -> None:
-        if msg.ephemeral:
-            return
-        intent = self._message_intent(msg)
-        for session in self._live_sessions():
-            if session.wants(intent) and session.connection is not None:
-                await session.connection.dispatch(event, self._message_event_payload(msg, session))
-        self._notify()
+        def build(session: GatewaySession) -> JSON:
+            if may_hide and not session.intents & INTENT_MESSAGE_CONTENT:
+                return data | {"content": "", "embeds": [], "attachments": [], "components": []}
+            return data
+
+        return self._post(event, build, self._message_intent(msg))
 
     # ------------------------------------------------------------------ application commands
     def commands(self, guild_id: int | None = None) -> list[JSON]:
@@ -935,7 +961,7 @@ class FakeDiscord:
         return [
             s
             for s in self._sessions.values()
-            if s.connection is not None and not s.connection.closed
+            if s.ready and s.connection is not None and not s.connection.closed
         ]
 
     @property
@@ -950,21 +976,23 @@ class FakeDiscord:
         await self.wait_for(lambda: not self._connections, timeout, what="gateway disconnect")
 
     async def _broadcast(self, event: str, data: JSON, intent: int | None = None) -> None:
-        for session in self._live_sessions():
-            if session.wants(intent) and session.connection is not None:
-                await session.connection.dispatch(event, data)
-        self._notify()
+        await _wait(self._post(event, data, intent))
 
-    def dispatch(self, event: str, data: JSON) -> asyncio.Task[None]:
+    def dispatch(self, event: str, data: JSON) -> asyncio.Future[None]:
         """Send any gateway event to every connected bot (no intent filtering).
 
-        Returns a task; ``await fake.dispatch(...)`` waits until it was written to the socket.
+        Returns a future; ``await fake.dispatch(...)`` waits until it was written to the socket.
         """
-        return self._spawn(self._broadcast(event, data))
+        if not self.started:
+            raise RuntimeError("start the fake first")
+        done = self._post(event, data)
+        assert done is not None
+        return done
 
     async def disconnect_gateway(self, code: int = 4000) -> None:
         """Close the bot's websocket(s) with ``code``; discord.py will reconnect and RESUME."""
         for conn in list(self._connections):
+            conn.server_close_code = code
             await conn.ws.close(code=code, message=b"fake discord asked to reconnect")
 
     async def _ws_handler(self, request: web.Request) -> web.StreamResponse:
@@ -986,8 +1014,12 @@ class FakeDiscord:
                     break
         finally:
             self._connections.remove(conn)
-            if conn.session is not None and conn.session.connection is conn:
-                conn.session.connection = None
+            session = conn.session
+            if session is not None and session.connection is conn:
+                session.connection = None
+                # a clean close (1000/1001) ends the session; anything else can be RESUMEd
+                code = conn.server_close_code or ws.close_code
+                session.resumable = code not in (1000, 1001)
             self._notify()
         return ws
 
@@ -1034,14 +1066,19 @@ class FakeDiscord:
         )
         for guild in self.guilds.values():
             await conn.dispatch("GUILD_CREATE", self.guild_payload(guild, full=True))
+        session.ready = True
 
     async def _resume(self, conn: GatewayConnection, data: JSON) -> None:
         session = self._sessions.get(str(data.get("session_id")))
-        if session is None or data.get("token") != self.token:
+        if session is None or not session.resumable or data.get("token") != self.token:
             await conn.send({"op": OP_INVALID_SESSION, "d": False})
             return
         conn.session = session
         session.connection = conn
+        # replay what the bot missed while disconnected, then RESUMED (as Discord does)
+        pending, session.pending = session.pending, []
+        for event, payload in pending:
+            await conn.dispatch(event, payload)
         await conn.dispatch("RESUMED", {"_trace": ["fakediscord"]})
 
     async def _members_chunk(self, conn: GatewayConnection, data: JSON) -> None:

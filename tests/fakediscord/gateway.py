@@ -41,7 +41,10 @@ class GatewaySession:
     identify: JSON
     seq: int = 0
     connection: GatewayConnection | None = None
-    events: list[tuple[str, JSON]] = field(default_factory=list)
+    ready: bool = False  # READY and the GUILD_CREATEs were sent
+    resumable: bool = True
+    events: list[tuple[str, JSON]] = field(default_factory=list)  # everything dispatched
+    pending: list[tuple[str, JSON]] = field(default_factory=list)  # missed while disconnected
 
     def wants(self, intent: int | None) -> bool:
         return intent is None or bool(self.intents & intent)
@@ -56,6 +59,7 @@ class GatewayConnection:
         self._zlib = zlib.compressobj() if compress else None
         self._lock = asyncio.Lock()
         self.session: GatewaySession | None = None
+        self.server_close_code: int | None = None  # set when the fake closes the socket
         self.received: list[JSON] = []
 
     @property

@@ -53,7 +53,7 @@ from .validation import is_empty_message, too_large, validate_message
 if TYPE_CHECKING:
     from .fake import FakeDiscord
 
-from .fake import _RESPONSE_FLAGS, ApiError, RequestRecord, Upload, form_error, unknown
+from .fake import _RESPONSE_FLAGS, ApiError, RequestRecord, Upload, _wait, form_error, unknown
 
 _log = logging.getLogger(__name__)
 
@@ -445,7 +445,7 @@ class RestApi:
                 meta["original_response_message_id"] = str(interaction.original_id)
             msg.interaction_metadata = meta
         fake._store_message(msg)
-        await fake._announce_message("MESSAGE_CREATE", msg)
+        await _wait(fake._announce_message("MESSAGE_CREATE", msg))
         return msg
 
     async def _edit(
@@ -477,12 +477,12 @@ class RestApi:
         if not was_loading:
             msg.edited_at = utcnow()
         fake._notify()
-        await fake._announce_message("MESSAGE_UPDATE", msg)
+        await _wait(fake._announce_message("MESSAGE_UPDATE", msg))
         return msg
 
     async def _delete(self, msg: StoredMessage) -> None:
         self.fake._remove_message(msg)
-        await self.fake._announce_delete(msg)
+        await _wait(self.fake._announce_delete(msg))
 
     # ------------------------------------------------------------------ gateway/users/apps
     async def gateway(self, req: ApiRequest) -> JSON:
@@ -773,7 +773,7 @@ class RestApi:
                     },
                 )
                 fake._store_message(message)
-                await fake._announce_message("MESSAGE_CREATE", message)
+                await _wait(fake._announce_message("MESSAGE_CREATE", message))
             else:
                 message = await self._new_message(
                     channel,
@@ -1154,7 +1154,7 @@ class RestApi:
             thread = fake._new_thread(
                 parent, name, owner=fake.bot_user, type=PUBLIC_THREAD, auto_archive_duration=archive
             )
-            await fake._announce_thread(thread)
+            await _wait(fake._announce_thread(thread))
             starter = await self._new_message(
                 thread, message_data, req.uploads, author=fake.bot_user, message_id=thread.id
             )
@@ -1174,7 +1174,7 @@ class RestApi:
             auto_archive_duration=archive,
             invitable=bool(data.get("invitable", True)),
         )
-        await fake._announce_thread(thread)
+        await _wait(fake._announce_thread(thread))
         return fake.channel_payload(thread)
 
     async def thread_from_message(self, req: ApiRequest) -> JSON:
@@ -1196,8 +1196,8 @@ class RestApi:
             auto_archive_duration=int(data.get("auto_archive_duration") or 1440),
         )
         msg.thread_id = thread.id
-        await fake._announce_thread(thread)
-        await fake._announce_message("MESSAGE_UPDATE", msg)
+        await _wait(fake._announce_thread(thread))
+        await _wait(fake._announce_message("MESSAGE_UPDATE", msg))
         return fake.channel_payload(thread)
 
     def _thread(self, req: ApiRequest) -> FakeChannel:

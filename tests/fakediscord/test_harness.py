@@ -316,3 +316,28 @@ async def test_manual_delete_and_user_messages(fake_discord: FakeDiscord) -> Non
         assert isinstance(channel, discord.TextChannel)
         fetched = await channel.fetch_message(said.id)
         assert fetched.author.id == alice.id and fetched.content == "hi bot"
+
+
+async def test_dms_and_blocked_dms(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    bob = fake.add_user(1002, "bob")
+    fake.block_dms(bob)
+    async with running_bot(fake, HarnessBot) as bot:
+        await (await bot.fetch_user(alice.id)).send("your hand")
+        assert [m.content for m in fake.dm_messages(alice)] == ["your hand"]
+        with pytest.raises(discord.Forbidden) as blocked:
+            await (await bot.fetch_user(bob.id)).send("your hand")
+        assert blocked.value.code == 50007
+        in_dm = await fake.slash(alice, fake.dm_channel(alice).id, "ping go")
+        assert in_dm.message is not None and in_dm.message.channel_id == fake.dm_channel(alice).id
+
+
+async def test_resume_replays_missed_events(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    async with running_bot(fake, HarnessBot) as bot:
+        await fake.disconnect_gateway()
+        lobby = fake.add_channel("lobby")  # dispatched while the bot is away
+        await fake.wait_for(lambda: bot.get_channel(lobby.id) is not None)
+        assert len(fake.identify_payloads) == 1  # resumed, not re-identified
+        assert any(p.get("op") == 6 for p in fake.gateway_received)
