@@ -1,0 +1,533 @@
+"""SQL of the records (tables of ``migrations/0100_records.sql``), as a repository.
+
+:class:`RecordsRepo` wraps the statement runner of a :class:`~bot.store.Store` (``store.db``:
+each call alone) or of a transaction (``tx.db``: inside it). It only reads and writes rows; what
+they mean is decided in :mod:`bot.records`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = [
+    "ALL",
+    "GLOBAL",
+    "EntryRow",
+    "MatchSummaryRow",
+    "RecordsRepo",
+    "StatRow",
+    "StatsDelta",
+]
+
+GLOBAL = 0  # the scope of everything; other scopes are guild ids
+ALL = "all"  # the bucket of every variant together
+
+
+class _Runner(Protocol):
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None: ...
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True, slots=True)
+class StatRow:
+    """One summary line: a player's figures in one scope and bucket."""
+
+    scope: int
+    bucket: str
+    player_id: int
+    matches: int
+    wins: int
+    losses: int
+    draws: int
+    hands_won: int
+    dominoes: int
+    blocks_won: int
+    points_for: int
+    points_against: int
+    streak: int
+    best_streak: int
+    rating: float | None  # ordinal of the family rating (None in the 'all' bucket)
+    last_at: float
+    name: str = ""
+    kind: str = "human"
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """One participant of one recorded match."""
+
+    table_id: int
+    player_id: int
+    side: int
+    seats: tuple[int, ...]
+    name: str
+    kind: str
+    result: str
+    rank: int
+    points_for: int
+    points_against: int
+    hands_won: int
+    dominoes: int
+    blocks_won: int
+    rated: bool
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    family: str
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummaryRow:
+    """A recorded match, without its participants."""
+
+    table_id: int
+    guild_id: int | None
+    variant: str
+    family: str
+    seats: int
+    teams: bool
+    people: int
+    computers: int
+    hands: int
+    scores: tuple[int, ...]
+    winner_side: int | None
+    draw: bool
+    reason: str
+    started_at: float
+    finished_at: float
+    duration: float
+
+
+@dataclass(frozen=True, slots=True)
+class StatsDelta:
+    """What one match adds to a player's summary lines."""
+
+    win: bool
+    loss: bool
+    draw: bool
+    hands_won: int
+    dominoes: int
+    blocks_won: int
+    points_for: int
+    points_against: int
+
+
+_STAT_COLUMNS = (
+    "s.scope, s.bucket, s.player_id, s.matches, s.wins, s.losses, s.draws, s.hands_won,"
+    " s.dominoes, s.blocks_won, s.points_for, s.points_against, s.streak, s.best_streak,"
+    " s.rating, s.last_at, coalesce(p.name, '') AS name, coalesce(p.kind, 'human') AS kind"
+)
+
+_ENTRY_COLUMNS = (
+    "table_id, player_id, side, seats, name, kind, result, rank, points_for, points_against,"
+    " hands_won, dominoes, blocks_won, rated, mu_before, sigma_before, mu_after, sigma_after,"
+    " family, finished_at"
+)
+
+_MATCH_COLUMNS = (
+    "table_id, guild_id, variant, family, seats, teams, people, computers, hands, scores,"
+    " winner_side, draw, reason, started_at, finished_at, duration"
+)
+
+_ORDER = {
+    "rating": "s.rating DESC, s.player_id",
+    "wins": "s.wins DESC, s.losses, s.player_id",
+}
+
+
+def _stat(row: sqlite3.Row) -> StatRow:
+    return StatRow(*row)
+
+
+def _entry(row: sqlite3.Row) -> EntryRow:
+    values = list(row)
+    values[3] = tuple(json.loads(values[3]))
+    values[13] = bool(values[13])
+    return EntryRow(*values)
+
+
+def _summary(row: sqlite3.Row) -> MatchSummaryRow:
+    values = list(row)
+    values[5] = bool(values[5])
+    values[9] = tuple(json.loads(values[9]))
+    values[11] = bool(values[11])
+    return MatchSummaryRow(*values)
+
+
+# ---------------------------------------------------------------------------------- the repo
+
+
+class RecordsRepo:
+    """Reads and writes the records tables through one statement runner."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: _Runner) -> None:
+        self._db = db
+
+    # -- recording (call inside a transaction) ----------------------------------------------
+
+    async def is_recorded(self, table_id: int) -> bool:
+        row = await self._db.fetchone(
+            "SELECT 1 FROM record_matches WHERE table_id = ?", (table_id,)
+        )
+        return row is not None
+
+    async def recorded_among(self, table_ids: Sequence[int]) -> set[int]:
+        """Which of ``table_ids`` are recorded already."""
+        found: set[int] = set()
+        for start in range(0, len(table_ids), 500):
+            chunk = table_ids[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self._db.fetchall(
+                f"SELECT table_id FROM record_matches WHERE table_id IN ({marks})", chunk
+            )
+            found.update(int(r[0]) for r in rows)
+        return found
+
+    async def add_match(self, m: MatchSummaryRow, *, now: float) -> None:
+        await self._db.execute(
+            f"INSERT INTO record_matches ({_MATCH_COLUMNS}, recorded_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                m.table_id,
+                m.guild_id,
+                m.variant,
+                m.family,
+                m.seats,
+                int(m.teams),
+                m.people,
+                m.computers,
+                m.hands,
+                _dumps(list(m.scores)),
+                m.winner_side,
+                int(m.draw),
+                m.reason,
+                m.started_at,
+                m.finished_at,
+                m.duration,
+                now,
+            ),
+        )
+
+    async def add_entry(self, e: EntryRow) -> None:
+        await self._db.execute(
+            f"INSERT INTO record_entries ({_ENTRY_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                e.table_id,
+                e.player_id,
+                e.side,
+                _dumps(list(e.seats)),
+                e.name,
+                e.kind,
+                e.result,
+                e.rank,
+                e.points_for,
+                e.points_against,
+                e.hands_won,
+                e.dominoes,
+                e.blocks_won,
+                int(e.rated),
+                e.mu_before,
+                e.sigma_before,
+                e.mu_after,
+                e.sigma_after,
+                e.family,
+                e.finished_at,
+            ),
+        )
+
+    async def ratings(
+        self, player_ids: Iterable[int], family: str
+    ) -> dict[int, tuple[float, float]]:
+        """Current (mu, sigma) of the players who have a rating in ``family``."""
+        ids = sorted(set(player_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._db.fetchall(
+            f"SELECT player_id, mu, sigma FROM record_ratings"
+            f" WHERE family = ? AND player_id IN ({marks})",
+            (family, *ids),
+        )
+        return {int(r[0]): (float(r[1]), float(r[2])) for r in rows}
+
+    async def put_rating(
+        self, player_id: int, family: str, mu: float, sigma: float, *, now: float
+    ) -> None:
+        await self._db.execute(
+            "INSERT INTO record_ratings (player_id, family, mu, sigma, matches, updated_at)"
+            " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, family) DO UPDATE SET"
+            " mu = excluded.mu, sigma = excluded.sigma, matches = record_ratings.matches + 1,"
+            " updated_at = excluded.updated_at",
+            (player_id, family, mu, sigma, now),
+        )
+
+    async def put_player(self, player_id: int, name: str, kind: str, *, now: float) -> None:
+        await self._db.execute(
+            "INSERT INTO record_players (player_id, name, kind, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, kind = excluded.kind,"
+            " updated_at = excluded.updated_at",
+            (player_id, name, kind, now),
+        )
+
+    async def hidden_scopes(self, user_ids: Iterable[int]) -> dict[int, set[int]]:
+        """For each user with opt-outs, the scopes he left."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._db.fetchall(
+            f"SELECT user_id, scope FROM record_privacy WHERE user_id IN ({marks})", ids
+        )
+        found: dict[int, set[int]] = {}
+        for r in rows:
+            found.setdefault(int(r[0]), set()).add(int(r[1]))
+        return found
+
+    async def add_stats(
+        self,
+        scope: int,
+        bucket: str,
+        player_id: int,
+        family: str | None,
+        d: StatsDelta,
+        *,
+        hidden: bool,
+        at: float,
+    ) -> None:
+        """Add one match to a summary line (creating it)."""
+        win = int(d.win)
+        await self._db.execute(
+            "INSERT INTO record_stats (scope, bucket, player_id, family, matches, wins, losses,"
+            " draws, hands_won, dominoes, blocks_won, points_for, points_against, streak,"
+            " best_streak, hidden, last_at)"
+            " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (scope, bucket, player_id) DO UPDATE SET"
+            " matches = matches + 1, wins = wins + excluded.wins,"
+            " losses = losses + excluded.losses, draws = draws + excluded.draws,"
+            " hands_won = hands_won + excluded.hands_won,"
+            " dominoes = dominoes + excluded.dominoes,"
+            " blocks_won = blocks_won + excluded.blocks_won,"
+            " points_for = points_for + excluded.points_for,"
+            " points_against = points_against + excluded.points_against,"
+            " streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END,"
+            " best_streak = max(best_streak, CASE WHEN excluded.wins = 1 THEN streak + 1"
+            " ELSE 0 END),"
+            " hidden = excluded.hidden, last_at = max(last_at, excluded.last_at)",
+            (
+                scope,
+                bucket,
+                player_id,
+                family,
+                win,
+                int(d.loss),
+                int(d.draw),
+                d.hands_won,
+                d.dominoes,
+                d.blocks_won,
+                d.points_for,
+                d.points_against,
+                win,
+                win,
+                int(hidden),
+                at,
+            ),
+        )
+
+    async def set_stat_ratings(self, player_id: int, family: str, rating: float) -> None:
+        """Copy a new family rating into every summary line of the family (all scopes)."""
+        await self._db.execute(
+            "UPDATE record_stats SET rating = ? WHERE player_id = ? AND family = ?",
+            (rating, player_id, family),
+        )
+
+    # -- privacy -----------------------------------------------------------------------------
+
+    async def set_hidden(self, user_id: int, scope: int, hidden: bool, *, now: float) -> None:
+        """Leave (or come back to) the leaderboards of ``scope``."""
+        if hidden:
+            await self._db.execute(
+                "INSERT OR IGNORE INTO record_privacy (user_id, scope, created_at)"
+                " VALUES (?, ?, ?)",
+                (user_id, scope, now),
+            )
+        else:
+            await self._db.execute(
+                "DELETE FROM record_privacy WHERE user_id = ? AND scope = ?", (user_id, scope)
+            )
+        await self._db.execute(
+            "UPDATE record_stats SET hidden = ? WHERE player_id = ? AND scope = ?",
+            (int(hidden), user_id, scope),
+        )
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def leaderboard(
+        self, scope: int, bucket: str, by: str, *, limit: int, offset: int
+    ) -> list[StatRow]:
+        """One page of visible summary lines, best first; ties go to the lower player id."""
+        order = _ORDER[by]
+        where = "s.scope = ? AND s.bucket = ? AND s.hidden = 0"
+        if by == "rating":
+            where += " AND s.rating IS NOT NULL"
+        rows = await self._db.fetchall(
+            f"SELECT {_STAT_COLUMNS} FROM record_stats s"
+            f" LEFT JOIN record_players p ON p.player_id = s.player_id"
+            f" WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
+            (scope, bucket, limit, offset),
+        )
+        return [_stat(r) for r in rows]
+
+    async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
+        """How many visible lines a leaderboard has."""
+        extra = " AND rating IS NOT NULL" if by == "rating" else ""
+        row = await self._db.fetchone(
+            "SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
+            + extra,
+            (scope, bucket),
+        )
+        return 0 if row is None else int(row[0])
+
+    async def position(self, scope: int, bucket: str, by: str, player_id: int) -> int | None:
+        """The 1-based place of ``player_id`` on a leaderboard (None when not on it)."""
+        row = await self._db.fetchone(
+            "SELECT rating, wins, losses, hidden FROM record_stats"
+            " WHERE scope = ? AND bucket = ? AND player_id = ?",
+            (scope, bucket, player_id),
+        )
+        if row is None or row[3] or (by == "rating" and row[0] is None):
+            return None
+        base = "SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
+        if by == "rating":
+            ahead = await self._db.fetchone(
+                base + " AND (rating > ? OR (rating = ? AND player_id < ?))",
+                (scope, bucket, row[0], row[0], player_id),
+            )
+        else:
+            ahead = await self._db.fetchone(
+                base + " AND (wins > ? OR (wins = ? AND (losses < ? OR"
+                " (losses = ? AND player_id < ?))))",
+                (scope, bucket, row[1], row[1], row[2], row[2], player_id),
+            )
+        return 1 + (0 if ahead is None else int(ahead[0]))
+
+    async def player_stats(self, player_id: int, scopes: Sequence[int]) -> list[StatRow]:
+        """Every summary line of ``player_id`` in ``scopes``."""
+        if not scopes:
+            return []
+        marks = ", ".join("?" for _ in scopes)
+        rows = await self._db.fetchall(
+            f"SELECT {_STAT_COLUMNS} FROM record_stats s"
+            f" LEFT JOIN record_players p ON p.player_id = s.player_id"
+            f" WHERE s.player_id = ? AND s.scope IN ({marks})",
+            (player_id, *scopes),
+        )
+        return [_stat(r) for r in rows]
+
+    async def player_ratings(self, player_id: int) -> dict[str, tuple[float, float, int]]:
+        """The player's (mu, sigma, rated matches) per family."""
+        rows = await self._db.fetchall(
+            "SELECT family, mu, sigma, matches FROM record_ratings WHERE player_id = ?",
+            (player_id,),
+        )
+        return {str(r[0]): (float(r[1]), float(r[2]), int(r[3])) for r in rows}
+
+    async def player_name(self, player_id: int) -> tuple[str, str] | None:
+        row = await self._db.fetchone(
+            "SELECT name, kind FROM record_players WHERE player_id = ?", (player_id,)
+        )
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    async def rating_series(
+        self, player_id: int, family: str, *, limit: int, guild_id: int | None = None
+    ) -> list[tuple[float, float, float]]:
+        """The last ``limit`` (time, mu, sigma) after each rated match of a family, oldest first.
+
+        With ``guild_id``, only matches played on that server count.
+        """
+        if guild_id is None:
+            rows = await self._db.fetchall(
+                "SELECT finished_at, mu_after, sigma_after FROM record_entries"
+                " WHERE player_id = ? AND family = ? AND rated = 1"
+                " ORDER BY finished_at DESC LIMIT ?",
+                (player_id, family, limit),
+            )
+        else:
+            rows = await self._db.fetchall(
+                "SELECT e.finished_at, e.mu_after, e.sigma_after FROM record_entries e"
+                " JOIN record_matches m ON m.table_id = e.table_id"
+                " WHERE e.player_id = ? AND e.family = ? AND e.rated = 1 AND m.guild_id = ?"
+                " ORDER BY e.finished_at DESC LIMIT ?",
+                (player_id, family, guild_id, limit),
+            )
+        return [(float(r[0]), float(r[1]), float(r[2])) for r in reversed(rows)]
+
+    async def recent_entries(
+        self, player_id: int, *, limit: int, offset: int = 0, guild_id: int | None = None
+    ) -> list[EntryRow]:
+        """The player's latest entries, newest first (optionally on one server only)."""
+        cols = ", ".join(f"e.{c.strip()}" for c in _ENTRY_COLUMNS.split(","))
+        if guild_id is None:
+            rows = await self._db.fetchall(
+                f"SELECT {cols} FROM record_entries e WHERE e.player_id = ?"
+                " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ? OFFSET ?",
+                (player_id, limit, offset),
+            )
+        else:
+            rows = await self._db.fetchall(
+                f"SELECT {cols} FROM record_entries e"
+                " JOIN record_matches m ON m.table_id = e.table_id"
+                " WHERE e.player_id = ? AND m.guild_id = ?"
+                " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ? OFFSET ?",
+                (player_id, guild_id, limit, offset),
+            )
+        return [_entry(r) for r in rows]
+
+    async def entries_of(self, table_ids: Sequence[int]) -> list[EntryRow]:
+        """Every participant of the given matches."""
+        if not table_ids:
+            return []
+        marks = ", ".join("?" for _ in table_ids)
+        rows = await self._db.fetchall(
+            f"SELECT {_ENTRY_COLUMNS} FROM record_entries WHERE table_id IN ({marks})"
+            " ORDER BY table_id, side, player_id",
+            tuple(table_ids),
+        )
+        return [_entry(r) for r in rows]
+
+    async def matches(self, table_ids: Sequence[int]) -> dict[int, MatchSummaryRow]:
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" for _ in table_ids)
+        rows = await self._db.fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM record_matches WHERE table_id IN ({marks})",
+            tuple(table_ids),
+        )
+        return {int(r[0]): _summary(r) for r in rows}
+
+    async def unrecorded_finished(self, limit: int) -> list[int]:
+        """Tables whose match finished with an outcome but is not recorded yet, oldest first."""
+        rows = await self._db.fetchall(
+            "SELECT m.table_id FROM matches m WHERE m.outcome IS NOT NULL"
+            " AND m.finished_at IS NOT NULL AND NOT EXISTS"
+            " (SELECT 1 FROM record_matches r WHERE r.table_id = m.table_id)"
+            " ORDER BY m.finished_at, m.table_id LIMIT ?",
+            (limit,),
+        )
+        return [int(r[0]) for r in rows]

@@ -1,0 +1,460 @@
+"""Records, ratings and leaderboards (issue 6), on real SQLite files in tmp_path."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.records import (
+    ALL,
+    GLOBAL,
+    Records,
+    computer_id,
+    display_name,
+    display_rating,
+    family_of,
+    rate,
+)
+from bot.service import TableService
+from bot.store import Store, migrations
+from tests.bot.helpers import FakeClock
+from tests.bot.test_records_support import computer, duel, hand, human, make_record
+
+ANA, BEA, CID, DAN = 101, 102, 103, 104
+GUILD, OTHER_GUILD = 1, 2
+
+
+@pytest.fixture
+def records(store: Store, clock: FakeClock) -> Records:
+    return Records(store, clock=clock)
+
+
+def count(store: Store, table: str) -> int:
+    return sqlite3.connect(store.path).execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def dump(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    conn = sqlite3.connect(store.path)
+    names = ["record_matches", "record_entries", "record_ratings", "record_stats"]
+    return {n: sorted(conn.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
+
+
+def partners_match(table_id: int = 1, *, guild_id: int | None = GUILD):
+    """Ana & Cid (seats 0, 2) beat Bea & Dan: a domino by Ana, a block won by Cid."""
+    return make_record(
+        table_id,
+        "partners",
+        [human(ANA), human(BEA), human(CID), human(DAN)],
+        [
+            hand(1, "domino", 0, 0, [60, 0]),
+            hand(2, "block", 1, 1, [0, 30]),
+            hand(3, "block", 2, 0, [45, 0]),
+        ],
+        winner_side=0,
+        guild_id=guild_id,
+    )
+
+
+# ------------------------------------------------------------------------------ the schema
+
+
+async def test_records_migration_is_applied(store: Store) -> None:
+    assert 100 in [v for v, _, _ in migrations()]
+    versions = [
+        r[0] for r in sqlite3.connect(store.path).execute("SELECT version FROM schema_version")
+    ]
+    assert 1 in versions and 100 in versions
+    for name in ("record_matches", "record_entries", "record_stats", "record_privacy"):
+        assert count(store, name) == 0
+
+
+def test_families_cover_every_preset() -> None:
+    from domino import PRESETS
+
+    assert {family_of(v) for v in PRESETS} == {"partnership", "two-player", "three-player"}
+    assert family_of("seven-seven") == "partnership" and family_of("penalty") == "two-player"
+    assert len({computer_id(level) for level in ("easy", "normal", "hard", "heaviest")}) == 4
+    assert all(computer_id(level) < 0 for level in ("hard", "grandmaster"))
+    assert display_name(None, "computer:hard", "computer") == "Computer (hard)"
+
+
+# ----------------------------------------------------------------------------- the record
+
+
+def test_record_of_a_partnership_match() -> None:
+    rec = partners_match()
+    assert (rec.variant, rec.family, rec.seats, rec.teams) == ("partners", "partnership", 4, True)
+    assert (rec.people, rec.computers, rec.hands) == (4, 0, 3)
+    assert rec.scores == (105, 30) and rec.side_ranks == (1, 2)
+    assert rec.duration == 600.0
+    by_id = {p.player_id: p for p in rec.participants}
+    ana, bea, cid = by_id[ANA], by_id[BEA], by_id[CID]
+    assert (ana.side, ana.seats, ana.result) == (0, (0,), "win")
+    assert (bea.side, bea.result) == (1, "loss")
+    # Hands won count for the side; a domino for the one who played his last tile.
+    assert (ana.hands_won, ana.dominoes, ana.blocks_won) == (2, 1, 1)
+    assert (cid.hands_won, cid.dominoes, cid.blocks_won) == (2, 0, 1)
+    assert (bea.hands_won, bea.dominoes, bea.blocks_won) == (1, 0, 1)
+    assert (ana.points_for, ana.points_against) == (105, 30)
+    assert (bea.points_for, bea.points_against) == (30, 105)
+
+
+def test_seven_seven_person_holds_a_team_and_computers_are_pseudo_players() -> None:
+    rec = make_record(
+        1,
+        "seven-seven",
+        [human(ANA), computer("hard"), human(ANA), computer("hard")],
+        [hand(1, "domino", 2, 0, [150, 0])],
+        winner_side=0,
+    )
+    assert rec.people == 1 and rec.computers == 2 and rec.seats_per_person == 2
+    parts = {(p.player_id, p.side): p for p in rec.participants}
+    assert parts[(ANA, 0)].seats == (0, 2) and parts[(ANA, 0)].dominoes == 1
+    hard = parts[(computer_id("hard"), 1)]
+    assert (hard.kind, hard.name, hard.seats, hard.result) == (
+        "computer",
+        "computer:hard",
+        (1, 3),
+        "loss",
+    )
+
+
+def test_penalty_points_for_are_the_opponents_penalties() -> None:
+    rec = make_record(
+        1,
+        "penalty",
+        [human(ANA), human(BEA)],
+        [hand(1, "domino", 0, 0, [0, 17]), hand(2, "block", 1, 1, [9, 4])],
+        winner_side=0,
+        reason="hands",
+    )
+    ana = next(p for p in rec.participants if p.player_id == ANA)
+    assert (ana.points_for, ana.points_against) == (21, 9)
+    assert rec.side_ranks == (1, 2)  # fewer penalty points is better
+
+
+def test_three_player_ranks_by_score_and_resignation_comes_last() -> None:
+    players = [human(ANA), human(BEA), human(CID)]
+    rec = make_record(1, "three", players, [hand(1, "domino", 1, 1, [10, 100, 40])], winner_side=1)
+    assert rec.side_ranks == (3, 1, 2)
+    resigned = make_record(
+        2,
+        "three",
+        players,
+        [hand(1, "domino", 1, 1, [10, 50, 40])],
+        winner_side=1,
+        reason="resign",
+        resigned_seat=2,
+    )
+    assert resigned.side_ranks == (2, 1, 3)
+    tied = make_record(3, "three", players, [hand(1, "domino", 0, 0, [100, 5, 5])], winner_side=0)
+    assert tied.side_ranks == (1, 2, 2)
+
+
+# ---------------------------------------------------------------------------------- ratings
+
+
+def test_rating_update_for_two_teams_matches_openskill() -> None:
+    model = PlackettLuce()
+    new = rate(partners_match(), {}, model)
+    expected = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]])
+    assert new[(ANA, 0)] == pytest.approx((expected[0][0].mu, expected[0][0].sigma))
+    assert new[(DAN, 1)] == pytest.approx((expected[1][1].mu, expected[1][1].sigma))
+    assert new[(ANA, 0)] == new[(CID, 0)]
+    assert new[(ANA, 0)][0] > 25 > new[(BEA, 1)][0]
+    # An established winner gains less than a newcomer partner.
+    new = rate(partners_match(), {ANA: (30.0, 2.0)}, model)
+    assert new[(ANA, 0)][0] - 30.0 < new[(CID, 0)][0] - 25.0
+
+
+def test_rating_update_for_three_sides() -> None:
+    rec = make_record(
+        1,
+        "three",
+        [human(ANA), human(BEA), human(CID)],
+        [hand(1, "domino", 1, 1, [10, 100, 40])],
+        winner_side=1,
+    )
+    new = rate(rec, {})
+    mu = {pid: new[(pid, side)][0] for pid, side in ((ANA, 0), (BEA, 1), (CID, 2))}
+    assert mu[BEA] > mu[CID] > mu[ANA]
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()] for _ in range(3)], ranks=[3, 1, 2])
+    assert mu[CID] == pytest.approx(expected[2][0].mu)
+
+
+def test_drawn_match_shares_the_rank() -> None:
+    rec = make_record(
+        1,
+        "penalty",
+        [human(ANA), human(BEA)],
+        [hand(1, "domino", 0, 0, [0, 12]), hand(2, "domino", 1, 1, [12, 0])],
+        winner_side=None,
+        draw=True,
+        reason="hands",
+    )
+    assert rec.side_ranks == (1, 1)
+    assert {p.result for p in rec.participants} == {"draw"}
+    new = rate(rec, {})
+    assert new[(ANA, 0)][0] == pytest.approx(25.0) == new[(BEA, 1)][0]
+    assert new[(ANA, 0)][1] < 25 / 3  # but we know more about both
+    # Against a stronger player a draw is a gain.
+    new = rate(rec, {BEA: (35.0, 3.0)})
+    assert new[(ANA, 0)][0] > 25.0 > new[(BEA, 1)][0] - 10.0
+
+
+def test_computer_on_both_sides_is_left_unrated() -> None:
+    rec = make_record(
+        1,
+        "partners",
+        [human(ANA), computer("hard"), computer("hard"), computer("hard")],
+        [hand(1, "domino", 0, 0, [100, 0])],
+        winner_side=0,
+    )
+    new = rate(rec, {})
+    assert new[(computer_id("hard"), 0)] is None and new[(computer_id("hard"), 1)] is None
+    assert new[(ANA, 0)] is not None and new[(ANA, 0)][0] > 25
+
+
+async def test_ratings_and_stats_are_stored(records: Records) -> None:
+    assert await records.record_match(partners_match())
+    stats = await records.stats(ANA, guild_id=GUILD)
+    assert stats.ratings["partnership"].matches == 1
+    assert stats.ratings["partnership"].display > 1000
+    loser = await records.stats(BEA, guild_id=GUILD)
+    assert loser.ratings["partnership"].display < 1000
+    line = stats.overall[ALL]
+    assert (line.matches, line.wins, line.losses, line.hands_won) == (1, 1, 0, 2)
+    assert stats.overall["partners"].rating == stats.overall["partnership"].rating
+    assert stats.server["partnership"].wins == 1
+
+
+async def test_computer_players_get_a_rating(records: Records) -> None:
+    for i in range(3):
+        await records.record_match(
+            make_record(
+                i + 1,
+                "draw",
+                [human(ANA), computer("hard")],
+                [hand(1, "domino", 1, 1, [0, 100])],
+                winner_side=1,
+                started_at=1000.0 + i * 1000,
+            )
+        )
+    hard = await records.stats(computer_id("hard"))
+    assert hard.kind == "computer" and hard.overall[ALL].wins == 3
+    assert hard.ratings["two-player"].display > 1000
+    page = await records.leaderboard(bucket="two-player", by="rating")
+    assert [r.player_id for r in page.rows] == [computer_id("hard"), ANA]
+    assert page.rows[0].name == "computer:hard"
+
+
+# ------------------------------------------------------------------------------ idempotence
+
+
+async def test_recording_twice_changes_nothing(records: Records, store: Store) -> None:
+    assert await records.record_match(partners_match())
+    before = dump(store)
+    assert not await records.record_match(partners_match())
+    assert dump(store) == before
+    assert count(store, "record_matches") == 1 and count(store, "record_entries") == 4
+
+
+# ------------------------------------------------------------------------------ leaderboard
+
+
+async def test_leaderboard_orders_and_pages_with_deterministic_ties(records: Records) -> None:
+    # Players 1..25 beat player 900 between 1 and 7 times each: many equal win counts.
+    table = 0
+    wins = {k: k % 7 + 1 for k in range(1, 26)}
+    for player, n in wins.items():
+        for _ in range(n):
+            table += 1
+            await duel(records, table, player, 900, at=1000.0 + table)
+    page0 = await records.leaderboard(bucket=ALL, by="wins", per_page=10, viewer_id=900)
+    assert (page0.total, page0.pages, page0.page) == (26, 3, 0)
+    everyone = list(page0.rows)
+    for p in (1, 2):
+        everyone += (await records.leaderboard(bucket=ALL, by="wins", page=p)).rows
+    assert [r.place for r in everyone] == list(range(1, 27))
+    ids = [r.player_id for r in everyone]
+    assert ids == [*sorted(wins, key=lambda k: (-wins[k], k)), 900]  # equal wins: lower id first
+    assert page0.viewer_place == 26
+    assert (await records.leaderboard(by="wins", viewer_id=7)).viewer_place == ids.index(7) + 1
+    # Asking past the end gives the last page.
+    last = await records.leaderboard(bucket=ALL, by="wins", page=99)
+    assert last.page == 2 and len(last.rows) == 6
+    # By rating: best first, the loser last.
+    by_rating = await records.leaderboard(bucket="two-player", by="rating", per_page=30)
+    ratings = [(r.rating, r.player_id) for r in by_rating.rows]
+    assert ratings == sorted(ratings, key=lambda t: (-t[0], t[1]))  # type: ignore[operator]
+    assert by_rating.rows[-1].player_id == 900
+
+
+async def test_equal_ratings_are_ordered_by_player_id(records: Records) -> None:
+    # Four newcomers: two identical wins, two identical losses.
+    await duel(records, 1, 40, 10)
+    await duel(records, 2, 20, 30, at=5000.0)
+    page = await records.leaderboard(bucket="two-player", by="rating", viewer_id=30)
+    assert [r.player_id for r in page.rows] == [20, 40, 10, 30]
+    assert page.rows[0].rating == page.rows[1].rating > 1000 > page.rows[2].rating
+    assert page.rows[2].rating == page.rows[3].rating
+    assert page.viewer_place == 4
+
+
+async def test_rating_over_all_variants_ranks_the_default_family(records: Records) -> None:
+    await records.record_match(partners_match())
+    page = await records.leaderboard(by="rating")
+    assert page.bucket == "partnership" and page.total == 4
+    assert {r.player_id for r in page.rows[:2]} == {ANA, CID}
+    with pytest.raises(ValueError):
+        await records.leaderboard(bucket="chess")
+
+
+async def test_variant_leaderboard_lists_only_that_variant(records: Records) -> None:
+    await duel(records, 1, ANA, BEA, variant="draw")
+    await duel(records, 2, CID, DAN, variant="two")
+    page = await records.leaderboard(bucket="two", by="wins")
+    assert [r.player_id for r in page.rows] == [CID, DAN]
+    family = await records.leaderboard(bucket="two-player", by="wins")
+    assert family.total == 4
+
+
+# ---------------------------------------------------------------------------------- privacy
+
+
+async def test_global_opt_out_keeps_server_leaderboards(records: Records) -> None:
+    await duel(records, 1, ANA, BEA, guild_id=GUILD)
+    await records.set_privacy(ANA, GLOBAL, True)
+    glob = await records.leaderboard(scope=GLOBAL, by="wins", viewer_id=ANA)
+    assert [r.player_id for r in glob.rows] == [BEA] and glob.viewer_place is None
+    server = await records.leaderboard(scope=GUILD, by="wins")
+    assert [r.player_id for r in server.rows] == [ANA, BEA]
+    # Matches recorded after the choice stay hidden too.
+    await duel(records, 2, ANA, CID, guild_id=OTHER_GUILD, at=5000.0)
+    glob = await records.leaderboard(scope=GLOBAL, by="wins")
+    assert ANA not in [r.player_id for r in glob.rows]
+    assert ANA in [
+        r.player_id for r in (await records.leaderboard(scope=OTHER_GUILD, by="wins")).rows
+    ]
+    assert await records.hidden_scopes(ANA) == {GLOBAL}
+    # Back again.
+    await records.set_privacy(ANA, GLOBAL, False)
+    glob = await records.leaderboard(scope=GLOBAL, by="wins")
+    assert glob.rows[0].player_id == ANA and glob.rows[0].wins == 2
+
+
+async def test_server_opt_out_is_separate(records: Records) -> None:
+    await duel(records, 1, ANA, BEA, guild_id=GUILD)
+    await duel(records, 2, ANA, BEA, guild_id=OTHER_GUILD, at=3000.0)
+    await records.set_privacy(ANA, GUILD, True)
+    assert ANA not in [
+        r.player_id for r in (await records.leaderboard(scope=GUILD, by="wins")).rows
+    ]
+    assert ANA in [
+        r.player_id for r in (await records.leaderboard(scope=OTHER_GUILD, by="wins")).rows
+    ]
+    assert ANA in [r.player_id for r in (await records.leaderboard(scope=GLOBAL, by="wins")).rows]
+    # Someone else asking for his figures sees only the scopes he did not leave.
+    seen = await records.stats(ANA, guild_id=GUILD, viewer_id=BEA)
+    assert seen.server == {} and seen.overall[ALL].wins == 2
+    mine = await records.stats(ANA, guild_id=GUILD, viewer_id=ANA)
+    assert mine.server[ALL].wins == 1
+    await records.set_privacy(ANA, GLOBAL, True)
+    assert (await records.stats(ANA, guild_id=GUILD, viewer_id=BEA)).empty
+
+
+# ------------------------------------------------------------------------------------ stats
+
+
+async def test_stats_figures_and_streaks(records: Records, clock: FakeClock) -> None:
+    results = [True, True, False, True, True, True, False, True]
+    for i, ana_wins in enumerate(results):
+        winner, loser = (ANA, BEA) if ana_wins else (BEA, ANA)
+        await duel(
+            records, i + 1, winner, loser, guild_id=GUILD if i < 5 else None, at=1000.0 * (i + 1)
+        )
+    stats = await records.stats(ANA, guild_id=GUILD)
+    line = stats.overall[ALL]
+    assert (line.matches, line.wins, line.losses, line.draws) == (8, 6, 2, 0)
+    assert (line.streak, line.best_streak) == (1, 3)
+    assert (line.points_for, line.points_against) == (600, 200)
+    assert (line.hands_won, line.dominoes, line.blocks_won) == (6, 6, 0)
+    server = stats.server[ALL]
+    assert (server.matches, server.wins, server.best_streak, server.streak) == (5, 4, 2, 2)
+    assert set(stats.overall) == {ALL, "two-player", "draw"}
+    series = stats.series["two-player"]
+    assert len(series) == 8 and [t for t, _ in series] == sorted(t for t, _ in series)
+    assert series[-1][1] == stats.ratings["two-player"].display
+    assert display_rating(25.0, 25 / 3) == 1000
+
+
+async def test_history_lists_recent_matches(records: Records) -> None:
+    await records.record_match(partners_match(1))
+    await duel(records, 2, BEA, ANA, guild_id=OTHER_GUILD, at=9000.0)
+    items = await records.history(ANA)
+    assert [i.table_id for i in items] == [2, 1]
+    latest, first = items
+    assert latest.result == "loss" and latest.opponents == (("P102", "human"),)
+    assert latest.rating_change is not None and latest.rating_change < 0
+    assert first.variant == "partners" and first.result == "win"
+    assert first.partners == (("P103", "human"),)
+    assert {n for n, _ in first.opponents} == {"P102", "P104"}
+    assert first.scores == (105, 30) and first.hands == 3
+    assert [i.table_id for i in await records.history(ANA, guild_id=GUILD)] == [1]
+    assert [i.table_id for i in await records.history(ANA, limit=1, offset=1)] == [1]
+
+
+# ------------------------------------------------------------------- through the table service
+
+
+async def play_out(service: TableService, clock: FakeClock, table_id: int) -> None:
+    t = await service.get(table_id)
+    while t.status == "running":
+        clock.advance(10)
+        await service.tick()
+        t = await service.get(table_id)
+    await service.idle()
+
+
+async def test_finished_matches_are_recorded_by_the_observer(
+    service: TableService, store: Store, clock: FakeClock
+) -> None:
+    records = Records(store, clock=clock)
+    service.add_observer(records)
+    t = await service.create_table(
+        host_id=ANA, host_name="Ana", variant="draw", options={"target": 50}, guild_id=GUILD
+    )
+    await service.add_computer(t.id, ANA, level="easy")
+    t = await service.start(t.id, ANA)
+    # Ana lets the timer play for her.
+    await play_out(service, clock, t.id)
+    assert count(store, "record_matches") == 1
+    stats = await records.stats(ANA, guild_id=GUILD)
+    assert stats.overall[ALL].matches == 1
+    easy = await records.stats(computer_id("easy"))
+    assert easy.overall[ALL].matches == 1
+    assert stats.overall[ALL].wins + easy.overall[ALL].wins == 1
+    history = await records.history(ANA)
+    assert history[0].variant == "draw" and history[0].opponents[0][1] == "computer"
+    # The observer was called once; asking again records nothing more.
+    assert not await records.record(t.id)
+
+
+async def test_catch_up_records_what_finished_unobserved(
+    service: TableService, store: Store, clock: FakeClock
+) -> None:
+    t = await service.create_table(
+        host_id=ANA, host_name="Ana", variant="draw", options={"target": 50}
+    )
+    t = await service.start(t.id, ANA, fill_with_computers=True)
+    await play_out(service, clock, t.id)
+    cancelled = await service.create_table(host_id=BEA, host_name="Bea", variant="draw")
+    await service.cancel(cancelled.id, BEA)
+    records = Records(store, clock=clock)
+    assert count(store, "record_matches") == 0
+    assert await records.catch_up() == 1
+    assert await records.catch_up() == 0
+    assert count(store, "record_matches") == 1
