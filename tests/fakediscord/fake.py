@@ -1533,7 +1533,7 @@ class FakeDiscord:
                 out.append(str(v))
             return out, resolved
         for v in values:
-            spec_type = {5: 6, 6: 8, 7: 7, 8: 9}[ctype]
+            spec_type = {5: 6, 6: 8, 7: 9, 8: 7}[ctype]  # user, role, mentionable, channel
             spec = {"name": "v", "type": spec_type}
             opt = self._option(spec, v, resolved, channel, focused=False)
             out.append(opt["value"])
@@ -1605,3 +1605,8 @@ class FakeDiscord:
 
     def interaction(self, interaction_id: int) -> InteractionResult:
         return self._interactions_by_id[interaction_id]
+
+    def expire_interactions(self) -> None:
+        """Expire every interaction token handed out so far (as if 15 minutes passed)."""
+        for result in self.interactions:
+            result.expire()

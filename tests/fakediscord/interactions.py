@@ -73,6 +73,12 @@ class InteractionResult:
     modal: JSON | None = None
     choices: list[JSON] | None = None
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    expired: bool = False  # token older than 15 minutes: see ``expire()``
+
+    def expire(self) -> None:
+        """Make the token invalid, as Discord does after 15 minutes: the callback answers 404
+        10062 and webhook calls (followups, ``@original`` edits) 401 50027."""
+        self.expired = True
 
     def __repr__(self) -> str:
         rtype = RESPONSE_NAMES.get(self.response_type or 0, self.response_type)

@@ -108,8 +108,16 @@ async def running_bot(
             task = asyncio.create_task(bot.start(token or fake.token), name="fakediscord-bot")
             started_bot = bot
             started_task = task
+            # READY fires guild_ready_timeout after the last GUILD_CREATE; on a very slow run a
+            # guild could come later, so also wait until every guild is in the bot's cache.
             await fake.wait_for(
-                lambda: started_bot.is_ready() or started_task.done(),
+                lambda: (
+                    started_task.done()
+                    or (
+                        started_bot.is_ready()
+                        and all(started_bot.get_guild(g) for g in fake.guilds)
+                    )
+                ),
                 timeout=ready_timeout,
                 what="the bot to become ready",
             )

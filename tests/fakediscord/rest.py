@@ -718,7 +718,7 @@ class RestApi:
     async def callback(self, req: ApiRequest) -> JSON | None:
         fake = self.fake
         rec = fake._interactions_by_id.get(req.snowflake("interaction_id"))
-        if rec is None or rec.token != req.params["token"]:
+        if rec is None or rec.token != req.params["token"] or rec.expired:
             raise unknown("interaction", 10062)
         if rec.response_type is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
@@ -833,6 +833,8 @@ class RestApi:
         rec = self.fake._interactions_by_token.get(req.params["token"])
         if rec is None or rec.response_type is None:
             raise unknown("Webhook", 10015)
+        if rec.expired:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return rec
 
     def _webhook_message(self, req: ApiRequest, rec: InteractionResult) -> StoredMessage:
@@ -1021,7 +1023,8 @@ class RestApi:
         channel = self._channel(req)
         msg = self._channel_message(req, channel)
         self.fake._check_denied(channel.id, "edit_messages")
-        if msg.author.id != self.fake.bot_user.id or msg.webhook_id is not None:
+        # (non-ephemeral interaction responses are the bot's own messages: editable here too)
+        if msg.author.id != self.fake.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         await self._edit(msg, req.data, req.uploads, via_interaction=False)
         return self.fake.message_payload(msg)

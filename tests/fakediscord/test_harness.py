@@ -341,3 +341,20 @@ async def test_resume_replays_missed_events(fake_discord: FakeDiscord) -> None:
         await fake.wait_for(lambda: bot.get_channel(lobby.id) is not None)
         assert len(fake.identify_payloads) == 1  # resumed, not re-identified
         assert any(p.get("op") == 6 for p in fake.gateway_received)
+
+
+async def test_expired_tokens_and_editing_responses_later(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice")
+    async with running_bot(fake, HarnessBot) as bot:
+        result = await fake.slash(alice, fake.channel_id, "ping go")
+        assert result.message is not None
+        fake.expire_interactions()
+        url = f"{fake.api_base}/webhooks/{fake.application_id}/{result.token}/messages/@original"
+        async with aiohttp.ClientSession() as session, session.patch(url, json={}) as resp:
+            assert resp.status == 401 and (await resp.json())["code"] == 50027
+        # a public interaction response is the bot's own message: editable via the channel
+        channel = bot.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        await channel.get_partial_message(result.message.id).edit(content="later", view=None)
+        assert result.message.content == "later" and result.message.components == []
