@@ -1,0 +1,36 @@
+"""The rating-over-time picture of /domino stats (render/stats.py)."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render.stats import COLOURS, rating_chart
+
+DAY = 86_400.0
+
+
+def open_png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def test_chart_draws_one_line_per_family() -> None:
+    series = {
+        "partnership": [(1.7e9 + i * DAY, 1000 + 15 * i) for i in range(30)],
+        "two-player": [(1.7e9 + i * DAY, 1000 - 5 * i) for i in range(10)],
+    }
+    img = open_png(rating_chart(series, title="Ana", labels={"partnership": "Partnerships"}))
+    assert img.size == (640, 300)
+    colours = set(img.getdata())
+    for colour in COLOURS[:2]:
+        assert colour in colours
+
+
+def test_chart_copes_with_one_point_and_with_none() -> None:
+    one = open_png(rating_chart({"three-player": [(1.7e9, 1000)]}, title="Bea", width=320))
+    assert one.size == (320, 300)
+    assert COLOURS[0] in set(one.getdata())
+    empty = open_png(rating_chart({}, title="Cid", empty_text="No rated matches yet"))
+    assert not any(c in set(empty.getdata()) for c in COLOURS)
