@@ -286,6 +286,10 @@ class FakeDiscord:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sender
             self._sender = None
+        while not self._outbox.empty():
+            item = self._outbox.get_nowait()
+            if not item.done.done():
+                item.done.set_result(None)
         if self._runner is not None:
             await self._runner.cleanup()
         self._runner = None

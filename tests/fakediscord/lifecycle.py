@@ -93,13 +93,15 @@ async def running_bot(
         await fake.start()
     capture = _ErrorCapture(fake.bot_errors)
     root = logging.getLogger()
-    root.addHandler(capture)
     sessions_before = set(fake._sessions)
     syncs_before = fake.sync_count
     task: asyncio.Task[None] | None = None
     bot: ClientT | None = None
-    try:
-        with patch_discord(fake):
+    # the patches stay active until the bot is fully closed, so nothing it still does on the
+    # way out can reach the real Discord
+    with patch_discord(fake):
+        root.addHandler(capture)
+        try:
             made = factory()
             bot = await made if inspect.isawaitable(made) else made
             if guild_ready_timeout is not None:
@@ -136,18 +138,27 @@ async def running_bot(
                     "the bot logged errors while it ran (pass raise_bot_errors=False if "
                     "expected):\n" + _format_records(capture.mine)
                 )
-    finally:
-        try:
-            if bot is not None:
-                await bot.close()
-            if task is not None:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.wait_for(task, timeout=5.0)
-            new_sessions = [s for sid, s in fake._sessions.items() if sid not in sessions_before]
-            await fake.wait_for(
-                lambda: all(s.connection is None for s in new_sessions),
-                timeout=5.0,
-                what="the bot's gateway connection to close",
-            )
         finally:
-            root.removeHandler(capture)
+            try:
+                await _stop(fake, bot, task, sessions_before)
+            finally:
+                root.removeHandler(capture)
+
+
+async def _stop(
+    fake: FakeDiscord,
+    bot: discord.Client | None,
+    task: asyncio.Task[None] | None,
+    sessions_before: set[str],
+) -> None:
+    if bot is not None:
+        await bot.close()
+    if task is not None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, timeout=5.0)
+    new_sessions = [s for sid, s in fake._sessions.items() if sid not in sessions_before]
+    await fake.wait_for(
+        lambda: all(s.connection is None for s in new_sessions),
+        timeout=5.0,
+        what="the bot's gateway connection to close",
+    )

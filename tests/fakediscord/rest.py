@@ -864,7 +864,6 @@ class RestApi:
             # keeping the defer's ephemeral state.
             edit = {k: v for k, v in data.items() if k != "flags"}
             msg = await self._edit(original, edit, req.uploads, via_interaction=True)
-            rec.edits.append(copy.deepcopy(edit))
         else:
             channel = fake.channels[rec.channel_id]
             flags = int(data.get("flags") or 0) & _RESPONSE_FLAGS
