@@ -358,3 +358,123 @@ async def test_expired_tokens_and_editing_responses_later(fake_discord: FakeDisc
         assert isinstance(channel, discord.TextChannel)
         await channel.get_partial_message(result.message.id).edit(content="later", view=None)
         assert result.message.content == "later" and result.message.components == []
+
+
+class PickView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id="letter",
+        options=[
+            discord.SelectOption(label="A", value="a"),
+            discord.SelectOption(label="B", value="b"),
+        ],
+    )
+    async def letter(
+        self, interaction: discord.Interaction[discord.Client], select: discord.ui.Select[PickView]
+    ) -> None:
+        await interaction.response.edit_message(
+            content=f"chose {select.values[0]}",
+            attachments=[discord.File(io.BytesIO(b"xyz"), filename="choice.txt")],
+        )
+
+
+class RoutesBot(commands.Bot):
+    """Uses members + message content intents, guild-scoped commands and assorted routes."""
+
+    def __init__(self, guild_id: int, forum_id: int) -> None:
+        intents = discord.Intents.default()
+        intents.members = True
+        intents.message_content = True
+        super().__init__(command_prefix="!", intents=intents)
+        self.guild_id = guild_id
+        self.forum_id = forum_id
+        self.seen: list[str] = []
+
+    async def setup_hook(self) -> None:
+        @self.tree.command(name="who", description="Greets a member")
+        async def who(
+            interaction: discord.Interaction[discord.Client],
+            target: discord.Member,
+            times: app_commands.Range[int, 1, 5] = 1,
+        ) -> None:
+            await interaction.response.send_message(
+                f"{target.display_name} x{times}", view=PickView()
+            )
+            original = await interaction.original_response()
+            await original.reply("reply!")
+            await original.add_reaction("\N{THUMBS UP SIGN}")
+            await original.pin()
+
+        @self.tree.command(name="post", description="Posts in the forum")
+        async def post(interaction: discord.Interaction[discord.Client]) -> None:
+            assert interaction.guild is not None
+            forum = interaction.guild.get_channel(self.forum_id)
+            assert isinstance(forum, discord.ForumChannel)
+            made = await forum.create_thread(
+                name="post", content="first", file=discord.File(io.BytesIO(b"pp"), "p.txt")
+            )
+            await interaction.response.send_message(f"made {made.thread.id}")
+
+        guild = discord.Object(self.guild_id)
+        self.tree.copy_global_to(guild=guild)
+        self.tree.clear_commands(guild=None)
+        await self.tree.sync(guild=guild)
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.seen.append(message.content)
+
+    async def on_member_join(self, member: discord.Member) -> None:
+        self.seen.append(f"join {member.id}")
+
+
+async def test_more_routes_and_events(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    forum = fake.add_channel("forum", type=15)
+    alice = fake.add_user(1001, "alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, lambda: RoutesBot(fake.guild_id, forum.id)) as bot:
+        assert fake.commands() == [] and {c["name"] for c in fake.commands(fake.guild_id)} == {
+            "who",
+            "post",
+        }
+        result = await fake.slash(alice, fake.channel_id, "who", {"target": bob, "times": 2})
+        assert result.content == "Bob x2"
+        message = result.message
+        assert message is not None
+        await fake.wait_for(lambda: message.pinned)
+        assert set(message.reactions) == {"\N{THUMBS UP SIGN}"}
+        reply = fake.last_message(fake.channel_id)
+        assert reply is not None and reply.type == 19 and reply.content == "reply!"
+        with pytest.raises(ValueError):
+            await fake.slash(alice, fake.channel_id, "who", {"target": bob, "times": 9})
+
+        chose = await fake.select(alice, message, "letter", ["b"])
+        assert chose.type == 7 and message.content == "chose b"
+        assert [a.filename for a in message.attachments] == ["choice.txt"]
+
+        made = await fake.slash(alice, fake.channel_id, "post")
+        (thread,) = fake.threads(forum.id)
+        assert made.content == f"made {thread.id}"
+        (starter,) = fake.messages(thread.id)
+        assert starter.id == thread.id and starter.attachments[0].data == b"pp"
+
+        channel = bot.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        history = [m.content async for m in channel.history(limit=10)]
+        assert history == [f"made {thread.id}", "reply!", "chose b"]
+        member = await channel.guild.fetch_member(bob.id)
+        assert member.display_name == "Bob"
+
+        carol = fake.add_user(1003, "carol")
+        await fake.post_user_message(alice, fake.channel_id, "hello there")
+        await fake.wait_for(lambda: {"hello there", f"join {carol.id}"} <= set(bot.seen))
+
+        fake.fail("POST", r"^/channels/\d+/messages$", status=429, retry_after=0.01)
+        sent = await channel.send("after a rate limit")
+        assert sent.content == "after a rate limit"
+        assert [r.status for r in fake.error_responses] == [429]
+
+        fake.set_member_permissions(fake.bot_user.id, discord.Permissions(view_channel=True))
+        await fake.wait_for(lambda: not channel.permissions_for(channel.guild.me).send_messages)
