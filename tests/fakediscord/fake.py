@@ -120,6 +120,15 @@ class ApiError(Exception):
         return data
 
 
+def _settled(done: asyncio.Future[None] | None) -> asyncio.Future[None]:
+    """``done`` itself, or an already finished future when nothing was queued."""
+    if done is not None:
+        return done
+    finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    finished.set_result(None)
+    return finished
+
+
 async def _wait(done: asyncio.Future[None] | None) -> None:
     if done is not None:
         await done
@@ -665,8 +674,9 @@ class FakeDiscord:
         if channel.guild_id is None:
             return discord.Permissions.all_channel().value
         guild = self._guild(channel.guild_id)
-        perm_channel = self.channels[channel.parent_id] if channel.is_thread else channel
-        assert perm_channel is not None
+        perm_channel = channel
+        if channel.is_thread and channel.parent_id in self.channels:
+            perm_channel = self.channels[channel.parent_id]
         return guild.channel_permissions(user_id, perm_channel)
 
     def deny(
@@ -821,7 +831,7 @@ class FakeDiscord:
             for a in m.attachments
         ]
 
-    def delete_message(self, channel_id: int, message_id: int) -> asyncio.Future[None] | None:
+    def delete_message(self, channel_id: int, message_id: int) -> asyncio.Future[None]:
         """Delete a message "by hand" (as a moderator would) and dispatch MESSAGE_DELETE.
 
         Returns a future; ``await`` it to be sure the event was sent to the bot.
@@ -830,7 +840,7 @@ class FakeDiscord:
         if msg is None or msg.channel_id != channel_id:
             raise LookupError(f"no message {message_id} in channel {channel_id}")
         self._remove_message(msg)
-        return self._announce_delete(msg)
+        return _settled(self._announce_delete(msg))
 
     def _remove_message(self, msg: StoredMessage) -> None:
         del self._messages[msg.id]
@@ -1091,7 +1101,7 @@ class FakeDiscord:
         wanted = {int(u) for u in data.get("user_ids") or []}
         query = str(data.get("query") or "").lower()
         for gid in ids:
-            guild = self.guilds.get(int(gid))
+            guild = None if gid is None else self.guilds.get(int(gid))
             if guild is None:
                 continue
             members = [

@@ -41,6 +41,8 @@ from .models import (
     PUBLIC_THREAD,
     TEXT_CHANNEL,
     FakeChannel,
+    FakeGuild,
+    FakeMember,
     FakeUser,
     Overwrite,
     StoredAttachment,
@@ -1241,7 +1243,7 @@ class RestApi:
         thread.member_ids.discard(uid)
 
     # ------------------------------------------------------------------ guilds
-    def _guild(self, req: ApiRequest) -> Any:
+    def _guild(self, req: ApiRequest) -> FakeGuild:
         guild = self.fake.guilds.get(req.snowflake("guild_id"))
         if guild is None:
             raise unknown("Guild", 10004)
@@ -1271,7 +1273,7 @@ class RestApi:
 
     async def guild_member(self, req: ApiRequest) -> JSON:
         guild = self._guild(req)
-        member = guild.members.get(req.snowflake("user_id"))
+        member: FakeMember | None = guild.members.get(req.snowflake("user_id"))
         if member is None:
             raise unknown("Member", 10007)
         return member.payload()

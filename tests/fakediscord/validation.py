@@ -142,9 +142,9 @@ def _validate_component(
     elif ctype == 10:
         _check_len(errors, [*path, "content"], comp.get("content"), 4000)
     children_list: list[tuple[str | int, JSON]] = list(enumerate(comp.get("components") or []))
-    for key in ("accessory", "component"):
-        if isinstance(comp.get(key), dict):
-            children_list.append((key, comp[key]))
+    for slot in ("accessory", "component"):
+        if isinstance(comp.get(slot), dict):
+            children_list.append((slot, comp[slot]))
     for key, child in children_list:
         sub_path: list[str | int] = (
             [*path, key] if isinstance(key, str) else [*path, "components", key]
