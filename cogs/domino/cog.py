@@ -1,0 +1,613 @@
+"""The ``/domino`` commands and the buttons of lobbies, challenges, game and hand messages.
+
+Thin: parse the input, call the table service, let the presenter render and send. Errors a
+user causes come back as short ephemeral answers in his language; a missing channel
+permission is explained; anything unexpected is logged with the table id and apologised for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+from discord.ext import commands
+
+from bot.errors import (
+    InvalidOptions,
+    NotSeated,
+    PlaceBusy,
+    SeatsEmpty,
+    ServiceError,
+    StaleAction,
+    TableFinished,
+    WrongStatus,
+)
+from bot.i18n import tr
+from bot.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo, TableService
+from cogs.domino import texts, ui
+from cogs.domino.ids import COG_NAME, DominoButton, make_view
+from cogs.domino.presenter import Presenter
+from domino import OPTION_CHOICES, PRESETS, Draw, Pass, Play, Tile
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+TARGET_CHOICES = sorted({t for c in OPTION_CHOICES.values() for t in c.get("target", ())})
+PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked")
+NEW_MESSAGE_BUTTONS = frozenset({"tiles", "resign"})  # answered with a fresh ephemeral message
+
+VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
+FIRST_HAND_CHOICES = [
+    Choice(name=locale_str("double-six: the holder of 6-6 opens"), value="double-six"),
+    Choice(name=locale_str("random: a random player opens"), value="random"),
+]
+NEXT_HAND_CHOICES = [
+    Choice(name=locale_str("rotate: the next player opens"), value="rotate"),
+    Choice(name=locale_str("winner: the last hand's winner opens"), value="winner"),
+]
+SCORING_CHOICES = [
+    Choice(name=locale_str("opponents: the losers' pips"), value="opponents"),
+    Choice(name=locale_str("all: every pip left, partner's too"), value="all"),
+]
+BLOCKED_CHOICES = [
+    Choice(name=locale_str("team: the pair with fewer pips wins"), value="team"),
+    Choice(name=locale_str("individual: the player with fewest pips wins"), value="individual"),
+]
+
+
+class BadButton(Exception):
+    """A custom id that does not make sense (forged or from an incompatible version)."""
+
+
+class CommandTranslator(app_commands.Translator):
+    """Command names' descriptions and choices in the user's language, through ``tr``."""
+
+    async def translate(
+        self,
+        string: locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if context.location is app_commands.TranslationContextLocation.command_name:
+            return None  # command names stay English
+        if context.location is app_commands.TranslationContextLocation.parameter_name:
+            return None
+        text = tr(locale.value, string.message)
+        return text if text != string.message else None
+
+
+def _locale(interaction: Interaction) -> str:
+    return interaction.locale.value
+
+
+def _guild_locale(interaction: Interaction) -> str | None:
+    return interaction.guild_locale.value if interaction.guild_locale else None
+
+
+def _name(user: discord.abc.User) -> str:
+    return user.display_name[:32]
+
+
+@app_commands.guild_only()
+class DominoCog(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name="domino",
+    group_description=locale_str("Play dominoes: tables, challenges, rules"),
+):
+    """``/domino new|challenge|rules|leave|cancel`` and every button of the game."""
+
+    def __init__(self, bot: commands.Bot, service: TableService) -> None:
+        super().__init__()
+        self.bot = bot
+        self.service = service
+        self.presenter = Presenter(bot, service)
+        self._translator: CommandTranslator | None = None
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DominoButton)
+        if self.bot.tree.translator is None:
+            self._translator = CommandTranslator()
+            await self.bot.tree.set_translator(self._translator)
+        self.presenter.start()
+
+    async def cog_unload(self) -> None:
+        await self.presenter.close()
+        self.bot.remove_dynamic_items(DominoButton)
+        if self._translator is not None and self.bot.tree.translator is self._translator:
+            await self.bot.tree.set_translator(None)
+
+    # ------------------------------------------------------------------ error handling
+
+    async def _reply(self, interaction: Interaction, text: str, **kwargs: Any) -> None:
+        """An ephemeral answer, whether or not the interaction was answered already."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, **kwargs)
+            else:
+                await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+
+    @contextlib.asynccontextmanager
+    async def _guard(
+        self, interaction: Interaction, what: str, table_id: int | None
+    ) -> AsyncIterator[None]:
+        """Turn errors into ephemeral answers: service errors, permissions, the unexpected."""
+        locale = _locale(interaction)
+        try:
+            yield
+        except ServiceError as exc:
+            await self._reply(interaction, tr(locale, exc.template, **exc.params))
+        except BadButton:
+            await self._reply(interaction, tr(locale, "This button is not valid any more."))
+        except discord.Forbidden as exc:
+            log.info("table %s: %s: Discord refused: %s", table_id, what, exc.text)
+            await self._reply(interaction, ui.permission_text(locale))
+        except Exception:
+            log.exception("table %s: %s failed", table_id, what)
+            await self._reply(interaction, ui.apology_text(locale))
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name="new", description=locale_str("Open a table and wait for players"))
+    @app_commands.describe(
+        variant=locale_str("The rules to play by"),
+        target=locale_str("Points to win the match (the variant's default if left out)"),
+        turn_timer=locale_str("Seconds per turn before the bot plays for you (30-600)"),
+        first_hand=locale_str("Partners only: who opens the first hand"),
+        next_hand=locale_str("Partners only: who opens later hands"),
+        scoring=locale_str("Partners only: whose pips a domino scores"),
+        blocked=locale_str("Partners only: who wins a blocked hand"),
+    )
+    @app_commands.choices(
+        variant=VARIANT_CHOICES,
+        target=[Choice(name=str(t), value=t) for t in TARGET_CHOICES],
+        first_hand=FIRST_HAND_CHOICES,
+        next_hand=NEXT_HAND_CHOICES,
+        scoring=SCORING_CHOICES,
+        blocked=BLOCKED_CHOICES,
+    )
+    async def new(
+        self,
+        interaction: Interaction,
+        variant: str = "partners",
+        target: int | None = None,
+        turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] = DEFAULT_TURN_TIMER,
+        first_hand: str | None = None,
+        next_hand: str | None = None,
+        scoring: str | None = None,
+        blocked: str | None = None,
+    ) -> None:
+        """Open a lobby in this channel."""
+        async with self._guard(interaction, "/domino new", None):
+            options: dict[str, Any] = {
+                "target": target,
+                "first_hand": first_hand,
+                "next_hand": next_hand,
+                "scoring": scoring,
+                "blocked": blocked,
+            }
+            if variant != "partners" and any(options[k] for k in PARTNER_OPTIONS):
+                raise InvalidOptions(
+                    "The options first_hand, next_hand, scoring and blocked are for partners only."
+                )
+            self._check_place_free(interaction.channel)
+            info = await self.service.create_table(
+                host_id=interaction.user.id,
+                host_name=_name(interaction.user),
+                variant=variant,
+                options={k: v for k, v in options.items() if v is not None},
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                turn_timer=turn_timer,
+                locale=_guild_locale(interaction),
+            )
+            embed, view = await self.presenter.lobby_payload(info, info.table.locale)
+            await interaction.response.send_message(embed=embed, view=view)
+            message = await interaction.original_response()
+            await self.service.set_messages(info.id, lobby_message_id=message.id)
+
+    @app_commands.command(
+        name="challenge", description=locale_str("Invite people to a table of a variant")
+    )
+    @app_commands.describe(
+        variant=locale_str("The rules to play by"),
+        player=locale_str("Who you invite"),
+        player2=locale_str("Another person you invite"),
+        player3=locale_str("Another person you invite"),
+        target=locale_str("Points to win the match (the variant's default if left out)"),
+        turn_timer=locale_str("Seconds per turn before the bot plays for you (30-600)"),
+    )
+    @app_commands.choices(
+        variant=VARIANT_CHOICES, target=[Choice(name=str(t), value=t) for t in TARGET_CHOICES]
+    )
+    async def challenge(
+        self,
+        interaction: Interaction,
+        variant: str,
+        player: discord.Member | discord.User,
+        player2: discord.Member | discord.User | None = None,
+        player3: discord.Member | discord.User | None = None,
+        target: int | None = None,
+        turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] = DEFAULT_TURN_TIMER,
+    ) -> None:
+        """Challenge named people; the match starts when all of them accepted."""
+        locale = _locale(interaction)
+        async with self._guard(interaction, "/domino challenge", None):
+            invited: list[int] = []
+            for user in (player, player2, player3):
+                if user is None or user.id in invited:
+                    continue
+                if user.bot:
+                    await self._reply(interaction, tr(locale, "Bots cannot accept challenges."))
+                    return
+                if user.id == interaction.user.id:
+                    await self._reply(interaction, tr(locale, "You cannot challenge yourself."))
+                    return
+                invited.append(user.id)
+            self._check_place_free(interaction.channel)
+            ruleset_people = PRESETS[variant].people
+            if len(invited) + 1 > ruleset_people:
+                await self._reply(
+                    interaction,
+                    tr(
+                        locale,
+                        "{variant} seats at most {people} people.",
+                        variant=texts.variant_name(locale, variant),
+                        people=ruleset_people,
+                    ),
+                )
+                return
+            info = await self.service.create_table(
+                host_id=interaction.user.id,
+                host_name=_name(interaction.user),
+                variant=variant,
+                options={"target": target} if target is not None else {},
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                turn_timer=turn_timer,
+                locale=_guild_locale(interaction),
+            )
+            self.presenter.set_challenge(info.id, invited)
+            public = info.table.locale
+            embed, view = await self.presenter.lobby_payload(info, public)
+            content = tr(
+                public,
+                "{invited}: {host} challenges you to {variant}!",
+                invited=" ".join(f"<@{u}>" for u in invited),
+                host=interaction.user.mention,
+                variant=texts.variant_name(public, variant),
+            )
+            await interaction.response.send_message(
+                content,
+                embed=embed,
+                view=view,
+                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            )
+            message = await interaction.original_response()
+            await self.service.set_messages(info.id, lobby_message_id=message.id)
+
+    @app_commands.command(name="rules", description=locale_str("The rules of a variant"))
+    @app_commands.describe(variant=locale_str("The variant (all of them if left out)"))
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def rules(self, interaction: Interaction, variant: str | None = None) -> None:
+        """The rules text (with the decisions where the sources are silent)."""
+        locale = _locale(interaction)
+        async with self._guard(interaction, "/domino rules", None):
+            if variant is None:
+                embed = discord.Embed(
+                    title=tr(locale, "Dominoes variants"),
+                    description=tr(locale, texts.COMMON_RULES),
+                    colour=ui.BLUE,
+                )
+                for key, (name, summary, _) in texts.VARIANTS.items():
+                    embed.add_field(
+                        name=f"{tr(locale, name)} (`{key}`)",
+                        value=tr(locale, summary),
+                        inline=False,
+                    )
+                embed.set_footer(text=tr(locale, "/domino rules variant: … shows the full rules."))
+            else:
+                name, _, text = texts.VARIANTS[variant]
+                embed = discord.Embed(
+                    title=tr(locale, name),
+                    description=tr(locale, text) + "\n\n" + tr(locale, texts.COMMON_RULES),
+                    colour=ui.BLUE,
+                )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="leave", description=locale_str("Leave a lobby, or resign: your side loses the match")
+    )
+    async def leave(self, interaction: Interaction) -> None:
+        """Leave the lobby you sit in, or resign the match you play."""
+        locale = _locale(interaction)
+        user = interaction.user
+        async with self._guard(interaction, "/domino leave", None):
+            tables = self.service.tables_of(user.id)
+            here = [t for t in tables if self._is_here(t, interaction.channel_id)]
+            candidates = here or tables
+            if not candidates:
+                await self._reply(interaction, tr(locale, "You have no seat at an open table."))
+                return
+            if len(candidates) > 1:
+                await self._reply(
+                    interaction,
+                    tr(
+                        locale,
+                        "You sit at several tables: use /domino leave in the table's channel "
+                        "or thread.",
+                    ),
+                )
+                return
+            info = candidates[0]
+            if info.status == "lobby":
+                await self.service.leave(info.id, user.id)
+                await self._reply(interaction, tr(locale, "You left table {id}.", id=info.id))
+            else:
+                await self.service.resign(info.id, user.id)
+                await self._reply(
+                    interaction,
+                    tr(locale, "You resigned at table {id}: your side loses.", id=info.id),
+                )
+
+    @app_commands.command(
+        name="cancel", description=locale_str("Cancel the table here (host or Manage Server)")
+    )
+    async def cancel(self, interaction: Interaction) -> None:
+        """Cancel the running table of this place, or your lobby here."""
+        locale = _locale(interaction)
+        user = interaction.user
+        async with self._guard(interaction, "/domino cancel", None):
+            manager = bool(interaction.permissions.manage_guild)
+            here = [
+                t for t in self.service.open_tables() if self._is_here(t, interaction.channel_id)
+            ]
+            running = [t for t in here if t.status == "running"]
+            mine = [t for t in here if t.host_id == user.id]
+            candidates = running or sorted(mine, key=lambda t: -t.id)
+            if not candidates and manager:
+                candidates = sorted(here, key=lambda t: -t.id)
+            if not candidates:
+                await self._reply(interaction, tr(locale, "There is no table to cancel here."))
+                return
+            info = candidates[0]
+            await self.service.cancel(info.id, user.id, force=manager)
+            await self._reply(interaction, tr(locale, "Table {id} was cancelled.", id=info.id))
+
+    # ------------------------------------------------------------------ places
+
+    @staticmethod
+    def _is_here(info: TableInfo, channel_id: int | None) -> bool:
+        return channel_id is not None and channel_id in (
+            info.table.thread_id,
+            info.table.channel_id,
+        )
+
+    def _check_place_free(self, channel: Any, table_id: int | None = None) -> None:
+        """One running table per thread (a table started from a channel gets its own thread)."""
+        if isinstance(channel, discord.Thread):
+            other = self.service.table_in(thread_id=channel.id)
+            if other is None:
+                other = self.service.table_in(channel_id=channel.id)
+            if other is not None and other.id != table_id:
+                raise PlaceBusy("A match is already running here.")
+
+    async def _check_start_place(self, info: TableInfo) -> None:
+        channel_id = info.table.channel_id
+        channel = self.bot.get_channel(channel_id) if channel_id is not None else None
+        self._check_place_free(channel, info.id)
+
+    # ------------------------------------------------------------------ buttons
+
+    async def on_button(
+        self, interaction: Interaction, kind: str, table_id: int, args: tuple[str, ...]
+    ) -> None:
+        """Every click on a ``domino:`` button lands here."""
+        handler: Callable[..., Awaitable[None]] | None = getattr(self, f"_btn_{kind}", None)
+        async with self._guard(interaction, f"button {kind}", table_id):
+            if handler is None:
+                raise BadButton(kind)
+            if kind in NEW_MESSAGE_BUTTONS:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+            try:
+                await handler(interaction, table_id, *args)
+            except (TypeError, ValueError) as exc:
+                raise BadButton(str(exc)) from exc
+
+    async def _opened(self, interaction: Interaction, info: TableInfo) -> bool:
+        """Open the started table's game; explain if Discord would not let the bot post it."""
+        if await self.presenter.open_game(info.id):
+            return True
+        locale = _locale(interaction)
+        await self._reply(
+            interaction,
+            ui.permission_text(locale) + "\n" + tr(locale, "The table was cancelled."),
+        )
+        return False
+
+    async def _btn_join(self, interaction: Interaction, table_id: int) -> None:
+        await self.service.join(table_id, interaction.user.id, _name(interaction.user))
+
+    async def _btn_leave(self, interaction: Interaction, table_id: int) -> None:
+        await self.service.leave(table_id, interaction.user.id)
+
+    async def _btn_ai(self, interaction: Interaction, table_id: int, level: str) -> None:
+        await self.service.add_computer(table_id, interaction.user.id, level=level)
+
+    async def _btn_start(self, interaction: Interaction, table_id: int) -> None:
+        locale = _locale(interaction)
+        await self._check_start_place(await self.service.get(table_id))
+        try:
+            info = await self.service.start(table_id, interaction.user.id)
+        except SeatsEmpty as exc:
+            count = exc.params.get("empty", 0)
+            button = DominoButton(
+                "fill",
+                table_id,
+                label=tr(locale, "Start with computer players"),
+                style=discord.ButtonStyle.primary,
+            )
+            await interaction.followup.send(
+                tr(
+                    locale,
+                    "{count} seat(s) are empty. Fill them with computer players and start?",
+                    count=count,
+                ),
+                view=make_view([button]),
+                ephemeral=True,
+            )
+            return
+        await self._opened(interaction, info)
+
+    async def _btn_fill(self, interaction: Interaction, table_id: int) -> None:
+        locale = _locale(interaction)
+        await self._check_start_place(await self.service.get(table_id))
+        info = await self.service.start(table_id, interaction.user.id, fill_with_computers=True)
+        if await self._opened(interaction, info):
+            await interaction.edit_original_response(
+                content=tr(locale, "The match has started."), view=None
+            )
+
+    async def _btn_cancel(self, interaction: Interaction, table_id: int) -> None:
+        manager = bool(interaction.permissions.manage_guild)
+        await self.service.cancel(table_id, interaction.user.id, force=manager)
+
+    @staticmethod
+    def _invited(ids: str) -> tuple[int, ...]:
+        return tuple(int(u) for u in ids.split(".") if u)
+
+    async def _btn_accept(self, interaction: Interaction, table_id: int, ids: str) -> None:
+        locale = _locale(interaction)
+        invited = self._invited(ids)
+        self.presenter.set_challenge(table_id, invited)
+        user = interaction.user
+        if user.id not in invited:
+            await self._reply(interaction, tr(locale, "This challenge is not for you."))
+            return
+        info = await self.service.join(table_id, user.id, _name(user))
+        if not all(info.is_seated(u) for u in invited):
+            return
+        await self._check_start_place(info)
+        try:
+            info = await self.service.start(table_id, info.host_id, fill_with_computers=True)
+        except WrongStatus:
+            return  # another acceptance started it a moment ago
+        await self._opened(interaction, info)
+
+    async def _btn_decline(self, interaction: Interaction, table_id: int, ids: str) -> None:
+        locale = _locale(interaction)
+        invited = self._invited(ids)
+        self.presenter.set_challenge(table_id, invited)
+        user = interaction.user
+        info = await self.service.get(table_id)
+        if user.id not in invited and user.id != info.host_id:
+            await self._reply(interaction, tr(locale, "This challenge is not for you."))
+            return
+        if info.status != "lobby":
+            raise WrongStatus("The match has already started.")
+        await self.service.cancel(table_id, user.id, force=True)
+        public = info.table.locale
+        text = (
+            tr(public, "{user} withdrew the challenge.", user=user.mention)
+            if user.id == info.host_id
+            else tr(public, "{user} declined the challenge.", user=user.mention)
+        )
+        await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _btn_tiles(self, interaction: Interaction, table_id: int, seq: str = "0") -> None:
+        locale = _locale(interaction)
+        info = await self.service.get(table_id)
+        if info.status == "running":
+            message = interaction.message
+            current = info.table.message_id
+            if message is not None and current is not None and message.id != current:
+                await self._reply(
+                    interaction,
+                    tr(locale, "This message is out of date: use the latest game message."),
+                )
+                return
+        await self.presenter.show_hand(interaction, table_id, new=True)
+
+    async def _btn_resign(self, interaction: Interaction, table_id: int) -> None:
+        locale = _locale(interaction)
+        info = await self.service.get(table_id)
+        if info.status == "lobby":
+            raise WrongStatus("The match has not started yet.")
+        if info.status != "running":
+            raise TableFinished("This table is closed.")
+        if not info.is_seated(interaction.user.id):
+            raise NotSeated("You are not seated at this table.")
+        button = DominoButton(
+            "resignok", table_id, label=tr(locale, "Resign"), style=discord.ButtonStyle.danger
+        )
+        await interaction.followup.send(
+            tr(locale, "Resign? Your side loses the match."),
+            view=make_view([button]),
+            ephemeral=True,
+        )
+
+    async def _btn_resignok(self, interaction: Interaction, table_id: int) -> None:
+        locale = _locale(interaction)
+        await self.service.resign(table_id, interaction.user.id)
+        await interaction.edit_original_response(content=tr(locale, "You resigned."), view=None)
+
+    async def _btn_play(
+        self, interaction: Interaction, table_id: int, tile: str, end: str, hand: str, seq: str
+    ) -> None:
+        played = Tile.parse(tile)
+        if end == "ask":
+            info = await self.service.get(table_id)
+            if info.seq != int(seq):
+                await self._stale(interaction, table_id)
+                return
+            await self.presenter.show_hand(interaction, table_id, new=False, choose=played)
+            return
+        if end not in ("any", "left", "right"):
+            raise BadButton(end)
+        action = Play(played, None if end == "any" else end)  # type: ignore[arg-type]
+        await self._act(interaction, table_id, action, int(seq))
+
+    async def _btn_draw(self, interaction: Interaction, table_id: int, hand: str, seq: str) -> None:
+        await self._act(interaction, table_id, Draw(), int(seq))
+
+    async def _btn_pass(self, interaction: Interaction, table_id: int, hand: str, seq: str) -> None:
+        await self._act(interaction, table_id, Pass(), int(seq))
+
+    async def _btn_back(self, interaction: Interaction, table_id: int, hand: str, seq: str) -> None:
+        await self.presenter.show_hand(interaction, table_id, new=False)
+
+    async def _stale(self, interaction: Interaction, table_id: int) -> None:
+        """Say the button is out of date and show the hand as it is now."""
+        locale = _locale(interaction)
+        await self._reply(
+            interaction,
+            tr(locale, "This was for an earlier state of the game; look at the latest message."),
+        )
+        with contextlib.suppress(ServiceError):
+            await self.presenter.show_hand(interaction, table_id, new=False)
+
+    async def _act(self, interaction: Interaction, table_id: int, action: Any, seq: int) -> None:
+        locale = _locale(interaction)
+        try:
+            result = await self.service.act(table_id, interaction.user.id, action, expected_seq=seq)
+        except StaleAction:
+            await self._stale(interaction, table_id)
+            return
+        if isinstance(action, Play):
+            notice = tr(locale, "You played {tile}.", tile=str(action.tile))
+        elif isinstance(action, Draw):
+            notice = tr(locale, "You drew a tile.")
+        else:
+            notice = tr(locale, "You passed.")
+        if result.hand_result is not None:
+            notice += " " + tr(locale, "The hand is over.")
+        await self.presenter.show_hand(interaction, table_id, new=False, notice=notice)

@@ -1,0 +1,475 @@
+"""Embeds, texts and buttons of the dominoes messages, built from table snapshots and views.
+
+Pure functions (no Discord calls): the lobby, the challenge, the public game message, a
+player's private hand. Public builders only read :class:`~bot.service.TableInfo` and the
+public view; only :func:`hand_message` sees a seat's own tiles, and it is sent ephemerally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import tr
+from bot.service import TableInfo
+from cogs.domino import texts
+from cogs.domino.ids import DominoButton
+from domino import Draw, Outcome, Pass, Play, Tile, View
+
+GREEN = discord.Colour.from_rgb(46, 125, 50)
+BLUE = discord.Colour.from_rgb(21, 101, 192)
+GREY = discord.Colour.from_rgb(96, 125, 139)
+RED = discord.Colour.from_rgb(198, 40, 40)
+GOLD = discord.Colour.from_rgb(249, 168, 37)
+
+TABLE_PICTURE = "table.png"
+MAX_TILE_BUTTONS = 20  # four rows of five; the fifth row holds Draw / Pass / Left / Right
+Style = discord.ButtonStyle
+
+
+def _seat_row_text(locale: str | None, info: TableInfo, seat: int) -> str:
+    row = info.seats[seat]
+    if row is None:
+        return tr(locale, "*empty*")
+    if row.kind == "computer":
+        level = texts.LEVEL_NAMES.get(row.ai_level or "", row.ai_level or "")
+        return tr(locale, "{name} (computer, {level})", name=row.name, level=tr(locale, level))
+    if row.user_id is not None:
+        return f"<@{row.user_id}>"
+    return row.name
+
+
+def seats_text(locale: str | None, info: TableInfo) -> str:
+    """One line per seat (or per team in seven-seven), with the team where there are teams."""
+    ruleset = info.ruleset
+    lines: list[str] = []
+    for group in info.groups:
+        who = _seat_row_text(locale, info, group[0])
+        seats = " & ".join(str(s + 1) for s in group)
+        if len(group) > 1:
+            lines.append(
+                tr(
+                    locale,
+                    "Team {team} (seats {seats}): {who}",
+                    team=ruleset.side_of(group[0]) + 1,
+                    seats=seats,
+                    who=who,
+                )
+            )
+        elif ruleset.teams:
+            lines.append(
+                tr(
+                    locale,
+                    "Seat {seat} · team {team}: {who}",
+                    seat=seats,
+                    team=ruleset.side_of(group[0]) + 1,
+                    who=who,
+                )
+            )
+        else:
+            lines.append(tr(locale, "Seat {seat}: {who}", seat=seats, who=who))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ lobby
+
+
+def lobby_embed(locale: str | None, info: TableInfo) -> discord.Embed:
+    """The lobby: variant, options, seats, and what happens next."""
+    name = texts.variant_name(locale, info.ruleset.id)
+    embed = discord.Embed(
+        title=tr(locale, "{variant} · table {id}", variant=name, id=info.id),
+        description=texts.describe_options(locale, info),
+        colour=BLUE,
+    )
+    embed.add_field(name=tr(locale, "Seats"), value=seats_text(locale, info), inline=False)
+    if info.status == "lobby":
+        embed.set_footer(
+            text=tr(
+                locale,
+                "Join a seat. The host starts when the seats are full, or fills empty seats "
+                "with computer players.",
+            )
+        )
+    return embed
+
+
+def lobby_buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
+    """Join, Leave, Start, Cancel, and one Add computer button per level."""
+    t = info.id
+    buttons = [
+        DominoButton("join", t, label=tr(locale, "Join"), style=Style.success, row=0),
+        DominoButton("leave", t, label=tr(locale, "Leave"), style=Style.secondary, row=0),
+        DominoButton("start", t, label=tr(locale, "Start"), style=Style.primary, row=0),
+        DominoButton("cancel", t, label=tr(locale, "Cancel"), style=Style.danger, row=0),
+    ]
+    for level, text in texts.LEVEL_NAMES.items():
+        buttons.append(
+            DominoButton(
+                "ai",
+                t,
+                level,
+                label=tr(locale, "Add computer: {level}", level=tr(locale, text)),
+                style=Style.secondary,
+                row=1,
+            )
+        )
+    return buttons
+
+
+def closed_lobby_embed(
+    locale: str | None, info: TableInfo, where: str | None = None
+) -> discord.Embed:
+    """The lobby once the match started (``where``: a mention of its place) or was cancelled."""
+    embed = lobby_embed(locale, info)
+    embed.set_footer(text=None)
+    if info.status == "cancelled":
+        embed.colour = GREY
+        embed.description = tr(locale, "This table was cancelled.")
+    elif where:
+        embed.colour = GREEN
+        embed.description = tr(locale, "The match is on in {place}.", place=where)
+    else:
+        embed.colour = GREEN
+        embed.description = tr(locale, "The match has started.")
+    return embed
+
+
+# -------------------------------------------------------------------------- challenge
+
+
+def challenge_embed(locale: str | None, info: TableInfo, invited: Sequence[int]) -> discord.Embed:
+    """A challenge: who is invited, who accepted."""
+    embed = lobby_embed(locale, info)
+    embed.title = tr(
+        locale,
+        "Challenge: {variant} · table {id}",
+        variant=texts.variant_name(locale, info.ruleset.id),
+        id=info.id,
+    )
+    waiting = [u for u in invited if not info.is_seated(u)]
+    accepted = [u for u in invited if info.is_seated(u)]
+    if accepted:
+        embed.add_field(name=tr(locale, "Accepted"), value=" ".join(f"<@{u}>" for u in accepted))
+    if waiting:
+        embed.add_field(name=tr(locale, "Waiting for"), value=" ".join(f"<@{u}>" for u in waiting))
+    if info.status == "lobby":
+        embed.set_footer(
+            text=tr(
+                locale,
+                "The match starts when everyone invited has accepted; computer players fill "
+                "the other seats.",
+            )
+        )
+    return embed
+
+
+def challenge_buttons(
+    locale: str | None, info: TableInfo, invited: Sequence[int]
+) -> list[DominoButton]:
+    """Accept and Decline (the invited ids ride along in the custom id)."""
+    ids = ".".join(str(u) for u in invited)
+    return [
+        DominoButton("accept", info.id, ids, label=tr(locale, "Accept"), style=Style.success),
+        DominoButton("decline", info.id, ids, label=tr(locale, "Decline"), style=Style.danger),
+    ]
+
+
+# ------------------------------------------------------------------------- game message
+
+
+def _turn_text(locale: str | None, info: TableInfo) -> str:
+    turn = info.turn
+    if turn is None:
+        return tr(locale, "Nobody: the match is over.")
+    row = info.seats[turn]
+    if row is None:
+        return "?"
+    if row.kind == "computer":
+        return tr(locale, "{name} (computer) is thinking…", name=row.name)
+    who = f"<@{row.user_id}>" if row.user_id is not None else row.name
+    if info.ruleset.people < info.ruleset.seats:
+        who = tr(locale, "{who} (seat {seat})", who=who, seat=turn + 1)
+    deadline = info.deadline
+    if deadline is None:
+        return who
+    return tr(
+        locale,
+        "{who}: the bot plays for you {when} if you don't.",
+        who=who,
+        when=f"<t:{int(deadline)}:R>",
+    )
+
+
+def _players_text(locale: str | None, info: TableInfo, view: View) -> str:
+    lines = []
+    for seat, count in enumerate(view.hand_sizes):
+        marker = "▶ " if seat == view.turn else ""
+        lines.append(
+            tr(
+                locale,
+                "{marker}{seat}. {name}: {count} tiles",
+                marker=marker,
+                seat=seat + 1,
+                name=texts.seat_name(info, seat),
+                count=count,
+            )
+        )
+    return "\n".join(lines)
+
+
+def last_action_text(locale: str | None, info: TableInfo, view: View, by: str | None) -> str:
+    """What happened last in the current hand (or how the previous hand ended)."""
+    if view.outcome is not None:
+        return texts.outcome_text(locale, info, view.outcome)
+    if view.events:
+        text = texts.action_text(locale, info, view.events[-1])
+        if by == "timeout":
+            text += " " + tr(locale, "(time ran out: the bot played)")
+        return text
+    if view.previous is not None and view.previous.hand_number == view.hand_number - 1:
+        return tr(locale, "Hand {number} begins.", number=view.hand_number)
+    return tr(locale, "The match begins.")
+
+
+def game_embed(
+    locale: str | None,
+    info: TableInfo,
+    view: View,
+    *,
+    by: str | None = None,
+    picture: bool = True,
+    finished_hand: bool = False,
+) -> discord.Embed:
+    """The public embed: variant and hand, last action, scores, players, whose turn."""
+    ruleset = info.ruleset
+    name = texts.variant_name(locale, ruleset.id)
+    if ruleset.hands is not None:
+        hand = tr(locale, "hand {number} of {total}", number=view.hand_number, total=ruleset.hands)
+    else:
+        hand = tr(locale, "hand {number}", number=view.hand_number)
+    over = view.outcome is not None or info.status != "running"
+    embed = discord.Embed(
+        title=tr(locale, "{variant} · {hand}", variant=name, hand=hand),
+        description=last_action_text(locale, info, view, by),
+        colour=GOLD if view.outcome is not None else (GREY if over else GREEN),
+    )
+    embed.add_field(
+        name=tr(locale, "Score"), value=texts.scores_text(locale, info, view.scores), inline=True
+    )
+    embed.add_field(
+        name=tr(locale, "Players"), value=_players_text(locale, info, view), inline=True
+    )
+    if not over and not finished_hand:
+        embed.add_field(name=tr(locale, "Turn"), value=_turn_text(locale, info), inline=False)
+    footer = [tr(locale, "Table {id}", id=info.id)]
+    if ruleset.draw:
+        footer.append(tr(locale, "pile: {count}", count=view.pile_size))
+    if view.sleeping:
+        footer.append(tr(locale, "face down: {count}", count=view.sleeping))
+    footer.append(tr(locale, "move {seq}", seq=info.seq))
+    embed.set_footer(text=" · ".join(footer))
+    if picture:
+        embed.set_image(url=f"attachment://{TABLE_PICTURE}")
+    return embed
+
+
+def game_buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
+    """My tiles and Resign (none once the match is over)."""
+    if info.status != "running":
+        return []
+    return [
+        DominoButton("tiles", info.id, info.seq, label=tr(locale, "My tiles"), style=Style.primary),
+        DominoButton("resign", info.id, label=tr(locale, "Resign"), style=Style.danger),
+    ]
+
+
+def hand_end_embed(
+    locale: str | None, info: TableInfo, title: str, body: str, scores: tuple[int, ...]
+) -> discord.Embed:
+    """The announcement of a finished hand."""
+    embed = discord.Embed(title=title, description=body, colour=BLUE)
+    embed.add_field(name=tr(locale, "Score"), value=texts.scores_text(locale, info, scores))
+    return embed
+
+
+def match_end_embed(
+    locale: str | None, info: TableInfo, outcome: Outcome, scores: tuple[int, ...]
+) -> discord.Embed:
+    """The announcement of the match's result."""
+    embed = discord.Embed(
+        title=tr(locale, "Match over"),
+        description=texts.outcome_text(locale, info, outcome),
+        colour=GOLD,
+    )
+    embed.add_field(name=tr(locale, "Final score"), value=texts.scores_text(locale, info, scores))
+    return embed
+
+
+# ------------------------------------------------------------------------- private hand
+
+
+def _playable(view: View) -> dict[Tile, str]:
+    """Tiles that can be laid now -> ``any`` (one way) or ``ask`` (fits both ends)."""
+    ends: dict[Tile, list[str | None]] = {}
+    for action in view.legal:
+        if isinstance(action, Play):
+            ends.setdefault(action.tile, []).append(action.end)
+    return {tile: ("ask" if len(e) > 1 else "any") for tile, e in ends.items()}
+
+
+def acting_view(info: TableInfo, views: Sequence[View]) -> View | None:
+    """The view of the user's seat that is to move now, if any."""
+    for view in views:
+        if view.seat is not None and view.seat == info.turn and view.legal:
+            return view
+    return None
+
+
+def hand_message(
+    locale: str | None,
+    info: TableInfo,
+    views: Sequence[View],
+    *,
+    choose: Tile | None = None,
+    notice: str | None = None,
+) -> tuple[str, list[DominoButton]]:
+    """The text and buttons of a player's private hand message.
+
+    ``choose``: the tile whose end the player picks now (Left / Right / Back).
+    """
+    acting = acting_view(info, views)
+    shown = acting or views[0]
+    seq = info.seq
+    hand_no = shown.hand_number
+    lines: list[str] = []
+    if notice:
+        lines.append(notice)
+    if len(views) > 1:
+        lines.append(
+            tr(
+                locale,
+                "Your seats: {seats}.",
+                seats=" & ".join(str(v.seat + 1) for v in views if v.seat is not None),
+            )
+        )
+    buttons: list[DominoButton] = []
+    t = info.id
+    if info.status != "running" or shown.outcome is not None:
+        lines.append(tr(locale, "The match is over."))
+        return "\n".join(lines), buttons
+    if acting is None:
+        turn = info.turn
+        waiting = texts.seat_name(info, turn) if turn is not None else "?"
+        lines.append(tr(locale, "Hand {number}. Waiting for {name}.", number=hand_no, name=waiting))
+    elif choose is not None and shown.ends is not None:
+        left, right = shown.ends
+        lines.append(
+            tr(
+                locale,
+                "Where do you lay {tile}? Left end: {left}, right end: {right}.",
+                tile=str(choose),
+                left=left,
+                right=right,
+            )
+        )
+        return "\n".join(lines), [
+            DominoButton(
+                "play",
+                t,
+                choose,
+                "left",
+                hand_no,
+                seq,
+                label=tr(locale, "Left ({number})", number=left),
+                style=Style.primary,
+                row=0,
+            ),
+            DominoButton(
+                "play",
+                t,
+                choose,
+                "right",
+                hand_no,
+                seq,
+                label=tr(locale, "Right ({number})", number=right),
+                style=Style.primary,
+                row=0,
+            ),
+            DominoButton(
+                "back", t, hand_no, seq, label=tr(locale, "Back"), style=Style.secondary, row=0
+            ),
+        ]
+    else:
+        if len(views) > 1 and acting.seat is not None:
+            lines.append(tr(locale, "You play seat {seat} now.", seat=acting.seat + 1))
+        if shown.ends is None:
+            lines.append(tr(locale, "Your turn: you open the hand.", number=hand_no))
+        else:
+            lines.append(
+                tr(
+                    locale,
+                    "Your turn (hand {number}). Open ends: {left} and {right}.",
+                    number=hand_no,
+                    left=shown.ends[0],
+                    right=shown.ends[1],
+                )
+            )
+        if any(isinstance(a, Draw) for a in shown.legal):
+            lines.append(tr(locale, "No tile fits: draw one."))
+        elif any(isinstance(a, Pass) for a in shown.legal):
+            lines.append(tr(locale, "No tile fits and you cannot draw: pass."))
+    playable = _playable(acting) if acting is not None else {}
+    hand = list(shown.hand or ())
+    if len(hand) > MAX_TILE_BUTTONS:
+        hand = [x for x in hand if x in playable] + [x for x in hand if x not in playable]
+        hand = sorted(hand[:MAX_TILE_BUTTONS])
+    for i, tile in enumerate(hand):
+        end = playable.get(tile)
+        buttons.append(
+            DominoButton(
+                "play",
+                t,
+                tile,
+                end or "any",
+                hand_no,
+                seq,
+                label=str(tile),
+                style=Style.primary if end else Style.secondary,
+                disabled=end is None,
+                row=i // 5,
+            )
+        )
+    if acting is not None:
+        if any(isinstance(a, Draw) for a in acting.legal):
+            buttons.append(
+                DominoButton(
+                    "draw", t, hand_no, seq, label=tr(locale, "Draw"), style=Style.success, row=4
+                )
+            )
+        if any(isinstance(a, Pass) for a in acting.legal):
+            buttons.append(
+                DominoButton(
+                    "pass", t, hand_no, seq, label=tr(locale, "Pass"), style=Style.success, row=4
+                )
+            )
+    return "\n".join(lines), buttons
+
+
+# ------------------------------------------------------------------------------ errors
+
+
+def permission_text(locale: str | None) -> str:
+    """What to do when Discord refused the bot a channel permission."""
+    return tr(
+        locale,
+        "I am missing a permission in this channel. A server manager can let me view the "
+        "channel, send messages, embed links, attach files, create public threads and send "
+        "messages in threads here.",
+    )
+
+
+def apology_text(locale: str | None) -> str:
+    """The answer to an unexpected error."""
+    return tr(locale, "Sorry, something went wrong on my side. Please try again.")
