@@ -25,6 +25,7 @@ from .models import (
     StoredAttachment,
     StoredMessage,
 )
+from .plugin import fake_discord
 
 __all__ = [
     "DEFAULT_BOT_PERMISSIONS",
@@ -43,6 +44,7 @@ __all__ = [
     "StoredAttachment",
     "StoredMessage",
     "Upload",
+    "fake_discord",
     "patch_discord",
     "running_bot",
 ]
