@@ -44,17 +44,20 @@ def match_hand(pid: str) -> Callable[[int], None]:
 
 
 def sim_hand(pid: str) -> Callable[[int], None] | None:
-    """One complete random hand through the computer players' simulator, if present."""
+    """One complete random hand, dealt by the engine, played by the computer players' simulator."""
     try:
         sim = importlib.import_module("domino.ai.sim")
     except ImportError:
         return None
-    runner = getattr(sim, "random_hand", None)
-    if runner is None:
-        return None
     rs = preset(pid)
     rng = random.Random(1)
-    return lambda seed: runner(rs, seed, rng)
+
+    def run(seed: int) -> None:
+        hand = sim.Sim.from_match(Match.new(rs, seed))
+        while hand.turn >= 0:
+            hand.apply(rng.choice(hand.legal()))
+
+    return run
 
 
 def dominoes_hand() -> Callable[[int], None] | None:
