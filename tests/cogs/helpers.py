@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import pictures
 from bot.client import DominoBot
 from bot.service import TableInfo, TableService
 from bot.settings import Settings
 from cogs.domino.cog import DominoCog
 from cogs.domino.ids import parse
+from domino import Match, Resign, Ruleset, decode_action
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 
 COMPUTER_DELAY = 0.0
@@ -68,9 +71,10 @@ class TestBot(DominoBot):
 
     @property
     def cog(self) -> DominoCog:
+        # Not isinstance: discord.py re-imports the extension's modules for every new bot.
         cog = self.get_cog("Domino")
-        assert isinstance(cog, DominoCog)
-        return cog
+        assert cog is not None and type(cog).__name__ == "DominoCog", self.cogs
+        return cog  # type: ignore[return-value]
 
 
 def settings_for(fake: FakeDiscord, db: Path) -> Settings:
@@ -173,3 +177,162 @@ def hand_choice(message: StoredMessage) -> str:
         if kind and kind[0] in ("play", "draw", "pass"):
             return cid
     raise LookupError(f"nothing to press on {message.id}: {message.custom_ids()}")
+
+
+# ------------------------------------------------------------------------- playing turns
+
+TILE_LABEL = re.compile(r"(?<![\d-])(\d)-(\d)(?![\d-])")
+MOVE = re.compile(r"\bmove (\d+)\b")
+
+
+def human_to_move(bot: TestBot, table_id: int) -> int | str | None:
+    """The user id to move at the table, "over" once it left memory (finished), else None."""
+    for info in bot.svc.open_tables():
+        if info.id == table_id:
+            seat = info.turn_seat
+            if info.status != "running":
+                return "over"
+            if seat is not None and seat.kind == "human" and seat.user_id is not None:
+                return seat.user_id
+            return None
+    return "over"
+
+
+async def play_turn(
+    fake: FakeDiscord,
+    bot: TestBot,
+    table_id: int,
+    user: Any,
+    hands: dict[int, InteractionResult],
+) -> InteractionResult:
+    """``user`` plays one turn through his private hand message (opening it if needed)."""
+    await settle(bot)
+    info = await bot.svc.get(table_id)
+    hand = hands.get(user.id)
+    if hand is None:
+        hand = hands[user.id] = await open_hand(fake, bot, user, table_id)
+    message = hand.message
+    assert message is not None and message.ephemeral
+    choice = hand_choice(message)
+    parsed = parse(choice)
+    assert parsed is not None and parsed[2][-1] == str(info.seq), (
+        f"hand message of {user.name} shows seq {parsed}, table is at {info.seq}"
+    )
+    click = await fake.click(user, message, choice)
+    assert click.type == 6, click
+    if parsed[0] == "play" and parsed[2][1] == "ask":
+        await click.wait_for_edits(1)
+        left = button_with(message, "play", "left")
+        click = await fake.click(user, message, left)
+    await click.wait_for_edits(1)
+    assert not click.followups, [m.content for m in click.followups]
+    return click
+
+
+def button_with(message: StoredMessage, kind: str, arg: str) -> str:
+    for cid in enabled(message):
+        parsed = parse(cid)
+        if parsed and parsed[0] == kind and arg in parsed[2]:
+            return cid
+    raise LookupError(f"no {kind}/{arg} button on {message.id}: {message.custom_ids()}")
+
+
+async def play_until_over(
+    fake: FakeDiscord,
+    bot: TestBot,
+    table_id: int,
+    users: Sequence[Any],
+    *,
+    max_turns: int = 400,
+    stop: Callable[[int], bool] | None = None,
+) -> int:
+    """Humans play (first enabled button) until the match is over; returns turns played.
+
+    ``stop(turns)`` may end the loop early (returns before that turn is played).
+    """
+    by_id = {u.id: u for u in users}
+    hands: dict[int, InteractionResult] = {}
+    for turns in range(max_turns):
+        who = await fake.wait_for(
+            lambda: human_to_move(bot, table_id), timeout=20, what="a human's turn or the end"
+        )
+        if who == "over":
+            return turns
+        if stop is not None and stop(turns):
+            return turns
+        await play_turn(fake, bot, table_id, by_id[int(who)], hands)
+    raise AssertionError("the match did not end")
+
+
+# --------------------------------------------------------------------- hidden tile check
+
+
+async def match_states(bot: TestBot, table_id: int) -> tuple[list[Match], list[str]]:
+    """Every state of the table's match (index = seq) rebuilt from the store, and the names."""
+    store = bot.svc.store
+    match_row = await store.matches.get(table_id)
+    assert match_row is not None
+    ruleset = Ruleset.from_dict(match_row.ruleset)
+    state = Match.replay(ruleset, match_row.seed, [], match_row.deal)
+    states = [state]
+    for row in await store.actions.list(table_id):
+        action = decode_action(row.action)
+        state = state.apply(action) if isinstance(action, Resign) else state.apply(action, row.seat)
+        states.append(state)
+    info = await bot.svc.get(table_id)
+    return states, info.names
+
+
+def _versions(message: StoredMessage) -> list[StoredMessage]:
+    return [*message.history, message]
+
+
+async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int) -> int:
+    """Check every version of every public message of the table; returns versions checked.
+
+    A game message version names its state ("move N" in the footer): its text may not name a
+    tile held in any hand at that state, and its picture must be exactly the table picture of
+    that state's public view. Other public messages name no tile at all, and their pictures
+    are copies of checked game pictures.
+    """
+    states, names = await match_states(bot, table_id)
+    renderer = pictures.table_renderer()
+    checked: set[bytes] = set()
+    unchecked: list[bytes] = []
+    count = 0
+    for message in fake.public_messages():
+        for version in _versions(message):
+            text = version.text()
+            seq = None
+            for embed in version.embeds:
+                found = MOVE.search((embed.get("footer") or {}).get("text", ""))
+                if found:
+                    seq = int(found.group(1))
+            if seq is None:
+                labels = [m.group(0) for m in TILE_LABEL.finditer(text)]
+                assert not labels, f"tile labels {labels} in public message {version.id}: {text}"
+                unchecked.extend(a.data for a in version.attachments)
+                continue
+            count += 1
+            state = states[seq]
+            hidden = {str(t) for hand in state.hands for t in hand}
+            named = {m.group(0) for m in TILE_LABEL.finditer(text)}
+            assert not hidden & named, f"hidden tiles {hidden & named} in {version.id}: {text}"
+            for att in version.attachments:
+                assert att.filename == "table.png", att.filename
+                if renderer is not None and att.data not in checked:
+                    expected = renderer(state.public_view(), names)
+                    assert att.data == expected, f"picture of message {version.id} at move {seq}"
+                    checked.add(att.data)
+    if renderer is not None:
+        assert all(data in checked for data in unchecked)
+    return count
+
+
+async def answer(result: InteractionResult) -> str:
+    """The ephemeral text the bot answered a click or command with (reply or followup)."""
+    if result.type in (4,) and result.ephemeral:
+        return result.content
+    (message, *_) = await result.wait_for_followups(1)
+    assert message.ephemeral, message
+    return message.content
