@@ -1,0 +1,192 @@
+"""/domino challenge, rules, leave; the options of /domino new."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogs.domino import texts
+from tests.cogs.helpers import (
+    answer,
+    button,
+    factory,
+    game_message,
+    new_table,
+    settle,
+    table_id_of,
+)
+from tests.fakediscord import FakeDiscord, running_bot
+
+
+async def test_challenge_accepted_by_everyone_starts_with_computers(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    dave = fake.add_user(1004, "dave", "Dave")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result = await fake.slash(
+            alice,
+            fake.channel_id,
+            "domino challenge",
+            {"variant": "brazilian", "player": bob, "player2": carol},
+        )
+        message = result.message
+        assert message is not None and not result.ephemeral
+        assert message.content == "<@1002> <@1003>: <@1001> challenges you to Brazilian!"
+        tid = table_id_of(message)
+        assert "Waiting for" in message.text()
+
+        outsider = await fake.click(dave, message, button(message, "accept"))
+        assert await answer(outsider) == "This challenge is not for you."
+        host = await fake.click(alice, message, button(message, "accept"))
+        assert await answer(host) == "This challenge is not for you."
+
+        await fake.click(bob, message, button(message, "accept"))
+        await fake.wait_for(lambda: "Accepted\n<@1002>" in message.text())
+        assert (await bot.svc.get(tid)).status == "lobby"
+        twice = await fake.click(bob, message, button(message, "accept"))
+        assert await answer(twice) == "You already have a seat at this table."
+
+        await fake.click(carol, message, button(message, "accept"))
+        await game_message(fake, bot, tid)
+        info = await bot.svc.get(tid)
+        assert info.status == "running"
+        assert [s.user_id if s else None for s in info.seats] == [1001, 1002, 1003, None]
+        assert info.seats[3] is not None and info.seats[3].kind == "computer"
+        await settle(bot)
+        assert message.custom_ids() == []
+
+
+async def test_challenge_declined_and_bad_invitations(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    robot = fake.add_user(1005, "robot", bot=True)
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result = await fake.slash(
+            alice, fake.channel_id, "domino challenge", {"variant": "draw", "player": bob}
+        )
+        message = result.message
+        assert message is not None
+        tid = table_id_of(message)
+        decline = await fake.click(bob, message, button(message, "decline"))
+        (said,) = await decline.wait_for_followups(1)
+        assert not said.ephemeral and said.content == "<@1002> declined the challenge."
+        await fake.wait_for(lambda: "This table was cancelled." in message.text())
+        assert (await bot.svc.get(tid)).status == "cancelled"
+        assert message.custom_ids() == []
+
+        too_many = await fake.slash(
+            alice,
+            fake.channel_id,
+            "domino challenge",
+            {"variant": "draw", "player": bob, "player2": carol},
+        )
+        assert too_many.ephemeral
+        assert too_many.content == "Draw game (two players) seats at most 2 people."
+        self_ = await fake.slash(
+            alice, fake.channel_id, "domino challenge", {"variant": "draw", "player": alice}
+        )
+        assert self_.content == "You cannot challenge yourself."
+        bots = await fake.slash(
+            alice, fake.channel_id, "domino challenge", {"variant": "draw", "player": robot}
+        )
+        assert bots.content == "Bots cannot accept challenges."
+        assert [t.id for t in bot.svc.open_tables()] == []
+
+
+@pytest.mark.parametrize("variant", list(texts.VARIANTS))
+async def test_rules_of_every_variant(
+    fake_discord: FakeDiscord, tmp_path: Path, variant: str
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
+        result = await fake.slash(alice, fake.channel_id, "domino rules", {"variant": variant})
+        assert result.ephemeral and result.embed is not None
+        name, _, rules = texts.VARIANTS[variant]
+        assert result.embed["title"] == name
+        text = result.embed["description"]
+        assert rules in text and texts.COMMON_RULES in text
+        if variant in ("partners", "spanish", "venezuelan", "cuban", "three", "two"):
+            assert "**Our decision:**" in text  # the decisions of RULES.md are spelled out
+        overview = await fake.slash(alice, fake.channel_id, "domino rules")
+        assert overview.ephemeral and overview.embed is not None
+        assert len(overview.embed["fields"]) == len(texts.VARIANTS)
+
+
+async def test_new_options_and_leave(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        command = fake.find_command("domino", fake.guild_id)
+        new = next(o for o in command["options"] if o["name"] == "new")
+        options = {o["name"]: o for o in new["options"]}
+        assert [c["value"] for c in options["variant"]["choices"]] == list(texts.VARIANTS)
+        assert all(len(c["name"]) <= 100 for c in options["variant"]["choices"])
+        assert (options["turn_timer"]["min_value"], options["turn_timer"]["max_value"]) == (
+            30,
+            600,
+        )
+        assert {"first_hand", "next_hand", "scoring", "blocked", "target"} <= set(options)
+
+        wrong = await fake.slash(
+            alice, fake.channel_id, "domino new", {"variant": "draw", "scoring": "all"}
+        )
+        assert wrong.ephemeral and "partners only" in wrong.content
+        bad_target = await fake.slash(
+            alice, fake.channel_id, "domino new", {"variant": "partners", "target": 500}
+        )
+        assert bad_target.ephemeral and "target" in bad_target.content
+
+        result, tid = await new_table(
+            fake,
+            bot,
+            alice,
+            variant="partners",
+            target=150,
+            turn_timer=45,
+            first_hand="random",
+            next_hand="winner",
+            scoring="all",
+            blocked="individual",
+        )
+        info = await bot.svc.get(tid)
+        assert info.ruleset.target == 150 and info.ruleset.first_hand == "random"
+        assert info.ruleset.blocked == "individual" and info.table.turn_timer == 45
+        lobby = result.message
+        assert lobby is not None and "turn timer 45 s" in lobby.text()
+
+        # /domino leave: out of the lobby; then, once it runs, resigning ends the match.
+        await fake.click(bob, lobby, button(lobby, "join"))
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        left = await fake.slash(bob, fake.channel_id, "domino leave")
+        assert left.content == f"You left table {tid}."
+        await fake.wait_for(lambda: "<@1002>" not in lobby.text())
+        nothing = await fake.slash(bob, fake.channel_id, "domino leave")
+        assert nothing.content == "You have no seat at an open table."
+        await fake.click(bob, lobby, button(lobby, "join"))
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        start = await fake.click(alice, lobby, button(lobby, "start"))
+        (confirm,) = await start.wait_for_followups(1)
+        await fake.click(alice, confirm, button(confirm, "fill"))
+        game = await game_message(fake, bot, tid)
+        resigned = await fake.slash(bob, game.channel_id, "domino leave")
+        assert resigned.content == f"You resigned at table {tid}: your side loses."
+        await settle(bot)
+        info = await bot.svc.get(tid)
+        assert info.status == "finished"
+        view = info.public_view()
+        assert view is not None and view.outcome is not None
+        assert view.outcome.reason == "resign" and view.outcome.winner_side == 0
+        final = fake.messages(game.channel_id)[-1]
+        assert final.embed is not None and final.embed["title"] == "Match over"
+        assert "Bob resigned." in final.text()
