@@ -7,6 +7,8 @@ import importlib
 import logging
 import pkgutil
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -44,7 +46,15 @@ def discover_extensions(package: str = COGS_PACKAGE) -> list[str]:
 class DominoBot(commands.Bot):
     """The bot: owns the store and the table service; cogs reach them as ``bot.service``."""
 
-    def __init__(self, settings: Settings, *, extensions: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        extensions: list[str] | None = None,
+        service_options: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``extensions`` overrides the discovered cogs; ``service_options`` are keyword
+        arguments for :class:`TableService` (clock, seed_source, computer_delay, …)."""
         intents = discord.Intents.default()  # no privileged intent is needed
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -54,6 +64,7 @@ class DominoBot(commands.Bot):
         )
         self.settings = settings
         self.extension_names = extensions
+        self.service_options: dict[str, Any] = dict(service_options or {})
         self.store: Store | None = None
         self.service: TableService | None = None
         self.failed_extensions: dict[str, str] = {}
@@ -61,7 +72,7 @@ class DominoBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
         self.store = await Store.open(self.settings.database_path)
-        self.service = TableService(self.store)
+        self.service = TableService(self.store, **self.service_options)
         tables = await self.service.load_open_tables()
         log.info("store %s: %d open table(s) loaded", self.settings.database_path, len(tables))
         await self.load_cogs()

@@ -175,3 +175,30 @@ def test_extensions_are_discovered_from_the_cogs_package() -> None:
     names = discover_extensions()
     assert all(n.startswith("cogs.") and not n.split(".")[-1].startswith("_") for n in names)
     assert discover_extensions("no_such_package_here") == []
+
+
+async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> None:
+    """Start-up without Discord: store opened, open tables loaded, options passed through."""
+    from bot.service import TableService
+    from bot.store import Store
+
+    db = tmp_path / "data" / "bot.sqlite3"
+    store = await Store.open(db)
+    early = TableService(store)
+    t = await early.create_table(host_id=1, host_name="Ana", variant="draw")
+    await store.close()
+
+    settings = Settings("x", db, None, "INFO")
+    bot = DominoBot(settings, extensions=[], service_options={"computer_delay": 0.25})
+    bot.tree.sync = _no_sync  # type: ignore[method-assign]
+    await bot.setup_hook()
+    try:
+        assert bot.service is not None and bot.service.computer_delay == 0.25
+        assert [info.id for info in bot.service.open_tables()] == [t.id]
+    finally:
+        await bot.close()
+    assert bot.store is None
+
+
+async def _no_sync(*args, **kwargs) -> list:
+    return []
