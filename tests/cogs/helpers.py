@@ -39,6 +39,8 @@ class FakeClock:
 class TestBot(DominoBot):
     """The real bot, with quick computers, a tiny pause between hands and a fixed shuffle."""
 
+    __test__ = False
+
     def __init__(
         self,
         settings: Settings,
