@@ -381,6 +381,13 @@ class DominoCog(
             await self.service.cancel(info.id, user.id, force=manager)
             await self._reply(interaction, tr(locale, "Table {id} was cancelled.", id=info.id))
 
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """Someone deleted a running table's game message: post it again."""
+        for info in self.service.open_tables():
+            if info.status == "running" and info.table.message_id == payload.message_id:
+                self.presenter.enqueue(info.id, "game")
+
     # ------------------------------------------------------------------ places
 
     @staticmethod

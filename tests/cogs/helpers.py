@@ -247,13 +247,14 @@ async def play_until_over(
     *,
     max_turns: int = 400,
     stop: Callable[[int], bool] | None = None,
+    hands: dict[int, InteractionResult] | None = None,
 ) -> int:
     """Humans play (first enabled button) until the match is over; returns turns played.
 
     ``stop(turns)`` may end the loop early (returns before that turn is played).
     """
     by_id = {u.id: u for u in users}
-    hands: dict[int, InteractionResult] = {}
+    hands = {} if hands is None else hands
     for turns in range(max_turns):
         who = await fake.wait_for(
             lambda: human_to_move(bot, table_id), timeout=20, what="a human's turn or the end"
