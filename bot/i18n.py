@@ -2,16 +2,29 @@
 
 The message id is the English text itself (gettext style), with ``{name}`` placeholders
 filled from keyword arguments. Catalogues are gettext ``.po`` files under
-``bot/locales/<locale>/LC_MESSAGES/messages.po``, read with Babel at first use.
-Supported locales: English (default), ``es-ES``, ``es-419`` and ``pt-BR``.
+``bot/locales/<name>/LC_MESSAGES/messages.po``, read with Babel at first use.
+Supported locales: English (default), ``es-ES``, ``es-419`` and ``pt-BR``; ``es_419`` holds
+only the words Latin America says differently and falls back to ``es`` for the rest.
+
+Slash command names, descriptions, option names and choices are translated by
+:class:`CommandTranslator` from the same catalogues; names use the gettext contexts
+``command name`` and ``option name`` so that e.g. the command ``new`` and the word "new" in
+a sentence are separate entries. ``python -m bot.locales`` extracts and checks them.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import discord
+from discord import app_commands
+
+from domino.errors import IllegalAction
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +33,26 @@ DEFAULT_LOCALE = "en-US"
 # Discord locale -> catalogue folder (es-419 falls back to es-ES's words where missing).
 CATALOGUES = {"es-ES": "es", "es-419": "es_419", "pt-BR": "pt_BR"}
 FALLBACKS = {"es_419": "es"}
+# Catalogue folder -> language of the hand-written texts (rules): en, es or pt.
+LANGUAGES = {"es": "es", "es_419": "es", "pt_BR": "pt"}
+
+COMMAND_NAME = "command name"  # msgctxt of slash command and group names
+OPTION_NAME = "option name"  # msgctxt of slash command option names
+NAME_CONTEXTS: dict[app_commands.TranslationContextLocation, str] = {
+    app_commands.TranslationContextLocation.command_name: COMMAND_NAME,
+    app_commands.TranslationContextLocation.group_name: COMMAND_NAME,
+    app_commands.TranslationContextLocation.parameter_name: OPTION_NAME,
+}
+# Discord's rule for command and option names (lowercase letters, digits, - and _).
+NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
+MAX_TEXT = 100  # descriptions and choice names
+
+Key = tuple[str | None, str]  # (msgctxt, msgid)
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for extraction without translating it (it is translated when shown)."""
+    return text
 
 
 def catalogue_name(locale: str | None) -> str | None:
@@ -36,31 +69,63 @@ def catalogue_name(locale: str | None) -> str | None:
     return None
 
 
-@cache
-def _messages(name: str) -> dict[str, str]:
-    path = LOCALES_DIR / name / "LC_MESSAGES" / "messages.po"
-    messages: dict[str, str] = {}
-    fallback = FALLBACKS.get(name)
-    if fallback:
-        messages.update(_messages(fallback))
+def language(locale: str | None) -> str:
+    """``en``, ``es`` or ``pt``: the language of ``locale`` for hand-written texts."""
+    name = catalogue_name(locale)
+    return LANGUAGES.get(name, "en") if name else "en"
+
+
+def catalogue_path(name: str) -> Path:
+    """The ``.po`` file of a catalogue folder name."""
+    return LOCALES_DIR / name / "LC_MESSAGES" / "messages.po"
+
+
+def read_catalogue(path: Path) -> dict[Key, str]:
+    """The non-empty, non-fuzzy translations of one ``.po`` file (no fallback)."""
     if not path.exists():
-        return messages
+        return {}
     from babel.messages.pofile import read_po
 
     with path.open("rb") as handle:
         catalog = read_po(handle)
+    messages: dict[Key, str] = {}
     for message in catalog:
-        if message.id and message.string and not message.fuzzy:
-            key = message.id if isinstance(message.id, str) else message.id[0]
-            value = message.string if isinstance(message.string, str) else message.string[0]
-            messages[key] = value
+        if not message.id or not message.string or message.fuzzy:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        value = message.string if isinstance(message.string, str) else message.string[0]
+        if value:
+            messages[(message.context, key)] = value
     return messages
+
+
+@cache
+def _messages(name: str) -> dict[Key, str]:
+    """The translations of a catalogue, its fallback's filling the gaps."""
+    messages: dict[Key, str] = {}
+    fallback = FALLBACKS.get(name)
+    if fallback:
+        messages.update(_messages(fallback))
+    messages.update(read_catalogue(catalogue_path(name)))
+    return messages
+
+
+def reload() -> None:
+    """Forget the catalogues read so far (they are read again at next use)."""
+    _messages.cache_clear()
+
+
+def lookup(locale: str | None, text: str, context: str | None = None) -> str | None:
+    """The translation of ``text`` (in gettext ``context``) for ``locale``, None if none."""
+    name = catalogue_name(locale)
+    if name is None:
+        return None
+    return _messages(name).get((context, text))
 
 
 def tr(locale: str | None, text: str, /, **params: Any) -> str:
     """``text`` in ``locale`` (English when there is no translation), placeholders filled."""
-    name = catalogue_name(locale)
-    translated = _messages(name).get(text, text) if name else text
+    translated = lookup(locale, text) or text
     if not params:
         return translated
     try:
@@ -68,3 +133,114 @@ def tr(locale: str | None, text: str, /, **params: Any) -> str:
     except (KeyError, IndexError, ValueError):
         log.warning("bad translation of %r for %s", text, locale)
         return text.format(**params)
+
+
+# ----------------------------------------------------------------------------- errors
+
+# The engine's IllegalAction messages that carry values, by ``code`` (seat numbers are shown
+# from 1). Messages without values are translated from their English text as they are.
+ENGINE_MESSAGES: dict[str, str] = {
+    "not_your_turn": N_("It is seat {turn}'s turn, not seat {seat}'s."),
+    "not_in_hand": N_("You do not have {tile}."),
+    "must_open_with": N_("This hand must open with {tile}."),
+    "no_match": N_("{tile} does not match {left} or {right}."),
+    "choose_end": N_("{tile} fits both ends: choose left ({left}) or right ({right})."),
+    "no_match_end:left": N_("{tile} does not match the left end ({number})."),
+    "no_match_end:right": N_("{tile} does not match the right end ({number})."),
+    "draw_limit": N_("You may draw at most {limit} tiles a turn."),
+    "no_seat": N_("There is no seat {seat}."),
+    "unknown_action": N_("That is not an action."),
+}
+ENGINE_PLAIN = (
+    N_("The match is over."),
+    N_("You cannot draw while you can play."),
+    N_("There is no drawing in this game."),
+    N_("The pile is too small to draw from."),
+    N_("You cannot pass while you can play."),
+    N_("You cannot pass while you can draw."),
+)
+
+
+def engine_message(code: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The message id and parameters of an engine error with values, None if it has none."""
+    key = f"{code}:{params.get('end')}" if code == "no_match_end" else code
+    template = ENGINE_MESSAGES.get(key)
+    if template is None:
+        return None
+    shown = dict(params)
+    for seat in ("seat", "turn"):
+        if isinstance(shown.get(seat), int):
+            shown[seat] += 1
+    return template, shown
+
+
+def error_text(locale: str | None, error: Exception) -> str:
+    """What to tell a user about ``error`` (a service error or an engine ``IllegalAction``)."""
+    params: dict[str, Any] = dict(getattr(error, "params", None) or {})
+    engine_code = getattr(error, "engine_code", None)  # an IllegalMove from the service
+    if engine_code is None and isinstance(error, IllegalAction):
+        engine_code = error.code
+    if isinstance(engine_code, str):
+        found = engine_message(engine_code, params)
+        if found is not None:
+            return tr(locale, found[0], **found[1])
+    template = getattr(error, "template", None)
+    if isinstance(template, str):
+        return tr(locale, template, **params)
+    return tr(locale, str(error))
+
+
+# ----------------------------------------------------------------------------- pictures
+
+
+def picture_labels(locale: str | None, defaults: Mapping[str, str]) -> dict[str, str] | None:
+    """The words drawn in pictures (``defaults``: key -> English) in ``locale``.
+
+    None for English, so renderers draw their defaults.
+    """
+    if catalogue_name(locale) is None:
+        return None
+    return {key: tr(locale, text) for key, text in defaults.items()}
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def valid_name(text: str) -> bool:
+    """Whether Discord accepts ``text`` as a command or option name."""
+    return bool(NAME_PATTERN.match(text)) and text == text.lower()
+
+
+class CommandTranslator(app_commands.Translator):
+    """Slash command names, descriptions, option names and choices from the catalogues.
+
+    English is the default; ``es-ES``, ``es-419`` and ``pt-BR`` get localizations where the
+    catalogue has them. A translated name Discord would refuse is left out (and logged).
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        return translate_command_string(string.message, locale.value, context.location)
+
+
+def translate_command_string(
+    message: str, locale: str, location: app_commands.TranslationContextLocation
+) -> str | None:
+    """The localization of one command string, None when English should be used."""
+    if locale not in CATALOGUES:
+        return None
+    context = NAME_CONTEXTS.get(location)
+    text = lookup(locale, message, context)
+    if text is None or text == message:
+        return None
+    if context is not None and not valid_name(text):
+        log.warning("invalid %s %r for %r in %s", context, text, message, locale)
+        return None
+    if context is None and len(text) > MAX_TEXT:
+        log.warning("translation of %r in %s is longer than %d", message, locale, MAX_TEXT)
+        return None
+    return text
