@@ -27,7 +27,7 @@ from bot.errors import (
     TableFinished,
     WrongStatus,
 )
-from bot.i18n import tr
+from bot.i18n import CommandTranslator, error_text, tr
 from bot.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo, TableService
 from cogs.domino import texts, ui
 from cogs.domino.ids import COG_NAME, DominoButton, make_view
@@ -62,23 +62,6 @@ BLOCKED_CHOICES = [
 
 class BadButton(Exception):
     """A custom id that does not make sense (forged or from an incompatible version)."""
-
-
-class CommandTranslator(app_commands.Translator):
-    """Command names' descriptions and choices in the user's language, through ``tr``."""
-
-    async def translate(
-        self,
-        string: locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        if context.location is app_commands.TranslationContextLocation.command_name:
-            return None  # command names stay English
-        if context.location is app_commands.TranslationContextLocation.parameter_name:
-            return None
-        text = tr(locale.value, string.message)
-        return text if text != string.message else None
 
 
 def _locale(interaction: Interaction) -> str:
@@ -143,7 +126,7 @@ class DominoCog(
         try:
             yield
         except ServiceError as exc:
-            await self._reply(interaction, tr(locale, exc.template, **exc.params))
+            await self._reply(interaction, error_text(locale, exc))
         except BadButton:
             await self._reply(interaction, tr(locale, "This button is not valid any more."))
         except discord.Forbidden as exc:

@@ -61,6 +61,7 @@ class _HandMessage:
     interaction: discord.Interaction[Any]
     locale: str | None
     seq: int
+    acting: bool  # the message offered actions (it must not keep offering them)
     since: float = field(default_factory=time.monotonic)
 
 
@@ -107,6 +108,7 @@ class Presenter(TableObserver):
             await self.service.idle()
             busy = [f.task for f in self._feeds.values() if f.task and not f.task.done()]
             busy += [t for _, t in self._ai.values() if not t.done()]
+            busy += [t for t in self._tasks if not t.done()]
             if not busy:
                 return
             await asyncio.gather(*busy, return_exceptions=True)
@@ -633,10 +635,14 @@ class Presenter(TableObserver):
             await interaction.edit_original_response(
                 content=content, attachments=files, view=ui_view
             )
-        self._hands[(info.id, interaction.user.id)] = _HandMessage(interaction, locale, info.seq)
+        acting = ui.acting_view(info, views) is not None
+        self._hands[(info.id, interaction.user.id)] = _HandMessage(
+            interaction, locale, info.seq, acting
+        )
 
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None:
-        """Refresh the remembered hand messages of the player(s) to move (``everyone``: all)."""
+        """Refresh the remembered hand messages of the player to move, and of a player whose
+        message still offers actions although his turn is gone (``everyone``: all)."""
         for (table_id, user_id), hand in list(self._hands.items()):
             if table_id != info.id:
                 continue
@@ -645,7 +651,7 @@ class Presenter(TableObserver):
                 continue
             if hand.seq == info.seq:
                 continue
-            if not everyone and info.turn not in info.seats_of(user_id):
+            if not everyone and not hand.acting and info.turn not in info.seats_of(user_id):
                 continue
             try:
                 fresh, views = await self.state_for(info.id, user_id)

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import tr
+from bot.i18n import N_, tr
 from bot.service import TableInfo
 from domino import Event, HandResult, Outcome, Ruleset
 
 __all__ = [
     "COMMON_RULES",
-    "N_",
     "VARIANTS",
     "action_text",
     "hand_result_text",
@@ -22,11 +21,6 @@ __all__ = [
     "side_label",
     "variant_name",
 ]
-
-
-def N_(text: str) -> str:
-    """Mark ``text`` for translation without translating it (it is translated when shown)."""
-    return text
 
 
 # id -> (name, short description for the command choice, rules text)

@@ -322,7 +322,10 @@ def _playable(view: View) -> dict[Tile, str]:
 def acting_view(info: TableInfo, views: Sequence[View]) -> View | None:
     """The view of the user's seat that is to move now, if any."""
     for view in views:
-        if view.seat is not None and view.seat == info.turn and view.legal:
+        if view.seat is None or view.seat != info.turn or not view.legal:
+            continue
+        row = info.seats[view.seat]
+        if row is not None and row.kind == "human":
             return view
     return None
 
@@ -359,6 +362,12 @@ def hand_message(
     if info.status != "running" or shown.outcome is not None:
         lines.append(tr(locale, "The match is over."))
         return "\n".join(lines), buttons
+    if any(
+        (row := info.seats[v.seat]) is not None and row.kind != "human"
+        for v in views
+        if v.seat is not None
+    ):
+        lines.append(tr(locale, "A computer plays for you now, after too many time-outs."))
     if acting is None:
         turn = info.turn
         waiting = texts.seat_name(info, turn) if turn is not None else "?"

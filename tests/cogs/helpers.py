@@ -50,21 +50,16 @@ class TestBot(DominoBot):
         computer_delay: float = COMPUTER_DELAY,
         hand_pause: float = HAND_PAUSE,
     ) -> None:
-        super().__init__(settings)
         seeds = itertools.count(seed)
-        self._tuning: dict[str, Any] = {
+        options: dict[str, Any] = {
             "seed_source": lambda: next(seeds),
             "computer_delay": computer_delay,
             "hand_pause": hand_pause,
             "ai_level": "easy",
         }
         if clock is not None:
-            self._tuning["clock"] = clock
-
-    async def setup_hook(self) -> None:
-        await super().setup_hook()
-        for key, value in self._tuning.items():
-            setattr(self.service, key, value)
+            options["clock"] = clock
+        super().__init__(settings, service_options=options)
 
     @property
     def svc(self) -> TableService:
