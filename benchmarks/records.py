@@ -1,0 +1,542 @@
+"""``python -m benchmarks.records``: leaderboard and stats queries on a big records store.
+
+Fills a fresh store (the real migrations) with ``--players`` people and ``--matches`` recorded
+matches spread over ``--guilds`` servers of Zipf-like sizes, then times, through
+:class:`bot.records.Records` and aiosqlite exactly as the cogs call them:
+
+- a leaderboard page (count, page, the viewer's place) by rating and by wins, global and for
+  the biggest and a middling server, first and deep pages, every bucket;
+- ``/domino stats`` (every summary line, the ratings and the rating curves for the picture),
+  ``/domino history`` (ten latest matches with everyone in them), the picture itself;
+- recording one more match into the full store.
+
+The filling writes rows directly (``executemany`` in big transactions; summary lines by
+``GROUP BY``, secondary indexes built afterwards): match results and rating curves are random
+but shaped like real ones; only the query plans and sizes matter here. Target: every query
+under 50 ms (median).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import itertools
+import json
+import math
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.records import (
+    ALL,
+    FAMILIES,
+    GLOBAL,
+    Records,
+    computer_id,
+    family_of,
+)
+from bot.store import Store
+from domino import preset
+from render.stats import rating_chart
+
+TARGET_MS = 50.0
+BASE_ID = 100_000_000_000_000_000  # snowflake-sized user ids
+VARIANT_WEIGHTS = {
+    "partners": 30,
+    "spanish": 10,
+    "venezuelan": 6,
+    "brazilian": 5,
+    "cuban": 5,
+    "seven-seven": 3,
+    "draw": 16,
+    "two": 8,
+    "penalty": 7,
+    "three": 10,
+}
+LEVELS = ("easy", "normal", "hard")
+YEAR = 365 * 86_400.0
+STAGE = (
+    "table_id, player_id, side, seats, kind, result, rank, points_for, points_against,"
+    " hands_won, dominoes, blocks_won, mu_before, sigma_before, mu_after, sigma_after, family,"
+    " finished_at, guild_id, variant"
+)
+
+
+# ---------------------------------------------------------------------------------- filling
+
+
+def _zipf_weights(n: int, s: float) -> list[float]:
+    return [1.0 / (k**s) for k in range(1, n + 1)]
+
+
+def _cumulative(weights: list[float]) -> list[float]:
+    return list(itertools.accumulate(weights))
+
+
+def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict[str, Any]:
+    """Write the synthetic records into the (migrated) database at ``path``."""
+    rng = random.Random(seed)
+    phases: dict[str, float] = {}
+    clock = [time.perf_counter()]
+
+    def lap(name: str) -> None:
+        now = time.perf_counter()
+        phases[name] = phases.get(name, 0.0) + now - clock[0]
+        clock[0] = now
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA cache_size = -2000000")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    indexes = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+        " AND tbl_name LIKE 'record_%'"
+    ).fetchall()
+    for name, _ in indexes:
+        conn.execute(f"DROP INDEX {name}")
+
+    guild_ids = [900_000_000_000_000_000 + g for g in range(guilds)]
+    guild_cum = _cumulative(_zipf_weights(guilds, 1.1))
+    members: list[list[int]] = [[] for _ in range(guilds)]
+    member_cum: list[list[float]] = [[] for _ in range(guilds)]
+    skill: dict[int, float] = {}
+    conn.execute("BEGIN")
+    names: list[tuple[int, str, str, float]] = []
+    for i in range(players):
+        pid = BASE_ID + i * 7919
+        g = bisect.bisect(guild_cum, rng.random() * guild_cum[-1])
+        members[g].append(pid)
+        skill[pid] = rng.gauss(25.0, 4.0)
+        names.append((pid, f"player{i}", "human", 0.0))
+    for level in LEVELS:
+        skill[computer_id(level)] = {"easy": 18.0, "normal": 24.0, "hard": 31.0}[level]
+        names.append((computer_id(level), f"computer:{level}", "computer", 0.0))
+    conn.executemany(
+        "INSERT INTO record_players (player_id, name, kind, updated_at) VALUES (?, ?, ?, ?)", names
+    )
+    for g in range(guilds):
+        if not members[g]:  # every server has someone
+            members[g].append(names[rng.randrange(players)][0])
+        member_cum[g] = _cumulative([rng.paretovariate(1.3) for _ in members[g]])
+    conn.execute("COMMIT")
+
+    variants = list(VARIANT_WEIGHTS)
+    variant_cum = _cumulative(list(VARIANT_WEIGHTS.values()))
+    shapes = {v: preset(v) for v in variants}
+    ratings: dict[tuple[int, str], list[float]] = {}
+    t0 = time.time() - YEAR
+    match_rows: list[tuple[Any, ...]] = []
+    entry_rows: list[tuple[Any, ...]] = []
+    all_pids = [pid for pid, _, kind, _ in names if kind == "human"]
+    # Entries go to an unindexed staging table first: appending is cheap, and it keeps each
+    # match's server and variant for the summary lines.
+    conn.execute(f"CREATE TEMP TABLE stage ({STAGE})")
+
+    def flush() -> None:
+        lap("generate")
+        conn.execute("BEGIN")
+        conn.executemany(
+            "INSERT INTO record_matches (table_id, guild_id, variant, family, seats, teams,"
+            " people, computers, hands, scores, winner_side, draw, reason, started_at,"
+            " finished_at, duration, recorded_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            match_rows,
+        )
+        conn.executemany(
+            f"INSERT INTO stage ({STAGE}) VALUES ({', '.join('?' * STAGE.count(',') + '?')})",
+            entry_rows,
+        )
+        conn.execute("COMMIT")
+        match_rows.clear()
+        entry_rows.clear()
+        lap("insert")
+
+    for m in range(matches):
+        table_id = m + 1
+        variant = variants[bisect.bisect(variant_cum, rng.random() * variant_cum[-1])]
+        rs = shapes[variant]
+        family = family_of(variant)
+        g = bisect.bisect(guild_cum, rng.random() * guild_cum[-1])
+        pool, cum = members[g], member_cum[g]
+        per_side = 2 if rs.teams and rs.people == rs.seats else 1
+        slots = rs.sides * per_side
+        chosen: list[int] = []
+        tries = 0
+        while len(chosen) < slots:
+            tries += 1
+            if tries > 20 or rng.random() < 0.08:  # a visitor from another server
+                pid = all_pids[rng.randrange(len(all_pids))]
+            else:
+                pid = pool[min(bisect.bisect(cum, rng.random() * cum[-1]), len(pool) - 1)]
+            if pid not in chosen:
+                chosen.append(pid)
+        computers = 0
+        if rng.random() < 0.25:  # the last side is played by computers
+            level = LEVELS[rng.randrange(3)]
+            chosen[-per_side:] = [computer_id(level)] * per_side
+            computers = per_side * (rs.seats // (rs.sides * per_side))
+        sides = [
+            list(dict.fromkeys(chosen[s * per_side : (s + 1) * per_side])) for s in range(rs.sides)
+        ]
+        strength = [sum(skill[p] for p in side) / len(side) + rng.gauss(0, 6) for side in sides]
+        order = sorted(range(rs.sides), key=lambda s: -strength[s])
+        draw = variant == "penalty" and rng.random() < 0.04
+        ranks = [1] * rs.sides if draw else [order.index(s) + 1 for s in range(rs.sides)]
+        winner = None if draw else order[0]
+        target = rs.target or 0
+        hands = rng.randint(4, 14)
+        scores = [rng.randint(0, max(target - 1, 20)) for _ in range(rs.sides)]
+        if winner is not None:
+            scores[winner] = target + rng.randint(0, 40)
+        finished = t0 + YEAR * (m + rng.random()) / matches
+        duration = rng.uniform(300, 2400)
+        match_rows.append(
+            (
+                table_id,
+                guild_ids[g],
+                variant,
+                family,
+                rs.seats,
+                int(rs.teams),
+                slots - (per_side if computers else 0),
+                computers,
+                hands,
+                json.dumps(scores),
+                winner,
+                int(draw),
+                "target",
+                finished - duration,
+                finished,
+                duration,
+                finished,
+            )
+        )
+        for s, side in enumerate(sides):
+            result = "draw" if draw else ("win" if s == winner else "loss")
+            won = hands // 2 + (2 if result == "win" else -1)
+            for pid in side:
+                key = (pid, family)
+                r = ratings.get(key)
+                if r is None:
+                    r = ratings[key] = [25.0, 25.0 / 3, 0.0]
+                mu, sigma = r[0], r[1]
+                step = sigma * sigma / 40.0
+                r[0] = mu + (step if result == "win" else -step if result == "loss" else 0.0)
+                r[0] += (skill[pid] - r[0]) * 0.02
+                r[1] = max(1.2, sigma * 0.97)
+                r[2] += 1
+                entry_rows.append(
+                    (
+                        table_id,
+                        pid,
+                        s,
+                        "[]",
+                        "human" if pid > 0 else "computer",
+                        result,
+                        ranks[s],
+                        scores[s],
+                        sum(scores) - scores[s],
+                        max(won, 0),
+                        rng.randint(0, max(won, 0)),
+                        rng.randint(0, 1),
+                        mu,
+                        sigma,
+                        r[0],
+                        r[1],
+                        family,
+                        finished,
+                        guild_ids[g],
+                        variant,
+                    )
+                )
+        if len(match_rows) >= 100_000:
+            flush()
+    flush()
+
+    conn.execute("BEGIN")
+    conn.executemany(
+        "INSERT INTO record_ratings (player_id, family, mu, sigma, matches, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        ((pid, fam, mu, sg, int(n), t0 + YEAR) for (pid, fam), (mu, sg, n) in ratings.items()),
+    )
+    conn.execute("COMMIT")
+    ratings.clear()
+    lap("insert")
+    conn.execute("BEGIN")
+    entry_columns = STAGE.rsplit(", guild_id", 1)[0]
+    conn.execute(
+        f"INSERT INTO record_entries ({entry_columns}, name, rated)"
+        f" SELECT {entry_columns}, '', 1 FROM stage"
+        " ORDER BY player_id, finished_at, table_id, side"
+    )
+    conn.execute("COMMIT")
+    lap("insert")
+    # The summary lines (scope x bucket): per server, variant and player first, then roll up.
+    conn.execute("BEGIN")
+    conn.execute(
+        "CREATE TEMP TABLE fine AS SELECT guild_id, variant, family, player_id,"
+        " count(*) AS matches, sum(result = 'win') AS wins, sum(result = 'loss') AS losses,"
+        " sum(result = 'draw') AS draws, sum(hands_won) AS hands_won,"
+        " sum(dominoes) AS dominoes, sum(blocks_won) AS blocks_won,"
+        " sum(points_for) AS points_for, sum(points_against) AS points_against,"
+        " max(finished_at) AS last_at FROM stage GROUP BY guild_id, variant, player_id"
+    )
+    conn.execute("DROP TABLE stage")
+    sums = (
+        "sum(matches), sum(wins), sum(losses), sum(draws), sum(hands_won), sum(dominoes),"
+        " sum(blocks_won), sum(points_for), sum(points_against), max(last_at)"
+    )
+    columns = (
+        "scope, bucket, player_id, family, matches, wins, losses, draws, hands_won, dominoes,"
+        " blocks_won, points_for, points_against, last_at"
+    )
+    for scope in ("0", "guild_id"):
+        for bucket, family in (("'all'", "NULL"), ("family", "family"), ("variant", "family")):
+            terms = ", ".join(t for t in (scope, bucket, "player_id") if t[0].isalpha())
+            conn.execute(
+                f"INSERT INTO record_stats ({columns})"
+                f" SELECT {scope}, {bucket}, player_id, {family}, {sums}"
+                f" FROM fine GROUP BY {terms}"
+            )
+    conn.execute("DROP TABLE fine")
+    conn.execute(
+        "UPDATE record_stats SET best_streak = min(wins, 1 + abs(random()) % 9),"
+        " streak = abs(random()) % (1 + min(wins, 1 + abs(random()) % 9))"
+    )
+    conn.execute(
+        "UPDATE record_stats SET rating = (SELECT r.mu - 3 * r.sigma FROM record_ratings r"
+        " WHERE r.player_id = record_stats.player_id AND r.family = record_stats.family)"
+        " WHERE family IS NOT NULL"
+    )
+    # Some people left a leaderboard: 2 % the global ones, 1 % their server's.
+    opt_outs = [(pid, GLOBAL, 0.0) for pid in rng.sample(all_pids, players // 50)]
+    for g in range(guilds):
+        for pid in members[g]:
+            if rng.random() < 0.01:
+                opt_outs.append((pid, guild_ids[g], 0.0))
+    conn.executemany(
+        "INSERT OR IGNORE INTO record_privacy (user_id, scope, created_at) VALUES (?, ?, ?)",
+        opt_outs,
+    )
+    conn.execute("COMMIT")
+    lap("summaries")
+    for _, sql in indexes:
+        conn.execute(sql)
+    conn.execute(
+        "UPDATE record_stats SET hidden = 1 WHERE EXISTS (SELECT 1 FROM record_privacy p"
+        " WHERE p.user_id = record_stats.player_id AND p.scope = record_stats.scope)"
+    )
+    conn.execute("ANALYZE")
+    lap("indexes")
+    counts = {
+        t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+        for t in ("record_matches", "record_entries", "record_stats", "record_ratings")
+    }
+    sizes = sorted(((len(members[g]), guild_ids[g]) for g in range(guilds)), reverse=True)
+    conn.close()
+    return {
+        "counts": counts,
+        "big_guild": sizes[0][1],
+        "big_guild_players": sizes[0][0],
+        "mid_guild": sizes[len(sizes) // 2][1],
+        "mid_guild_players": sizes[len(sizes) // 2][0],
+        "players": all_pids,
+        "phases": phases,
+        "members": {guild_ids[g]: members[g] for g in range(guilds)},
+    }
+
+
+# --------------------------------------------------------------------------------- querying
+
+
+async def timed(repeat: int, make: Callable[[int], Awaitable[Any]]) -> tuple[float, float, float]:
+    """(median, p90, max) in ms of ``repeat`` calls of ``make(i)``."""
+    times: list[float] = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        await make(i)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return (
+        statistics.median(times),
+        times[min(len(times) - 1, math.ceil(0.9 * len(times)) - 1)],
+        times[-1],
+    )
+
+
+async def measure(
+    path: Path, info: dict[str, Any], repeat: int, seed: int
+) -> list[tuple[str, tuple[float, float, float]]]:
+    """Time every query ``repeat`` times on the filled store at ``path``."""
+    rng = random.Random(seed)
+    store = await Store.open(path)
+    records = Records(store)
+    players: list[int] = info["players"]
+    results: list[tuple[str, tuple[float, float, float]]] = []
+    buckets = [ALL, *FAMILIES, "partners", "draw", "three"]
+    scopes = [
+        ("global", GLOBAL, players),
+        ("biggest server", info["big_guild"], info["members"][info["big_guild"]]),
+        ("middling server", info["mid_guild"], info["members"][info["mid_guild"]]),
+    ]
+
+    def board(scope: int, people: list[int], by: str, deep: bool) -> Callable[[int], Any]:
+        def call(i: int) -> Awaitable[Any]:
+            return records.leaderboard(
+                scope=scope,
+                bucket=buckets[i % len(buckets)],
+                by=by,
+                page=rng.randrange(1, 1000) if deep else 0,
+                viewer_id=people[rng.randrange(len(people))],
+            )
+
+        return call
+
+    def stats(guild: int | None, people: list[int]) -> Callable[[int], Any]:
+        def call(i: int) -> Awaitable[Any]:
+            return records.stats(people[rng.randrange(len(people))], guild_id=guild, viewer_id=0)
+
+        return call
+
+    def history(guild: int | None, people: list[int]) -> Callable[[int], Any]:
+        def call(i: int) -> Awaitable[Any]:
+            return records.history(people[rng.randrange(len(people))], guild_id=guild)
+
+        return call
+
+    async def picture(i: int) -> bytes:
+        found = await records.stats(players[rng.randrange(len(players))])
+        return await asyncio.to_thread(rating_chart, found.series, title="stats")
+
+    try:
+        for label, scope, people in scopes:
+            for by, deep in (("rating", False), ("wins", False), ("rating", True)):
+                page = "a random page" if deep else "page 1"
+                name = f"leaderboard, {label}, by {by}, {page}"
+                results.append((name, await timed(repeat, board(scope, people, by, deep))))
+        for label, scope, people in scopes[:2]:
+            guild = None if scope == GLOBAL else scope
+            name = f"stats + rating curves, {label}"
+            results.append((name, await timed(repeat, stats(guild, people))))
+            name = f"history (10 latest), {label}"
+            results.append((name, await timed(repeat, history(guild, people))))
+        hard = [computer_id("hard")]
+        results.append(("stats, computer:hard (busiest)", await timed(repeat, stats(None, hard))))
+        results.append(("history, computer:hard", await timed(repeat, history(None, hard))))
+        results.append(("stats + picture (thread)", await timed(repeat, picture)))
+        results.append(
+            (
+                "record a match into the full store",
+                await timed(repeat, lambda i: record_one(records, i, info, rng)),
+            )
+        )
+    finally:
+        await store.close()
+    return results
+
+
+async def record_one(records: Records, i: int, info: dict[str, Any], rng: random.Random) -> bool:
+    from bot.records import MatchRecord, Participant
+
+    people = info["members"][info["big_guild"]]
+    four = rng.sample(people, 4) if len(people) >= 4 else rng.sample(info["players"], 4)
+    now = time.time()
+    parts = tuple(
+        Participant(
+            pid,
+            f"p{pid}",
+            "human",
+            k % 2,
+            (k,),
+            "win" if k % 2 == 0 else "loss",
+            1 + k % 2,
+            100,
+            40,
+            3,
+            1,
+            1,
+        )
+        for k, pid in enumerate(four)
+    )
+    rec = MatchRecord(
+        table_id=10**12 + i,
+        guild_id=info["big_guild"],
+        variant="partners",
+        family="partnership",
+        seats=4,
+        teams=True,
+        people=4,
+        computers=0,
+        hands=6,
+        scores=(100, 40),
+        winner_side=0,
+        draw=False,
+        reason="target",
+        started_at=now - 900,
+        finished_at=now,
+        side_ranks=(1, 2),
+        participants=parts,
+    )
+    return await records.record_match(rec)
+
+
+# ----------------------------------------------------------------------------------- report
+
+
+def report(results: list[tuple[str, tuple[float, float, float]]], repeat: int) -> str:
+    width = max(len(name) for name, _ in results)
+    lines = [f"{'query':<{width}}  {'median':>8}  {'p90':>8}  {'max':>8}   (ms, {repeat} runs)"]
+    for name, (med, p90, top) in results:
+        mark = "ok" if med < TARGET_MS else "SLOW"
+        lines.append(f"{name:<{width}}  {med:8.2f}  {p90:8.2f}  {top:8.2f}   {mark}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.records", description=__doc__)
+    parser.add_argument("--players", type=int, default=100_000, help="people (100,000)")
+    parser.add_argument("--matches", type=int, default=1_000_000, help="matches (1,000,000)")
+    parser.add_argument("--guilds", type=int, default=300, help="servers (300)")
+    parser.add_argument("--repeat", type=int, default=30, help="runs of each query (30)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default=None, help="database file (a temporary one)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="records-bench-") as tmp:
+        path = Path(args.db) if args.db else Path(tmp) / "records.sqlite3"
+        if path.exists():
+            print(f"{path} exists: give a new file", file=sys.stderr)
+            return 2
+        start = time.perf_counter()
+        asyncio.run(_migrate(path))
+        info = fill(path, args.players, args.matches, args.guilds, args.seed)
+        filled = time.perf_counter() - start
+        counts = info["counts"]
+        print(
+            f"filled in {filled:.0f} s: {args.players:,} players, {counts['record_matches']:,}"
+            f" matches, {counts['record_entries']:,} entries, {counts['record_stats']:,} summary"
+            f" lines, {args.guilds} servers (biggest {info['big_guild_players']:,} players,"
+            f" middling {info['mid_guild_players']:,}); {path.stat().st_size / 2**20:,.0f} MiB"
+        )
+        print("  " + ", ".join(f"{k} {v:.0f} s" for k, v in info["phases"].items()))
+        results = asyncio.run(measure(path, info, args.repeat, args.seed))
+        print(report(results, args.repeat))
+    slow = [name for name, (med, _, _) in results if med >= TARGET_MS]
+    if slow:
+        print(f"over {TARGET_MS:.0f} ms: {', '.join(slow)}")
+    return 0
+
+
+async def _migrate(path: Path) -> None:
+    store = await Store.open(path)
+    await store.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
