@@ -190,3 +190,29 @@ async def test_new_options_and_leave(fake_discord: FakeDiscord, tmp_path: Path) 
         final = fake.messages(game.channel_id)[-1]
         assert final.embed is not None and final.embed["title"] == "Match over"
         assert "Bob resigned." in final.text()
+
+
+async def test_public_texts_in_the_server_language_private_in_the_users(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.i18n
+
+    def lookup(locale: str | None, text: str, context: str | None = None) -> str | None:
+        return f"[{locale}] {text}" if context is None and locale in ("es-ES", "pt-BR") else None
+
+    monkeypatch.setattr(bot.i18n, "lookup", lookup)
+    fake = fake_discord
+    fake.guild.locale = "es-ES"
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
+        result = await fake.slash(
+            alice, fake.channel_id, "domino new", {"variant": "draw"}, locale="pt-BR"
+        )
+        assert result.embed is not None and not result.ephemeral
+        assert "[es-ES] Draw game (two players)" in result.embed["title"]
+        labels = [b["label"] for b in result.components[0]["components"]]
+        assert labels[0] == "[es-ES] Join"
+        lobby = result.message
+        assert lobby is not None
+        again = await fake.click(alice, lobby, button(lobby, "join"), locale="pt-BR")
+        assert await answer(again) == "[pt-BR] You already have a seat at this table."

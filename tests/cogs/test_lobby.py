@@ -109,6 +109,8 @@ async def test_start_when_full_and_cancel_permissions(
         assert start.type == 6
         game = await game_message(fake, bot, tid)
         thread = game.channel_id
+        busy = await fake.slash(bob, thread, "domino new", {"variant": "two"})
+        assert busy.ephemeral and busy.content == "A match is already running here."
         refused_cmd = await fake.slash(bob, thread, "domino cancel")
         assert refused_cmd.content == "Only the host of the table can do that."
         done = await fake.slash(mod, thread, "domino cancel")
