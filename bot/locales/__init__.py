@@ -1,0 +1,295 @@
+"""Upkeep of the translation catalogues: extract the message ids, merge them, check them.
+
+``python -m bot.locales update`` writes ``messages.pot`` from the code (``babel.cfg``), the
+slash commands' strings and the words drawn in pictures, and merges it into every
+``<name>/LC_MESSAGES/messages.po`` (new ids arrive empty, vanished ones are dropped).
+``python -m bot.locales check`` lists what is missing; the tests run the same check.
+
+``es_419`` keeps only the entries Latin America says differently; the rest comes from ``es``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import io
+import pkgutil
+import string
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po, write_po
+
+from bot import i18n
+from bot.i18n import COMMAND_NAME, NAME_CONTEXTS, OPTION_NAME, Key
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = Path(__file__).resolve().parent
+POT = LOCALES / "messages.pot"
+CONFIG = ROOT / "babel.cfg"
+NAMES = ("es", "es_419", "pt_BR")
+FULL = ("es", "pt_BR")  # catalogues that must hold every message themselves
+PROJECT = "domino-bot"
+SLASH_COMMANDS = "(slash-commands)"  # the location of command strings in the .pot
+
+
+@dataclass
+class Entry:
+    """One message id to translate, with where it comes from."""
+
+    key: Key
+    sources: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------- extraction
+
+
+def code_messages(root: Path = ROOT, config: Path = CONFIG) -> dict[Key, Entry]:
+    """The message ids in the code, as ``babel.cfg`` says where to look."""
+    with config.open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle, str(config))
+    found: dict[Key, Entry] = {}
+    for filename, _lineno, message, comments, context in extract_from_dir(
+        root, method_map, options_map
+    ):
+        text = message if isinstance(message, str) else message[0]
+        if not text:
+            continue
+        entry = found.setdefault((context, text), Entry((context, text)))
+        if filename not in entry.sources:
+            entry.sources.append(filename)
+        entry.comments.extend(c for c in comments if c not in entry.comments)
+    return found
+
+
+class RecordingTranslator:
+    """Stands in for the command translator and notes every string Discord would get."""
+
+    def __init__(self) -> None:
+        self.seen: dict[Key, set[str]] = {}
+
+    async def _checked_translate(self, string: Any, locale: Any, context: Any) -> None:
+        return await self.translate(string, locale, context)
+
+    async def translate(self, string: Any, locale: Any, context: Any) -> None:
+        message = string.message
+        if not any(ch.isalpha() for ch in message):
+            return None  # numbers (choices like 100) stay as they are
+        ctx = NAME_CONTEXTS.get(context.location)
+        self.seen.setdefault((ctx, message), set()).add(context.location.name)
+        return None
+
+
+async def command_messages(extensions: list[str] | None = None) -> dict[Key, Entry]:
+    """Every string of the slash commands the bot syncs: names, descriptions, choices.
+
+    Starts the real bot offline (a temporary database, no Discord) to load the cogs.
+    """
+    from bot.client import DominoBot
+    from bot.settings import Settings
+
+    class OfflineBot(DominoBot):
+        async def sync_commands(self) -> None:
+            return None
+
+    recorder = RecordingTranslator()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            discord_token=None,
+            database_path=Path(tmp) / "locales.sqlite3",
+            dev_guild_id=None,
+            log_level="WARNING",
+        )
+        bot = OfflineBot(settings, extensions=extensions)
+        async with bot:  # initialised as for a login, closed (cogs unloaded) at the end
+            await bot.setup_hook()
+            for command in bot.tree.get_commands():
+                await command.get_translated_payload(bot.tree, recorder)  # type: ignore[arg-type]
+    entries: dict[Key, Entry] = {}
+    for key, locations in recorder.seen.items():
+        entries[key] = Entry(key, [SLASH_COMMANDS], sorted(locations))
+    return entries
+
+
+def picture_defaults() -> dict[str, str]:
+    """The words the renderers draw: every ``*LABELS`` dict of str in ``render/``'s modules."""
+    words: dict[str, str] = {}
+    try:
+        package = importlib.import_module("render")
+    except ImportError:
+        return words
+    modules = [package]
+    for info in pkgutil.iter_modules(getattr(package, "__path__", [])):
+        try:
+            modules.append(importlib.import_module(f"render.{info.name}"))
+        except ImportError:
+            continue
+    for module in modules:
+        for name, value in vars(module).items():
+            if name.upper() == name and name.endswith("LABELS") and isinstance(value, Mapping):
+                for key, text in value.items():
+                    if isinstance(key, str) and isinstance(text, str) and text.strip():
+                        words[f"{module.__name__}.{name}.{key}"] = text
+    return words
+
+
+def picture_messages() -> dict[Key, Entry]:
+    """Message ids of the words drawn in pictures."""
+    entries: dict[Key, Entry] = {}
+    for where, text in picture_defaults().items():
+        entry = entries.setdefault((None, text), Entry((None, text)))
+        entry.sources.append(where.rsplit(".", 1)[0])
+    return entries
+
+
+def all_messages(extensions: list[str] | None = None) -> dict[Key, Entry]:
+    """Every message id the bot can show: code, slash commands, pictures."""
+    merged: dict[Key, Entry] = {}
+    for part in (
+        code_messages(),
+        asyncio.run(command_messages(extensions)),
+        picture_messages(),
+    ):
+        for key, entry in part.items():
+            into = merged.setdefault(key, Entry(key))
+            into.sources.extend(s for s in entry.sources if s not in into.sources)
+            into.comments.extend(c for c in entry.comments if c not in into.comments)
+    return merged
+
+
+def template(entries: Mapping[Key, Entry]) -> Catalog:
+    """The ``.pot`` catalogue of ``entries``."""
+    catalog = Catalog(project=PROJECT, fuzzy=False)
+    for (context, text), entry in entries.items():
+        catalog.add(
+            text,
+            None,
+            locations=[(s, None) for s in entry.sources],
+            auto_comments=entry.comments,
+            context=context,
+        )
+    return catalog
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def read(path: Path, locale: str | None = None) -> Catalog:
+    """A ``.po``/``.pot`` file as a Babel catalogue."""
+    with path.open("rb") as handle:
+        return read_po(handle, locale=locale)
+
+
+def write(path: Path, catalog: Catalog) -> None:
+    """Write ``catalog`` as a ``.po`` file (no line numbers, so code edits don't churn it)."""
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, include_lineno=False, ignore_obsolete=True, width=100)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(buffer.getvalue())
+
+
+def _header(catalog: Catalog) -> None:
+    catalog.project = PROJECT
+    catalog.version = "0.1"
+    catalog.copyright_holder = "the domino-bot contributors"
+    catalog.last_translator = "the domino-bot contributors"
+    catalog.language_team = f"{catalog.locale_identifier}"
+    catalog.fuzzy = False
+
+
+def update(entries: Mapping[Key, Entry] | None = None) -> dict[str, int]:
+    """Write ``messages.pot`` and merge it into every catalogue; returns untranslated counts."""
+    entries = all_messages() if entries is None else entries
+    pot = template(entries)
+    _header(pot)
+    write(POT, pot)
+    missing: dict[str, int] = {}
+    for name in NAMES:
+        path = i18n.catalogue_path(name)
+        catalog = read(path, name) if path.exists() else Catalog(locale=name, project=PROJECT)
+        catalog.update(pot, no_fuzzy_matching=True)
+        if name not in FULL:
+            for message in list(catalog):
+                if message.id and not message.string:
+                    catalog.delete(message.id, context=message.context)
+        _header(catalog)
+        write(path, catalog)
+        missing[name] = sum(1 for m in catalog if m.id and not m.string)
+    i18n.reload()
+    return missing
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` of a ``str.format`` template (ValueError if it is malformed)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def problems(keys: Iterable[Key]) -> list[str]:
+    """What is wrong with the catalogues for the message ids ``keys``; empty when all is well.
+
+    Each catalogue must translate every id (``es_419`` through its ``es`` fallback), without
+    fuzzy or empty entries, with the same placeholders as the English text; names of
+    commands and options must be names Discord accepts.
+    """
+    found: list[str] = []
+    wanted = list(dict.fromkeys(keys))
+    for name in NAMES:
+        path = i18n.catalogue_path(name)
+        if not path.exists():
+            found.append(f"{name}: no catalogue at {path}")
+            continue
+        own = read(path, name)
+        for message in own:
+            if message.id and message.fuzzy:
+                found.append(f"{name}: fuzzy entry {message.id!r}")
+        effective: dict[Key, str] = {}
+        fallback = i18n.FALLBACKS.get(name)
+        if fallback:
+            effective.update(i18n.read_catalogue(i18n.catalogue_path(fallback)))
+        effective.update(i18n.read_catalogue(path))
+        for key in wanted:
+            context, text = key
+            translated = effective.get(key)
+            where = f"{name}: {text!r}" + (f" ({context})" if context else "")
+            if not translated or not translated.strip():
+                found.append(f"{where} is not translated")
+                continue
+            if context in (COMMAND_NAME, OPTION_NAME):
+                if not i18n.valid_name(translated):
+                    found.append(f"{where}: {translated!r} is not a valid Discord name")
+                continue
+            try:
+                expected = placeholders(text)
+                got = placeholders(translated)
+                translated.format(**dict.fromkeys(got, "x"))
+            except (ValueError, IndexError, KeyError) as exc:
+                found.append(f"{where}: malformed translation {translated!r} ({exc})")
+                continue
+            if expected != got:
+                found.append(f"{where}: placeholders {sorted(got)} instead of {sorted(expected)}")
+    return found
+
+
+def pot_keys(path: Path = POT) -> set[Key]:
+    """The message ids of the ``.pot`` file."""
+    return {(m.context, m.id) for m in read(path) if m.id and isinstance(m.id, str)}
+
+
+def import_all(packages: Iterable[str] = ("bot", "cogs")) -> None:
+    """Import every module of ``packages`` (so every error class is defined)."""
+    for package in packages:
+        module = importlib.import_module(package)
+        for info in pkgutil.walk_packages(module.__path__, f"{package}."):
+            if info.name.endswith("__main__"):
+                continue
+            importlib.import_module(info.name)
