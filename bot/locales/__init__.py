@@ -99,6 +99,8 @@ async def command_messages(extensions: list[str] | None = None) -> dict[Key, Ent
         async def sync_commands(self) -> None:
             return None
 
+    if extensions is None:
+        extensions = every_extension()
     recorder = RecordingTranslator()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
@@ -116,6 +118,24 @@ async def command_messages(extensions: list[str] | None = None) -> dict[Key, Ent
     for key, locations in recorder.seen.items():
         entries[key] = Entry(key, [SLASH_COMMANDS], sorted(locations))
     return entries
+
+
+def every_extension(package: str = "cogs") -> list[str]:
+    """The extensions the bot loads, then any other module of ``package`` with a ``setup``.
+
+    So the strings of a cog are translated before it is switched on.
+    """
+    from bot.client import discover_extensions
+
+    names = discover_extensions(package)
+    module = importlib.import_module(package)
+    for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
+        name = f"{package}.{info.name}"
+        if name in names or info.name.startswith("_"):
+            continue
+        if callable(getattr(importlib.import_module(name), "setup", None)):
+            names.append(name)
+    return names
 
 
 def picture_defaults() -> dict[str, str]:
