@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.i18n import CommandTranslator
 from bot.log import setup_logging
 from bot.service import TableService
 from bot.settings import Settings
@@ -71,6 +72,7 @@ class DominoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
+        await self.tree.set_translator(CommandTranslator())  # es-ES, es-419, pt-BR commands
         self.store = await Store.open(self.settings.database_path)
         self.service = TableService(self.store, **self.service_options)
         tables = await self.service.load_open_tables()
