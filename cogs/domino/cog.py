@@ -7,6 +7,7 @@ permission is explained; anything unexpected is logged with the table id and apo
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -27,7 +28,7 @@ from bot.errors import (
     TableFinished,
     WrongStatus,
 )
-from bot.i18n import CommandTranslator, error_text, tr
+from bot.i18n import error_text, tr
 from bot.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo, TableService
 from cogs.domino import texts, ui
 from cogs.domino.ids import COG_NAME, DominoButton, make_view
@@ -90,22 +91,30 @@ class DominoCog(
         self.bot = bot
         self.service = service
         self.presenter = Presenter(bot, service)
-        self._translator: CommandTranslator | None = None
+        self._handlers: set[asyncio.Task[Any]] = set()  # interactions being handled
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DominoButton)
-        if self.bot.tree.translator is None:
-            self._translator = CommandTranslator()
-            await self.bot.tree.set_translator(self._translator)
         self.presenter.start()
 
     async def cog_unload(self) -> None:
+        running = [t for t in self._handlers if t is not asyncio.current_task()]
+        if running:
+            await asyncio.wait(running, timeout=5.0)
         await self.presenter.close()
         self.bot.remove_dynamic_items(DominoButton)
-        if self._translator is not None and self.bot.tree.translator is self._translator:
-            await self.bot.tree.set_translator(None)
 
     # ------------------------------------------------------------------ error handling
+
+    async def idle(self) -> None:
+        """Wait until no interaction is being handled and no Discord work is queued."""
+        while True:
+            running = [t for t in self._handlers if t is not asyncio.current_task()]
+            if running:
+                await asyncio.wait(running)
+            await self.presenter.idle()
+            if not [t for t in self._handlers if t is not asyncio.current_task()]:
+                return
 
     async def _reply(self, interaction: Interaction, text: str, **kwargs: Any) -> None:
         """An ephemeral answer, whether or not the interaction was answered already."""
@@ -123,6 +132,9 @@ class DominoCog(
     ) -> AsyncIterator[None]:
         """Turn errors into ephemeral answers: service errors, permissions, the unexpected."""
         locale = _locale(interaction)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
         try:
             yield
         except ServiceError as exc:
@@ -135,6 +147,9 @@ class DominoCog(
         except Exception:
             log.exception("table %s: %s failed", table_id, what)
             await self._reply(interaction, ui.apology_text(locale))
+        finally:
+            if task is not None:
+                self._handlers.discard(task)
 
     # ------------------------------------------------------------------ commands
 

@@ -107,8 +107,8 @@ def enabled(message: StoredMessage) -> list[str]:
 
 
 async def settle(bot: TestBot) -> None:
-    """Wait until the bot has no Discord work queued for any table."""
-    await bot.cog.presenter.idle()
+    """Wait until the bot handles no interaction and has no Discord work queued."""
+    await bot.cog.idle()
 
 
 async def table(bot: TestBot, table_id: int) -> TableInfo:
