@@ -1,0 +1,692 @@
+"""``/domino leaderboard|stats|history|privacy``: records, ratings and leaderboards.
+
+The commands join the ``/domino`` group of the dominoes cog (``cogs.domino``, loaded first) as
+subcommands; without it they form a ``/domino`` group of their own. The cog owns a
+:class:`bot.records.Records`, which it registers as an observer of the table service, so every
+finished match gets recorded (and, once at load, whatever finished while it was away).
+
+Buttons carry everything in their custom ids (``records:<kind>:...``, the page they lead to
+included, so a double click shows the same page twice), and work after a restart. A
+leaderboard's Previous/Next edit the message for the person who asked for it; anyone else who
+can see it gets the page he clicked as an ephemeral message of his own. A button that is no
+longer on the message it was clicked on is answered with a short ephemeral note.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+from discord.ext import commands
+
+from bot.i18n import N_, tr
+from bot.records import (
+    ALL,
+    FAMILIES,
+    GLOBAL,
+    HistoryItem,
+    LeaderboardPage,
+    PlayerStats,
+    Records,
+    display_name,
+)
+from bot.records_store import StatRow
+from render.stats import rating_chart
+
+__all__ = ["COG_NAME", "RecordsButton", "RecordsCog", "setup"]
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+COG_NAME = "Records"
+GROUP_NAME = "domino"
+HISTORY_SIZE = 10
+PICTURE = "rating.png"
+BLUE = discord.Colour.from_rgb(21, 101, 192)
+GOLD = discord.Colour.from_rgb(249, 168, 37)
+
+FAMILY_NAMES: dict[str, str] = {
+    "partnership": N_("Partnership games"),
+    "two-player": N_("Two-player games"),
+    "three-player": N_("Three players"),
+}
+RESULT_MARKS = {"win": "✅", "loss": "❌", "draw": "➖"}
+RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Draw")}
+
+
+def _variant_name(locale: str | None, bucket: str) -> str:
+    """The name of a bucket: a family, 'all' or a variant (named by the dominoes cog)."""
+    if bucket in FAMILY_NAMES:
+        return tr(locale, FAMILY_NAMES[bucket])
+    if bucket == ALL:
+        return tr(locale, "All variants")
+    try:
+        from cogs.domino.texts import variant_name
+    except ImportError:  # the play cog is absent: the id will do
+        return bucket
+    return variant_name(locale, bucket)
+
+
+def _variant_choices() -> list[Choice[str]]:
+    choices = [Choice(name=locale_str(FAMILY_NAMES[f]), value=f) for f in FAMILIES]
+    names: dict[str, tuple[str, ...]] = {}
+    with contextlib.suppress(ImportError):  # without the play cog, the ids will do
+        from cogs.domino.texts import VARIANTS as names
+    for variants in FAMILIES.values():
+        for v in variants:
+            name = names[v][0] if v in names else v
+            choices.append(Choice(name=locale_str(name), value=v))
+    return choices
+
+
+# ------------------------------------------------------------------------------- buttons
+
+TEMPLATE = re.compile(r"records:(?P<kind>lb|privacy):(?P<args>[0-9a-z:\-]+)")
+
+
+class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """Any button of this cog; clicks go to :meth:`RecordsCog.on_button`."""
+
+    def __init__(
+        self,
+        kind: str,
+        *args: object,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> None:
+        text = ":".join(["records", kind, *(str(a) for a in args)])
+        if len(text) > 100 or not TEMPLATE.fullmatch(text):
+            raise ValueError(f"bad custom id {text!r}")
+        super().__init__(
+            discord.ui.Button(label=label or None, style=style, disabled=disabled, custom_id=text)
+        )
+        self.kind = kind
+        self.args = tuple(str(a) for a in args)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> RecordsButton:
+        return cls(match["kind"], *match["args"].split(":"))
+
+    async def callback(self, interaction: Interaction) -> None:
+        cog = interaction.client.get_cog(COG_NAME)
+        if cog is None:  # unloaded while the click was on its way
+            return
+        await cog.on_button(interaction, self.kind, self.args)  # type: ignore[attr-defined]
+
+
+def _view(buttons: list[RecordsButton]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for b in buttons:
+        view.add_item(b)
+    return view
+
+
+# ------------------------------------------------------------------------------ presenting
+
+
+def _name(locale: str | None, name: str, kind: str) -> str:
+    return discord.utils.escape_markdown(display_name(locale, name, kind) or "?")
+
+
+def leaderboard_embed(locale: str | None, page: LeaderboardPage) -> discord.Embed:
+    """The embed of one leaderboard page."""
+    where = tr(locale, "this server") if page.scope != GLOBAL else tr(locale, "everywhere")
+    what = _variant_name(locale, page.bucket)
+    if page.by == "rating":
+        title = tr(locale, "Ratings: {what}, {where}", what=what, where=where)
+    else:
+        title = tr(locale, "Most wins: {what}, {where}", what=what, where=where)
+    lines = []
+    for row in page.rows:
+        name = _name(locale, row.name, row.kind)
+        record = tr(
+            locale,
+            "{wins} W · {losses} L · {draws} D",
+            wins=row.wins,
+            losses=row.losses,
+            draws=row.draws,
+        )
+        if page.by == "rating":
+            lines.append(f"**{row.place}.** {name} — **{row.rating}** · {record}")
+        else:
+            lines.append(f"**{row.place}.** {name} — {record}")
+    description = "\n".join(lines) or tr(locale, "Nobody is on this leaderboard yet.")
+    embed = discord.Embed(title=title, description=description, colour=GOLD)
+    footer = tr(
+        locale,
+        "Page {page} of {pages} · {total} players",
+        page=page.page + 1,
+        pages=page.pages,
+        total=page.total,
+    )
+    if page.viewer_place is not None:
+        footer += " · " + tr(locale, "you: #{place}", place=page.viewer_place)
+    embed.set_footer(text=footer)
+    return embed
+
+
+def leaderboard_buttons(
+    locale: str | None, page: LeaderboardPage, owner: int
+) -> list[RecordsButton]:
+    """Previous / Next, carrying the page they lead to."""
+    common = (owner, page.scope, page.bucket, page.by)
+    return [
+        RecordsButton(
+            "lb",
+            "p",
+            *common,
+            max(page.page - 1, 0),
+            label=tr(locale, "Previous"),
+            disabled=page.page == 0,
+        ),
+        RecordsButton(
+            "lb",
+            "n",
+            *common,
+            min(page.page + 1, page.pages - 1),
+            label=tr(locale, "Next"),
+            disabled=page.page >= page.pages - 1,
+        ),
+    ]
+
+
+def _line_text(locale: str | None, line: StatRow) -> str:
+    share = round(100 * line.wins / line.matches) if line.matches else 0
+    return "\n".join(
+        [
+            tr(
+                locale,
+                "Matches: {matches} · wins {wins} ({share}%) · losses {losses} · draws {draws}",
+                matches=line.matches,
+                wins=line.wins,
+                share=share,
+                losses=line.losses,
+                draws=line.draws,
+            ),
+            tr(
+                locale,
+                "Hands won: {hands} · dominoes: {dominoes} · blocks won: {blocks}",
+                hands=line.hands_won,
+                dominoes=line.dominoes,
+                blocks=line.blocks_won,
+            ),
+            tr(
+                locale,
+                "Points: {points_for} for, {points_against} against",
+                points_for=line.points_for,
+                points_against=line.points_against,
+            ),
+            tr(
+                locale,
+                "Winning streak: {streak} (best {best})",
+                streak=line.streak,
+                best=line.best_streak,
+            ),
+        ]
+    )
+
+
+def stats_embed(locale: str | None, stats: PlayerStats, shown: str) -> discord.Embed:
+    """The embed of ``/domino stats`` (the picture is attached as ``rating.png``)."""
+    embed = discord.Embed(title=tr(locale, "Statistics of {name}", name=shown), colour=BLUE)
+    if stats.ratings:
+        ratings = [
+            tr(
+                locale,
+                "{family}: **{rating}** ({matches} rated matches)",
+                family=tr(locale, FAMILY_NAMES.get(family, family)),
+                rating=r.display,
+                matches=r.matches,
+            )
+            for family, r in sorted(stats.ratings.items())
+        ]
+        embed.add_field(name=tr(locale, "Ratings"), value="\n".join(ratings), inline=False)
+    if ALL in stats.overall:
+        embed.add_field(
+            name=tr(locale, "Everywhere"),
+            value=_line_text(locale, stats.overall[ALL]),
+            inline=False,
+        )
+    if ALL in stats.server:
+        embed.add_field(
+            name=tr(locale, "On this server"),
+            value=_line_text(locale, stats.server[ALL]),
+            inline=False,
+        )
+    embed.set_image(url=f"attachment://{PICTURE}")
+    return embed
+
+
+def _history_line(locale: str | None, item: HistoryItem) -> str:
+    mark = RESULT_MARKS.get(item.result, "")
+    result = tr(locale, RESULT_NAMES.get(item.result, item.result))
+    own = item.scores[item.side] if item.side < len(item.scores) else 0
+    others = [s for i, s in enumerate(item.scores) if i != item.side]
+    score = "–".join(str(s) for s in (own, *others))
+    head = f"{mark} **{result}** · {_variant_name(locale, item.variant)} · {score}"
+    if item.rating_change is not None:
+        head += f" · {item.rating_change:+d}"
+    head += f" · <t:{int(item.finished_at)}:R>"
+    who = []
+    if item.partners:
+        names = ", ".join(_name(locale, n, k) for n, k in item.partners)
+        who.append(tr(locale, "with {names}", names=names))
+    if item.opponents:
+        names = ", ".join(_name(locale, n, k) for n, k in item.opponents)
+        who.append(tr(locale, "against {names}", names=names))
+    return head + ("\n" + " · ".join(who) if who else "")
+
+
+def history_embed(locale: str | None, items: list[HistoryItem], shown: str) -> discord.Embed:
+    """The embed of ``/domino history``."""
+    embed = discord.Embed(
+        title=tr(locale, "Recent matches of {name}", name=shown),
+        description="\n".join(_history_line(locale, i) for i in items),
+        colour=BLUE,
+    )
+    return embed
+
+
+def privacy_embed(locale: str | None, hidden: set[int], guild_id: int | None) -> discord.Embed:
+    """What ``/domino privacy`` shows: where the person appears on leaderboards."""
+    yes, no = tr(locale, "shown"), tr(locale, "hidden")
+    lines = [
+        tr(
+            locale,
+            "Global leaderboards: **{state}**",
+            state=no if GLOBAL in hidden else yes,
+        )
+    ]
+    if guild_id is not None:
+        lines.append(
+            tr(
+                locale,
+                "This server's leaderboards: **{state}**",
+                state=no if guild_id in hidden else yes,
+            )
+        )
+    lines.append(
+        tr(
+            locale,
+            "Each choice is separate: leaving the global leaderboards keeps you on this "
+            "server's unless you leave them too. Your matches are still recorded.",
+        )
+    )
+    return discord.Embed(
+        title=tr(locale, "Your place on the leaderboards"), description="\n".join(lines)
+    )
+
+
+def privacy_buttons(
+    locale: str | None, user_id: int, hidden: set[int], guild_id: int | None
+) -> list[RecordsButton]:
+    """One toggle per scope."""
+    out = [
+        RecordsButton(
+            "privacy",
+            user_id,
+            GLOBAL,
+            0 if GLOBAL in hidden else 1,
+            label=tr(locale, "Show me on the global leaderboards")
+            if GLOBAL in hidden
+            else tr(locale, "Leave the global leaderboards"),
+        )
+    ]
+    if guild_id is not None:
+        out.append(
+            RecordsButton(
+                "privacy",
+                user_id,
+                guild_id,
+                0 if guild_id in hidden else 1,
+                label=tr(locale, "Show me on this server's leaderboards")
+                if guild_id in hidden
+                else tr(locale, "Leave this server's leaderboards"),
+            )
+        )
+    return out
+
+
+# ------------------------------------------------------------------------------ the commands
+
+
+def _cog(interaction: Interaction) -> RecordsCog:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if cog is None:
+        raise RuntimeError("the records cog is not loaded")
+    return cog  # type: ignore[no-any-return]
+
+
+@app_commands.command(name="leaderboard", description=locale_str("The best players"))
+@app_commands.describe(
+    variant=locale_str("A variant or a family of variants (all of them if left out)"),
+    scope=locale_str("This server or everywhere"),
+    by=locale_str("Rank by rating or by wins"),
+)
+@app_commands.choices(
+    variant=_variant_choices(),
+    scope=[
+        Choice(name=locale_str("This server"), value="server"),
+        Choice(name=locale_str("Everywhere"), value="global"),
+    ],
+    by=[
+        Choice(name=locale_str("Rating"), value="rating"),
+        Choice(name=locale_str("Wins"), value="wins"),
+    ],
+)
+async def leaderboard_command(
+    interaction: Interaction,
+    variant: str | None = None,
+    scope: str | None = None,
+    by: str | None = None,
+) -> None:
+    await _cog(interaction).leaderboard(interaction, variant, scope, by)
+
+
+@app_commands.command(name="stats", description=locale_str("Figures and rating of a player"))
+@app_commands.describe(user=locale_str("Whose figures (yours if left out)"))
+async def stats_command(interaction: Interaction, user: discord.User | None = None) -> None:
+    await _cog(interaction).stats(interaction, user)
+
+
+@app_commands.command(name="history", description=locale_str("Recent matches of a player"))
+@app_commands.describe(user=locale_str("Whose matches (yours if left out)"))
+async def history_command(interaction: Interaction, user: discord.User | None = None) -> None:
+    await _cog(interaction).history(interaction, user)
+
+
+@app_commands.command(
+    name="privacy",
+    description=locale_str("Leave or rejoin the global or this server's leaderboards"),
+)
+async def privacy_command(interaction: Interaction) -> None:
+    await _cog(interaction).privacy(interaction)
+
+
+COMMANDS = (leaderboard_command, stats_command, history_command, privacy_command)
+
+
+def _locale(interaction: Interaction) -> str:
+    return interaction.locale.value
+
+
+class RecordsCog(commands.Cog, name=COG_NAME):
+    """Records finished matches; leaderboards, stats, history and privacy choices."""
+
+    def __init__(self, bot: commands.Bot, records: Records) -> None:
+        self.bot = bot
+        self.records = records
+        self._group: app_commands.Group | None = None
+        self._own_group = False
+        self._catch_up: asyncio.Task[int] | None = None
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(RecordsButton)
+        found = self.bot.tree.get_command(GROUP_NAME)
+        if isinstance(found, app_commands.Group):
+            self._group = found
+        else:  # the play cog is absent: our own /domino group
+            self._group = app_commands.Group(
+                name=GROUP_NAME,
+                description=locale_str("Dominoes: leaderboards, stats and history"),
+                guild_only=True,
+            )
+            self._own_group = True
+        for command in COMMANDS:
+            self._group.add_command(command, override=True)
+        if self._own_group:
+            self.bot.tree.add_command(self._group, override=True)
+        service = getattr(self.bot, "service", None)
+        if service is not None:
+            service.add_observer(self.records)
+        self._catch_up = asyncio.create_task(self._catch_up_now(), name="records-catch-up")
+
+    async def cog_unload(self) -> None:
+        if self._catch_up is not None:
+            self._catch_up.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catch_up
+        service = getattr(self.bot, "service", None)
+        if service is not None:
+            with contextlib.suppress(ValueError):
+                service.remove_observer(self.records)
+        if self._group is not None:
+            for command in COMMANDS:
+                self._group.remove_command(command.name)
+            if self._own_group:
+                self.bot.tree.remove_command(GROUP_NAME)
+        self.bot.remove_dynamic_items(RecordsButton)
+
+    async def _catch_up_now(self) -> int:
+        try:
+            done = await self.records.catch_up()
+        except Exception:
+            log.exception("recording the matches that finished unobserved failed")
+            return 0
+        if done:
+            log.info("recorded %d match(es) that finished while nobody listened", done)
+        return done
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    async def _reply(self, interaction: Interaction, text: str) -> None:
+        """An ephemeral answer, whether or not the interaction was answered already."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+
+    @contextlib.asynccontextmanager
+    async def _guard(self, interaction: Interaction, what: str) -> AsyncIterator[None]:
+        """Log the unexpected and apologise; explain a refused permission."""
+        locale = _locale(interaction)
+        try:
+            yield
+        except discord.Forbidden as exc:
+            log.info("%s: Discord refused: %s", what, exc.text)
+            await self._reply(
+                interaction,
+                tr(
+                    locale,
+                    "I am missing a permission in this channel (send messages, embed links, "
+                    "attach files).",
+                ),
+            )
+        except Exception:
+            log.exception("%s failed", what)
+            await self._reply(
+                interaction, tr(locale, "Sorry, something went wrong on my side. Please try again.")
+            )
+
+    # -- /domino leaderboard ------------------------------------------------------------------
+
+    async def leaderboard(
+        self, interaction: Interaction, variant: str | None, scope: str | None, by: str | None
+    ) -> None:
+        async with self._guard(interaction, "leaderboard"):
+            guild = interaction.guild_id
+            where = GLOBAL if scope == "global" or guild is None else guild
+            page = await self.records.leaderboard(
+                scope=where,
+                bucket=variant or ALL,
+                by=by or "rating",
+                viewer_id=interaction.user.id,
+            )
+            locale = _locale(interaction)
+            await interaction.response.send_message(
+                embed=leaderboard_embed(locale, page),
+                view=_view(leaderboard_buttons(locale, page, interaction.user.id)),
+            )
+
+    async def _leaderboard_click(self, interaction: Interaction, args: tuple[str, ...]) -> None:
+        locale = _locale(interaction)
+        _direction, owner, scope, bucket, by, page_no = args
+        page = await self.records.leaderboard(
+            scope=int(scope),
+            bucket=bucket,
+            by=by,
+            page=int(page_no),
+            viewer_id=interaction.user.id,
+        )
+        if interaction.user.id == int(owner):
+            await interaction.response.edit_message(
+                embed=leaderboard_embed(locale, page),
+                view=_view(leaderboard_buttons(locale, page, int(owner))),
+            )
+        else:  # someone else's leaderboard: his own copy, for his eyes only
+            await interaction.response.send_message(
+                embed=leaderboard_embed(locale, page),
+                view=_view(leaderboard_buttons(locale, page, interaction.user.id)),
+                ephemeral=True,
+            )
+
+    # -- /domino stats ------------------------------------------------------------------------
+
+    def _shown_name(self, interaction: Interaction, user: discord.abc.User | None) -> str:
+        target = user or interaction.user
+        return discord.utils.escape_markdown(target.display_name)
+
+    async def stats(self, interaction: Interaction, user: discord.User | None) -> None:
+        async with self._guard(interaction, "stats"):
+            locale = _locale(interaction)
+            target = user or interaction.user
+            shown = self._shown_name(interaction, user)
+            found = await self.records.stats(
+                target.id, guild_id=interaction.guild_id, viewer_id=interaction.user.id
+            )
+            if found.empty:
+                await self._reply(
+                    interaction, tr(locale, "No recorded matches to show for {name}.", name=shown)
+                )
+                return
+            await interaction.response.defer(thinking=True)
+            labels = {f: tr(locale, name) for f, name in FAMILY_NAMES.items()}
+            picture = await asyncio.to_thread(
+                rating_chart,
+                found.series,
+                title=tr(locale, "Rating over time"),
+                labels=labels,
+                empty_text=tr(locale, "No rated matches yet"),
+            )
+            await interaction.followup.send(
+                embed=stats_embed(locale, found, shown),
+                file=discord.File(io.BytesIO(picture), filename=PICTURE),
+            )
+
+    # -- /domino history ----------------------------------------------------------------------
+
+    async def history(self, interaction: Interaction, user: discord.User | None) -> None:
+        async with self._guard(interaction, "history"):
+            locale = _locale(interaction)
+            target = user or interaction.user
+            shown = self._shown_name(interaction, user)
+            guild = interaction.guild_id
+            if target.id == interaction.user.id:
+                items = await self.records.history(target.id, limit=HISTORY_SIZE)
+            elif guild is not None and guild not in await self.records.hidden_scopes(target.id):
+                items = await self.records.history(target.id, guild_id=guild, limit=HISTORY_SIZE)
+            else:
+                items = []
+            if not items:
+                await self._reply(
+                    interaction, tr(locale, "No recorded matches to show for {name}.", name=shown)
+                )
+                return
+            await interaction.response.send_message(embed=history_embed(locale, items, shown))
+
+    # -- /domino privacy ----------------------------------------------------------------------
+
+    async def privacy(self, interaction: Interaction) -> None:
+        async with self._guard(interaction, "privacy"):
+            locale = _locale(interaction)
+            hidden = await self.records.hidden_scopes(interaction.user.id)
+            guild = interaction.guild_id
+            await interaction.response.send_message(
+                embed=privacy_embed(locale, hidden, guild),
+                view=_view(privacy_buttons(locale, interaction.user.id, hidden, guild)),
+                ephemeral=True,
+            )
+
+    async def _privacy_click(self, interaction: Interaction, args: tuple[str, ...]) -> None:
+        locale = _locale(interaction)
+        owner, scope, hide = int(args[0]), int(args[1]), args[2] == "1"
+        if interaction.user.id != owner:
+            await self._reply(interaction, tr(locale, "These choices belong to someone else."))
+            return
+        if scope != GLOBAL and scope != interaction.guild_id:
+            await self._reply(interaction, tr(locale, "This button is not valid any more."))
+            return
+        await self.records.set_privacy(owner, scope, hide)
+        hidden = await self.records.hidden_scopes(owner)
+        guild = interaction.guild_id
+        await interaction.response.edit_message(
+            embed=privacy_embed(locale, hidden, guild),
+            view=_view(privacy_buttons(locale, owner, hidden, guild)),
+        )
+
+    # -- buttons ------------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer a click on one of our buttons that its message no longer has.
+
+        discord.py drops such clicks silently (the person would see "interaction failed").
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id")
+        if not isinstance(custom_id, str) or not TEMPLATE.fullmatch(custom_id):
+            return
+        if _on_message(interaction.message, custom_id):
+            return  # a live button: RecordsButton handles it
+        locale = _locale(interaction)
+        await self._reply(
+            interaction, tr(locale, "This button is out of date: use the latest message.")
+        )
+
+    async def on_button(self, interaction: Interaction, kind: str, args: tuple[str, ...]) -> None:
+        """A click on one of this cog's buttons."""
+        async with self._guard(interaction, f"button {kind}"):
+            locale = _locale(interaction)
+            if kind == "lb" and len(args) == 6:
+                await self._leaderboard_click(interaction, args)
+            elif kind == "privacy" and len(args) == 3:
+                await self._privacy_click(interaction, args)
+            else:
+                await self._reply(interaction, tr(locale, "This button is not valid any more."))
+
+
+def _on_message(message: discord.Message | None, custom_id: Any) -> bool:
+    """Whether ``custom_id`` is still a button of ``message`` (else the click is stale)."""
+    if message is None or not isinstance(custom_id, str):
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog after ``cogs.domino``; the bot must own a store (``bot.store``)."""
+    store = getattr(bot, "store", None)
+    if store is None:
+        raise RuntimeError("the records cog needs bot.store (a Store)")
+    await bot.add_cog(RecordsCog(bot, Records(store)))

@@ -1,0 +1,238 @@
+"""/domino leaderboard, stats, history and privacy, end to end through the fake Discord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.records import Records, computer_id
+from tests.bot.test_records_support import duel, hand, human, make_record
+from tests.cogs.helpers import TestBot, answer, factory, new_table, start_with_computers
+from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
+
+
+def records_of(bot: TestBot) -> Records:
+    cog = bot.get_cog("Records")
+    assert cog is not None, bot.cogs
+    return cog.records  # type: ignore[attr-defined,no-any-return]
+
+
+def lb_button(message: StoredMessage, direction: str) -> str:
+    """The custom id of a leaderboard's Previous ("p") or Next ("n") button."""
+    for cid in message.custom_ids():
+        if cid.startswith(f"records:lb:{direction}:"):
+            return cid
+    raise LookupError(message.custom_ids())
+
+
+def places(message: StoredMessage) -> list[str]:
+    """The names listed on a leaderboard page, in order."""
+    text = message.embeds[0]["description"]
+    return [line.split("** ", 1)[1].split(" — ", 1)[0] for line in text.splitlines()]
+
+
+async def test_commands_join_the_domino_group(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
+        group = fake.find_command("domino", fake.guild_id)
+        assert group is not None
+        names = {o["name"] for o in group["options"]}
+        assert {"new", "rules", "leaderboard", "stats", "history", "privacy"} <= names
+        board = next(o for o in group["options"] if o["name"] == "leaderboard")
+        variant = next(o for o in board["options"] if o["name"] == "variant")
+        values = [c["value"] for c in variant["choices"]]
+        assert values[:3] == ["partnership", "two-player", "three-player"]
+        assert {"partners", "seven-seven", "draw", "penalty", "three"} <= set(values)
+
+
+async def test_leaderboard_pages_for_its_owner_and_copies_for_others(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        # 23 players each beat the same loser, player k k times: a clear order by wins.
+        table = 0
+        for k in range(1, 24):
+            for _ in range(k):
+                table += 1
+                await duel(records, table, 5000 + k, 1001, guild_id=fake.guild_id, at=1e9 + table)
+        result = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
+        message = result.message
+        assert message is not None and not result.ephemeral
+        embed = message.embeds[0]
+        assert embed["title"] == "Most wins: All variants, this server"
+        assert places(message) == [f"P{5000 + k}" for k in range(23, 13, -1)]
+        assert "Page 1 of 3 · 24 players · you: #24" in embed["footer"]["text"]
+        assert message.component(lb_button(message, "p"))["disabled"]  # type: ignore[index]
+
+        # The owner pages: the message itself changes.
+        moved = await fake.click(alice, message, lb_button(message, "n"))
+        assert moved.type == 7
+        assert places(message)[0] == "P5013" and "Page 2 of 3" in message.text()
+        await fake.click(alice, message, lb_button(message, "n"))
+        assert places(message) == ["P5003", "P5002", "P5001", "P1001"]
+        assert message.component(lb_button(message, "n"))["disabled"]  # type: ignore[index]
+
+        # Someone else pages: he gets his own copy, the message stays.
+        other = await fake.click(bob, message, lb_button(message, "p"))
+        assert other.type == 4 and other.ephemeral
+        assert other.message is not None and "Page 2 of 3" in other.message.text()
+        assert "Page 3 of 3" in message.text()
+        # ...which he may page himself.
+        again = await fake.click(bob, other.message, lb_button(other.message, "p"))
+        assert again.type == 7 and "Page 1 of 3" in other.message.text()
+
+    # After a restart the buttons still work.
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
+        back = await fake.click(alice, message, lb_button(message, "p"))
+        assert back.type == 7 and "Page 2 of 3" in message.text()
+
+
+async def test_stale_leaderboard_button_is_answered_privately(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        for k in range(24):
+            await duel(records, k + 1, 7000 + k, 1001, guild_id=fake.guild_id, at=1e9 + k)
+        result = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
+        message = result.message
+        assert message is not None
+        old_next = lb_button(message, "n")
+        await fake.click(alice, message, old_next)
+        assert "Page 2 of 3" in message.text() and old_next not in message.custom_ids()
+
+        # A client still showing the first page clicks its Next.
+        real = StoredMessage.component
+
+        def component(self: StoredMessage, cid: str) -> Any:
+            if cid == old_next:
+                return {"type": 2, "custom_id": cid, "style": 2, "label": "Next"}
+            return real(self, cid)
+
+        monkeypatch.setattr(StoredMessage, "component", component)
+        stale = await fake.click(alice, message, old_next)
+        assert await answer(stale) == "This button is out of date: use the latest message."
+        assert "Page 2 of 3" in message.text()
+
+
+async def test_leaderboard_by_rating_with_computers_and_global_scope(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        for i in range(3):
+            await records.record_match(
+                make_record(
+                    i + 1,
+                    "partners",
+                    [human(1001, "Alice"), human(1002, "Bob"), human(1003, "Cid"), human(1004)],
+                    [hand(1, "domino", 0, 0, [100, 0])],
+                    winner_side=0,
+                    guild_id=999,  # another server
+                    started_at=1e9 + i * 1000,
+                )
+            )
+        here = await fake.slash(alice, fake.channel_id, "domino leaderboard", {})
+        assert here.message is not None
+        assert "Nobody is on this leaderboard yet." in here.message.text()
+        assert here.message.embeds[0]["title"] == "Ratings: Partnership games, this server"
+        everywhere = await fake.slash(
+            alice, fake.channel_id, "domino leaderboard", {"scope": "global", "variant": "partners"}
+        )
+        assert everywhere.message is not None
+        assert places(everywhere.message)[:2] == ["Alice", "Cid"]
+        assert "you: #1" in everywhere.message.text()
+
+
+async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw")
+        assert result.message is not None
+        await start_with_computers(fake, bot, alice, result.message)
+        left = await fake.slash(alice, fake.channel_id, "domino leave", {})
+        assert "resigned" in await answer(left)
+        records = records_of(bot)
+        await fake.wait_for(lambda: bot.svc.open_tables() == [])
+        await bot.svc.idle()
+        assert not await records.record(tid)  # the observer recorded it already
+
+        stats = await fake.slash(alice, fake.channel_id, "domino stats", {})
+        (shown,) = await stats.wait_for_followups(1)
+        assert not shown.ephemeral
+        text = shown.text()
+        assert "Statistics of Alice" in text
+        assert "Matches: 1 · wins 0 (0%) · losses 1 · draws 0" in text
+        assert "Two-player games: **" in text and "(1 rated matches)" in text
+        picture = shown.attachment("rating.png")
+        assert picture is not None and picture.is_png
+
+        history = await fake.slash(alice, fake.channel_id, "domino history", {})
+        assert history.message is not None
+        line = history.message.embeds[0]["description"]
+        assert line.startswith("❌ **Loss** · ") and "against Computer (easy)" in line
+
+        # The computer's figures count too.
+        easy = await records.stats(computer_id("easy"))
+        assert easy.overall["all"].wins == 1
+
+        nothing = await fake.slash(bob, fake.channel_id, "domino stats", {})
+        assert await answer(nothing) == "No recorded matches to show for Bob."
+        theirs = await fake.slash(bob, fake.channel_id, "domino history", {"user": alice})
+        assert theirs.message is not None and "Recent matches of Alice" in theirs.message.text()
+
+
+async def test_privacy_buttons_hide_from_global_and_server_separately(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        await duel(records, 1, 1001, 1002, guild_id=fake.guild_id)
+        result = await fake.slash(alice, fake.channel_id, "domino privacy", {})
+        message = result.message
+        assert message is not None and result.ephemeral
+        assert "Global leaderboards: **shown**" in message.text()
+        leave_global = next(c for c in message.custom_ids() if c.endswith(":0:1"))
+        await fake.click(alice, message, leave_global)
+        assert "Global leaderboards: **hidden**" in message.text()
+        assert "This server's leaderboards: **shown**" in message.text()
+
+        async def names(scope: str) -> list[str]:
+            board = await fake.slash(
+                bob, fake.channel_id, "domino leaderboard", {"scope": scope, "by": "wins"}
+            )
+            assert board.message is not None
+            return places(board.message)
+
+        assert await names("global") == ["P1002"]
+        assert await names("server") == ["P1001", "P1002"]
+
+        leave_server = next(c for c in message.custom_ids() if c.endswith(f":{fake.guild_id}:1"))
+        await fake.click(alice, message, leave_server)
+        assert "This server's leaderboards: **hidden**" in message.text()
+        assert await names("server") == ["P1002"]
+        assert await records.hidden_scopes(1001) == {0, fake.guild_id}
+        # Others no longer see her figures here either.
+        hidden = await fake.slash(bob, fake.channel_id, "domino stats", {"user": alice})
+        assert await answer(hidden) == "No recorded matches to show for Alice."
+
+        back = next(c for c in message.custom_ids() if c.endswith(":0:0"))
+        await fake.click(alice, message, back)
+        assert await names("global") == ["P1001", "P1002"]
