@@ -29,6 +29,7 @@ from bot.errors import (
     WrongStatus,
 )
 from bot.i18n import error_text, tr
+from bot.rules_text import common_rules, rules_text
 from bot.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo, TableService
 from cogs.domino import texts, ui
 from cogs.domino.ids import COG_NAME, DominoButton, make_view
@@ -301,10 +302,10 @@ class DominoCog(
             if variant is None:
                 embed = discord.Embed(
                     title=tr(locale, "Dominoes variants"),
-                    description=tr(locale, texts.COMMON_RULES),
+                    description=common_rules(locale),
                     colour=ui.BLUE,
                 )
-                for key, (name, summary, _) in texts.VARIANTS.items():
+                for key, (name, summary) in texts.VARIANTS.items():
                     embed.add_field(
                         name=f"{tr(locale, name)} (`{key}`)",
                         value=tr(locale, summary),
@@ -312,10 +313,9 @@ class DominoCog(
                     )
                 embed.set_footer(text=tr(locale, "/domino rules variant: … shows the full rules."))
             else:
-                name, _, text = texts.VARIANTS[variant]
                 embed = discord.Embed(
-                    title=tr(locale, name),
-                    description=tr(locale, text) + "\n\n" + tr(locale, texts.COMMON_RULES),
+                    title=texts.variant_name(locale, variant),
+                    description=rules_text(locale, variant),
                     colour=ui.BLUE,
                 )
             await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -1,4 +1,6 @@
-"""The words of the dominoes cog: variant summaries and rules, and sentences built from state.
+"""The words of the dominoes cog: variant names and summaries, and sentences built from state.
+
+The rules of each variant, in every language, are in :mod:`bot.rules_text`.
 
 Every sentence goes through :func:`bot.i18n.tr` with its English text as the message id.
 Texts kept in tables are marked with :func:`N_` (for extraction) and translated when used.
@@ -13,7 +15,6 @@ from bot.service import TableInfo
 from domino import Event, HandResult, Outcome, Ruleset
 
 __all__ = [
-    "COMMON_RULES",
     "VARIANTS",
     "action_text",
     "hand_result_text",
@@ -23,166 +24,32 @@ __all__ = [
 ]
 
 
-# id -> (name, short description for the command choice, rules text)
-VARIANTS: dict[str, tuple[str, str, str]] = {
+# id -> (name, short description for the command choice); the rules are in bot.rules_text
+VARIANTS: dict[str, tuple[str, str]] = {
     "partners": (
         N_("Partners (Latin)"),
         N_("Partners: 4 in pairs, no drawing, options below, to 100"),
-        N_(
-            "Four players in two pairs (seats 1 and 3 against 2 and 4), 7 tiles each, no "
-            "drawing: if you cannot play, you pass.\n"
-            "- First hand (option first_hand): the holder of 6-6 opens with it (double-six, "
-            "default), or a random player opens with any tile (random).\n"
-            "- Later hands (option next_hand): the player after the previous opener (rotate, "
-            "default), or the previous hand's winner with any tile (winner).\n"
-            "- Domino (option scoring): the winners score the pips left in the losing pair's "
-            "hands (opponents, default) or in all hands, partner's included (all).\n"
-            "- Block (option blocked): the pair with fewer pips wins (team, default), or the "
-            "pair of the single player with the fewest pips (individual). "
-            "**Our decision:** a tie scores nothing.\n"
-            "- The match goes to 100 points (target 50, 100, 150 or 200)."
-        ),
     ),
-    "spanish": (
-        N_("Spanish pairs"),
-        N_("Spanish pairs: 4 in pairs, all pips score, to 150"),
-        N_(
-            "Four players in two pairs (seats 1 and 3 against 2 and 4), 7 tiles each, no "
-            "drawing: if you cannot play, you pass.\n"
-            "- The first hand is opened by a random player, later hands by the player after "
-            "the previous opener, with any tile.\n"
-            "- Domino: the winners score all pips left, their partner's included.\n"
-            "- Block: the pair with fewer pips scores all pips left. **Our decision:** a tie "
-            "scores nothing.\n"
-            "- The match goes to 150 points."
-        ),
-    ),
-    "venezuelan": (
-        N_("Venezuelan"),
-        N_("Venezuelan: 4 in pairs, opponents' pips score, to 100"),
-        N_(
-            "Four players in two pairs (seats 1 and 3 against 2 and 4), 7 tiles each, no "
-            "drawing: if you cannot play, you pass.\n"
-            "- The first hand is opened by a random player, later hands by the player after "
-            "the previous opener, with any tile.\n"
-            "- Domino: the winners score the pips left in the opponents' hands.\n"
-            "- Block: the pair with fewer pips scores the opponents' pips. **Our decision:** a "
-            "tie scores nothing.\n"
-            "- The match goes to 100 points."
-        ),
-    ),
-    "brazilian": (
-        N_("Brazilian"),
-        N_("Brazilian: 4 in pairs, 6-6 opens the first hand, to 50"),
-        N_(
-            "Four players in two pairs (seats 1 and 3 against 2 and 4), 7 tiles each, no "
-            "drawing: if you cannot play, you pass.\n"
-            "- First hand: the holder of 6-6 opens with it; later hands: the player after the "
-            "previous opener, with any tile.\n"
-            "- Domino: the winners score the opponents' pips.\n"
-            "- Block: the pair with fewer pips scores the other pair's pips; on a tie, the pair "
-            "of the player who made the blocking move loses.\n"
-            "- The match goes to 50 points."
-        ),
-    ),
+    "spanish": (N_("Spanish pairs"), N_("Spanish pairs: 4 in pairs, all pips score, to 150")),
+    "venezuelan": (N_("Venezuelan"), N_("Venezuelan: 4 in pairs, opponents' pips score, to 100")),
+    "brazilian": (N_("Brazilian"), N_("Brazilian: 4 in pairs, 6-6 opens the first hand, to 50")),
     "cuban": (
         N_("Cuban (double nine)"),
         N_("Cuban: double-nine set, 4 in pairs, 10 tiles each, to 100"),
-        N_(
-            "Four players in two pairs (seats 1 and 3 against 2 and 4) with a double-nine set "
-            "(55 tiles), 10 tiles each; the other 15 stay face down, unused. No drawing: if "
-            "you cannot play, you pass.\n"
-            "- First hand: the holder of the highest double dealt opens with it; later hands: "
-            "the previous hand's winner (after a tie, the previous opener), with any tile.\n"
-            "- Domino: the winners score the opponents' pips.\n"
-            "- Block: the pair of the single player with the fewest pips wins, scoring the "
-            "opponents' unplayed pips. **Our decision:** a tie between players of both pairs "
-            "scores nothing.\n"
-            "- The match goes to 100 points."
-        ),
     ),
     "seven-seven": (
         N_("7+7 (two people, two hands each)"),
         N_("7+7: 2 people, each plays both hands of a pair, to 150"),
-        N_(
-            "Two people, each holding both seats of one pair of a four-seat Spanish game "
-            "(seats 1 and 3 against 2 and 4), 7 tiles per seat, no drawing. You act for "
-            "whichever of your two seats is to play.\n"
-            "- The first hand is opened by a random seat, later hands by the seat after the "
-            "previous opener, with any tile.\n"
-            "- Domino: all pips left score, your own other hand included.\n"
-            "- Block: the pair with fewer pips scores all pips left. **Our decision:** a tie "
-            "scores nothing.\n"
-            "- The match goes to 150 points."
-        ),
     ),
-    "three": (
-        N_("Three players"),
-        N_("Three players: no teams, 9 tiles each, no 0-0, to 100"),
-        N_(
-            "Three players, no teams, 27 tiles (no 0-0), 9 each, no drawing: if you cannot "
-            "play, you pass.\n"
-            "- First hand: the holder of 6-6 opens with it; then the player after the previous "
-            "opener.\n"
-            "- Domino: the winner scores the sum of both opponents' pips.\n"
-            "- Block: the player with the fewest pips scores the sum of the differences "
-            "between each opponent's pips and his own. **Our decision:** a tie for the fewest "
-            "scores nothing.\n"
-            "- The match goes to 100 points."
-        ),
-    ),
-    "draw": (
-        N_("Draw game (two players)"),
-        N_("Draw game: 2 players, draw from the pile, to 100"),
-        N_(
-            "Two players, 7 tiles each, 14 in the pile.\n"
-            "- Every hand: the holder of the highest double opens with it; without a double, "
-            "the holder of the heaviest tile (most pips, then higher end) opens with it.\n"
-            "- If no tile fits, draw one at a time until one fits, then you may play it. No "
-            "drawing while the pile has 2 or fewer tiles: then you pass.\n"
-            "- Domino: the winner scores the opponent's pips.\n"
-            "- Block: the lower pip count wins the difference; equal scores nothing.\n"
-            "- The match goes to 100 points."
-        ),
-    ),
-    "two": (
-        N_("Domino for two"),
-        N_("Domino for two: draw until a tile fits, to 100"),
-        N_(
-            "Two players, 7 tiles each, 14 in the pile.\n"
-            "- First hand: the highest double opens (without a double, the heaviest tile); "
-            "later hands: the players alternate.\n"
-            "- If no tile fits, draw until one fits; pass when the pile is empty.\n"
-            "- Domino: the winner scores the opponent's pips.\n"
-            "- Closed line: the closer's opponent takes the rest of the pile into his hand, "
-            "then the player with fewer pips scores the difference. **Our decision:** equal "
-            "scores nothing.\n"
-            "- The match goes to 100 points."
-        ),
-    ),
+    "three": (N_("Three players"), N_("Three players: no teams, 9 tiles each, no 0-0, to 100")),
+    "draw": (N_("Draw game (two players)"), N_("Draw game: 2 players, draw from the pile, to 100")),
+    "two": (N_("Domino for two"), N_("Domino for two: draw until a tile fits, to 100")),
     "penalty": (
         N_("Penalty points (four hands)"),
         N_("Penalty points: 2 players, 4 hands, fewest points win"),
-        N_(
-            "Two players, 7 tiles each; a random non-double from the pile is laid as the "
-            "start tile. Seat 1 moves first in hand 1, then the first mover alternates.\n"
-            "- You may not pass while a tile fits. Otherwise draw until one fits: at most 3 "
-            "tiles a turn, and never below 2 tiles left in the pile; still nothing: pass.\n"
-            "- Each player gets the pips left in his own hand as penalty points; after a "
-            "domino the loser gets 5 more.\n"
-            "- A hand also ends as soon as the pile is down to 2 and the player to move "
-            "cannot play (penalties as for a domino, without the extra 5).\n"
-            "- Exactly 4 hands; the fewest penalty points win; equal is a draw."
-        ),
     ),
 }
 
-COMMON_RULES = N_(
-    "A tile a-b is worth a+b pips. The first tile opens the line; every later tile must "
-    "match an open end. A tile that fits both ends asks you which end. Doubles are ordinary "
-    "tiles (no spinner). A hand ends by domino (a player lays his last tile) or by block "
-    "(nobody can play or draw)."
-)
 
 LEVEL_NAMES: dict[str, str] = {
     "easy": N_("easy"),
