@@ -1,0 +1,346 @@
+"""Translations: every message id of the code is translated in every catalogue, with the same
+placeholders; ``tr``, error texts, the command translator and the rules text."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import configparser
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord import app_commands
+
+from bot import i18n, locales, rules_text
+from bot.errors import IllegalMove, NotSeated, NotYourTurn, ServiceError, TableNotFound
+from bot.i18n import (
+    COMMAND_NAME,
+    ENGINE_MESSAGES,
+    ENGINE_PLAIN,
+    OPTION_NAME,
+    error_text,
+    picture_labels,
+    tr,
+    translate_command_string,
+)
+from domino import PRESETS, Match, Play, preset
+from domino.errors import IllegalAction
+from domino.tiles import tile_set
+
+Location = app_commands.TranslationContextLocation
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ("es-ES", "es-419", "pt-BR")
+
+
+@pytest.fixture(scope="module")
+def messages() -> dict[i18n.Key, locales.Entry]:
+    """Every message id the bot can show, extracted now from the code and the commands."""
+    return locales.all_messages()
+
+
+# ----------------------------------------------------------------------------- catalogues
+
+
+def test_every_message_is_translated_with_the_same_placeholders(
+    messages: dict[i18n.Key, locales.Entry],
+) -> None:
+    """A new English string without translations (or with broken ones) fails here.
+
+    Fix with ``python -m bot.locales update``, then translate the new empty entries of
+    ``bot/locales/{es,pt_BR}/LC_MESSAGES/messages.po`` (and es_419 where it says it otherwise).
+    """
+    assert len(messages) > 150
+    found = locales.problems(messages)
+    assert not found, "\n".join(found)
+
+
+def test_the_template_is_up_to_date(messages: dict[i18n.Key, locales.Entry]) -> None:
+    """``bot/locales/messages.pot`` lists exactly the current ids (``python -m bot.locales
+    update`` rewrites it)."""
+    pot = locales.pot_keys()
+    assert not set(messages) - pot, f"missing from the .pot: {sorted(set(messages) - pot)}"
+    assert not pot - set(messages), f"stale in the .pot: {sorted(pot - set(messages))}"
+
+
+def test_extraction_covers_commands_pictures_and_errors(
+    messages: dict[i18n.Key, locales.Entry],
+) -> None:
+    assert (COMMAND_NAME, "new") in messages
+    assert (OPTION_NAME, "variant") in messages
+    assert (None, "Open a table and wait for players") in messages  # a description
+    assert (None, "random: a random player opens") in messages  # a choice
+    assert (None, "You are not seated at this table.") in messages  # a service error
+    assert (None, "You do not have {tile}.") in messages  # an engine error
+    for text in locales.picture_defaults().values():
+        assert (None, text) in messages
+
+
+def test_the_check_finds_missing_bad_and_fuzzy_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, body in {
+        "es": 'msgid "Hi {name}"\nmsgstr "Hola {nombre}"\n\n'
+        '#, fuzzy\nmsgid "Bye"\nmsgstr "Adiós"\n',
+        "es_419": 'msgid "Bye"\nmsgstr "Chao"\n',
+        "pt_BR": 'msgctxt "command name"\nmsgid "new"\nmsgstr "Nova Mesa"\n\n'
+        'msgid "Hi {name}"\nmsgstr "Oi {name"\n',
+    }.items():
+        path = tmp_path / name / "LC_MESSAGES" / "messages.po"
+        path.parent.mkdir(parents=True)
+        path.write_text(body, encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    found = locales.problems(
+        [(None, "Hi {name}"), (None, "Bye"), (COMMAND_NAME, "new"), (None, "Missing")]
+    )
+    text = "\n".join(found)
+    assert "es: 'Hi {name}': placeholders ['nombre'] instead of ['name']" in text
+    assert "es: fuzzy entry 'Bye'" in text
+    assert "es: 'Bye' is not translated" in text  # fuzzy entries don't count
+    assert "es_419: 'Bye'" not in text  # es_419's own word
+    assert "es_419: 'Hi {name}': placeholders" in text  # inherited from es
+    assert "'Nova Mesa' is not a valid Discord name" in text
+    assert "pt_BR: 'Hi {name}': malformed translation" in text
+    assert all(f"{n}: 'Missing' is not translated" in text for n in ("es", "es_419", "pt_BR"))
+
+
+def _keywords(config: configparser.RawConfigParser, section: str) -> set[str]:
+    return {k.split(":")[0] for k in config.get(section, "keywords").split()}
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_service_error_class_is_an_extraction_keyword() -> None:
+    """``raise NotSeated("text")``: the text is a message id only if babel.cfg knows the class."""
+    locales.import_all()
+    config = configparser.RawConfigParser()
+    config.read(ROOT / "babel.cfg", encoding="utf-8")
+    names = {c.__name__ for c in _subclasses(ServiceError)} | {"ServiceError"}
+    for section in ("python: bot/**.py", "python: cogs/**.py"):
+        missing = names - _keywords(config, section)
+        assert not missing, f"add {sorted(missing)} to the keywords of [{section}] in babel.cfg"
+
+
+def _illegal_action_calls() -> Iterator[tuple[str, ast.Call]]:
+    for path in sorted((ROOT / "domino").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "IllegalAction"
+            ):
+                yield path.name, node
+
+
+def test_every_engine_message_has_a_message_id() -> None:
+    """Each ``IllegalAction`` of the engine: a plain English text that is a message id, or a
+    code whose template in ``ENGINE_MESSAGES`` uses only the parameters the engine passes."""
+    calls = list(_illegal_action_calls())
+    assert len(calls) >= 10
+    for where, call in calls:
+        first = call.args[0]
+        code_node = call.args[1] if len(call.args) > 1 else None
+        code = code_node.value if isinstance(code_node, ast.Constant) else "illegal"
+        params = {k.arg for k in call.keywords}
+        if isinstance(first, ast.Constant):
+            assert first.value in ENGINE_PLAIN, f"{where}: {first.value!r} is no message id"
+            continue
+        keys = [k for k in ENGINE_MESSAGES if k.split(":")[0] == code]
+        assert keys, f"{where}: IllegalAction code {code!r} has no ENGINE_MESSAGES template"
+        for key in keys:
+            used = locales.placeholders(ENGINE_MESSAGES[key])
+            assert used <= params, f"{where}: {key} uses {used - params} the engine doesn't pass"
+
+
+# ----------------------------------------------------------------------------- tr
+
+
+def test_tr_translates_and_falls_back() -> None:
+    assert tr("es-ES", "Join") == "Sentarse"
+    assert tr("pt-BR", "Join") == "Entrar"
+    assert tr("en-US", "Join") == tr(None, "Join") == tr("fr", "Join") == "Join"
+    assert tr("es-ES", "No such message {x}", x=1) == "No such message 1"
+    # es-419 has words of its own and falls back to es for the rest.
+    assert tr("es-419", "Add computer: {level}", level="x") == "Agregar computadora: x"
+    assert tr("es-ES", "Add computer: {level}", level="x") == "Añadir máquina: x"
+    assert tr("es-419", "Join") == "Sentarse"
+    assert tr("es-MX", "Join") == "Sentarse"  # other Spanish locales: Latin American words
+    assert tr("pt-PT", "Join") == "Entrar"
+
+
+def test_a_broken_translation_falls_back_to_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    i18n.reload()
+    broken = dict(i18n._messages("es"))
+    broken[(None, "Table {id}")] = "Mesa {número}"
+    monkeypatch.setattr(i18n, "_messages", lambda name: broken)
+    assert tr("es-ES", "Table {id}", id=3) == "Table 3"
+
+
+def test_error_texts_of_the_engine_and_the_service() -> None:
+    match = Match.new(preset("draw"), seed=1)
+    turn = match.turn
+    assert turn is not None
+    missing = next(t for t in tile_set(6) if t not in match.hands[turn])
+    with pytest.raises(IllegalAction) as caught:
+        match.apply(Play(missing), turn)
+    engine = caught.value
+    assert error_text("es-ES", engine) == f"No tienes el {missing}."
+    assert error_text("pt-BR", engine) == f"Você não tem a {missing}."
+    assert error_text("en-US", engine) == str(engine)
+    # As the service raises it: the English text escaped, the engine's code and params.
+    moved = IllegalMove(str(engine), engine.code, **engine.params)
+    assert error_text("es-419", moved) == f"No tienes el {missing}."
+    assert error_text("en-US", moved) == str(engine)
+    # Seats are shown from 1; plain engine messages are message ids as they are.
+    wrong = IllegalMove("x", "not_your_turn", seat=0, turn=1)
+    assert error_text("pt-BR", wrong) == "É a vez do lugar 2, não do 1."
+    assert error_text("es-ES", IllegalMove("You cannot pass while you can draw.", "must_draw")) == (
+        "No puedes pasar mientras puedas robar."
+    )
+    # Service errors: template and params; a service code equal to an engine code stays itself.
+    assert error_text("pt-BR", TableNotFound("There is no table {table_id}.", table_id=7)) == (
+        "A mesa 7 não existe."
+    )
+    assert error_text("es-ES", NotYourTurn("It is not your turn.", turn=2)) == "No es tu turno."
+    assert error_text("es-ES", NotSeated("You are not seated at this table.")) == (
+        "No estás sentado en esta mesa."
+    )
+    assert error_text("es-ES", ValueError("plain")) == "plain"
+
+
+def test_picture_labels() -> None:
+    defaults = {"score": "Score", "pile": "pile: {count}"}
+    assert picture_labels("en-US", defaults) is None
+    assert picture_labels(None, defaults) is None
+    assert picture_labels("pt-BR", defaults) == {"score": "Placar", "pile": "monte: {count}"}
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def test_translate_command_strings() -> None:
+    assert translate_command_string("new", "es-ES", Location.command_name) == "nueva"
+    assert translate_command_string("new", "pt-BR", Location.command_name) == "nova"
+    assert translate_command_string("blocked", "es-419", Location.parameter_name) == "tranque"
+    assert translate_command_string("blocked", "es-ES", Location.parameter_name) == "tranca"
+    assert translate_command_string("new", "fr", Location.command_name) is None
+    assert translate_command_string("100", "es-ES", Location.choice_name) is None
+    assert translate_command_string("domino", "es-ES", Location.group_name) is None  # same
+    desc = translate_command_string(
+        "Open a table and wait for players", "pt-BR", Location.command_description
+    )
+    assert desc == "Abra uma mesa e espere os jogadores"
+    # The word "new" inside a sentence is not the command name.
+    assert i18n.lookup("es-ES", "new") is None
+
+
+def test_invalid_translated_names_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = {(COMMAND_NAME, "new"): "Nueva Mesa", (None, "x" * 5): "y" * 101}
+    monkeypatch.setattr(i18n, "_messages", lambda name: fake)
+    assert translate_command_string("new", "es-ES", Location.command_name) is None
+    assert translate_command_string("x" * 5, "es-ES", Location.parameter_description) is None
+
+
+def _walk(payload: dict[str, Any], path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    yield path + payload["name"], payload
+    for option in payload.get("options", []):
+        yield from _walk(option, path + payload["name"] + " ")
+
+
+def test_translated_payloads_carry_localizations_for_every_string() -> None:
+    """What the tree syncs: every name, description and choice localized in the three
+    locales, names valid and unique among their siblings."""
+
+    async def payloads() -> list[dict[str, Any]]:
+        from bot.client import DominoBot
+        from bot.settings import Settings
+
+        class Offline(DominoBot):
+            async def sync_commands(self) -> None:
+                return None
+
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            bot = Offline(Settings(None, Path(tmp) / "db.sqlite3", None, "WARNING"))
+            async with bot:
+                await bot.setup_hook()
+                assert isinstance(bot.tree.translator, i18n.CommandTranslator)
+                return [
+                    await c.get_translated_payload(bot.tree, bot.tree.translator)
+                    for c in bot.tree.get_commands()
+                ]
+
+    synced = asyncio.run(payloads())
+    assert synced
+    localized = 0
+    for command in synced:
+        for path, item in _walk(command):
+            for locale in LOCALES:
+                # A translation equal to the English is left out of the localizations.
+                name = item.get("name_localizations", {}).get(locale, item["name"])
+                assert i18n.valid_name(name), (path, locale, name)
+                localized += name != item["name"]
+                if item.get("description"):
+                    desc = item.get("description_localizations", {}).get(locale)
+                    assert desc and len(desc) <= 100, (path, locale, desc)
+                for choice in item.get("choices", []):
+                    local = choice.get("name_localizations", {}).get(locale, choice["name"])
+                    assert 0 < len(local) <= 100, (path, locale, local)
+            siblings = item.get("options", [])
+            for locale in LOCALES:
+                names = [o.get("name_localizations", {}).get(locale, o["name"]) for o in siblings]
+                assert len(names) == len(set(names)), (path, locale, names)
+    assert localized > 30
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+DECISION = {"en": "**Our decision:**", "es": "**Decisión nuestra:**", "pt": "**Nossa decisão:**"}
+WORDS = {
+    "en": ("tile", "pips", "pass"),
+    "es": ("ficha", "puntos", "pasas", "tranca"),
+    "pt": ("pedra", "pontos", "passa", "a vez", "tranca", "bat"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "es-419", "pt-BR"])
+def test_rules_text_of_every_variant(variant: str, locale: str) -> None:
+    ruleset = PRESETS[variant]
+    lang = i18n.language(locale)
+    text = rules_text.rules_text(locale, variant)
+    assert len(text) < 4096  # an embed's description
+    assert "{" not in text and "}" not in text
+    if ruleset.target is not None:
+        assert str(ruleset.target) in rules_text.variant_rules(locale, variant)
+    if ruleset.hands is not None:
+        assert str(ruleset.hands) in rules_text.variant_rules(locale, variant)
+    assert str(ruleset.hand_size) in rules_text.variant_rules(locale, variant)
+    # RULES.md's decisions where the sources are silent: a tie scores nothing.
+    has_decision = ruleset.block_tie == "none" and variant not in ("draw", "penalty")
+    assert (DECISION[lang] in text) == has_decision, (variant, lang)
+    lowered = text.lower()
+    for word in WORDS[lang]:
+        assert word in lowered, (variant, lang, word)
+    if lang != "en":
+        assert text != rules_text.rules_text("en-US", variant)
+
+
+def test_rules_text_names_options_as_the_reader_sees_them() -> None:
+    assert "`primera_mano`" in rules_text.rules_text("es-ES", "partners")
+    assert "`tranca`" in rules_text.rules_text("es-ES", "partners")
+    assert "`tranque`" in rules_text.rules_text("es-419", "partners")
+    assert "`primeira_rodada`" in rules_text.rules_text("pt-BR", "partners")
+    assert "`first_hand`" in rules_text.rules_text("en-US", "partners")
+    assert "capicúa" in rules_text.common_rules("es-ES")
+    assert "capicua" in rules_text.common_rules("pt-BR")
+    assert set(rules_text.RULES) == set(PRESETS)
+    assert all(set(texts) == {"en", "es", "pt"} for texts in rules_text.RULES.values())
