@@ -1,0 +1,166 @@
+"""End to end in Spanish and Portuguese: the synced commands carry localizations; a Spanish
+server's table speaks Spanish in public while each player gets private answers in his own
+language (real catalogues, no stand-ins)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.rules_text import rules_text
+from cogs.domino.ids import parse
+from tests.cogs.helpers import answer, button, enabled, factory, game_message, settle, table_id_of
+from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
+
+
+def _option(command: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(o for o in command["options"] if o["name"] == name)
+
+
+async def test_synced_commands_carry_localizations(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
+        domino = fake.find_command("domino", fake.guild_id)
+        assert domino["description_localizations"] == {
+            "es-ES": "Juega al dominó: mesas, desafíos, reglas",
+            "es-419": "Juega dominó: mesas, desafíos, reglas",
+            "pt-BR": "Jogue dominó: mesas, desafios, regras",
+        }
+        new = _option(domino, "new")
+        assert new["name_localizations"] == {"es-ES": "nueva", "es-419": "nueva", "pt-BR": "nova"}
+        assert new["description_localizations"]["pt-BR"] == "Abra uma mesa e espere os jogadores"
+        blocked = _option(new, "blocked")
+        assert blocked["name_localizations"] == {
+            "es-ES": "tranca",
+            "es-419": "tranque",
+            "pt-BR": "tranca",
+        }
+        first = _option(new, "first_hand")
+        random = next(c for c in first["choices"] if c["value"] == "random")
+        assert random["name_localizations"]["es-ES"] == "al azar: sale un jugador al azar"
+        assert random["name_localizations"]["pt-BR"] == "sorteio: sai um jogador sorteado"
+        variant = _option(new, "variant")
+        assert all(len(c["name_localizations"]) == 3 for c in variant["choices"])
+        rules = _option(domino, "rules")
+        assert rules["name_localizations"]["pt-BR"] == "regras"
+        # Every subcommand and option of every command is localized in the three languages.
+        for sub in domino["options"]:
+            assert set(sub.get("name_localizations") or {}) == {"es-ES", "es-419", "pt-BR"}, sub
+            for option in sub.get("options", []):
+                assert option.get("description_localizations"), (sub["name"], option["name"])
+
+
+async def _hand(fake: FakeDiscord, user: Any, game: Any, locale: str) -> InteractionResult:
+    result = await fake.click(user, game, button(game, "tiles"), locale=locale)
+    await result.wait_for_followups(1)
+    return result
+
+
+async def test_a_spanish_server_with_a_brazilian_player(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    fake.guild.locale = "es-ES"
+    ana = fake.add_user(1001, "ana", "Ana")
+    bia = fake.add_user(1002, "bia", "Bia")
+    locales = {ana.id: "es-419", bia.id: "pt-BR"}
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        # The lobby is public: the server's Spanish (Spain), whoever opened it.
+        result = await fake.slash(
+            ana, fake.channel_id, "domino new", {"variant": "draw"}, locale="es-419"
+        )
+        lobby = result.message
+        assert lobby is not None and lobby.embed is not None and not result.ephemeral
+        tid = table_id_of(lobby)
+        assert lobby.embed["title"] == f"Con robo (dos jugadores) · mesa {tid}"
+        assert "Asiento 1: <@1001>" in lobby.text()
+        labels = [b["label"] for b in lobby.buttons()]
+        assert labels[:4] == ["Sentarse", "Levantarse", "Empezar", "Cancelar"]
+        assert "Añadir máquina: fácil" in labels  # Spain's word, not es-419's "computadora"
+
+        # Private answers follow each player's own language.
+        await fake.click(bia, lobby, button(lobby, "join"), locale="pt-BR")
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        again = await fake.click(bia, lobby, button(lobby, "join"), locale="pt-BR")
+        assert await answer(again) == "Você já tem lugar nesta mesa."
+        not_host = await fake.click(bia, lobby, button(lobby, "start"), locale="pt-BR")
+        assert await answer(not_host) == "Só o anfitrião da mesa pode fazer isso."
+
+        await fake.click(ana, lobby, button(lobby, "start"), locale="es-419")
+        game = await game_message(fake, bot, tid)
+        await settle(bot)
+        text = game.text()
+        assert "Marcador" in text and "Jugadores" in text and "Turno" in text, text
+        assert f"Mesa {tid} · pozo: 14 · jugada 0" in text
+        assert [b["label"] for b in game.buttons()] == ["Mis fichas", "Rendirse"]
+        begins = [m for m in fake.public_messages() if "¡empieza la partida!" in m.content]
+        assert begins, [m.content for m in fake.public_messages()]
+        assert "Pulsa **Mis fichas**" in begins[0].content
+        (thread,) = fake.threads(fake.channel_id)
+        assert thread.name == f"Dominó · Con robo (dos jugadores) · mesa {tid}"
+
+        # The player to move opens his tiles and plays, in his language.
+        info = await bot.svc.get(tid)
+        seat = info.turn_seat
+        mover = ana if seat is not None and seat.user_id == ana.id else bia
+        other = bia if mover is ana else ana
+        hand = await _hand(fake, mover, game, locales[mover.id])
+        message = hand.message
+        assert message is not None and message.ephemeral
+        opening = {"es-419": "Te toca: sales tú.", "pt-BR": "Sua vez: você sai jogando."}
+        assert opening[locales[mover.id]] in message.content, message.content
+        waiting = await _hand(fake, other, game, locales[other.id])
+        other_hand = waiting.message
+        assert other_hand is not None
+        expected = {"es-419": "Mano 1. Esperando a", "pt-BR": "Rodada 1. Esperando"}
+        assert expected[locales[other.id]] in other_hand.content
+
+        choice = next(c for c in enabled(message) if (p := parse(c)) and p[0] == "play")
+        parsed = parse(choice)
+        assert parsed is not None
+        tile = parsed[2][0]
+        click = await fake.click(mover, message, choice, locale=locales[mover.id])
+        await click.wait_for_edits(1)
+        played = {"es-419": f"Jugaste el {tile}.", "pt-BR": f"Você jogou a {tile}."}
+        assert played[locales[mover.id]] in message.content, message.content
+        await settle(bot)
+        game = await game_message(fake, bot, tid)
+        assert f"{mover.global_name} juega el {tile}." in game.text()  # public: Spain's Spanish
+
+        # The other player's private hand is refreshed for his turn, in his language.
+        turn = {"es-419": "Te toca (mano 1). Puntas:", "pt-BR": "Sua vez (rodada 1). Pontas:"}
+        await fake.wait_for(lambda: turn[locales[other.id]] in other_hand.content)
+
+
+async def test_rules_and_errors_in_the_users_language(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    caio = fake.add_user(1003, "caio", "Caio")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
+        rules = await fake.slash(
+            caio, fake.channel_id, "domino rules", {"variant": "brazilian"}, locale="pt-BR"
+        )
+        assert rules.ephemeral and rules.embed is not None
+        assert rules.embed["title"] == "Brasileiro"
+        assert rules.embed["description"] == rules_text("pt-BR", "brazilian")
+        assert "batida" in rules.embed["description"]
+
+        cuban = await fake.slash(
+            caio, fake.channel_id, "domino rules", {"variant": "cuban"}, locale="es-419"
+        )
+        assert cuban.embed is not None and cuban.embed["title"] == "Cubano (doble nueve)"
+        assert "tranque" in cuban.embed["description"] and "data" in cuban.embed["description"]
+
+        overview = await fake.slash(caio, fake.channel_id, "domino rules", locale="es-ES")
+        assert overview.embed is not None and overview.embed["title"] == "Modalidades de dominó"
+        assert overview.embed["fields"][0]["name"] == "Por parejas (latino) (`partners`)"
+
+        leave = await fake.slash(caio, fake.channel_id, "domino leave", locale="pt-BR")
+        assert leave.ephemeral and leave.content == "Você não tem lugar em nenhuma mesa aberta."
+        cancel = await fake.slash(caio, fake.channel_id, "domino cancel", locale="es-ES")
+        assert cancel.content == "Aquí no hay ninguna mesa que cancelar."
+        english = await fake.slash(caio, fake.channel_id, "domino cancel", locale="en-GB")
+        assert english.content == "There is no table to cancel here."
