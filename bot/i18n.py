@@ -161,6 +161,54 @@ ENGINE_PLAIN = (
 )
 
 
+# The engine's ValueErrors about presets and options (the service passes their English text
+# as InvalidOptions): recognised by their wording, said again with translated option names.
+OPTION_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"(?P<variant>[\w-]+) has no option '(?P<option>\w+)'; its options are: "
+            r"(?P<allowed>.+)"
+        ),
+        N_("{variant} has no option {option}; its options are: {allowed}."),
+    ),
+    (
+        re.compile(
+            r"(?P<option>\w+) for (?P<variant>[\w-]+) must be one of: (?P<allowed>.+) "
+            r"\(not (?P<value>.+)\)"
+        ),
+        N_("{option} for {variant} must be one of: {allowed} (not {value})."),
+    ),
+    (
+        re.compile(r"unknown variant (?P<variant>.+); choose one of: (?P<allowed>.+)"),
+        N_("There is no variant {variant}; choose one of: {allowed}."),
+    ),
+)
+NO_OPTIONS = N_("none")
+
+
+def _option_error(locale: str | None, text: str) -> str | None:
+    """An engine option error in ``locale`` (option names as the reader's Discord shows them)."""
+    for pattern, template in OPTION_ERRORS:
+        found = pattern.fullmatch(text.strip())
+        if found is None:
+            continue
+        params = dict(found.groupdict())
+
+        def name(option: str) -> str:
+            return f"`{lookup(locale, option, OPTION_NAME) or option}`"
+
+        if "option" in params:
+            params["option"] = name(params["option"])
+        if "value" not in params and "allowed" in params and "option" in params:
+            allowed = [a.strip() for a in params["allowed"].split(",")]
+            params["allowed"] = (
+                tr(locale, NO_OPTIONS) if allowed == ["none"] else ", ".join(map(name, allowed))
+            )
+        params["variant"] = f"`{params['variant'].strip(chr(39))}`"
+        return tr(locale, template, **params)
+    return None
+
+
 def engine_message(code: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """The message id and parameters of an engine error with values, None if it has none."""
     key = f"{code}:{params.get('end')}" if code == "no_match_end" else code
@@ -184,6 +232,10 @@ def error_text(locale: str | None, error: Exception) -> str:
         found = engine_message(engine_code, params)
         if found is not None:
             return tr(locale, found[0], **found[1])
+    if getattr(error, "code", None) == "invalid_options":
+        said = _option_error(locale, str(error))
+        if said is not None:
+            return said
     template = getattr(error, "template", None)
     if isinstance(template, str):
         return tr(locale, template, **params)

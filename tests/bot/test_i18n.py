@@ -14,7 +14,14 @@ import pytest
 from discord import app_commands
 
 from bot import i18n, locales, rules_text
-from bot.errors import IllegalMove, NotSeated, NotYourTurn, ServiceError, TableNotFound
+from bot.errors import (
+    IllegalMove,
+    InvalidOptions,
+    NotSeated,
+    NotYourTurn,
+    ServiceError,
+    TableNotFound,
+)
 from bot.i18n import (
     COMMAND_NAME,
     ENGINE_MESSAGES,
@@ -212,6 +219,27 @@ def test_error_texts_of_the_engine_and_the_service() -> None:
         "No estás sentado en esta mesa."
     )
     assert error_text("es-ES", ValueError("plain")) == "plain"
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "spanish"),
+    [
+        ("penalty", {"target": 100}, "La modalidad `penalty` no tiene la opción `puntos`"),
+        ("draw", {"first_hand": "random"}, "sus opciones son: `puntos`."),
+        ("partners", {"target": 75}, "`puntos` tiene que ser uno de estos valores: 50, 100"),
+        ("nope", {}, "No existe la modalidad `nope`; elige una de estas: partners"),
+    ],
+)
+def test_option_errors_of_the_engine_are_translated(
+    variant: str, options: dict[str, Any], spanish: str
+) -> None:
+    """The engine's preset errors reach users as ``InvalidOptions`` (e.g. a target for the
+    penalty game): recognised by their wording, so a rewording in domino/ fails here."""
+    with pytest.raises(ValueError) as caught:
+        preset(variant, **options)
+    error = InvalidOptions.verbatim(str(caught.value), variant=variant)
+    assert spanish in error_text("es-ES", error)
+    assert error_text("pt-BR", error) != error_text("en-US", error)
 
 
 def test_picture_labels() -> None:
