@@ -23,7 +23,7 @@ import discord
 from discord.ext import commands
 
 from bot import pictures
-from bot.errors import ServiceError
+from bot.errors import ServiceError, TableFinished
 from bot.i18n import tr
 from bot.service import ActionResult, TableInfo, TableObserver, TableService
 from cogs.domino import texts, ui
@@ -52,6 +52,7 @@ class _Feed:
     queue: deque[_Item] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None
     hand: int | None = None  # hand number shown by the current game message
+    message_id: int | None = None  # the current game message, once this process posted one
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Presenter(TableObserver):
         self._ai: dict[int, tuple[int, asyncio.Task[None]]] = {}
         self._last_by: dict[int, tuple[int, str]] = {}  # table -> (seq after, "timeout"...)
         self._challenges: dict[int, tuple[int, ...]] = {}
+        self._ended: set[int] = set()  # finished or cancelled tables whose feed can go
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
 
@@ -179,6 +181,9 @@ class Presenter(TableObserver):
             else:
                 if item.future is not None and not item.future.done():
                     item.future.set_result(result)
+        if table_id in self._ended and self._feeds.get(table_id) is feed:
+            del self._feeds[table_id]
+            self._ended.discard(table_id)
 
     # ------------------------------------------------------------------ observer
 
@@ -355,7 +360,7 @@ class Presenter(TableObserver):
         info = await self.service.get(table_id)
         if info.status != "running":
             return False
-        if info.table.message_id is not None:
+        if self._game_message_id(info) is not None:
             return True
         channel_id = info.table.channel_id
         assert channel_id is not None
@@ -449,25 +454,41 @@ class Presenter(TableObserver):
             if info.table.thread_id is None or info.table.thread_id == info.table.channel_id:
                 raise
             log.info("table %s: its thread is gone; playing in the channel", info.id)
-            info = await self.service.set_messages(info.id, thread_id=None)
+            info = await self._remember(info.id, thread_id=None) or info
             if file is not None:
                 file.reset()
             message = await self._place(info).send(content, **kwargs)
-        await self.service.set_messages(info.id, message_id=message.id)
+        feed = self._feed(info.id)
+        feed.message_id = message.id
         view_now = info.public_view()
-        self._feed(info.id).hand = view_now.hand_number if view_now else None
+        feed.hand = view_now.hand_number if view_now else None
+        await self._remember(info.id, message_id=message.id)
+
+    async def _remember(self, table_id: int, **where: int | None) -> TableInfo | None:
+        """Record where the table's messages are (the match may have ended meanwhile)."""
+        try:
+            return await self.service.set_messages(table_id, **where)
+        except TableFinished:
+            return None
+
+    def _game_message_id(self, info: TableInfo) -> int | None:
+        feed = self._feeds.get(info.id)
+        if feed is not None and feed.message_id is not None:
+            return feed.message_id
+        return info.table.message_id
 
     def _feed(self, table_id: int) -> _Feed:
         return self._feeds.setdefault(table_id, _Feed())
 
     async def _edit_game(self, info: TableInfo, *, finished_hand: bool = False) -> None:
         """Edit the game message to show ``info`` (post a new one if it was deleted)."""
-        if info.table.message_id is None:
+        message_id = self._game_message_id(info)
+        if message_id is None:
             if info.status == "running":
                 await self._post_game(info)
             return
         embed, file, view = await self._game_payload(info, finished_hand=finished_hand)
-        message = self._place(info).get_partial_message(info.table.message_id)
+        message = self._place(info).get_partial_message(message_id)
         try:
             await message.edit(embed=embed, attachments=[file] if file else [], view=view)
         except discord.NotFound:
@@ -499,7 +520,7 @@ class Presenter(TableObserver):
         info = await self.service.get(table_id)
         locale = info.table.locale
         feed = self._feed(table_id)
-        old = info.table.message_id
+        old = self._game_message_id(info)
         if old is not None:
             message = self._place(info).get_partial_message(old)
             with contextlib.suppress(discord.NotFound):
@@ -529,7 +550,7 @@ class Presenter(TableObserver):
     async def _do_match_end(self, table_id: int, outcome: Outcome) -> None:
         info = await self.service.get(table_id)
         locale = info.table.locale
-        if info.table.message_id is not None:
+        if self._game_message_id(info) is not None:
             with contextlib.suppress(discord.NotFound):
                 await self._edit_game(info)
         view = info.public_view()
@@ -546,8 +567,9 @@ class Presenter(TableObserver):
         info = await self.service.get(table_id)
         locale = info.table.locale
         await self._do_lobby(table_id, None)
-        if info.table.message_id is not None:
-            message = self._place(info).get_partial_message(info.table.message_id)
+        message_id = self._game_message_id(info)
+        if message_id is not None:
+            message = self._place(info).get_partial_message(message_id)
             embed = discord.Embed(
                 title=tr(locale, "Table {id} was cancelled", id=table_id), colour=ui.GREY
             )
@@ -562,6 +584,8 @@ class Presenter(TableObserver):
         await self._place(info).send(text(info.table.locale), allowed_mentions=USERS_ONLY)
 
     def _forget(self, table_id: int) -> None:
+        """Drop what is kept about a closed table (its feed goes once its queue is empty)."""
+        self._ended.add(table_id)
         self._challenges.pop(table_id, None)
         self._last_by.pop(table_id, None)
         for key in [k for k in self._hands if k[0] == table_id]:
