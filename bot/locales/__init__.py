@@ -6,6 +6,20 @@ slash commands' strings and the words drawn in pictures, and merges it into ever
 ``python -m bot.locales check`` lists what is missing; the tests run the same check.
 
 ``es_419`` keeps only the entries Latin America says differently; the rest comes from ``es``.
+
+Adding a string:
+
+1. In code, write the English text as the message id: ``tr(locale, "Hand {number} begins.",
+   number=n)``; text kept in a table is marked ``N_("...")`` and passed to ``tr`` when shown;
+   errors are ``raise NotSeated("...", **params)`` (every ``ServiceError`` class is a keyword
+   in ``babel.cfg``); slash command strings are plain strings or ``locale_str``.
+2. ``python -m bot.locales update``: the id lands in ``messages.pot`` and, empty, in
+   ``es`` and ``pt_BR``.
+3. Translate it in ``es/LC_MESSAGES/messages.po`` and ``pt_BR/...``, keeping the same
+   ``{placeholders}``; add it to ``es_419/...`` only if Latin America says it differently.
+   Command and option names (``msgctxt "command name"``/``"option name"``) must be lowercase
+   words without spaces (``-`` and ``_`` allowed), at most 32 characters.
+4. ``python -m bot.locales check`` (and ``tests/bot/test_i18n.py``) must report nothing.
 """
 
 from __future__ import annotations
