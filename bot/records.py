@@ -98,13 +98,6 @@ def family_of(variant: str, ruleset: Ruleset | None = None) -> str:
     return "two-player"
 
 
-def bucket_family(bucket: str) -> str | None:
-    """The family whose rating a bucket ranks by (None for 'all')."""
-    if bucket == ALL:
-        return None
-    return bucket if bucket in FAMILIES else family_of(bucket)
-
-
 def computer_id(level: str) -> int:
     """The (negative) player id of the pseudo-player ``computer:<level>``."""
     known = COMPUTER_IDS.get(level)
@@ -119,8 +112,13 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 def display_rating(mu: float, sigma: float) -> int:
-    """The rating people see: 1000 for a newcomer, about 40 points per ordinal unit."""
-    return round(DISPLAY_BASE + DISPLAY_SCALE * ordinal(mu, sigma))
+    """The rating people see: 1000 for a newcomer, 40 points per ordinal unit."""
+    return display_ordinal(ordinal(mu, sigma))
+
+
+def display_ordinal(value: float) -> int:
+    """The rating people see for an ordinal (mu − 3·sigma)."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * value)
 
 
 def display_name(locale: str | None, name: str, kind: str) -> str:
@@ -567,7 +565,7 @@ class Records(TableObserver):
                 player_id=r.player_id,
                 name=r.name,
                 kind=r.kind,
-                rating=None if r.rating is None else round(DISPLAY_BASE + DISPLAY_SCALE * r.rating),
+                rating=None if r.rating is None else display_ordinal(r.rating),
                 matches=r.matches,
                 wins=r.wins,
                 losses=r.losses,
@@ -597,7 +595,7 @@ class Records(TableObserver):
             left = await self.hidden_scopes(player_id)
         scopes = [GLOBAL] if guild_id is None else [GLOBAL, guild_id]
         scopes = [s for s in scopes if s not in left]
-        lines = await repo.player_stats(player_id, scopes)
+        lines = await repo.player_stats(player_id, scopes, BUCKETS)
         known = await repo.player_name(player_id)
         name, kind = known if known is not None else ("", "human")
         overall = {r.bucket: r for r in lines if r.scope == GLOBAL}

@@ -432,16 +432,24 @@ class RecordsRepo:
             )
         return 1 + (0 if ahead is None else int(ahead[0]))
 
-    async def player_stats(self, player_id: int, scopes: Sequence[int]) -> list[StatRow]:
-        """Every summary line of ``player_id`` in ``scopes``."""
-        if not scopes:
+    async def player_stats(
+        self, player_id: int, scopes: Sequence[int], buckets: Sequence[str]
+    ) -> list[StatRow]:
+        """The summary lines of ``player_id`` in ``scopes`` and ``buckets``.
+
+        Naming the buckets lets SQLite seek each line by primary key: a player seen on many
+        servers (a computer level) has thousands of lines.
+        """
+        if not scopes or not buckets:
             return []
-        marks = ", ".join("?" for _ in scopes)
+        scope_marks = ", ".join("?" for _ in scopes)
+        bucket_marks = ", ".join("?" for _ in buckets)
         rows = await self._db.fetchall(
             f"SELECT {_STAT_COLUMNS} FROM record_stats s"
             f" LEFT JOIN record_players p ON p.player_id = s.player_id"
-            f" WHERE s.player_id = ? AND s.scope IN ({marks})",
-            (player_id, *scopes),
+            f" WHERE s.scope IN ({scope_marks}) AND s.bucket IN ({bucket_marks})"
+            " AND s.player_id = ?",
+            (*scopes, *buckets, player_id),
         )
         return [_stat(r) for r in rows]
 
