@@ -489,17 +489,8 @@ class Records(TableObserver):
                     points_against=p.points_against,
                 )
                 left = hidden.get(p.player_id, set())
-                for scope in scopes:
-                    for bucket, family in buckets:
-                        await repo.add_stats(
-                            scope,
-                            bucket,
-                            p.player_id,
-                            family,
-                            delta,
-                            hidden=scope in left,
-                            at=record.finished_at,
-                        )
+                lines = [(s, b, f, s in left) for s in scopes for b, f in buckets]
+                await repo.add_stats(p.player_id, lines, delta, at=record.finished_at)
                 await repo.set_stat_ratings(p.player_id, record.family, ordinal(*after))
         return True
 

@@ -302,22 +302,39 @@ class RecordsRepo:
 
     async def add_stats(
         self,
-        scope: int,
-        bucket: str,
         player_id: int,
-        family: str | None,
+        lines: Sequence[tuple[int, str, str | None, bool]],
         d: StatsDelta,
         *,
-        hidden: bool,
         at: float,
     ) -> None:
-        """Add one match to a summary line (creating it)."""
+        """Add one match to the player's summary lines (created as needed), in one statement.
+
+        ``lines`` holds ``(scope, bucket, family, hidden)`` per line.
+        """
+        if not lines:
+            return
         win = int(d.win)
+        figures = (
+            win,
+            int(d.loss),
+            int(d.draw),
+            d.hands_won,
+            d.dominoes,
+            d.blocks_won,
+            d.points_for,
+            d.points_against,
+            win,
+            win,
+        )
+        values = ", ".join("(?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in lines)
+        params: list[Any] = []
+        for scope, bucket, family, hidden in lines:
+            params += [scope, bucket, player_id, family, *figures, int(hidden), at]
         await self._db.execute(
             "INSERT INTO record_stats (scope, bucket, player_id, family, matches, wins, losses,"
             " draws, hands_won, dominoes, blocks_won, points_for, points_against, streak,"
-            " best_streak, hidden, last_at)"
-            " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f" best_streak, hidden, last_at) VALUES {values}"
             " ON CONFLICT (scope, bucket, player_id) DO UPDATE SET"
             " matches = matches + 1, wins = wins + excluded.wins,"
             " losses = losses + excluded.losses, draws = draws + excluded.draws,"
@@ -330,24 +347,7 @@ class RecordsRepo:
             " best_streak = max(best_streak, CASE WHEN excluded.wins = 1 THEN streak + 1"
             " ELSE 0 END),"
             " hidden = excluded.hidden, last_at = max(last_at, excluded.last_at)",
-            (
-                scope,
-                bucket,
-                player_id,
-                family,
-                win,
-                int(d.loss),
-                int(d.draw),
-                d.hands_won,
-                d.dominoes,
-                d.blocks_won,
-                d.points_for,
-                d.points_against,
-                win,
-                win,
-                int(hidden),
-                at,
-            ),
+            params,
         )
 
     async def set_stat_ratings(self, player_id: int, family: str, rating: float) -> None:
