@@ -531,7 +531,10 @@ class Presenter(TableObserver):
                 await message.edit(embed=embed, view=None)
         title, body = texts.hand_result_text(locale, info, result)
         view = info.public_view()
-        scores = view.scores if view is not None else ()
+        scores: tuple[int, ...] = ()
+        if view is not None:  # the scores right after this hand (later hands may be over too)
+            done = [h for h in view.hand_results if h.hand_number <= result.hand_number]
+            scores = tuple(sum(h.points[side] for h in done) for side in range(len(view.scores)))
         await self._place(info).send(
             embed=ui.hand_end_embed(locale, info, title, body, scores),
             allowed_mentions=NO_PINGS,

@@ -48,6 +48,9 @@ async def test_full_match_two_people_two_computers(
         )
         final = posted[-1]
         assert final.embed is not None and final.embed["title"] == "Match over"
+        announced = [m for m in hand_ends if "is over" not in m.embed["title"]]
+        assert announced[-1].embed["fields"][0]["value"] == final.embed["fields"][0]["value"]
+        assert "Pips left:" in announced[0].text()
         assert "won the match" in final.text()
         assert info.table.message_id is not None
         last_game = fake.message(info.table.message_id)
