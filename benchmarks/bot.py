@@ -167,6 +167,10 @@ def report(args: argparse.Namespace, stats: Stats) -> str:
     return "\n".join(lines)
 
 
+def _thinks(text: str) -> list[float]:
+    return [float(part) for part in text.split(",") if part.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bot", description=__doc__)
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (200)")
@@ -174,20 +178,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=int, default=None, help="match target (preset's)")
     parser.add_argument(
         "--think",
-        type=float,
-        default=1.0,
-        help="mean seconds between two actions of a table (1.0; 0 = as fast as possible)",
+        type=_thinks,
+        default=[0.0, 1.0],
+        help="mean seconds between two actions of a table; several runs separated by commas "
+        "(default 0,1: as fast as possible, then a human-like pace)",
     )
-    parser.add_argument("--seconds", type=float, default=30.0, help="stop after (30; 0 = end)")
+    parser.add_argument(
+        "--seconds", type=float, default=15.0, help="length of each run (15; 0 = to the end)"
+    )
     parser.add_argument("--no-render", action="store_true", help="skip the pictures")
     parser.add_argument("--seed", type=int, default=1, help="first table's seed")
     parser.add_argument("--db", default=None, help="database file (a temporary one)")
     args = parser.parse_args(argv)
-    stats = asyncio.run(run(args))
-    if not stats.total:
-        print("no action was played", file=sys.stderr)
-        return 1
-    print(report(args, stats))
+    thinks = args.think
+    for n, think in enumerate(thinks):
+        args.think = think
+        stats = asyncio.run(run(args))
+        if not stats.total:
+            print("no action was played", file=sys.stderr)
+            return 1
+        if n:
+            print()
+        print(report(args, stats))
     return 0
 
 
