@@ -52,6 +52,7 @@ __all__ = [
     "DEFAULT_FAMILY",
     "FAMILIES",
     "GLOBAL",
+    "LEADERBOARD_ORDERS",
     "HistoryItem",
     "LeaderRow",
     "LeaderboardPage",

@@ -30,8 +30,10 @@ from discord.ext import commands
 from bot.i18n import N_, tr
 from bot.records import (
     ALL,
+    BUCKETS,
     FAMILIES,
     GLOBAL,
+    LEADERBOARD_ORDERS,
     HistoryItem,
     LeaderboardPage,
     PlayerStats,
@@ -665,12 +667,28 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         """A click on one of this cog's buttons."""
         async with self._guard(interaction, f"button {kind}"):
             locale = _locale(interaction)
-            if kind == "lb" and len(args) == 6:
+            if kind == "lb" and _leaderboard_args(args):
                 await self._leaderboard_click(interaction, args)
-            elif kind == "privacy" and len(args) == 3:
+            elif kind == "privacy" and _privacy_args(args):
                 await self._privacy_click(interaction, args)
-            else:
+            else:  # forged, or from an incompatible version
                 await self._reply(interaction, tr(locale, "This button is not valid any more."))
+
+
+def _leaderboard_args(args: tuple[str, ...]) -> bool:
+    """direction, owner, scope, bucket, by, page."""
+    return (
+        len(args) == 6
+        and args[0] in ("p", "n")
+        and all(a.isdigit() for a in (args[1], args[2], args[5]))
+        and args[3] in BUCKETS
+        and args[4] in LEADERBOARD_ORDERS
+    )
+
+
+def _privacy_args(args: tuple[str, ...]) -> bool:
+    """owner, scope, hide (1) or show (0)."""
+    return len(args) == 3 and args[0].isdigit() and args[1].isdigit() and args[2] in ("0", "1")
 
 
 def _on_message(message: discord.Message | None, custom_id: Any) -> bool:
