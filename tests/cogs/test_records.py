@@ -7,13 +7,20 @@ from typing import Any
 
 import pytest
 
+from bot.client import DominoBot
 from bot.records import Records, computer_id
 from tests.bot.test_records_support import duel, hand, human, make_record
-from tests.cogs.helpers import TestBot, answer, factory, new_table, start_with_computers
+from tests.cogs.helpers import (
+    answer,
+    factory,
+    new_table,
+    settings_for,
+    start_with_computers,
+)
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
 
 
-def records_of(bot: TestBot) -> Records:
+def records_of(bot: DominoBot) -> Records:
     cog = bot.get_cog("Records")
     assert cog is not None, bot.cogs
     return cog.records  # type: ignore[attr-defined,no-any-return]
@@ -236,3 +243,22 @@ async def test_privacy_buttons_hide_from_global_and_server_separately(
         back = next(c for c in message.custom_ids() if c.endswith(":0:0"))
         await fake.click(alice, message, back)
         assert await names("global") == ["P1001", "P1002"]
+
+
+async def test_records_alone_make_their_own_domino_group(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    settings = settings_for(fake, tmp_path / "db.sqlite3")
+    async with running_bot(fake, lambda: DominoBot(settings, extensions=["cogs.records"])) as bot:
+        group = fake.find_command("domino", fake.guild_id)
+        assert {o["name"] for o in group["options"]} == {
+            "leaderboard",
+            "stats",
+            "history",
+            "privacy",
+        }
+        await duel(records_of(bot), 1, 1001, 1002, guild_id=fake.guild_id)
+        board = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
+        assert board.message is not None and places(board.message) == ["P1001", "P1002"]
