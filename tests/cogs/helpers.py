@@ -187,6 +187,8 @@ def human_to_move(bot: TestBot, table_id: int) -> int | str | None:
     for info in bot.svc.open_tables():
         if info.id == table_id:
             seat = info.turn_seat
+            if info.status == "lobby":
+                return None
             if info.status != "running":
                 return "over"
             if seat is not None and seat.kind == "human" and seat.user_id is not None:

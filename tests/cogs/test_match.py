@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from domino import Action, Match, Play, preset
 from tests.cogs.helpers import (
     assert_no_hidden_tiles,
     button,
+    button_with,
+    enabled,
     factory,
+    human_to_move,
     new_table,
+    open_hand,
+    play_turn,
     play_until_over,
     settle,
     start_with_computers,
 )
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
 
 
 async def test_full_match_two_people_two_computers(
@@ -57,3 +63,82 @@ async def test_full_match_two_people_two_computers(
         assert last_game.custom_ids() == []  # no buttons once over
         assert await assert_no_hidden_tiles(fake, bot, tid) > 5
         assert fake.error_responses == []
+
+
+def first_button_policy(match: Match) -> Action:
+    """What ``play_turn`` presses: the lowest playable tile (Left if it asks), else Draw/Pass."""
+    legal = match.legal_actions()
+    plays = sorted((a for a in legal if isinstance(a, Play)), key=lambda a: a.tile)
+    if not plays:
+        return legal[0]
+    tile = plays[0].tile
+    ends = [a for a in plays if a.tile is tile]
+    return next((a for a in ends if a.end == "left"), ends[0])
+
+
+def seed_with_a_choice(variant: str) -> int:
+    """A shuffle seed whose match, played by ``first_button_policy``, soon offers a tile that
+    fits both ends (so the test needs no luck)."""
+    for seed in range(1, 2000):
+        match = Match.new(preset(variant), seed)
+        for _ in range(60):
+            if match.turn is None:
+                break
+            plays = [a for a in match.legal_actions() if isinstance(a, Play)]
+            if len({a.tile for a in plays}) < len(plays):
+                return seed
+            match = match.apply(first_button_policy(match))
+    raise AssertionError("no seed offers a choice of ends")
+
+
+async def test_a_tile_that_fits_both_ends_asks_which_end(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    users = {alice.id: alice, bob.id: bob}
+    seed = seed_with_a_choice("two")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", seed=seed)) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="two")
+        lobby = result.message
+        assert lobby is not None
+        await fake.click(bob, lobby, button(lobby, "join"))
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        await fake.click(alice, lobby, button(lobby, "start"))
+        hands: dict[int, InteractionResult] = {}
+        for _ in range(200):
+            who = await fake.wait_for(lambda: human_to_move(bot, tid))
+            assert who != "over", "no tile fitting both ends came up"
+            user = users[int(who)]
+            if user.id not in hands:
+                hands[user.id] = await open_hand(fake, bot, user, tid)
+            await settle(bot)
+            hand = hands[user.id].message
+            assert hand is not None
+            ask = [c for c in enabled(hand) if ":ask:" in c]
+            if not ask:
+                await play_turn(fake, bot, tid, user, hands)
+                continue
+            info = await bot.svc.get(tid)
+            tile = ask[0].split(":")[3]
+            click = await fake.click(user, hand, ask[0])
+            await click.wait_for_edits(1)
+            assert hand.content.startswith(f"Where do you lay {tile}?")
+            assert [b["label"] for b in hand.buttons()][2] == "Back"
+            back = await fake.click(user, hand, button(hand, "back"))
+            await back.wait_for_edits(1)
+            assert ask[0] in enabled(hand)  # the tiles again
+            click = await fake.click(user, hand, ask[0])
+            await click.wait_for_edits(1)
+            right = button_with(hand, "play", "right")
+            played = await fake.click(user, hand, right)
+            await played.wait_for_edits(1)
+            assert hand.content.startswith(f"You played {tile}.")
+            after = await bot.svc.get(tid)
+            view = after.public_view()
+            assert view is not None and after.seq == info.seq + 1
+            event = next(e for e in view.events if str(e.tile) == tile)
+            assert event.end == "right"
+            return
+        raise AssertionError("no tile fitting both ends came up")
