@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 
 from domino.actions import Action
-from domino.ai.hard import hard
+from domino.ai.hard import choose_hard
 from domino.ai.policy import easy, heaviest, normal
 from domino.views import View
 
@@ -70,7 +70,7 @@ def choose(
         return heaviest(view)
     if level == "normal":
         return normal(view)
-    return hard(view, rng, budget, samples)
+    return choose_hard(view, rng, budget, samples)
 
 
 __all__ = ["ALL_LEVELS", "DEFAULT_BUDGET", "LEVELS", "choose"]

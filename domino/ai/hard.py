@@ -22,6 +22,8 @@ from domino.views import View
 BUDGET_SHARE = 0.8
 BUDGET_MARGIN = 0.004
 WIN_BONUS = 0.0  # extra value of winning the hand, in points
+MIN_ROUNDS = 64  # deals simulated before the first check whether one move is clearly best
+SETTLED_Z = 3.5
 
 
 def outcome_value(result: SimResult, side: int, penalty: bool) -> float:
@@ -67,7 +69,14 @@ def root_sim(view: View, belief: Belief, hands: list[int], pile: list[int]) -> S
     )
 
 
-def hard(
+def evaluate(sim: Sim, side: int, penalty: bool) -> float:
+    """Finish the hand with the fast heuristic for every seat and value it for ``side``."""
+    play_out(sim)
+    assert sim.result is not None
+    return outcome_value(sim.result, side, penalty)
+
+
+def choose_hard(
     view: View,
     rng: random.Random,
     budget: float = 0.3,
@@ -76,9 +85,10 @@ def hard(
 ) -> Action:
     """Pick the legal action with the best average simulated outcome.
 
-    Simulates until ``budget`` seconds (measured from the call) are nearly spent, or exactly
-    ``samples`` deals when given (deterministic for a given ``rng``). ``stats``, when given,
-    receives the number of deals simulated.
+    Simulates until ``budget`` seconds (measured from the call) are nearly spent or one
+    move is clearly best (see :func:`settled`), or exactly ``samples`` deals when given
+    (then the choice depends on ``view`` and ``rng`` only). ``stats``, when given, receives
+    the number of deals simulated.
     """
     start = perf_counter()
     legal = view.legal
@@ -91,33 +101,57 @@ def hard(
     side = rules.side_of[me]
     penalty = rules.penalty
     moves = [to_move(a) for a in legal]
-    totals = [0.0] * len(moves)
+    values: list[list[float]] = [[] for _ in moves]
     deadline = start + budget * BUDGET_SHARE - BUDGET_MARGIN
-    lacks_template: Sim | None = None
+    template: Sim | None = None
     rounds = 0
+    check = MIN_ROUNDS
     while True:
         if samples is None:
             if rounds and perf_counter() >= deadline:
                 break
+            if rounds >= check:
+                if settled(values):
+                    break
+                check *= 2
         elif rounds >= samples:
             break
         hands, pile = belief.sample(rng)
-        if lacks_template is None:
-            lacks_template = root_sim(view, belief, hands, pile)
-            root = lacks_template
+        hands[me] = belief.own
+        if template is None:
+            template = root = root_sim(view, belief, hands, pile)
         else:
-            root = lacks_template.copy()
+            root = template.copy()
             root.hands = hands
-            hands[me] = belief.own
             root.pile = pile
         for k, move in enumerate(moves):
             sim = root.copy()
             sim.apply(move)
-            play_out(sim)
-            assert sim.result is not None
-            totals[k] += outcome_value(sim.result, side, penalty)
+            values[k].append(evaluate(sim, side, penalty))
         rounds += 1
     if stats is not None:
         stats["rounds"] = rounds
-    best = max(range(len(moves)), key=lambda k: totals[k])
+    best = max(range(len(moves)), key=lambda k: sum(values[k]))
     return legal[best]
+
+
+def settled(values: list[list[float]]) -> bool:
+    """Whether the best move so far beats every other one beyond doubt: the mean paired
+    difference over the same deals is more than :data:`SETTLED_Z` standard errors above 0
+    (or the two moves gave the same result in every deal)."""
+    n = len(values[0])
+    best = max(range(len(values)), key=lambda k: sum(values[k]))
+    top = values[best]
+    for k, other in enumerate(values):
+        if k == best:
+            continue
+        diffs = [a - b for a, b in zip(top, other, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if var == 0.0:
+            if mean < 0:
+                return False
+            continue
+        if mean <= 0 or mean * mean * n < SETTLED_Z * SETTLED_Z * var:
+            return False
+    return True
