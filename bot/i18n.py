@@ -255,6 +255,27 @@ def picture_labels(locale: str | None, defaults: Mapping[str, str]) -> dict[str,
     return {key: tr(locale, text) for key, text in defaults.items()}
 
 
+@cache
+def render_defaults() -> dict[str, str]:
+    """The renderer's own words (key -> English): ``render.LABELS`` or ``render.DEFAULT_LABELS``."""
+    try:
+        import render
+    except ImportError:
+        return {}
+    for name in ("LABELS", "DEFAULT_LABELS"):
+        value = getattr(render, name, None)
+        if isinstance(value, Mapping):
+            return {str(k): str(v) for k, v in value.items()}
+    return {}
+
+
+def picture_options(locale: str | None) -> dict[str, Any]:
+    """Keyword arguments for ``render_table``/``render_hand`` in ``locale``: ``labels`` when
+    the picture's words are to be translated, nothing for English (the renderer's defaults)."""
+    labels = picture_labels(locale, render_defaults())
+    return {"labels": labels} if labels else {}
+
+
 # ----------------------------------------------------------------------------- commands
 
 

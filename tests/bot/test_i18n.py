@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import asyncio
 import configparser
+import sys
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -242,11 +244,24 @@ def test_option_errors_of_the_engine_are_translated(
     assert error_text("pt-BR", error) != error_text("en-US", error)
 
 
-def test_picture_labels() -> None:
+def test_picture_labels(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = {"score": "Score", "pile": "pile: {count}"}
     assert picture_labels("en-US", defaults) is None
     assert picture_labels(None, defaults) is None
     assert picture_labels("pt-BR", defaults) == {"score": "Placar", "pile": "monte: {count}"}
+    # The renderer's own dict is found, and its words are extracted for translation.
+    fake = types.ModuleType("render")
+    fake.LABELS = defaults  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "render", fake)
+    i18n.render_defaults.cache_clear()
+    try:
+        assert i18n.picture_options("en-US") == {}
+        assert i18n.picture_options("es-ES") == {
+            "labels": {"score": "Marcador", "pile": "pozo: {count}"}
+        }
+        assert set(locales.picture_defaults().values()) == {"Score", "pile: {count}"}
+    finally:
+        i18n.render_defaults.cache_clear()
 
 
 # ----------------------------------------------------------------------------- commands
