@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot import pictures
 from bot.errors import ServiceError, TableFinished
-from bot.i18n import tr
+from bot.i18n import picture_options, tr
 from bot.service import ActionResult, TableInfo, TableObserver, TableService
 from cogs.domino import texts, ui
 from cogs.domino.ids import make_view, parse
@@ -428,7 +428,7 @@ class Presenter(TableObserver):
         assert view is not None and view.hand is None
         locale = info.table.locale
         by = self._last_by.get(info.id)
-        png = await pictures.table_png(view, info.names)
+        png = await pictures.table_png(view, info.names, **picture_options(locale))
         embed = ui.game_embed(
             locale,
             info,
@@ -648,7 +648,7 @@ class Presenter(TableObserver):
         content, buttons = ui.hand_message(locale, info, views, choose=choose, notice=notice)
         files: list[discord.File] = []
         for view in views:
-            png = await pictures.hand_png(view)
+            png = await pictures.hand_png(view, **picture_options(locale))
             if png is not None:
                 name = "hand.png" if len(views) == 1 else f"hand-seat{(view.seat or 0) + 1}.png"
                 files.append(discord.File(io.BytesIO(png), filename=name))

@@ -4,9 +4,16 @@ language (real catalogues, no stand-ins)."""
 
 from __future__ import annotations
 
+import io
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
+import pytest
+from PIL import Image
+
+from bot import i18n, pictures
 from bot.rules_text import rules_text
 from cogs.domino.ids import parse
 from tests.cogs.helpers import answer, button, enabled, factory, game_message, settle, table_id_of
@@ -164,3 +171,53 @@ async def test_rules_and_errors_in_the_users_language(
         assert cancel.content == "Aquí no hay ninguna mesa que cancelar."
         english = await fake.slash(caio, fake.channel_id, "domino cancel", locale="en-GB")
         assert english.content == "There is no table to cancel here."
+
+
+async def test_the_words_in_the_pictures_follow_the_locale(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table picture gets the server's words, a hand picture its owner's; English pictures
+    get no labels at all (the renderer's defaults)."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(buffer, "PNG")
+    png = buffer.getvalue()
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    def renderer(kind: str) -> Any:
+        def render(view: Any, *args: Any, **options: Any) -> bytes:
+            calls.append((kind, options))
+            return png
+
+        return render
+
+    fake_render = types.ModuleType("render")
+    fake_render.LABELS = {"score": "Score", "pile": "pile: {count}"}  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "render", fake_render)
+    monkeypatch.setattr(pictures, "_render_function", lambda name: renderer(name))
+    i18n.render_defaults.cache_clear()
+    fake = fake_discord
+    fake.guild.locale = "pt-BR"
+    ana = fake.add_user(1001, "ana", "Ana")
+    eve = fake.add_user(1002, "eve", "Eve")
+    try:
+        async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+            result = await fake.slash(ana, fake.channel_id, "domino new", {"variant": "draw"})
+            lobby = result.message
+            assert lobby is not None
+            tid = table_id_of(lobby)
+            await fake.click(eve, lobby, button(lobby, "join"), locale="es-ES")
+            await fake.wait_for(lambda: "<@1002>" in lobby.text())
+            await fake.click(ana, lobby, button(lobby, "start"))
+            game = await game_message(fake, bot, tid)
+            await settle(bot)
+            await _hand(fake, eve, game, "es-ES")
+            await _hand(fake, ana, game, "en-US")
+    finally:
+        i18n.render_defaults.cache_clear()
+    tables = [options for kind, options in calls if kind == "render_table"]
+    hands = [options for kind, options in calls if kind == "render_hand"]
+    assert tables and all(
+        o == {"labels": {"score": "Placar", "pile": "monte: {count}"}} for o in tables
+    )
+    assert {"labels": {"score": "Marcador", "pile": "pozo: {count}"}} in hands  # Eve's
+    assert {} in hands  # Ana's, in English
