@@ -297,6 +297,7 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
     """
     states, names = await match_states(bot, table_id)
     renderer = pictures.table_renderer()
+    pictured = 0
     checked: set[bytes] = set()
     unchecked: list[bytes] = []
     count = 0
@@ -324,8 +325,10 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
                     expected = renderer(state.public_view(), names)
                     assert att.data == expected, f"picture of message {version.id} at move {seq}"
                     checked.add(att.data)
+                pictured += 1
     if renderer is not None:
         assert all(data in checked for data in unchecked)
+        assert pictured, "no public picture was checked"
     return count
 
 

@@ -23,7 +23,7 @@ from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
 
 
 async def test_full_match_two_people_two_computers(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: object
 ) -> None:
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")

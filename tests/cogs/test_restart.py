@@ -20,7 +20,9 @@ from tests.cogs.helpers import (
 from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
 
 
-async def test_restart_in_the_middle_of_a_hand(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_restart_in_the_middle_of_a_hand(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: object
+) -> None:
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     bob = fake.add_user(1002, "bob", "Bob")
