@@ -1,0 +1,64 @@
+"""Rendering speed: the table picture of long lines, against PNG encoding alone.
+
+Run: ``python -m benchmarks.render``. Prints, for a full ``partners`` block and a long
+``cuban`` line: the median time to draw and encode the table picture, the median time to
+PNG-encode the same finished image alone, their ratio (target <= 2.0) and the PNG size
+(target <= 200 KB).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from domino import Match, View, preset
+from render.table import draw_table, encode, render_table
+
+NAMES = ["Ana", "Bruno", "Carla", "Diego"]
+
+
+def longest_end(pid: str, want: str | None, tries: int = 400) -> View:
+    """The public view right after the longest first hand found (a block if ``want``)."""
+    best: tuple[int, View] | None = None
+    for seed in range(tries):
+        rng = random.Random(seed)
+        m = Match.new(preset(pid, target=200), seed)
+        while m.hand_number == 1:
+            m = m.apply(rng.choice(m.legal_actions()))
+        result = m.hand_results[0]
+        if want and result.kind != want:
+            continue
+        if best is None or len(result.line) > best[0]:
+            best = (len(result.line), m.public_view())
+    assert best is not None
+    return best[1]
+
+
+def median_ms(fn: object, repeat: int = 30) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    cases = {"partners block": longest_end("partners", "block"),
+             "cuban long line": longest_end("cuban", None)}
+    print(f"{'case':<16} {'tiles':>5} {'render+encode ms':>17} {'encode ms':>10} "
+          f"{'ratio':>6} {'PNG KB':>7}")
+    for name, view in cases.items():
+        render_table(view, NAMES)  # warm the caches (fonts, tile faces)
+        image = draw_table(view, NAMES)
+        full = median_ms(lambda v=view: render_table(v, NAMES))
+        alone = median_ms(lambda i=image: encode(i))
+        size = len(render_table(view, NAMES)) / 1024
+        tiles = len(view.previous.line) if view.previous else len(view.line)
+        print(f"{name:<16} {tiles:>5} {full:>17.1f} {alone:>10.1f} {full / alone:>6.2f} "
+              f"{size:>7.1f}")
+
+
+if __name__ == "__main__":
+    main()

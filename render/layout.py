@@ -1,0 +1,276 @@
+"""Geometry of the line of play: a snake grown from the opening tile, without drawing.
+
+The opener sits in one row; the right part of the line runs away from it (to the right,
+then turning down at the edge and coming back), the left part runs the other way (to the
+left, then turning up). A tile that does not fit before the edge becomes a corner: it is
+stood upright in the margin column, and the next row starts under (or over) it. Doubles
+lie crosswise. Every row is one long tile high, so doubles never touch the next row.
+
+One extra "ghost" slot is reserved after each open end: the picture draws the end's number
+there, exactly where the next tile would go, so it can never cover a tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+Box = tuple[int, int, int, int]
+Pair = tuple[int, int]
+
+#: Long side of a tile, largest first; the layout takes the first that fits.
+TILE_SIZES: tuple[int, ...] = tuple(range(128, 27, -4))
+
+_ROW, _DOUBLE, _CORNER = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    """One tile of the line as drawn.
+
+    ``first`` is the number on the left half (horizontal) or top half (vertical);
+    ``second`` the other one. A double has ``first == second``.
+    """
+
+    index: int
+    box: Box
+    orientation: Literal["horizontal", "vertical"]
+    first: int
+    second: int
+
+    @property
+    def is_double(self) -> bool:
+        """True for a double (drawn crosswise in a row, or upright in a corner)."""
+        return self.first == self.second
+
+
+@dataclass(frozen=True, slots=True)
+class EndMark:
+    """Where the number of an open end is shown: a square next to the end tile."""
+
+    side: Literal["left", "right"]
+    value: int
+    box: Box
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Every tile of a line placed inside ``area``; ``tile`` is the long side in pixels."""
+
+    area: Box
+    tile: int
+    rows: int
+    tiles: tuple[PlacedTile, ...]
+    ends: tuple[EndMark, ...]
+
+    @property
+    def short(self) -> int:
+        """The short side of a tile."""
+        return self.tile // 2
+
+
+def _gap(long: int) -> int:
+    return max(2, long // 20)
+
+
+def _arm(
+    widths: Sequence[int], start: int, direction: int, long: int, lo: int, hi: int, max_k: int
+) -> list[tuple[int, int, int, int]] | None:
+    """Place one arm of the snake in normalised rows (0 = the opener's row, 1 = next, ...).
+
+    ``widths`` holds each tile's width along the row (long side, or short side for a
+    double); ``start`` is the cursor next to the opener; ``direction`` +1 runs right, -1
+    left. Returns ``(row, x0, x1, kind)`` per tile, or None when more than ``max_k``
+    further rows would be needed.
+    """
+    short = long // 2
+    gap = _gap(long)
+    out: list[tuple[int, int, int, int]] = []
+    k = 0
+    c = start
+    corner: tuple[int, int] | None = None
+    for w in widths:
+        double = w == short
+        if corner is not None:
+            cx0, cx1 = corner
+            corner = None
+            if direction < 0:
+                x1 = cx0 - gap if double else cx1
+                x0 = x1 - w
+                c = x0 - gap
+            else:
+                x0 = cx1 + gap if double else cx0
+                x1 = x0 + w
+                c = x1 + gap
+            out.append((k, x0, x1, _DOUBLE if double else _ROW))
+            continue
+        if direction > 0:
+            if c + w <= hi:
+                out.append((k, c, c + w, _DOUBLE if double else _ROW))
+                c += w + gap
+                continue
+            corner = (c, c + short)
+        else:
+            if c - w >= lo:
+                out.append((k, c - w, c, _DOUBLE if double else _ROW))
+                c -= w + gap
+                continue
+            corner = (c - short, c)
+        out.append((k, corner[0], corner[1], _CORNER))
+        k += 1
+        direction = -direction
+        if k > max_k:
+            return None
+    return out
+
+
+def _rows(arm: list[tuple[int, int, int, int]]) -> int:
+    """Rows below (or above) the opener's row an arm needs."""
+    if not arm:
+        return 0
+    last = arm[-1]
+    return last[0] + (1 if last[3] == _CORNER else 0)
+
+
+@lru_cache(maxsize=512)
+def _solve(
+    widths: tuple[int, ...], opener: int, area: Box, ghosts: bool
+) -> tuple[int, int, int, list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]:
+    """Choose the tile size, the opener's x and row. Returns (long, x, r0, left, right)."""
+    x_lo, y_lo, x_hi, y_hi = area
+    for long in TILE_SIZES:
+        short = long // 2
+        gap = _gap(long)
+        max_rows = (y_hi - y_lo + gap) // (long + gap)
+        if max_rows < 1:
+            continue
+        ws = [short if w else long for w in widths]
+        extra = [long] if ghosts else []
+        right_ws = ws[opener + 1 :] + extra
+        left_ws = ws[:opener][::-1] + extra
+        w_op = ws[opener]
+        lo = x_lo + short + gap
+        hi = x_hi - short - gap
+        if hi - lo < 3 * long:
+            continue
+        total = sum(ws) + gap * (len(ws) - 1)
+        # Rough capacity check before the search.
+        if total + 2 * len(extra) * (long + gap) > max_rows * (x_hi - x_lo):
+            continue
+        right_len = sum(right_ws) + gap * len(right_ws)
+        left_len = sum(left_ws) + gap * len(left_ws)
+        natural = (x_lo + x_hi) // 2 + (left_len - right_len) // 2 - w_op // 2
+        candidates = range(lo, hi - w_op + 1, max(2, short // 2))
+        order = sorted(candidates, key=lambda x: (abs(x - natural), x))
+        if lo <= natural <= hi - w_op:
+            order.insert(0, natural)
+        best: tuple[tuple[int, int, int], int, list, list] | None = None
+        for x in order:
+            right = _arm(right_ws, x + w_op + gap, 1, long, lo, hi, max_rows - 1)
+            if right is None:
+                continue
+            a = _rows(right)
+            left = _arm(left_ws, x - gap, -1, long, lo, hi, max_rows - 1 - a)
+            if left is None:
+                continue
+            b = _rows(left)
+            if a + b + 1 > max_rows:
+                continue
+            key = (a + b, abs(a - b), abs(x - natural))
+            if best is None or key < best[0]:
+                best = (key, x, left, right)
+            if a + b == 0:
+                break
+        if best is not None:
+            _, x, left, right = best
+            return long, x, _rows(left), left, right
+    raise ValueError(f"a line of {len(widths)} tiles does not fit in {area}")
+
+
+def layout_line(
+    line: Sequence[Pair], opener_index: int | None, area: Box, *, ends: bool = True
+) -> Layout:
+    """Lay out ``line`` (oriented pairs, left to right) inside ``area`` = (x0, y0, x1, y1).
+
+    ``opener_index`` is the index of the hand's first tile. ``ends`` reserves a slot after
+    each open end for its number. Raises ValueError if the area is too small for any size.
+    """
+    line = tuple((int(a), int(b)) for a, b in line)
+    if not line:
+        return Layout(area, TILE_SIZES[0], 0, (), ())
+    if opener_index is None or not 0 <= opener_index < len(line):
+        raise ValueError(f"opener_index {opener_index} outside a line of {len(line)}")
+    widths = tuple(a == b for a, b in line)
+    long, x, r0, left, right = _solve(widths, opener_index, area, ends)
+    short = long // 2
+    gap = _gap(long)
+    half = short // 2
+    pitch = long + gap
+    rows = _rows(left) + _rows(right) + 1
+    _x_lo, y_lo, _x_hi, y_hi = area
+    block = rows * long + (rows - 1) * gap
+    top = y_lo + (y_hi - y_lo - block) // 2
+    yc0 = top + r0 * pitch + long // 2
+
+    placed: list[PlacedTile] = []
+    marks: list[EndMark] = []
+    w_op = short if widths[opener_index] else long
+
+    def row_box(yc: int, x0: int, x1: int, kind: int) -> tuple[Box, bool]:
+        if kind == _DOUBLE:
+            return (x0, yc - short, x1, yc + short), True
+        return (x0, yc - half, x1, yc + half), False
+
+    # The opener.
+    a, b = line[opener_index]
+    box, vertical = row_box(yc0, x, x + w_op, _DOUBLE if a == b else _ROW)
+    placed.append(PlacedTile(opener_index, box, "vertical" if vertical else "horizontal", a, b))
+
+    for sense, arm, indices in (
+        (1, right, range(opener_index + 1, len(line) + 1)),
+        (-1, left, range(opener_index - 1, -2, -1)),
+    ):
+        prev_box = box
+        for (k, x0, x1, kind), i in zip(arm, indices, strict=True):
+            yc = yc0 + sense * k * pitch
+            # A tile's connecting number faces the previous tile; which half that is
+            # depends on the row's direction (rows alternate, starting away from the opener).
+            going_right = (k % 2 == 0) == (sense > 0)
+            if kind == _CORNER:
+                y0 = yc - half if sense > 0 else yc + half - long
+                tbox: Box = (x0, y0, x1, y0 + long)
+                vertical = True
+            else:
+                tbox, vertical = row_box(yc, x0, x1, kind)
+            if i in (-1, len(line)):
+                marks.append(_end_mark(sense, line, tbox, prev_box, short))
+                continue
+            a, b = line[i]
+            # Right arm: a connects backwards; left arm: b connects backwards.
+            near, far = (a, b) if sense > 0 else (b, a)
+            if kind == _CORNER:
+                first, second = (near, far) if sense > 0 else (far, near)
+            else:
+                first, second = (near, far) if going_right else (far, near)
+            orient: Literal["horizontal", "vertical"] = "vertical" if vertical else "horizontal"
+            placed.append(PlacedTile(i, tbox, orient, first, second))
+            prev_box = tbox
+    placed.sort(key=lambda p: p.index)
+    marks.sort(key=lambda m: m.side)
+    return Layout(area, long, rows, tuple(placed), tuple(marks))
+
+
+def _end_mark(sense: int, line: tuple[Pair, ...], ghost: Box, prev: Box, short: int) -> EndMark:
+    """The square of the ghost slot nearest the end tile."""
+    value = line[-1][1] if sense > 0 else line[0][0]
+    gx0, gy0, gx1, gy1 = ghost
+    pcx, pcy = (prev[0] + prev[2]) / 2, (prev[1] + prev[3]) / 2
+    if gx1 - gx0 > gy1 - gy0:  # horizontal ghost: left or right half
+        x0 = gx0 if abs(gx0 + short / 2 - pcx) <= abs(gx1 - short / 2 - pcx) else gx1 - short
+        box = (x0, gy0, x0 + short, gy1)
+    else:
+        y0 = gy0 if abs(gy0 + short / 2 - pcy) <= abs(gy1 - short / 2 - pcy) else gy1 - short
+        box = (gx0, y0, gx1, y0 + short)
+    return EndMark("right" if sense > 0 else "left", value, box)
