@@ -144,6 +144,8 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: Sequence[str],
     draw.text((20, 82), line2, font=fit_font(line2, WIDTH - 260, 32, 16),
               fill=HIGHLIGHT if news else WHITE, anchor="lm")
     stock = []
+    if result is not None:  # the pile shown would be the next hand's
+        return
     if rs.draw:
         stock.append(label(labels, "pile", count=view.pile_size))
     if view.sleeping:
