@@ -14,8 +14,10 @@ import pytest
 from PIL import Image
 
 from bot import i18n, pictures
+from bot.i18n import picture_options
 from bot.rules_text import rules_text
 from cogs.domino.ids import parse
+from render import render_table
 from tests.cogs.helpers import answer, button, enabled, factory, game_message, settle, table_id_of
 from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
 
@@ -102,6 +104,12 @@ async def test_a_spanish_server_with_a_brazilian_player(
         assert "Marcador" in text and "Jugadores" in text and "Turno" in text, text
         assert f"Mesa {tid} · pozo: 14 · jugada 0" in text
         assert [b["label"] for b in game.buttons()] == ["Mis fichas", "Rendirse"]
+        # The table picture is drawn with the server's words.
+        started = await bot.svc.get(tid)
+        public = started.public_view()
+        assert public is not None
+        spanish = render_table(public, started.names, **picture_options("es-ES"))
+        assert game.attachments[0].data == spanish != render_table(public, started.names)
         begins = [m for m in fake.public_messages() if "¡empieza la partida!" in m.content]
         assert begins, [m.content for m in fake.public_messages()]
         assert "Pulsa **Mis fichas**" in begins[0].content
