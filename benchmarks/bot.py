@@ -19,14 +19,12 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.demo import load_renderer
+from bot import pictures
 from bot.service import TableService
 from bot.store import Store
-from domino import View
 
 
 @dataclass
@@ -56,7 +54,7 @@ async def play_table(
     table_id: int,
     users: list[int],
     stats: Stats,
-    render: Callable[[View, list[str]], bytes] | None,
+    render: bool,
     *,
     rng: random.Random,
     think: float,
@@ -76,8 +74,8 @@ async def play_table(
         t0 = time.perf_counter()
         result = await service.act(table_id, user, action, expected_seq=info.seq)
         t1 = time.perf_counter()
-        if render is not None:
-            await asyncio.to_thread(render, result.view, names)
+        if render:
+            await pictures.table_png(result.view, names)
         t2 = time.perf_counter()
         stats.commit.append(t1 - t0)
         stats.render.append(t2 - t1)
@@ -89,7 +87,8 @@ async def play_table(
 
 async def run(args: argparse.Namespace) -> Stats:
     """Create the tables, play them concurrently, return the timings."""
-    render = None if args.no_render else load_renderer()
+    render = not args.no_render and pictures.table_renderer() is not None
+    pool = pictures.use_processes(args.processes) if render and args.processes else None
     with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
         db = Path(args.db) if args.db else Path(tmp) / "bench.sqlite3"
         store = await Store.open(db)
@@ -132,11 +131,13 @@ async def run(args: argparse.Namespace) -> Stats:
                 )
             )
             stats.elapsed = time.perf_counter() - start
-            stats.rendered = render is not None
+            stats.rendered = render
             await service.aclose()
             return stats
         finally:
             await store.close()
+            if pool is not None:
+                pictures.use_executor(None)
 
 
 def _dist(values: list[float]) -> str:
@@ -149,10 +150,14 @@ def _dist(values: list[float]) -> str:
 
 def report(args: argparse.Namespace, stats: Stats) -> str:
     """A few lines of figures."""
-    pictures = "render.render_table" if stats.rendered else "none (render/ not available)"
+    if not stats.rendered:
+        drawn = "none" if args.no_render else "none (render/ not available)"
+    else:
+        where = f"{args.processes} processes" if args.processes else "threads"
+        drawn = f"render.render_table in {where}"
     lines = [
         f"{args.tables} concurrent {args.variant} tables, think {args.think:g}s, "
-        f"{os.cpu_count()} CPU(s), pictures: {pictures}",
+        f"{os.cpu_count()} CPU(s), pictures: {drawn}",
         f"{len(stats.total)} actions in {stats.elapsed:.2f}s = "
         f"{len(stats.total) / stats.elapsed:.0f} actions/s "
         f"({stats.hands} hands, {stats.matches} matches finished)",
@@ -187,6 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         "--seconds", type=float, default=15.0, help="length of each run (15; 0 = to the end)"
     )
     parser.add_argument("--no-render", action="store_true", help="skip the pictures")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="draw pictures in a pool of this many processes (0: worker threads, the default)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="first table's seed")
     parser.add_argument("--db", default=None, help="database file (a temporary one)")
     args = parser.parse_args(argv)

@@ -51,3 +51,16 @@ async def test_no_render_package_means_no_picture(monkeypatch: pytest.MonkeyPatc
     match = Match.new(preset("draw"), 1)
     assert await pictures.table_png(match.public_view(), ["a", "b"]) is None
     assert await pictures.hand_png(match.view(0)) is None
+
+
+async def test_pictures_in_a_process_pool() -> None:
+    pytest.importorskip("render.table")
+    pool = pictures.use_processes(1)
+    try:
+        match = Match.new(preset("partners"), 1)
+        png = await pictures.table_png(match.public_view(), ["a", "b", "c", "d"])
+        assert png is not None and png.startswith(b"\x89PNG")
+    finally:
+        pictures.use_executor(None)
+    with pytest.raises(RuntimeError):  # the pool was shut down
+        pool.submit(int)
