@@ -597,11 +597,10 @@ class Presenter(TableObserver):
     # ------------------------------------------------------------------ private hands
 
     async def state_for(self, table_id: int, user_id: int) -> tuple[TableInfo, list[View]]:
-        """The table and the user's private views, taken at the same moment."""
+        """The table and the user's private views, taken at the same moment (an open table is
+        in memory: neither call waits, so nothing can move in between)."""
         info = await self.service.get(table_id)
         views = await self.service.views_for(table_id, user_id)
-        if views and views[0].hand_number != (info.public_view() or views[0]).hand_number:
-            info = await self.service.get(table_id)  # pragma: no cover - moved in between
         return info, views
 
     async def show_hand(
