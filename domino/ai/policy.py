@@ -59,7 +59,7 @@ def _numbers(mask: int) -> int:
     return sum(1 for n in range(10) if mask & NUM[n])
 
 
-def normal(view: View, rng: random.Random | None = None, belief: Belief | None = None) -> Action:
+def normal(view: View, belief: Belief | None = None) -> Action:
     """The heuristic player: see :func:`normal_scores`. Ties go to the first legal action."""
     if len(view.legal) == 1:
         return view.legal[0]

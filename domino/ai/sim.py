@@ -11,13 +11,18 @@ Moves are ints: a play is ``index*4 + end`` (end 0 = opening play, 1 = left, 2 =
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from domino.actions import Action, Draw, Pass, Play
 from domino.match import BIT, NUM, TILE_OF_BIT
 from domino.rules import Ruleset
 from domino.tiles import Tile
+
+if TYPE_CHECKING:
+    from domino.match import Match
 
 DRAW = -1
 PASS = -2
@@ -53,10 +58,10 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def mask_of(tiles: object) -> int:
-    """The bitmask of an iterable of tiles."""
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """The bitmask of some tiles."""
     m = 0
-    for t in tiles:  # type: ignore[attr-defined]
+    for t in tiles:
         m |= BIT[t]
     return m
 
@@ -202,24 +207,20 @@ class Sim:
         self.lacks = lacks if lacks is not None else [0] * rules.seats
 
     @classmethod
-    def from_match(cls, match: object) -> Sim:
-        """The current hand of an engine Match (for tests and benchmarks only)."""
-        m = match  # typed loosely so the computer players never need a Match
-        rules = sim_rules(m.ruleset)  # type: ignore[attr-defined]
-        pile = [BIT[t].bit_length() - 1 for t in reversed(m.pile)]  # type: ignore[attr-defined]
-        forced = m.forced  # type: ignore[attr-defined]
-        sim = cls(
-            rules,
-            [mask_of(h) for h in m.hands],  # type: ignore[attr-defined]
-            pile,
-            m.ends,  # type: ignore[attr-defined]
-            mask_of(Tile(a, b) for a, b in m.line),  # type: ignore[attr-defined]
-            m.turn if m.turn is not None else -1,  # type: ignore[attr-defined]
-            m.drawn,  # type: ignore[attr-defined]
-            m.last_player if m.last_player is not None else -1,  # type: ignore[attr-defined]
+    def from_match(cls, match: Match) -> Sim:
+        """The current hand of an engine Match (tests and benchmarks; players get views)."""
+        forced = match.forced
+        return cls(
+            sim_rules(match.ruleset),
+            [mask_of(h) for h in match.hands],
+            [BIT[t].bit_length() - 1 for t in reversed(match.pile)],
+            match.ends,
+            mask_of(Tile(a, b) for a, b in match.line),
+            match.turn if match.turn is not None else -1,
+            match.drawn,
+            match.last_player if match.last_player is not None else -1,
             BIT[forced].bit_length() - 1 if forced is not None else -1,
         )
-        return sim
 
     def copy(self) -> Sim:
         """An independent copy."""
