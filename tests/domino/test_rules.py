@@ -78,6 +78,16 @@ def test_tile_fitting_both_ends_needs_a_choice() -> None:
     assert m.apply(Play(Tile(2, 5), "right")).ends == (2, 2)
 
 
+def test_equal_ends_one_move() -> None:
+    """Only "a tile that fits both ends (with different numbers)" needs a choice: with the
+    same number at both ends the tile is one move (listed once; "left" is its mirror)."""
+    m = Match.new(preset("venezuelan"), 1, {"hands": _hands_4("3-3", "3-5"), "opener": 0})
+    m = m.apply(Play(Tile(3, 3)))
+    assert [a for a in m.legal_actions() if a.tile == Tile(3, 5)] == [Play(Tile(3, 5), "right")]
+    left, right = m.apply(Play(Tile(3, 5), "left")), m.apply(Play(Tile(3, 5), "right"))
+    assert sorted(left.ends) == sorted(right.ends) == [3, 5]
+
+
 def test_doubles_are_ordinary_tiles() -> None:
     """"Doubles are laid crosswise in pictures only; they are ordinary tiles for the rules
     (no spinner in these variants).\""""
