@@ -51,7 +51,7 @@ _DRAW = Draw()
 _PASS = Pass()
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
     """Indices of the set bits, lowest first."""
     out = []
     while mask:
@@ -61,7 +61,8 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _mask(tiles: Iterable[Tile]) -> int:
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """The bitmask of some tiles."""
     m = 0
     for t in tiles:
         m |= t.bit
@@ -69,11 +70,12 @@ def _mask(tiles: Iterable[Tile]) -> int:
 
 
 def _tiles_of(mask: int) -> tuple[Tile, ...]:
-    return tuple(TILE_OF_BIT[i] for i in _bits(mask))
+    return tuple(TILE_OF_BIT[i] for i in bits(mask))
 
 
-def _pips(mask: int) -> int:
-    return sum(TILE_OF_BIT[i].pips for i in _bits(mask))
+def pips_of(mask: int) -> int:
+    """Total pips of the tiles in ``mask``."""
+    return sum(TILE_OF_BIT[i].pips for i in bits(mask))
 
 
 def _heaviest(hands: Sequence[Sequence[Tile]], doubles_only: bool) -> tuple[int, Tile] | None:
@@ -267,14 +269,14 @@ class Match:
         if not line:
             if self.forced is not None:
                 return [Play(self.forced, None)]
-            return [_OPEN[i] for i in _bits(hand)]
+            return [_OPEN[i] for i in bits(hand)]
         left = line[0][0]
         right = line[-1][1]
         if left == right:
-            return [_RIGHT[i] for i in _bits(hand & NUM[left])]
+            return [_RIGHT[i] for i in bits(hand & NUM[left])]
         plays: list[Play] = []
         nl = NUM[left]
-        for i in _bits(hand & (nl | NUM[right])):
+        for i in bits(hand & (nl | NUM[right])):
             bit = 1 << i
             if bit & nl:
                 plays.append(_LEFT[i])
@@ -507,8 +509,8 @@ class Match:
     def _closed(self) -> bool:
         """No tile outside the line can ever match an open end."""
         line = self.line
-        on_table = _mask(Tile(a, b) for a, b in line)
-        outside = _mask(self.ruleset.tiles) & ~on_table
+        on_table = mask_of(Tile(a, b) for a, b in line)
+        outside = mask_of(self.ruleset.tiles) & ~on_table
         return not outside & (NUM[line[0][0]] | NUM[line[-1][1]])
 
     def _blocked(self) -> bool:
@@ -572,7 +574,7 @@ class Match:
             self.line = ((start.a, start.b),)
             self.opener_index = 0
             self._events = ((None, "start", start, None, None),)
-        self._hands = tuple(_mask(h) for h in hands)
+        self._hands = tuple(mask_of(h) for h in hands)
         if rs.draw:
             self.pile, self.sleeping = tuple(rest), ()
         else:
@@ -628,10 +630,10 @@ class Match:
         if kind == "block" and rs.close_gives_pile and self.pile:
             taker = ((blocker if blocker is not None else self.turn or 0) + 1) % rs.seats
             hands = list(self._hands)
-            hands[taker] |= _mask(self.pile)
+            hands[taker] |= mask_of(self.pile)
             self.pile = ()
             self._hands = tuple(hands)
-        pips = tuple(_pips(h) for h in self._hands)
+        pips = tuple(pips_of(h) for h in self._hands)
         side_pips = [sum(pips[s] for s in rs.seats_of_side(side)) for side in range(rs.sides)]
         points = [0] * rs.sides
         winner_side: int | None = None

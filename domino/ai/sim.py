@@ -11,13 +11,12 @@ Moves are ints: a play is ``index*4 + end`` (end 0 = opening play, 1 = left, 2 =
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
 from domino.actions import Action, Draw, Pass, Play
-from domino.match import BIT, NUM, TILE_OF_BIT
+from domino.match import BIT, NUM, TILE_OF_BIT, bits, mask_of
 from domino.rules import Ruleset
 from domino.tiles import Tile
 
@@ -46,24 +45,6 @@ _END_NAMES: tuple[str | None, ...] = (None, "left", "right")
 _END_CODES: dict[str | None, int] = {None: OPEN, "left": LEFT, "right": RIGHT}
 _DRAW_ACTION = Draw()
 _PASS_ACTION = Pass()
-
-
-def bits(mask: int) -> list[int]:
-    """Indices of the set bits, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(tiles: Iterable[Tile]) -> int:
-    """The bitmask of some tiles."""
-    m = 0
-    for t in tiles:
-        m |= BIT[t]
-    return m
 
 
 def pips_of(mask: int) -> int:
