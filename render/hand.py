@@ -28,6 +28,7 @@ class HandSlot:
     box: tuple[int, int, int, int]
     label: str
     playable: bool
+    dimmed: bool = False  # on the seat's turn, the tiles it cannot play now
 
 
 def hand_layout(view: View) -> list[HandSlot]:
@@ -35,13 +36,14 @@ def hand_layout(view: View) -> list[HandSlot]:
     if view.hand is None:
         raise ValueError("the hand picture needs a seat's view")
     playable = set(view.playable_tiles())
+    my_turn = view.turn is not None and view.turn == view.seat
     slots = []
     for i, tile in enumerate(sorted(view.hand)):
         col, row = i % COLUMNS, i // COLUMNS
         x0 = col * CELL_W + (CELL_W - LONG) // 2
         y0 = HEADER + row * CELL_H + 14
         slots.append(HandSlot(tile, (x0, y0, x0 + LONG, y0 + LONG // 2), str(tile),
-                              tile in playable))
+                              tile in playable, my_turn and tile not in playable))
     return slots
 
 
@@ -69,10 +71,11 @@ def draw_hand(view: View, labels: Mapping[str, str] | None = None) -> Image.Imag
         if slot.playable:
             draw.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), 12, outline=PLAYABLE,
                                    width=5)
-        else:
+        elif slot.dimmed:  # while others play, every tile stays readable
             img.paste(dim, (x0, y0), dim)
-        draw.text(((x0 + x1) // 2, y1 + 36), slot.label, font=font(38),
-                  fill=PLAYABLE if slot.playable else (150, 180, 160), anchor="mm")
+        colour = PLAYABLE if slot.playable else (150, 180, 160) if slot.dimmed else WHITE
+        draw.text(((x0 + x1) // 2, y1 + 36), slot.label, font=font(38), fill=colour,
+                  anchor="mm")
     return img
 
 

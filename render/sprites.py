@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -14,9 +14,26 @@ FELT_DARK = (14, 56, 34)
 IVORY = (250, 246, 234)
 EDGE = (92, 74, 44)
 PIP = (28, 28, 28)
+#: Pip colour per number: dark, distinct hues on ivory, so 7, 8 and 9 read at a glance.
+PIP_COLOURS = (
+    PIP,
+    (198, 40, 40),
+    (46, 125, 50),
+    (21, 101, 192),
+    (106, 27, 154),
+    (204, 78, 0),
+    PIP,
+    (0, 121, 107),
+    (173, 20, 87),
+    (93, 64, 55),
+)
 HIGHLIGHT = (255, 204, 0)
 WHITE = (255, 255, 255)
 MUTED = (190, 214, 198)
+INK = (24, 24, 24)
+BANNER_FILL = (8, 38, 24)
+BACK = (44, 44, 44)
+BACK_EDGE = (150, 150, 150)
 TEAM_COLOURS = ((66, 135, 245), (239, 83, 80), (171, 71, 188), (255, 167, 38))
 
 # Pip centres on a 3x3 grid (column, row), for 0 to 9.
@@ -34,7 +51,7 @@ _GRID = {
 }
 
 
-@cache
+@lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
     """The project's font (DejaVu Sans Bold, shipped with its licence) at ``size`` px."""
     return ImageFont.truetype(str(FONT_PATH), size)
@@ -47,45 +64,114 @@ def fit_font(text: str, width: int, size: int, smallest: int = 14) -> ImageFont.
     return font(size)
 
 
+_SUPER = 4  # tiles are drawn this many times larger, then shrunk: smooth pips and corners
+
+
 def _draw_pips(draw: ImageDraw.ImageDraw, n: int, x0: int, y0: int, side: int) -> None:
-    r = max(2, round(side * 0.085))
+    """The pips of ``n`` on an upright half (a ``side`` square at ``x0, y0``)."""
+    r = side * 0.085
     for col, row in _GRID[n]:
         cx = x0 + side * (0.24 + 0.26 * col)
         cy = y0 + side * (0.24 + 0.26 * row)
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PIP)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PIP_COLOURS[n])
 
 
-@cache
+@lru_cache(maxsize=2048)
 def tile_face(first: int, second: int, long: int, vertical: bool, highlight: bool) -> Image.Image:
-    """A tile ``first|second`` (left|right, or top|bottom when vertical), ``long`` px long."""
+    """A tile ``first|second`` (left|right, or top|bottom when vertical), ``long`` px long.
+
+    RGBA with transparent corners; ``highlight`` gives it a thick gold frame.
+    """
+    if not vertical:  # drawn upright, then turned a quarter left: the top half goes left
+        return tile_face(first, second, long, True, highlight).transpose(
+            Image.Transpose.ROTATE_90
+        )
+    k = _SUPER
     short = long // 2
-    img = Image.new("RGBA", (long, short), (0, 0, 0, 0))
+    w, h = short * k, long * k
+    img = Image.new("RGBA", (w, h), (*IVORY, 0))
     draw = ImageDraw.Draw(img)
-    radius = max(3, short // 7)
-    border = max(2, long // 40)
-    outline = HIGHLIGHT if highlight else EDGE
-    width = max(4, long // 16) if highlight else border
-    draw.rounded_rectangle((0, 0, long - 1, short - 1), radius, fill=IVORY, outline=outline,
-                           width=width)
-    inset = width + 1
-    mid = long // 2
-    draw.line((mid, inset + 1, mid, short - inset - 2), fill=EDGE, width=max(1, border - 1))
-    side = short
-    _draw_pips(draw, first, 0, 0, side)
-    _draw_pips(draw, second, mid, 0, side)
-    if vertical:
-        img = img.transpose(Image.Transpose.ROTATE_270)
+    radius = max(3, short // 7) * k
+    frame = (max(4, long // 16) if highlight else max(2, long // 40)) * k
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=HIGHLIGHT if highlight else EDGE)
+    draw.rounded_rectangle((frame, frame, w - 1 - frame, h - 1 - frame),
+                           max(k, radius - frame), fill=IVORY)
+    inset = frame + short * k // 8
+    line = max(1, long // 60) * k
+    draw.rectangle((inset, h // 2 - line // 2, w - 1 - inset, h // 2 + line // 2), fill=EDGE)
+    _draw_pips(draw, first, 0, 0, short * k)
+    _draw_pips(draw, second, 0, short * k, short * k)
+    return img.resize((short, long), Image.Resampling.BOX)
+
+
+@lru_cache(maxsize=64)
+def tile_back(height: int, bg: tuple[int, int, int]) -> Image.Image:
+    """A small upright face-down tile on ``bg``, for counts of hidden tiles."""
+    k = _SUPER
+    w, h = height // 2 * k, height * k
+    img = Image.new("RGB", (w, h), bg)
+    ImageDraw.Draw(img).rounded_rectangle(
+        (0, 0, w - 1, h - 1), max(2, w // 6), fill=BACK, outline=BACK_EDGE, width=2 * k
+    )
+    return img.resize((w // k, h // k), Image.Resampling.BOX)
+
+
+@lru_cache(maxsize=128)
+def end_badge(size: int, value: int) -> Image.Image:
+    """A gold disc on the felt with an open end's number in big digits."""
+    k = _SUPER
+    img = Image.new("RGB", (size * k, size * k), FELT)
+    ImageDraw.Draw(img).ellipse((k, k, size * k - 1 - k, size * k - 1 - k), fill=HIGHLIGHT)
+    img = img.resize((size, size), Image.Resampling.BOX)
+    ImageDraw.Draw(img).text((size / 2, size / 2), str(value), font=font(max(12, size * 3 // 4)),
+                             fill=INK, anchor="mm")
     return img
 
 
-@cache
-def tile_back(long: int, vertical: bool) -> Image.Image:
-    """The back of a tile, for counts of hidden tiles."""
-    short = long // 2
-    w, h = (short, long) if vertical else (long, short)
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    ImageDraw.Draw(img).rounded_rectangle(
-        (0, 0, w - 1, h - 1), max(2, short // 6), fill=(40, 40, 40), outline=(120, 120, 120),
-        width=max(1, long // 40),
-    )
+@lru_cache(maxsize=256)
+def chip(width: int, height: int, fill: tuple[int, int, int], bg: tuple[int, int, int],
+         border: tuple[int, int, int] | None = None, radius: int = 12,
+         border_width: int = 5) -> Image.Image:
+    """A rounded panel on ``bg`` (score chips, seat cards, the banner)."""
+    k = _SUPER
+    img = Image.new("RGB", (width * k, height * k), bg)
+    draw = ImageDraw.Draw(img)
+    box = (0, 0, width * k - 1, height * k - 1)
+    if border is None:
+        draw.rounded_rectangle(box, radius * k, fill=fill)
+    else:
+        b = border_width * k
+        draw.rounded_rectangle(box, radius * k, fill=border)
+        draw.rounded_rectangle((b, b, width * k - 1 - b, height * k - 1 - b),
+                               max(k, (radius - border_width) * k), fill=fill)
+    return img.resize((width, height), Image.Resampling.BOX)
+
+
+def text_width(text: str, size: int) -> int:
+    """How many pixels ``text`` takes at ``size``."""
+    return int(font(size).getlength(text) + 0.999)
+
+
+@lru_cache(maxsize=2048)
+def fit_text(text: str, width: int, size: int, smallest: int = 14) -> tuple[str, int]:
+    """``text`` and a font size not above ``size`` that fit ``width`` pixels: smaller type
+    first, down to ``smallest``, then the text cut short with an ellipsis."""
+    while size > smallest and text_width(text, size) > width:
+        size -= 2
+    if text_width(text, size) <= width:
+        return text, size
+    cut = text
+    while cut and text_width(cut.rstrip() + "…", size) > width:
+        cut = cut[:-1]
+    return cut.rstrip() + "…", size
+
+
+@lru_cache(maxsize=1024)
+def text_sprite(text: str, size: int, fill: tuple[int, int, int],
+                bg: tuple[int, int, int]) -> Image.Image:
+    """One line of text on ``bg``, as tall as the font's line (so lines of a size align)."""
+    f = font(size)
+    ascent, descent = f.getmetrics()
+    img = Image.new("RGB", (max(1, text_width(text, size)), ascent + descent), bg)
+    ImageDraw.Draw(img).text((0, 0), text, font=f, fill=fill)
     return img

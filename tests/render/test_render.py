@@ -12,29 +12,33 @@ from PIL import Image
 
 from domino import PRESETS, Match, Play, preset
 from render import LABELS, hand_layout, render_hand, render_table, table_layout
-from render.table import HEIGHT, LINE_AREA, WIDTH, scene
-
-
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+from render.sprites import HIGHLIGHT, IVORY
+from render.table import (
+    BANNER,
+    HEIGHT,
+    LINE_AREA,
+    LINE_AREA_UNDER_BANNER,
+    WIDTH,
+    banner_box,
+    draw_table,
+    scene,
+)
+from tests.render.test_layout import _overlap, check_layout
 
 
 def check_geometry(m: Match) -> None:
+    """The line the table picture shows: laid out whole, inside the picture, no overlap,
+    and clear of the banner when there is one."""
     view = m.public_view()
     s = scene(view)
     layout = table_layout(view)
-    boxes = [p.box for p in layout.tiles] + [e.box for e in layout.ends]
-    assert sorted(p.index for p in layout.tiles) == list(range(len(s.line))), "drawn once"
-    for i, box in enumerate(boxes):
-        assert LINE_AREA[0] <= box[0] < box[2] <= LINE_AREA[2], "inside the canvas"
-        assert LINE_AREA[1] <= box[1] < box[3] <= LINE_AREA[3], "inside the canvas"
-        for other in boxes[i + 1 :]:
-            assert not _overlap(box, other), "tiles overlap"
-    for p in layout.tiles:
-        w, h = p.box[2] - p.box[0], p.box[3] - p.box[1]
-        assert {w, h} == {layout.tile, layout.tile // 2}
-        a, b = s.line[p.index]
-        assert {p.first, p.second} == {a, b}
+    check_layout(list(s.line), layout)
+    banner = banner_box(view)
+    assert layout.area == (LINE_AREA_UNDER_BANNER if banner else LINE_AREA)
+    if banner is not None:
+        assert not _overlap(banner, layout.area)
+    assert layout.area[0] >= 0 and layout.area[2] <= WIDTH
+    assert layout.area[1] >= 0 and layout.area[3] <= HEIGHT
 
 
 @settings(max_examples=120, deadline=None)
@@ -136,3 +140,95 @@ def test_labels_translate_the_words() -> None:
     spanish = render_table(view, names, labels={"hand": "Mano {number}", "target": "a {target}"})
     assert english != spanish
     assert all("{" not in LABELS[k] or "}" in LABELS[k] for k in LABELS)
+
+
+def _near(colour: tuple[int, ...], ref: tuple[int, int, int], tol: int = 24) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(colour, ref, strict=False))
+
+
+def _playing(pid: str, seed: int, tiles: int = 6) -> Match:
+    """A first hand of ``pid`` with at least ``tiles`` tiles down (or as far as it goes)."""
+    rng = random.Random(seed)
+    m = Match.new(preset(pid, target=200) if pid != "penalty" else preset(pid), seed)
+    while len(m.line) < tiles:
+        nxt = m.apply(rng.choice(m.legal_actions()))
+        if nxt.hand_number != 1 or nxt.turn is None:
+            break
+        m = nxt
+    return m
+
+
+def test_the_picture_shows_each_tile_the_last_one_gold_and_both_ends() -> None:
+    """Read back from the pixels: every tile's face, a gold frame on the last tile only,
+    a gold badge at each open end."""
+    for pid in sorted(PRESETS):
+        for seed in range(3):
+            view = _playing(pid, seed).public_view()
+            img = draw_table(view, ["A", "B", "C", "D"][: view.ruleset.seats])
+            layout = table_layout(view)
+            half = layout.tile // 2
+            for p in layout.tiles:
+                x0, y0, x1, y1 = p.box
+                frame = img.getpixel((x0 + 1, (y0 + y1) // 2))
+                assert _near(frame, HIGHLIGHT) == (p.index == view.last_index), (pid, p)
+                face = img.getpixel((x0 + int(0.37 * half), y0 + int(0.37 * half)))
+                assert _near(face, IVORY, 8), (pid, p, face)
+            for end in layout.ends:
+                x0, y0, x1, y1 = end.box
+                assert _near(img.getpixel((x0 + (x1 - x0) // 6, (y0 + y1) // 2)), HIGHLIGHT)
+
+
+def test_a_banner_tells_how_the_hand_ended_and_never_covers_the_line() -> None:
+    names = ["Ana", "Bruno", "Carla", "Diego"]
+    m = _playing("partners", 5, tiles=99)
+    m = m.apply(m.legal_actions()[0])  # the hand's last move
+    while m.hand_number == 1:
+        m = m.apply(m.legal_actions()[0])
+    view = m.public_view()
+    assert banner_box(view) == BANNER
+    img = draw_table(view, names)
+    x0, y0, _x1, y1 = BANNER
+    assert _near(img.getpixel((x0 + 1, (y0 + y1) // 2)), HIGHLIGHT)  # its gold border
+    assert table_layout(view).area == LINE_AREA_UNDER_BANNER
+    playing = _playing("partners", 5).public_view()
+    assert banner_box(playing) is None
+    assert not _near(draw_table(playing, names).getpixel((x0 + 1, (y0 + y1) // 2)), HIGHLIGHT)
+
+
+def test_the_table_picture_reads_nothing_private() -> None:
+    """Drawn through a spy: no seat, legal move or own-hand question is ever asked."""
+
+    class Spy:
+        def __init__(self, view: object) -> None:
+            self._view = view
+            self.read: set[str] = set()
+
+        def __getattr__(self, name: str) -> object:
+            self.read.add(name)
+            return getattr(self._view, name)
+
+    for pid in sorted(PRESETS):
+        spy = Spy(_playing(pid, 1).public_view())
+        draw_table(spy, ["A", "B", "C", "D"])  # type: ignore[arg-type]
+        assert not spy.read & {"seat", "legal", "playable_tiles", "drawn_this_turn"}, spy.read
+
+
+def test_hand_picture_pixels_mark_the_playable_tiles() -> None:
+    from render.hand import CELL_H, HEADER, PLAYABLE, draw_hand
+
+    for pid in sorted(PRESETS):
+        m = _playing(pid, 2)
+        assert m.turn is not None
+        for seat in range(m.ruleset.seats):
+            view = m.view(seat)
+            img = draw_hand(view)
+            slots = hand_layout(view)
+            rows = max(1, -(-len(slots) // 5))
+            assert img.size == (1024, HEADER + rows * CELL_H + 10)
+            for slot in slots:
+                x0, y0, _x1, y1 = slot.box
+                ring = img.getpixel((x0 - 3, (y0 + y1) // 2))
+                assert _near(ring, PLAYABLE) == slot.playable
+                face = img.getpixel((x0 + 24, y0 + 24))
+                assert _near(face, IVORY, 8) == (not slot.dimmed)
+                assert slot.dimmed == (seat == m.turn and not slot.playable)
