@@ -21,7 +21,7 @@ Box = tuple[int, int, int, int]
 Pair = tuple[int, int]
 
 #: Long side of a tile, largest first; the layout takes the first that fits.
-TILE_SIZES: tuple[int, ...] = tuple(range(128, 27, -4))
+TILE_SIZES: tuple[int, ...] = tuple(range(168, 27, -4))
 
 _ROW, _DOUBLE, _CORNER = 0, 1, 2
 

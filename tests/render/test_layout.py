@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from render.layout import Layout, PlacedTile, layout_line
+from render.layout import TILE_SIZES, Layout, PlacedTile, layout_line
 from render.table import LINE_AREA, LINE_AREA_UNDER_BANNER
 
 Box = tuple[int, int, int, int]
@@ -123,7 +123,7 @@ def test_short_lines_are_centred_and_large() -> None:
     (tile,) = layout.tiles
     cx = (tile.box[0] + tile.box[2]) / 2
     assert abs(cx - (LINE_AREA[0] + LINE_AREA[2]) / 2) <= layout.tile // 4
-    assert layout.tile == 128
+    assert layout.tile == TILE_SIZES[0]
     assert (tile.first, tile.second) == (3, 5)
 
 
