@@ -61,7 +61,7 @@ FAMILY_NAMES: dict[str, str] = {
     "three-player": N_("Three players"),
 }
 RESULT_MARKS = {"win": "✅", "loss": "❌", "draw": "➖"}
-RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Draw")}
+RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
 
 
 def _variant_name(locale: str | None, bucket: str) -> str:
