@@ -1,7 +1,7 @@
 """The rating-over-time picture of ``/domino stats``: one line per variant family.
 
-A pure function from numbers to PNG bytes (Pillow; DejaVu Sans when installed, else Pillow's
-default scalable font); the caller passes every text already translated.
+A pure function from numbers to PNG bytes (Pillow, with the font shipped in render/fonts);
+the caller passes every text already translated.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import io
 import math
 import time
 from collections.abc import Mapping, Sequence
-from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from render.sprites import font
 
 __all__ = ["COLOURS", "rating_chart"]
 
@@ -31,18 +32,9 @@ COLOURS: tuple[tuple[int, int, int], ...] = (
 Series = Sequence[tuple[float, float]]  # (unix time, rating)
 
 
-# Pillow's default font has no accents (á, ç, ñ): prefer DejaVu Sans where it is installed.
-FONT_FILES = ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for name in FONT_FILES:
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    """The project's shipped font (accents included), as in the table pictures."""
+    return font(size)
 
 
 def _nice_step(span: float, ticks: int = 4) -> float:
