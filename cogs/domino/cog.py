@@ -44,22 +44,17 @@ PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked")
 NEW_MESSAGE_BUTTONS = frozenset({"tiles", "resign"})  # answered with a fresh ephemeral message
 
 VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
-FIRST_HAND_CHOICES = [
-    Choice(name=locale_str("double-six: the holder of 6-6 opens"), value="double-six"),
-    Choice(name=locale_str("random: a random player opens"), value="random"),
-]
-NEXT_HAND_CHOICES = [
-    Choice(name=locale_str("rotate: the next player opens"), value="rotate"),
-    Choice(name=locale_str("winner: the last hand's winner opens"), value="winner"),
-]
-SCORING_CHOICES = [
-    Choice(name=locale_str("opponents: the losers' pips"), value="opponents"),
-    Choice(name=locale_str("all: every pip left, partner's too"), value="all"),
-]
-BLOCKED_CHOICES = [
-    Choice(name=locale_str("team: the pair with fewer pips wins"), value="team"),
-    Choice(name=locale_str("individual: the player with fewest pips wins"), value="individual"),
-]
+
+
+def _option_choices(option: str) -> list[Choice[str]]:
+    return [Choice(name=locale_str(text), value=value)
+            for (key, value), text in texts.OPTION_TEXTS.items() if key == option]
+
+
+FIRST_HAND_CHOICES = _option_choices("first_hand")
+NEXT_HAND_CHOICES = _option_choices("next_hand")
+SCORING_CHOICES = _option_choices("scoring")
+BLOCKED_CHOICES = _option_choices("blocked")
 
 
 class BadButton(Exception):

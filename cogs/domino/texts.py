@@ -183,6 +183,20 @@ def scores_text(locale: str | None, info: TableInfo, scores: tuple[int, ...]) ->
     return "\n".join(lines)
 
 
+#: The partners options as the players read them (the same texts as the slash command's
+#: choices), keyed by (option, value).
+OPTION_TEXTS: dict[tuple[str, str], str] = {
+    ("first_hand", "double-six"): N_("double-six: the holder of 6-6 opens"),
+    ("first_hand", "random"): N_("random: a random player opens"),
+    ("next_hand", "rotate"): N_("rotate: the next player opens"),
+    ("next_hand", "winner"): N_("winner: the last hand's winner opens"),
+    ("scoring", "opponents"): N_("opponents: the losers' pips"),
+    ("scoring", "all"): N_("all: every pip left, partner's too"),
+    ("blocked", "team"): N_("team: the pair with fewer pips wins"),
+    ("blocked", "individual"): N_("individual: the player with fewest pips wins"),
+}
+
+
 def describe_options(locale: str | None, info: TableInfo) -> str:
     """Target, number of hands, timer and the chosen options of a table."""
     ruleset = info.ruleset
@@ -196,5 +210,6 @@ def describe_options(locale: str | None, info: TableInfo) -> str:
         k: v for k, v in info.table.options.items() if k != "target" and v is not None
     }
     for key, value in sorted(options.items()):
-        parts.append(f"{key}: {value}")
+        text = OPTION_TEXTS.get((key, str(value)))
+        parts.append(tr(locale, text) if text else f"{key}: {value}")
     return " · ".join(parts)
