@@ -428,7 +428,9 @@ class Presenter(TableObserver):
         assert view is not None and view.hand is None
         locale = info.table.locale
         by = self._last_by.get(info.id)
-        png = await pictures.table_png(view, info.names, **picture_options(locale))
+        png = await pictures.table_png(
+            view, texts.picture_names(info, locale), **picture_options(locale)
+        )
         embed = ui.game_embed(
             locale,
             info,

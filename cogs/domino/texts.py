@@ -8,10 +8,12 @@ Texts kept in tables are marked with :func:`N_` (for extraction) and translated 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.i18n import N_, tr
 from bot.service import TableInfo
+from bot.store import SeatRow
 from domino import Event, HandResult, Outcome, Ruleset
 
 __all__ = [
@@ -64,17 +66,31 @@ def variant_name(locale: str | None, variant: str) -> str:
     return tr(locale, entry[0]) if entry else variant
 
 
-def seat_name(info: TableInfo, seat: int) -> str:
+_COMPUTER_NAME = re.compile(r"Computer (\d+)")
+
+
+def display_name(locale: str | None, row: SeatRow) -> str:
+    """A seat's name for display: computers are named in the reader's language."""
+    match = _COMPUTER_NAME.fullmatch(row.name) if row.kind == "computer" else None
+    return tr(locale, "Computer {number}", number=match[1]) if match else row.name
+
+
+def seat_name(info: TableInfo, seat: int, locale: str | None = None) -> str:
     """The display name at ``seat``."""
     row = info.seats[seat]
-    return row.name if row is not None else "?"
+    return display_name(locale, row) if row is not None else "?"
 
 
-def people_of_side(info: TableInfo, side: int) -> list[str]:
+def picture_names(info: TableInfo, locale: str | None) -> list[str]:
+    """The names drawn in the table picture, one per seat."""
+    return [display_name(locale, row) if row is not None else "" for row in info.seats]
+
+
+def people_of_side(info: TableInfo, side: int, locale: str | None = None) -> list[str]:
     """Distinct names of the people (or computers) playing for ``side``."""
     names: list[str] = []
     for seat in info.ruleset.seats_of_side(side):
-        name = seat_name(info, seat)
+        name = seat_name(info, seat, locale)
         if name not in names:
             names.append(name)
     return names
@@ -82,7 +98,7 @@ def people_of_side(info: TableInfo, side: int) -> list[str]:
 
 def side_label(locale: str | None, info: TableInfo, side: int) -> str:
     """ "Team 1 (Ann & Bob)" in team games, the player's name otherwise."""
-    names = " & ".join(people_of_side(info, side))
+    names = " & ".join(people_of_side(info, side, locale))
     if info.ruleset.teams:
         return tr(locale, "Team {number} ({names})", number=side + 1, names=names)
     return names
@@ -94,7 +110,7 @@ def _tile(event: Event) -> str:
 
 def action_text(locale: str | None, info: TableInfo, event: Event) -> str:
     """One public event as a sentence (never names a hidden tile)."""
-    name = seat_name(info, event.seat) if event.seat is not None else ""
+    name = seat_name(info, event.seat, locale) if event.seat is not None else ""
     if event.kind == "start":
         return tr(locale, "The start tile {tile} was laid.", tile=_tile(event))
     if event.kind == "play":
@@ -128,12 +144,12 @@ def _points_lines(locale: str | None, info: TableInfo, points: tuple[int, ...]) 
 def hand_result_text(locale: str | None, info: TableInfo, result: HandResult) -> tuple[str, str]:
     """(title, body) announcing the end of a hand: how it ended, pips left, points."""
     if result.kind == "domino":
-        who = seat_name(info, result.winner_seat) if result.winner_seat is not None else "?"
+        who = seat_name(info, result.winner_seat, locale) if result.winner_seat is not None else "?"
         title = tr(locale, "Hand {number}: domino by {name}!", number=result.hand_number, name=who)
     else:
         title = tr(locale, "Hand {number}: blocked!", number=result.hand_number)
     pips = " · ".join(
-        tr(locale, "{name} {pips}", name=seat_name(info, seat), pips=p)
+        tr(locale, "{name} {pips}", name=seat_name(info, seat, locale), pips=p)
         for seat, p in enumerate(result.pips)
     )
     body = "\n".join(
@@ -156,9 +172,8 @@ def outcome_text(locale: str | None, info: TableInfo, outcome: Outcome) -> str:
             side=side_label(locale, info, outcome.winner_side),
         )
     if outcome.reason == "resign" and outcome.resigned_seat is not None:
-        text = (
-            tr(locale, "{name} resigned.", name=seat_name(info, outcome.resigned_seat)) + " " + text
-        )
+        who = seat_name(info, outcome.resigned_seat, locale)
+        text = tr(locale, "{name} resigned.", name=who) + " " + text
     return text
 
 

@@ -34,7 +34,8 @@ def _seat_row_text(locale: str | None, info: TableInfo, seat: int) -> str:
         return tr(locale, "*empty*")
     if row.kind == "computer":
         level = texts.LEVEL_NAMES.get(row.ai_level or "", row.ai_level or "")
-        return tr(locale, "{name} (computer, {level})", name=row.name, level=tr(locale, level))
+        return tr(locale, "{name} (computer, {level})", name=texts.display_name(locale, row),
+                  level=tr(locale, level))
     if row.user_id is not None:
         return f"<@{row.user_id}>"
     return row.name
@@ -187,7 +188,7 @@ def _turn_text(locale: str | None, info: TableInfo) -> str:
     if row is None:
         return "?"
     if row.kind == "computer":
-        return tr(locale, "{name} (computer) is thinking…", name=row.name)
+        return tr(locale, "{name} (computer) is thinking…", name=texts.display_name(locale, row))
     who = f"<@{row.user_id}>" if row.user_id is not None else row.name
     if info.ruleset.people < info.ruleset.seats:
         who = tr(locale, "{who} (seat {seat})", who=who, seat=turn + 1)
@@ -212,7 +213,7 @@ def _players_text(locale: str | None, info: TableInfo, view: View) -> str:
                 "{marker}{seat}. {name}: {count} tiles",
                 marker=marker,
                 seat=seat + 1,
-                name=texts.seat_name(info, seat),
+                name=texts.seat_name(info, seat, locale),
                 count=count,
             )
         )
@@ -370,7 +371,7 @@ def hand_message(
         lines.append(tr(locale, "A computer plays for you now, after too many time-outs."))
     if acting is None:
         turn = info.turn
-        waiting = texts.seat_name(info, turn) if turn is not None else "?"
+        waiting = texts.seat_name(info, turn, locale) if turn is not None else "?"
         lines.append(tr(locale, "Hand {number}. Waiting for {name}.", number=hand_no, name=waiting))
     elif choose is not None and shown.ends is not None:
         left, right = shown.ends
