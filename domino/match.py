@@ -276,11 +276,15 @@ class Match:
             return [_RIGHT[i] for i in bits(hand & NUM[left])]
         plays: list[Play] = []
         nl = NUM[left]
-        for i in bits(hand & (nl | NUM[right])):
-            bit = 1 << i
+        nr = NUM[right]
+        mask = hand & (nl | nr)
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            i = bit.bit_length() - 1
             if bit & nl:
                 plays.append(_LEFT[i])
-            if bit & NUM[right]:
+            if bit & nr:
                 plays.append(_RIGHT[i])
         return plays
 
@@ -521,12 +525,17 @@ class Match:
         line = self.line
         if not line:
             return False
-        ends = NUM[line[0][0]] | NUM[line[-1][1]]
-        return not any(h & ends for h in self._hands)
+        held = 0
+        for hand in self._hands:
+            held |= hand
+        return not held & (NUM[line[0][0]] | NUM[line[-1][1]])
 
     def _advance(self, seat: int) -> None:
         self.turn = seat
         self.drawn = 0
+        line = self.line
+        if line and self._hands[seat] & (NUM[line[0][0]] | NUM[line[-1][1]]):
+            return  # the next seat can play: neither blocked nor stuck
         self._after_turn_step(seat)
 
     def _after_turn_step(self, seat: int) -> None:
