@@ -3,10 +3,13 @@
 No Discord. Every table is a ``partners`` match (by default) whose four seats are simulated
 people: each chooses a random legal move from his private view (not timed), then submits it.
 Timed, per action: from its arrival at :meth:`TableService.act` to its commit in SQLite and the
-new table picture (``render.render_table`` in a worker thread, when ``render/`` provides it).
+new table picture (``render.render_table`` through :mod:`bot.pictures`: worker threads, or a
+process pool with ``--processes``).
 
-``--think`` adds a pause between a table's actions (people and the bot's computer delay);
-``0`` drives every table as fast as possible, which measures saturation, not comfort.
+``--think`` is the mean pause between two actions of one table (people think, computers wait
+their human-looking delay). ``0`` drives every table as fast as possible: that measures the
+capacity (actions/s), while its latencies are mostly queueing (Little's law: 200 actions in
+flight). The paced runs show the latency people would feel at that load.
 """
 
 from __future__ import annotations
@@ -184,12 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--think",
         type=_thinks,
-        default=[0.0, 1.0],
-        help="mean seconds between two actions of a table; several runs separated by commas "
-        "(default 0,1: as fast as possible, then a human-like pace)",
+        default=[0.0, 1.0, 3.0],
+        help="mean seconds between two actions of a table; one run per value, separated by "
+        "commas (default 0,1,3: as fast as possible, then two human-like paces)",
     )
     parser.add_argument(
-        "--seconds", type=float, default=15.0, help="length of each run (15; 0 = to the end)"
+        "--seconds", type=float, default=12.0, help="length of each run (12; 0 = to the end)"
     )
     parser.add_argument("--no-render", action="store_true", help="skip the pictures")
     parser.add_argument(
