@@ -114,6 +114,8 @@ async def run(args: argparse.Namespace) -> Stats:
                 t = await service.start(t.id, users[0])
                 seat_users = [s.user_id for s in t.seats]  # type: ignore[union-attr]
                 tables.append((t.id, seat_users))  # type: ignore[arg-type]
+            if render:
+                await pictures.warm_up()
             stats = Stats()
             stop_at = time.perf_counter() + args.seconds if args.seconds else float("inf")
             rng = random.Random(args.seed)

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import pictures
 from bot.i18n import CommandTranslator
 from bot.log import setup_logging
 from bot.service import TableService
@@ -79,6 +80,7 @@ class DominoBot(commands.Bot):
         log.info("store %s: %d open table(s) loaded", self.settings.database_path, len(tables))
         await self.load_cogs()
         await self.sync_commands()
+        await pictures.warm_up()
         self.service.start_timers()
 
     async def load_cogs(self) -> None:

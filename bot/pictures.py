@@ -41,8 +41,21 @@ def hand_renderer() -> Callable[..., bytes] | None:
 
 
 def _warm_up() -> bool:
-    importlib.import_module("render")
+    """Import the renderer and build what it caches (fonts, palette) before the first move."""
+    module = importlib.import_module("render")
+    table = getattr(module, "table", None)
+    palette = getattr(table, "palette", None)
+    if callable(palette):
+        palette()
     return True
+
+
+async def warm_up() -> None:
+    """Prepare the renderer off the event loop, so the first picture is as fast as the rest."""
+    if table_renderer() is None:
+        return
+    if _executor is None:
+        await asyncio.to_thread(_warm_up)
 
 
 def use_processes(workers: int | None = None) -> Executor:
