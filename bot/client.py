@@ -3,6 +3,7 @@ loads the cogs."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import pkgutil
@@ -80,6 +81,8 @@ class DominoBot(commands.Bot):
         log.info("store %s: %d open table(s) loaded", self.settings.database_path, len(tables))
         await self.load_cogs()
         await self.sync_commands()
+        if self.settings.render_processes:
+            await asyncio.to_thread(pictures.use_processes, self.settings.render_processes)
         await pictures.warm_up()
         self.service.start_timers()
 
@@ -118,6 +121,8 @@ class DominoBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+        if self.settings.render_processes:
+            pictures.use_executor(None)  # shuts the picture processes down
 
 
 def run_bot(settings: Settings) -> int:

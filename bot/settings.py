@@ -24,6 +24,7 @@ class Settings:
     database_path: Path
     dev_guild_id: int | None
     log_level: str
+    render_processes: int = 0  # 0: pictures in worker threads; N: in a pool of N processes
 
 
 def parse_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -82,12 +83,21 @@ def load_settings(
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
 
+    processes_raw = values.get("RENDER_PROCESSES", "").strip() or "0"
+    if not processes_raw.isdigit() or int(processes_raw) > 64:
+        raise SettingsError(
+            f"RENDER_PROCESSES must be a number from 0 to 64, not {processes_raw!r}."
+        )
+
     return Settings(
         discord_token=token,
         database_path=database_path,
         dev_guild_id=dev_guild_id,
         log_level=level,
+        render_processes=int(processes_raw),
     )
 
 
-_KEYS = frozenset({"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"})
+_KEYS = frozenset(
+    {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "RENDER_PROCESSES"}
+)

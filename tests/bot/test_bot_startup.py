@@ -51,9 +51,13 @@ def test_defaults_and_environment_wins(tmp_path: Path) -> None:
     env = tmp_path / ".env"
     env.write_text("DISCORD_TOKEN=from-file\n", encoding="utf-8")
     assert load_settings(env, environ={"DISCORD_TOKEN": "from-env"}).discord_token == "from-env"
+    assert load_settings(None, environ={"RENDER_PROCESSES": "2"}).render_processes == 2
 
 
-@pytest.mark.parametrize(("key", "value"), [("DEV_GUILD_ID", "my-server"), ("LOG_LEVEL", "LOUD")])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("DEV_GUILD_ID", "my-server"), ("LOG_LEVEL", "LOUD"), ("RENDER_PROCESSES", "many")],
+)
 def test_bad_settings_are_explained(key: str, value: str) -> None:
     with pytest.raises(SettingsError, match=key):
         load_settings(None, environ={key: value})
@@ -62,7 +66,9 @@ def test_bad_settings_are_explained(key: str, value: str) -> None:
 def test_env_example_documents_every_key() -> None:
     text = (ROOT / ".env.example").read_text(encoding="utf-8")
     keys = parse_env_file(ROOT / ".env.example")
-    assert set(keys) == {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"}
+    assert set(keys) == {
+        "DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "RENDER_PROCESSES"
+    }
     assert keys["DISCORD_TOKEN"] == ""
     for key in keys:  # a comment right above each key
         before = text.split(f"\n{key}=")[0].rstrip().splitlines()[-1]
