@@ -48,6 +48,7 @@ LABELS: dict[str, str] = {
     "tiles": "{count} tiles",
     "one_tile": "1 tile",
     "pips": "{count} pips",
+    "one_pip": "1 pip",
     "to_play": "to play",
     "domino": "Domino! {name} +{points}",
     "domino_penalty": "Domino! {name} went out",
@@ -288,7 +289,8 @@ def _seats(img: Image.Image, view: View, names: Sequence[str],
         name, size = fit_text(_name(names, seat), width - 36, 34, 22)
         _text_left(img, (x0 + 18, y0 + 30), name, size, ink, fill)
         if result is not None:
-            info = label(labels, "pips", count=result.pips[seat])
+            pips = result.pips[seat]
+            info = label(labels, "one_pip") if pips == 1 else label(labels, "pips", count=pips)
         elif turn:
             info = label(labels, "to_play")
         else:
