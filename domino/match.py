@@ -9,6 +9,7 @@ from typing import Any
 from domino.actions import Action, Draw, Pass, Play, Resign, decode_action, encode_action
 from domino.errors import DominoError, IllegalAction
 from domino.rules import Ruleset
+from domino.scoring import score_hand
 from domino.tiles import Tile
 from domino.views import Event, HandResult, Outcome, Pair, View
 
@@ -643,57 +644,7 @@ class Match:
             self.pile = ()
             self._hands = tuple(hands)
         pips = tuple(pips_of(h) for h in self._hands)
-        side_pips = [sum(pips[s] for s in rs.seats_of_side(side)) for side in range(rs.sides)]
-        points = [0] * rs.sides
-        winner_side: int | None = None
-        winner_seat: int | None = None
-
-        def lowest_of(side: int) -> int:
-            seats = sorted(
-                rs.seats_of_side(side),
-                key=lambda s: (pips[s], (s - (blocker if blocker is not None else -1) - 1)
-                               % rs.seats),
-            )
-            return seats[0]
-
-        if rs.scoring == "penalty":
-            for s in range(rs.seats):
-                points[s] = pips[s]
-                if kind == "domino" and s != domino_seat:
-                    points[s] += rs.domino_penalty
-            if kind == "domino":
-                winner_seat = winner_side = domino_seat
-            else:
-                low = min(pips)
-                if pips.count(low) == 1:
-                    winner_seat = winner_side = pips.index(low)
-        else:
-            if kind == "domino":
-                assert domino_seat is not None
-                winner_seat = domino_seat
-                winner_side = rs.side_of(domino_seat)
-            elif rs.blocked == "team":
-                low = min(side_pips)
-                if side_pips.count(low) == 1:
-                    winner_side = side_pips.index(low)
-                elif rs.block_tie == "blocker-loses" and blocker is not None:
-                    winner_side = 1 - rs.side_of(blocker)
-            elif rs.blocked in ("individual", "lowest"):
-                low = min(pips)
-                sides = {rs.side_of(s) for s in range(rs.seats) if pips[s] == low}
-                if len(sides) == 1:
-                    winner_side = sides.pop()
-            if winner_side is not None:
-                if winner_seat is None:
-                    winner_seat = lowest_of(winner_side)
-                if kind == "block" and rs.blocked == "lowest":
-                    low = pips[winner_seat]
-                    gained = sum(p - low for s, p in enumerate(pips) if s != winner_seat)
-                elif rs.scoring == "all":
-                    gained = sum(pips)
-                else:
-                    gained = sum(p for side, p in enumerate(side_pips) if side != winner_side)
-                points[winner_side] = gained
+        winner_seat, winner_side, points = score_hand(rs, kind, pips, domino_seat, blocker)
         result = HandResult(
             hand_number=self.hand_number,
             kind=kind,  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from domino.actions import Action, Draw, Pass, Play
 from domino.match import BIT, NUM, TILE_OF_BIT, bits, mask_of
 from domino.rules import Ruleset
+from domino.scoring import score_hand
 from domino.tiles import Tile
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ class SimRules:
     blocked: str
     blocker_loses: bool
     domino_penalty: int
+    ruleset: Ruleset
 
 
 @cache
@@ -117,6 +119,7 @@ def sim_rules(rs: Ruleset) -> SimRules:
         blocked=rs.blocked,
         blocker_loses=rs.block_tie == "blocker-loses",
         domino_penalty=rs.domino_penalty,
+        ruleset=rs,
     )
 
 
@@ -332,53 +335,9 @@ class Sim:
                 hands[taker] |= 1 << i
             self.pile = []
         self.turn = -1
-        seats = r.seats
         pips = tuple(pips_of(h) for h in hands)
-        sides = r.sides
-        points = [0] * sides
-        winner_side: int | None = None
-        winner_seat: int | None = None
-        if r.penalty:
-            for s in range(seats):
-                points[s] = pips[s]
-                if kind == "domino" and s != domino_seat:
-                    points[s] += r.domino_penalty
-            if kind == "domino":
-                winner_seat = winner_side = domino_seat
-            else:
-                low = min(pips)
-                if pips.count(low) == 1:
-                    winner_seat = winner_side = pips.index(low)
-            self.result = SimResult(kind, winner_seat, winner_side, tuple(points), pips)
-            return
-        side_of = r.side_of
-        side_pips = [sum(pips[s] for s in r.seats_of_side[side]) for side in range(sides)]
-        if kind == "domino":
-            winner_seat = domino_seat
-            winner_side = side_of[domino_seat]
-        elif r.blocked == "team":
-            low = min(side_pips)
-            if side_pips.count(low) == 1:
-                winner_side = side_pips.index(low)
-            elif r.blocker_loses and blocker >= 0:
-                winner_side = 1 - side_of[blocker]
-        else:  # individual / lowest
-            low = min(pips)
-            found = {side_of[s] for s in range(seats) if pips[s] == low}
-            if len(found) == 1:
-                winner_side = found.pop()
-        if winner_side is not None:
-            if winner_seat is None:
-                winner_seat = min(
-                    r.seats_of_side[winner_side],
-                    key=lambda s: (pips[s], (s - blocker - 1) % seats),
-                )
-            if kind == "block" and r.blocked == "lowest":
-                low = pips[winner_seat]
-                gained = sum(p - low for s, p in enumerate(pips) if s != winner_seat)
-            elif r.scoring == "all":
-                gained = sum(pips)
-            else:
-                gained = sum(p for side, p in enumerate(side_pips) if side != winner_side)
-            points[winner_side] = gained
-        self.result = SimResult(kind, winner_seat, winner_side, tuple(points), pips)
+        winner_seat, winner_side, points = score_hand(
+            r.ruleset, kind, pips, domino_seat if domino_seat >= 0 else None,
+            blocker if blocker >= 0 else None, r.side_of, r.seats_of_side,
+        )
+        self.result = SimResult(kind, winner_seat, winner_side, points, pips)
