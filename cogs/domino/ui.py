@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import N_, tr
 from bot.service import TableInfo
 from cogs.domino import texts
 from cogs.domino.ids import DominoButton
@@ -207,10 +207,13 @@ def _players_text(locale: str | None, info: TableInfo, view: View) -> str:
     lines = []
     for seat, count in enumerate(view.hand_sizes):
         marker = "▶ " if seat == view.turn else ""
+        template = N_("{marker}{seat}. {name}: 1 tile") if count == 1 else (
+            N_("{marker}{seat}. {name}: {count} tiles")
+        )
         lines.append(
             tr(
                 locale,
-                "{marker}{seat}. {name}: {count} tiles",
+                template,
                 marker=marker,
                 seat=seat + 1,
                 name=texts.seat_name(info, seat, locale),
