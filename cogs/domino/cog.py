@@ -602,6 +602,7 @@ class DominoCog(
         except StaleAction:
             await self._stale(interaction, table_id)
             return
+        self.presenter.claim_hand(interaction, table_id, result.seq + 1)
         if isinstance(action, Play):
             notice = tr(locale, "You played {tile}.", tile=str(action.tile))
         elif isinstance(action, Draw):

@@ -668,6 +668,13 @@ class Presenter(TableObserver):
             interaction, locale, info.seq, acting
         )
 
+    def claim_hand(self, interaction: discord.Interaction[Any], table_id: int, seq: int) -> None:
+        """The player's own click is about to redraw his hand message for the state at ``seq``:
+        the table's refresh must not race it (and wipe its "You played ..." line)."""
+        self._hands[(table_id, interaction.user.id)] = _HandMessage(
+            interaction, interaction.locale.value, seq, False
+        )
+
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None:
         """Refresh the remembered hand messages of the player to move, and of a player whose
         message still offers actions although his turn is gone (``everyone``: all)."""
