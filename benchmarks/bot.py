@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import pictures
-from bot.service import TableService
 from bot.store import Store
+from bot.tables.service import TableService
 
 
 @dataclass

@@ -17,9 +17,9 @@ from discord.ext import commands
 from bot import pictures
 from bot.i18n import CommandTranslator
 from bot.log import setup_logging
-from bot.service import TableService
 from bot.settings import Settings
 from bot.store import Store
+from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 

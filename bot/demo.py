@@ -1,6 +1,6 @@
 """``python -m bot demo``: a whole match of computer players, offline, through the real service.
 
-The match goes through the same :class:`~bot.service.TableService` and SQLite store as the bot
+The match goes through the same :class:`~bot.tables.service.TableService` and store as the bot
 (a throw-away database file in the output folder); the table picture is written after every
 move when ``render/`` is available.
 """
@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.pictures import table_renderer
-from bot.service import TableInfo, TableService
 from bot.store import Store
+from bot.tables.service import TableInfo, TableService
 from domino import PRESETS, HandResult, Outcome, Ruleset, View
 
 DEMO_DB_NAME = "demo.sqlite3"

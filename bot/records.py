@@ -1,6 +1,6 @@
 """Records, ratings and leaderboards of finished matches (issue 6).
 
-:class:`Records` is a :class:`~bot.service.TableObserver`: when the table service reports a
+:class:`Records` is a :class:`~bot.tables.service.TableObserver`: when the table service reports a
 finished match, the match is read back from the store and recorded in one transaction —
 the match, one entry per participant, openskill ratings per variant family and the summary
 lines (per scope: everything and each server; per bucket: all variants, the family, the
@@ -42,8 +42,8 @@ from bot.records_store import (
     StatRow,
     StatsDelta,
 )
-from bot.service import TableInfo, TableObserver
 from bot.store import HandResultRow, MatchRow, SeatRow, Store, TableRow
+from bot.tables.service import TableInfo, TableObserver
 from domino import Outcome, Ruleset
 
 __all__ = [

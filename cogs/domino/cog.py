@@ -30,7 +30,13 @@ from bot.errors import (
 )
 from bot.i18n import error_text, tr
 from bot.rules_text import common_rules, rules_text
-from bot.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo, TableService
+from bot.tables.service import (
+    DEFAULT_TURN_TIMER,
+    MAX_TURN_TIMER,
+    MIN_TURN_TIMER,
+    TableInfo,
+    TableService,
+)
 from cogs.domino import texts, ui
 from cogs.domino.ids import COG_NAME, DominoButton, make_view
 from cogs.domino.presenter import Presenter

@@ -1,6 +1,6 @@
 """Keeps each table's Discord messages in step with the table service.
 
-The presenter is a :class:`~bot.service.TableObserver`. Observer calls only queue work; one
+The presenter is a :class:`~bot.tables.service.TableObserver`. Observer calls only queue work; one
 worker task per table then does the Discord calls in order (lobby refreshes and game-message
 refreshes are coalesced: a burst of computer moves becomes one edit showing the latest state).
 It also makes computer players move after their delay, remembers each player's private hand
@@ -25,7 +25,7 @@ from discord.ext import commands
 from bot import pictures
 from bot.errors import ServiceError, TableFinished
 from bot.i18n import picture_options, tr
-from bot.service import ActionResult, TableInfo, TableObserver, TableService
+from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 from cogs.domino import texts, ui
 from cogs.domino.ids import make_view, parse
 from domino import HandResult, Outcome, Tile, View

@@ -12,8 +12,8 @@ import re
 from typing import Any
 
 from bot.i18n import N_, tr
-from bot.service import TableInfo
 from bot.store import SeatRow
+from bot.tables.service import TableInfo
 from domino import Event, HandResult, Outcome, Ruleset
 
 __all__ = [

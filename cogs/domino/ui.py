@@ -1,7 +1,7 @@
 """Embeds, texts and buttons of the dominoes messages, built from table snapshots and views.
 
 Pure functions (no Discord calls): the lobby, the challenge, the public game message, a
-player's private hand. Public builders only read :class:`~bot.service.TableInfo` and the
+player's private hand. Public builders only read :class:`~bot.tables.service.TableInfo` and the
 public view; only :func:`hand_message` sees a seat's own tiles, and it is sent ephemerally.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import N_, tr
-from bot.service import TableInfo
+from bot.tables.service import TableInfo
 from cogs.domino import texts
 from cogs.domino.ids import DominoButton
 from domino import Draw, Outcome, Pass, Play, Tile, View

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TableService
 from bot.store import Store
+from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock, Recorder, make_service
 
 

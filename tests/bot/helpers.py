@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import ActionResult, TableInfo, TableObserver, TableService
 from bot.store import Store
+from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 
 
 class FakeClock:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.service import TableInfo, TableService
 from bot.store import Store
+from bot.tables.service import TableInfo, TableService
 from domino import Match, Pass, Play, Resign, decode_action
 from tests.bot.helpers import FakeClock, Recorder, make_service
 

@@ -185,8 +185,8 @@ def test_extensions_are_discovered_from_the_cogs_package() -> None:
 
 async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> None:
     """Start-up without Discord: store opened, open tables loaded, options passed through."""
-    from bot.service import TableService
     from bot.store import Store
+    from bot.tables.service import TableService
 
     db = tmp_path / "data" / "bot.sqlite3"
     store = await Store.open(db)

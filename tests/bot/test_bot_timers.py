@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.service import TableInfo, TableService
 from bot.store import Store
+from bot.tables.service import TableInfo, TableService
 from domino import PRESETS, Pass
 from tests.bot.helpers import FakeClock, Recorder, make_service
 

@@ -17,8 +17,8 @@ from bot.records import (
     family_of,
     rate,
 )
-from bot.service import TableService
 from bot.store import Store, migrations
+from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import computer, duel, hand, human, make_record
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from bot import pictures
 from bot.client import DominoBot
-from bot.service import TableInfo, TableService
 from bot.settings import Settings
+from bot.tables.service import TableInfo, TableService
 from cogs.domino.cog import DominoCog
 from cogs.domino.ids import parse
 from domino import Match, Resign, Ruleset, decode_action

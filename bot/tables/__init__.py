@@ -1,0 +1,1 @@
+"""Tables: the service that runs them, the one clock that times them."""
