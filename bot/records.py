@@ -26,7 +26,7 @@ import math
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,7 @@ __all__ = [
     "LeaderRow",
     "LeaderboardPage",
     "MatchRecord",
+    "NameSource",
     "Participant",
     "PlayerStats",
     "Rating",
@@ -84,6 +85,9 @@ DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
 COMPUTER_IDS = {"easy": -1, "normal": -2, "hard": -3, "heaviest": -4}
 SERIES_LIMIT = 200
+
+NameSource = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
+"""Public names (never a server nickname) of user ids; ids it cannot name are left out."""
 
 
 def family_of(variant: str, ruleset: Ruleset | None = None) -> str:
@@ -215,8 +219,13 @@ def build_record(
     seats: Sequence[SeatRow],
     match: MatchRow,
     hands: Sequence[HandResultRow],
+    names: Mapping[int, str] | None = None,
 ) -> MatchRecord:
-    """The record of a finished match from its stored rows (raises ValueError if unfinished)."""
+    """The record of a finished match from its stored rows (raises ValueError if unfinished).
+
+    With ``names``, people are recorded under those names (an unnamed person under ""), not
+    the seat's name, which may be a server nickname.
+    """
     if match.outcome is None or match.finished_at is None:
         raise ValueError(f"the match of table {table.id} has not finished")
     rs = Ruleset.from_dict(match.ruleset)
@@ -237,7 +246,8 @@ def build_record(
     for s in sorted(seats, key=lambda s: s.seat):
         side = rs.side_of(s.seat)
         if s.user_id is not None:
-            pid, kind, name = s.user_id, "human", s.name
+            pid, kind = s.user_id, "human"
+            name = s.name if names is None else names.get(s.user_id, "")
         else:
             level = s.ai_level or "normal"
             pid, kind, name = computer_id(level), "computer", f"computer:{level}"
@@ -390,6 +400,7 @@ class PlayerStats:
     server: dict[str, StatRow] = field(default_factory=dict)  # bucket -> line (one guild)
     ratings: dict[str, Rating] = field(default_factory=dict)  # family -> rating
     series: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # family -> (t, r)
+    hidden: frozenset[int] = frozenset()  # the scopes whose leaderboards the player left
 
     @property
     def empty(self) -> bool:
@@ -401,6 +412,7 @@ class HistoryItem:
     """One recorded match as seen by one of its participants."""
 
     table_id: int
+    guild_id: int | None
     variant: str
     finished_at: float
     duration: float
@@ -429,10 +441,12 @@ class Records(TableObserver):
         *,
         clock: Callable[[], float] = time.time,
         model: PlackettLuce | None = None,
+        names: NameSource | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.model = model or PlackettLuce()
+        self.names = names
 
     @property
     def repo(self) -> RecordsRepo:
@@ -452,7 +466,24 @@ class Records(TableObserver):
             return False
         seats = await self.store.seats.list(table_id)
         hands = await self.store.hand_results.list(table_id)
-        return await self.record_match(build_record(table, seats, match, hands))
+        names = await self._public_names([s.user_id for s in seats if s.user_id is not None])
+        return await self.record_match(build_record(table, seats, match, hands, names))
+
+    async def _public_names(self, user_ids: Sequence[int]) -> dict[int, str] | None:
+        """Public names of people (from the name source, else as last recorded)."""
+        if self.names is None:
+            return None
+        wanted = sorted(set(user_ids))
+        try:
+            found = dict(await self.names(wanted))
+        except Exception:
+            log.exception("the players' public names could not be read")
+            found = {}
+        for uid in wanted:
+            if not found.get(uid):
+                known = await self.repo.player_name(uid)
+                found[uid] = known[0] if known is not None else ""
+        return found
 
     async def record_match(self, record: MatchRecord) -> bool:
         """Write ``record`` in one transaction; False (and nothing changed) if already there."""
@@ -579,12 +610,12 @@ class Records(TableObserver):
         """A player's figures overall and on ``guild_id``.
 
         Someone else (``viewer_id`` ≠ ``player_id``) sees only the scopes the player did not
-        leave; his ratings only if one scope is visible.
+        leave, and his ratings (global by nature: one per family, over every server, with their
+        curves) only if he did not leave the global leaderboards.
         """
         repo = self.repo
-        left = set()
-        if viewer_id is not None and viewer_id != player_id:
-            left = await self.hidden_scopes(player_id)
+        hidden = await self.hidden_scopes(player_id)
+        left = hidden if viewer_id is not None and viewer_id != player_id else set()
         scopes = [GLOBAL] if guild_id is None else [GLOBAL, guild_id]
         scopes = [s for s in scopes if s not in left]
         lines = await repo.player_stats(player_id, scopes, BUCKETS)
@@ -594,18 +625,15 @@ class Records(TableObserver):
         server = {r.bucket: r for r in lines if r.scope != GLOBAL}
         ratings: dict[str, Rating] = {}
         curves: dict[str, list[tuple[float, float]]] = {}
-        if lines:
+        if lines and GLOBAL not in left:
             for family, (mu, sigma, n) in (await repo.player_ratings(player_id)).items():
                 ratings[family] = Rating(family, mu, sigma, n)
                 if series:
-                    points = await repo.rating_series(
-                        player_id,
-                        family,
-                        limit=SERIES_LIMIT,
-                        guild_id=guild_id if GLOBAL in left else None,
-                    )
+                    points = await repo.rating_series(player_id, family, limit=SERIES_LIMIT)
                     curves[family] = [(t, display_rating(m, s)) for t, m, s in points]
-        return PlayerStats(player_id, name, kind, overall, server, ratings, curves)
+        return PlayerStats(
+            player_id, name, kind, overall, server, ratings, curves, frozenset(hidden)
+        )
 
     async def history(
         self,
@@ -641,6 +669,7 @@ class Records(TableObserver):
             items.append(
                 HistoryItem(
                     table_id=e.table_id,
+                    guild_id=m.guild_id,
                     variant=m.variant,
                     finished_at=e.finished_at,
                     duration=m.duration,

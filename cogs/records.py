@@ -19,7 +19,8 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import discord
@@ -41,6 +42,7 @@ from bot.records import (
     display_name,
 )
 from bot.records_store import StatRow
+from cogs.names import escape_name, public_name
 from render.stats import rating_chart
 
 __all__ = ["COG_NAME", "RecordsButton", "RecordsCog", "setup"]
@@ -54,6 +56,7 @@ HISTORY_SIZE = 10
 PICTURE = "rating.png"
 BLUE = discord.Colour.from_rgb(21, 101, 192)
 GOLD = discord.Colour.from_rgb(249, 168, 37)
+SEEN_NAMES = 10_000  # public names of recent users kept in memory (saves asking Discord)
 
 FAMILY_NAMES: dict[str, str] = {
     "partnership": N_("Partnership games"),
@@ -141,7 +144,9 @@ def _view(buttons: list[RecordsButton]) -> discord.ui.View:
 
 
 def _name(locale: str | None, name: str, kind: str) -> str:
-    return discord.utils.escape_markdown(display_name(locale, name, kind) or "?")
+    """A player's name for an embed (a person's escaped; a computer's is ours)."""
+    shown = display_name(locale, name, kind) or "?"
+    return shown if kind == "computer" else escape_name(shown)
 
 
 def leaderboard_embed(locale: str | None, page: LeaderboardPage) -> discord.Embed:
@@ -273,7 +278,8 @@ def stats_embed(locale: str | None, stats: PlayerStats, shown: str) -> discord.E
     return embed
 
 
-def _history_line(locale: str | None, item: HistoryItem) -> str:
+def _history_line(locale: str | None, item: HistoryItem, names: bool = True) -> str:
+    """One match of a history; without ``names``, who played it stays unsaid."""
     mark = RESULT_MARKS.get(item.result, "")
     result = tr(locale, RESULT_NAMES.get(item.result, item.result))
     own = item.scores[item.side] if item.side < len(item.scores) else 0
@@ -284,6 +290,8 @@ def _history_line(locale: str | None, item: HistoryItem) -> str:
         head += f" · {item.rating_change:+d}"
     head += f" · <t:{int(item.finished_at)}:R>"
     who = []
+    if not names:
+        return head
     if item.partners:
         names = ", ".join(_name(locale, n, k) for n, k in item.partners)
         who.append(tr(locale, "with {names}", names=names))
@@ -293,14 +301,18 @@ def _history_line(locale: str | None, item: HistoryItem) -> str:
     return head + ("\n" + " · ".join(who) if who else "")
 
 
-def history_embed(locale: str | None, items: list[HistoryItem], shown: str) -> discord.Embed:
-    """The embed of ``/domino history``."""
-    embed = discord.Embed(
+def history_embed(
+    locale: str | None, items: list[HistoryItem], shown: str, guild_id: int | None = None
+) -> discord.Embed:
+    """The embed of ``/domino history``: names only on the lines of matches of ``guild_id``."""
+    lines = [_history_line(locale, i, i.guild_id == guild_id) for i in items]
+    if any(i.guild_id != guild_id for i in items):
+        lines.append("-# " + tr(locale, "Players of matches on other servers are not named."))
+    return discord.Embed(
         title=tr(locale, "Recent matches of {name}", name=shown),
-        description="\n".join(_history_line(locale, i) for i in items),
+        description="\n".join(lines),
         colour=BLUE,
     )
-    return embed
 
 
 def privacy_embed(locale: str | None, hidden: set[int], guild_id: int | None) -> discord.Embed:
@@ -432,6 +444,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
     def __init__(self, bot: commands.Bot, records: Records) -> None:
         self.bot = bot
         self.records = records
+        if records.names is None:
+            records.names = self.public_names
+        self._seen: OrderedDict[int, str] = OrderedDict()
         self._group: app_commands.Group | None = None
         self._own_group = False
         self._catch_up: asyncio.Task[int] | None = None
@@ -482,6 +497,31 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         if done:
             log.info("recorded %d match(es) that finished while nobody listened", done)
         return done
+
+    # -- names -------------------------------------------------------------------------------
+
+    def _note(self, user: discord.abc.User) -> None:
+        self._seen[user.id] = public_name(user)
+        self._seen.move_to_end(user.id)
+        while len(self._seen) > SEEN_NAMES:
+            self._seen.popitem(last=False)
+
+    async def public_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The global display names of users (never a server nickname), as Discord knows them."""
+        found: dict[int, str] = {}
+        for uid in user_ids:
+            if uid in self._seen:
+                found[uid] = self._seen[uid]
+                continue
+            user = self.bot.get_user(uid)
+            if user is None:
+                try:
+                    user = await self.bot.fetch_user(uid)
+                except discord.HTTPException as exc:
+                    log.info("user %s: no name from Discord: %s", uid, exc)
+                    continue
+            found[uid] = public_name(user)
+        return found
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -540,6 +580,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
     async def _leaderboard_click(self, interaction: Interaction, args: tuple[str, ...]) -> None:
         locale = _locale(interaction)
         _direction, owner, scope, bucket, by, page_no = args
+        if int(scope) not in (GLOBAL, interaction.guild_id):  # another server's board
+            await self._reply(interaction, tr(locale, "This button is not valid any more."))
+            return
         page = await self.records.leaderboard(
             scope=int(scope),
             bucket=bucket,
@@ -562,8 +605,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
     # -- /domino stats ------------------------------------------------------------------------
 
     def _shown_name(self, interaction: Interaction, user: discord.abc.User | None) -> str:
+        """The name of whom a command is about, as this server knows him (escaped)."""
         target = user or interaction.user
-        return discord.utils.escape_markdown(target.display_name)
+        return escape_name(target.display_name)
 
     async def stats(self, interaction: Interaction, user: discord.User | None) -> None:
         async with self._guard(interaction, "stats"):
@@ -578,7 +622,11 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                     interaction, tr(locale, "No recorded matches to show for {name}.", name=shown)
                 )
                 return
-            await interaction.response.defer(thinking=True)
+            # His own figures, while he is off a leaderboard: for his eyes only.
+            private = target.id == interaction.user.id and bool(
+                found.hidden & {GLOBAL, interaction.guild_id}
+            )
+            await interaction.response.defer(thinking=True, ephemeral=private)
             labels = {f: tr(locale, name) for f, name in FAMILY_NAMES.items()}
             picture = await asyncio.to_thread(
                 rating_chart,
@@ -590,6 +638,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             await interaction.followup.send(
                 embed=stats_embed(locale, found, shown),
                 file=discord.File(io.BytesIO(picture), filename=PICTURE),
+                ephemeral=private,
             )
 
     # -- /domino history ----------------------------------------------------------------------
@@ -611,7 +660,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                     interaction, tr(locale, "No recorded matches to show for {name}.", name=shown)
                 )
                 return
-            await interaction.response.send_message(embed=history_embed(locale, items, shown))
+            await interaction.response.send_message(
+                embed=history_embed(locale, items, shown, guild), ephemeral=True
+            )
 
     # -- /domino privacy ----------------------------------------------------------------------
 
@@ -651,6 +702,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
 
         discord.py drops such clicks silently (the person would see "interaction failed").
         """
+        self._note(interaction.user)
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = (interaction.data or {}).get("custom_id")
@@ -667,6 +719,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         """A click on one of this cog's buttons."""
         async with self._guard(interaction, f"button {kind}"):
             locale = _locale(interaction)
+            custom_id = (interaction.data or {}).get("custom_id")
+            if not _on_message(interaction.message, custom_id):
+                return  # not a button of the clicked message: on_interaction answers
             if kind == "lb" and _leaderboard_args(args):
                 await self._leaderboard_click(interaction, args)
             elif kind == "privacy" and _privacy_args(args):

@@ -1,0 +1,43 @@
+"""Player names in Discord text: which name to show where, and how to make it inert.
+
+A server nickname belongs to the server it was set in; anything that can be read elsewhere
+(global leaderboards, records, another server's history) uses the account's global display
+name (:func:`public_name`). Every name put into a message, an embed or an ephemeral answer goes
+through :func:`escape_name` so that it reads as plain text: no formatting, no masked or bare
+link, no mention, no custom emoji or timestamp. Pictures draw the raw name.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+__all__ = ["NAME_LIMIT", "escape_name", "public_name"]
+
+NAME_LIMIT = 32  # Discord's longest display name
+
+_ZWSP = "\u200b"
+# Characters escape_markdown leaves alone that still build masked links, mentions, emoji and
+# timestamps: escaped unless a backslash (an odd run of them) already does it; so is the
+# parenthesis that opens a masked link's address.
+_BRACKETS = re.compile(r"(\\*)([\[\]<>]|(?<=\])\()")
+
+
+def _escape_bracket(match: re.Match[str]) -> str:
+    slashes, char = match[1], match[2]
+    return slashes + char if len(slashes) % 2 else f"{slashes}\\{char}"
+
+
+def escape_name(name: str) -> str:
+    """``name`` as inert Discord text (markdown, links, mentions and brackets escaped)."""
+    text = name.replace(":/", f":{_ZWSP}/")  # no autolink, and escape_markdown sees no URL
+    text = discord.utils.escape_mentions(text)
+    text = discord.utils.escape_markdown(text)
+    return _BRACKETS.sub(_escape_bracket, text)
+
+
+def public_name(user: discord.abc.User) -> str:
+    """The account's global display name (never a server nickname), at most 32 characters."""
+    name = getattr(user, "global_name", None) or user.name
+    return name[:NAME_LIMIT]

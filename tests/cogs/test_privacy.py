@@ -1,0 +1,164 @@
+"""Privacy of names, histories and figures across servers, end to end through the fake Discord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.settings import Settings
+from tests.bot.test_records_support import duel
+from tests.cogs.helpers import TestBot, answer, button, factory, new_table
+from tests.cogs.test_records import records_of
+from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, FakeUser
+
+
+def two_servers(fake: FakeDiscord) -> tuple[int, int]:
+    """A second server (with a channel) where Alice and Bob are members too."""
+    other = fake.add_guild("Other server")
+    channel = fake.add_channel("general", guild_id=other.id)
+    for uid in (1001, 1002):
+        fake._add_member(other, fake.user(uid), DEFAULT_MEMBER_PERMISSIONS)
+    return other.id, channel.id
+
+
+def global_bot(fake: FakeDiscord, db: Path) -> TestBot:
+    """The bot with its commands synced globally (so both servers have them)."""
+    settings = Settings(
+        discord_token=fake.token, database_path=db, dev_guild_id=None, log_level="INFO"
+    )
+    return TestBot(settings)
+
+
+async def resigned_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser) -> int:
+    """A real two-player match in ``fake.channel``: ``guest`` joins, ``host`` starts and resigns."""
+    result, tid = await new_table(fake, bot, host, variant="draw")
+    lobby = result.message
+    assert lobby is not None
+    await fake.click(guest, lobby, button(lobby, "join"))
+    await fake.wait_for(lambda: f"<@{guest.id}>" in lobby.text())
+    await fake.click(host, lobby, button(lobby, "start"))
+    await fake.wait_for(lambda: any(t.status == "running" for t in bot.svc.open_tables()))
+    await fake.slash(host, fake.channel_id, "domino leave", {})
+    await fake.wait_for(lambda: bot.svc.open_tables() == [])
+    await bot.svc.idle()
+    return tid
+
+
+def texts(messages: list[StoredMessage]) -> str:
+    return "\n".join(v.text() for m in messages for v in [*m.history, m])
+
+
+async def test_a_server_nickname_never_reaches_another_server(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    fake.guild.members[alice.id].nick = "SecretNick"
+    fake.guild.members[bob.id].nick = "BobbyHere"
+    _other, elsewhere = two_servers(fake)
+    async with running_bot(fake, lambda: global_bot(fake, tmp_path / "db.sqlite3")) as bot:
+        # A real match on the first server: Alice against Bob, Alice resigns.
+        tid = await resigned_match(fake, bot, alice, bob)
+        records = records_of(bot)
+        assert not await records.record(tid)  # recorded already
+
+        # The other server: the global leaderboard names both by their global names.
+        board = await fake.slash(
+            bob, elsewhere, "domino leaderboard", {"scope": "global", "by": "wins"}
+        )
+        assert board.message is not None
+        assert "Bob" in board.message.text() and "Alice" in board.message.text()
+        # Alice's history there is hers alone, and the match of the first server is anonymous.
+        mine = await fake.slash(alice, elsewhere, "domino history", {})
+        assert mine.ephemeral and mine.message is not None
+        line = mine.message.embeds[0]["description"]
+        assert "**Win**" not in line and "**Loss**" in line and "against" not in line
+        assert "Players of matches on other servers are not named." in line
+        # Someone else's history shows only what was played on the server he asks on.
+        theirs = await fake.slash(bob, elsewhere, "domino history", {"user": alice})
+        assert "No recorded matches to show for" in await answer(theirs)
+
+        everything_there = texts(fake.messages(elsewhere, ephemeral=None))
+        assert "SecretNick" not in everything_there and "BobbyHere" not in everything_there
+
+        # On the first server, her own history names Bob by his global name too.
+        here = await fake.slash(alice, fake.channel_id, "domino history", {})
+        assert here.ephemeral and here.message is not None
+        assert "against Bob" in here.message.text()
+        assert "BobbyHere" not in here.message.text()
+        # Nothing stored for the records holds a nickname.
+        store = bot.svc.store
+        rows = await store.db.fetchall(
+            "SELECT name FROM record_entries UNION ALL SELECT name FROM record_players"
+        )
+        assert {r[0] for r in rows} == {"Alice", "Bob"}
+
+
+async def test_a_masked_link_name_stays_inert(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    mallory = fake.add_user(1003, "mallory", "[NITRO](https://e.ex) **b** <@1>")
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, lambda: global_bot(fake, tmp_path / "db.sqlite3")) as bot:
+        await resigned_match(fake, bot, mallory, alice)
+
+        board = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
+        assert board.message is not None
+        text = board.message.embeds[0]["description"]
+        assert "\\[NITRO\\]\\(https:\u200b//e.ex) \\*\\*b\\*\\* \\<@1\\>" in text
+        history = await fake.slash(alice, fake.channel_id, "domino history", {})
+        assert history.message is not None
+        assert "against \\[NITRO\\]\\(https:\u200b//" in history.message.text()
+
+
+async def test_leaving_the_global_boards_hides_the_global_rating_in_stats(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        await duel(records, 1, 1001, 1002, guild_id=fake.guild_id)
+        await duel(records, 2, 1001, 1003, guild_id=999)  # on another server
+        before = await fake.slash(bob, fake.channel_id, "domino stats", {"user": alice})
+        (shown,) = await before.wait_for_followups(1)
+        assert "(2 rated matches)" in shown.text() and "Everywhere" in shown.text()
+
+        choices = await fake.slash(alice, fake.channel_id, "domino privacy", {})
+        assert choices.message is not None
+        leave = next(c for c in choices.message.custom_ids() if c.endswith(":0:1"))
+        await fake.click(alice, choices.message, leave)
+
+        after = await fake.slash(bob, fake.channel_id, "domino stats", {"user": alice})
+        (shown,) = await after.wait_for_followups(1)
+        text = shown.text()
+        assert "On this server" in text and "Matches: 1 · wins 1" in text
+        assert "Everywhere" not in text and "Ratings" not in text and "rated matches" not in text
+        # Her own figures, rating included, now come for her eyes only.
+        own = await fake.slash(alice, fake.channel_id, "domino stats", {})
+        (mine,) = await own.wait_for_followups(1)
+        assert mine.ephemeral and "(2 rated matches)" in mine.text()
+
+
+async def test_a_leaderboard_button_of_another_server_is_refused(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        await duel(records, 1, 5001, 5002, guild_id=999)  # a server Alice is not on
+        result = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
+        message = result.message
+        assert message is not None
+        # A client that sends a Next button of its own making, for a server Alice is not on.
+        forged = "records:lb:n:1001:999:all:wins:0"
+        for row in message.components:
+            for part in row["components"]:
+                if part["custom_id"].startswith("records:lb:n:"):
+                    part["custom_id"], part["disabled"] = forged, False
+        click = await fake.click(alice, message, forged)
+        assert await answer(click) == "This button is not valid any more."
+        await bot.cog.idle()
+        assert "P5001" not in texts(fake.messages(ephemeral=None))
