@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot import pictures
 from bot.i18n import CommandTranslator
 from bot.log import setup_logging
-from bot.settings import Settings
+from bot.settings import Settings, redact_url
 from bot.store import Store
 from bot.tables.service import TableService
 
@@ -75,10 +75,12 @@ class DominoBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
         await self.tree.set_translator(CommandTranslator())  # es-ES, es-419, pt-BR commands
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database_url)
         self.service = TableService(self.store, **self.service_options)
         tables = await self.service.load_open_tables()
-        log.info("store %s: %d open table(s) loaded", self.settings.database_path, len(tables))
+        log.info(
+            "store %s: %d open table(s) loaded", redact_url(self.settings.database_url), len(tables)
+        )
         await self.load_cogs()
         await self.sync_commands()
         if self.settings.render_processes:
@@ -130,7 +132,7 @@ def run_bot(settings: Settings) -> int:
     setup_logging(settings.log_level)
     bot = DominoBot(settings)
     try:
-        bot.run(settings.discord_token or "", log_handler=None)
+        bot.run(settings.token(), log_handler=None)
     except discord.LoginFailure:
         print(
             "Discord refused DISCORD_TOKEN: reset the token in the developer portal and put the "

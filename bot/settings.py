@@ -1,15 +1,29 @@
-"""Settings read from the environment and an optional ``.env`` file."""
+"""Settings read from the environment and an optional ``.env`` file.
+
+The file is parsed by ``python-dotenv`` (quotes, ``export``, ``#`` comments, a byte-order mark);
+the values are checked here and gathered in one typed, frozen :class:`Settings`. The bot token is
+a :class:`pydantic.SecretStr`: it never shows in a ``repr``, a traceback's locals or a log line.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from dotenv import dotenv_values
+from pydantic import SecretStr
 
 DEFAULT_DATABASE_PATH = "data/domino.sqlite3"
+DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_DATABASE_PATH}"
 DEFAULT_LOG_LEVEL = "INFO"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_SHARDS = 4096
+SQLITE_SCHEME = "sqlite"
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 class SettingsError(ValueError):
@@ -18,42 +32,118 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything the bot reads from its environment."""
+    """Everything the bot reads from its environment.
 
-    discord_token: str | None
-    database_path: Path
+    ``database_url`` is the database to use; when it is left empty it is the SQLite file at
+    ``database_path``. ``shard_count`` None lets Discord choose; ``shard_ids`` None means this
+    process holds every shard.
+    """
+
+    discord_token: SecretStr | None
+    database_path: Path | None
     dev_guild_id: int | None
     log_level: str
     render_processes: int = 0  # 0: pictures in worker threads; N: in a pool of N processes
+    database_url: str = ""
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.discord_token, str):
+            object.__setattr__(self, "discord_token", SecretStr(self.discord_token))
+        if not self.database_url:
+            path = self.database_path or Path(DEFAULT_DATABASE_PATH)
+            object.__setattr__(self, "database_url", sqlite_url(path))
+        if self.database_path is None and self.database_url.startswith(f"{SQLITE_SCHEME}:"):
+            object.__setattr__(self, "database_path", sqlite_path(self.database_url))
+
+    def token(self) -> str:
+        """The bot token in clear, for logging in to Discord only ("" when unset)."""
+        return "" if self.discord_token is None else self.discord_token.get_secret_value()
+
+
+def sqlite_url(path: str | os.PathLike[str]) -> str:
+    """``sqlite:///relative/file`` or ``sqlite:////absolute/file`` for a path."""
+    return f"{SQLITE_SCHEME}:///{Path(path).as_posix()}"
+
+
+def sqlite_path(url: str) -> Path:
+    """The file of a ``sqlite:///…`` URL (three slashes: relative, four: absolute)."""
+    prefix = f"{SQLITE_SCHEME}:///"
+    if not url.startswith(prefix) or len(url) == len(prefix):
+        raise SettingsError(
+            f"a SQLite DATABASE_URL looks like sqlite:///data/domino.sqlite3, not {url!r}."
+        )
+    return Path(url[len(prefix) :])
+
+
+def redact_url(url: str) -> str:
+    """The URL with its password replaced by ``***`` (for logs and messages)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def check_database_url(url: str, key: str = "DATABASE_URL") -> str:
+    """Return ``url`` if it names a SQLite file or a PostgreSQL database, else explain."""
+    scheme = url.partition(":")[0].lower()
+    if scheme == SQLITE_SCHEME:
+        sqlite_path(url)
+        return url
+    if scheme in POSTGRES_SCHEMES and url[len(scheme) :].startswith("://"):
+        return url
+    raise SettingsError(
+        f"{key} must be sqlite:///path/to/file.sqlite3 or postgresql://user:password@host/db,"
+        f" not {redact_url(url)!r}."
+    )
 
 
 def parse_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
-    """Read ``KEY=value`` lines; ``#`` comments, blank lines, ``export`` and quotes allowed.
-
-    A missing file gives an empty mapping.
-    """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
+    """The ``KEY=value`` pairs of a dotenv file (a missing file gives an empty mapping)."""
+    if not Path(path).is_file():
         return {}
-    values: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export ") :].lstrip()
-        key, sep, value = line.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        values[key] = value
-    return values
+    return {k: v or "" for k, v in dotenv_values(path, encoding="utf-8").items()}
+
+
+_SHARD_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+def parse_shard_ids(text: str, shard_count: int | None) -> tuple[int, ...]:
+    """``"0,1"`` or ``"0-3"`` (or a mix: ``"0-2,5"``) as sorted distinct shard ids."""
+    if shard_count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT: the total number of shards.")
+    ids: set[int] = set()
+    for part in text.split(","):
+        match = _SHARD_RANGE.match(part)
+        if match is None:
+            raise SettingsError(
+                f"SHARD_IDS must be shard numbers like 0,1 or a range like 0-3, not {text!r}."
+            )
+        low = int(match.group(1))
+        high = int(match.group(2) or low)
+        if high < low:
+            raise SettingsError(f"SHARD_IDS range {part.strip()!r} runs backwards.")
+        if high >= shard_count:
+            raise SettingsError(
+                f"SHARD_IDS {text!r} names shard {high}, but shards are numbered 0 to"
+                f" {shard_count - 1} when SHARD_COUNT is {shard_count}."
+            )
+        ids.update(range(low, high + 1))
+    return tuple(sorted(ids))
+
+
+def _number(values: Mapping[str, str], key: str, low: int, high: int) -> int | None:
+    raw = values.get(key, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise SettingsError(f"{key} must be a number from {low} to {high}, not {raw!r}.")
+    return int(raw)
 
 
 def load_settings(
@@ -63,11 +153,21 @@ def load_settings(
     """Build :class:`Settings`; real environment variables win over the ``.env`` file."""
     values: dict[str, str] = dict(parse_env_file(env_file)) if env_file is not None else {}
     env = os.environ if environ is None else environ
-    values.update({k: v for k, v in env.items() if k in _KEYS})
+    values.update({k: v for k, v in env.items() if k in KEYS})
 
     token = values.get("DISCORD_TOKEN", "").strip() or None
 
-    database_path = Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+    path_raw = values.get("DATABASE_PATH", "").strip()
+    url_raw = values.get("DATABASE_URL", "").strip()
+    if url_raw:
+        url = check_database_url(url_raw)
+        if path_raw and url != sqlite_url(path_raw):
+            raise SettingsError(
+                "DATABASE_PATH and DATABASE_URL name different databases; keep only"
+                " DATABASE_URL (DATABASE_PATH=file is the same as DATABASE_URL=sqlite:///file)."
+            )
+    else:
+        url = sqlite_url(path_raw or DEFAULT_DATABASE_PATH)
 
     guild_raw = values.get("DEV_GUILD_ID", "").strip()
     dev_guild_id: int | None = None
@@ -83,21 +183,32 @@ def load_settings(
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
 
-    processes_raw = values.get("RENDER_PROCESSES", "").strip() or "0"
-    if not processes_raw.isdigit() or int(processes_raw) > 64:
-        raise SettingsError(
-            f"RENDER_PROCESSES must be a number from 0 to 64, not {processes_raw!r}."
-        )
+    render_processes = _number(values, "RENDER_PROCESSES", 0, 64) or 0
+    shard_count = _number(values, "SHARD_COUNT", 1, MAX_SHARDS)
+    shard_raw = values.get("SHARD_IDS", "").strip()
+    shard_ids = parse_shard_ids(shard_raw, shard_count) if shard_raw else None
 
     return Settings(
-        discord_token=token,
-        database_path=database_path,
+        discord_token=SecretStr(token) if token else None,
+        database_path=None,
         dev_guild_id=dev_guild_id,
         log_level=level,
-        render_processes=int(processes_raw),
+        render_processes=render_processes,
+        database_url=url,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
 
 
-_KEYS = frozenset(
-    {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "RENDER_PROCESSES"}
+KEYS = frozenset(
+    {
+        "DISCORD_TOKEN",
+        "DATABASE_URL",
+        "DATABASE_PATH",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "RENDER_PROCESSES",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+    }
 )

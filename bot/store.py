@@ -23,6 +23,7 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import StaleAction
+from bot.settings import redact_url, sqlite_path
 
 __all__ = [
     "ActionRepo",
@@ -549,9 +550,12 @@ class Store(_Repos):
         super().__init__(_Db(conn, self._lock))
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed) the database at ``path`` and apply pending migrations."""
-        path = Path(path)
+    async def open(cls, target: str | Path) -> Store:
+        """Open (creating if needed) the database and apply pending migrations.
+
+        ``target`` is a file path or a ``sqlite:///…`` URL.
+        """
+        path = _sqlite_file(target)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
@@ -632,6 +636,14 @@ class Store(_Repos):
                     await self._conn.execute("ROLLBACK")
                     raise
                 await self._conn.execute("COMMIT")
+
+
+def _sqlite_file(target: str | Path) -> Path:
+    if isinstance(target, Path) or "://" not in target:
+        return Path(target)
+    if not target.startswith("sqlite:"):
+        raise ValueError(f"this store opens SQLite databases only, not {redact_url(target)}")
+    return sqlite_path(target)
 
 
 def _split_sql(script: str) -> list[str]:

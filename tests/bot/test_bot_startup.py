@@ -13,66 +13,10 @@ import pytest
 from bot.__main__ import NO_TOKEN, main
 from bot.client import DominoBot, discover_extensions
 from bot.demo import run_demo
-from bot.settings import (
-    DEFAULT_DATABASE_PATH,
-    Settings,
-    SettingsError,
-    load_settings,
-    parse_env_file,
-)
+from bot.settings import Settings
 from domino import View
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-# ------------------------------------------------------------------------------- settings
-
-
-def test_env_file_parsing(tmp_path: Path) -> None:
-    env = tmp_path / ".env"
-    env.write_text(
-        "# comment\n\nDISCORD_TOKEN=abc.def\nexport DATABASE_PATH='x y/z.db'\n"
-        'LOG_LEVEL="debug"\nDEV_GUILD_ID=123 # my server\nNOT A LINE\n',
-        encoding="utf-8",
-    )
-    assert parse_env_file(env) == {
-        "DISCORD_TOKEN": "abc.def",
-        "DATABASE_PATH": "x y/z.db",
-        "LOG_LEVEL": "debug",
-        "DEV_GUILD_ID": "123",
-    }
-    s = load_settings(env, environ={})
-    assert s == Settings("abc.def", Path("x y/z.db"), 123, "DEBUG")
-
-
-def test_defaults_and_environment_wins(tmp_path: Path) -> None:
-    s = load_settings(tmp_path / "missing.env", environ={})
-    assert s == Settings(None, Path(DEFAULT_DATABASE_PATH), None, "INFO")
-    env = tmp_path / ".env"
-    env.write_text("DISCORD_TOKEN=from-file\n", encoding="utf-8")
-    assert load_settings(env, environ={"DISCORD_TOKEN": "from-env"}).discord_token == "from-env"
-    assert load_settings(None, environ={"RENDER_PROCESSES": "2"}).render_processes == 2
-
-
-@pytest.mark.parametrize(
-    ("key", "value"),
-    [("DEV_GUILD_ID", "my-server"), ("LOG_LEVEL", "LOUD"), ("RENDER_PROCESSES", "many")],
-)
-def test_bad_settings_are_explained(key: str, value: str) -> None:
-    with pytest.raises(SettingsError, match=key):
-        load_settings(None, environ={key: value})
-
-
-def test_env_example_documents_every_key() -> None:
-    text = (ROOT / ".env.example").read_text(encoding="utf-8")
-    keys = parse_env_file(ROOT / ".env.example")
-    assert set(keys) == {
-        "DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "RENDER_PROCESSES"
-    }
-    assert keys["DISCORD_TOKEN"] == ""
-    for key in keys:  # a comment right above each key
-        before = text.split(f"\n{key}=")[0].rstrip().splitlines()[-1]
-        assert before.startswith("#"), key
 
 
 # ---------------------------------------------------------------------------- command line
