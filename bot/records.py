@@ -50,6 +50,7 @@ __all__ = [
     "ALL",
     "BUCKETS",
     "DEFAULT_FAMILY",
+    "DEPARTED_GRACE",
     "FAMILIES",
     "GLOBAL",
     "LEADERBOARD_ORDERS",
@@ -85,6 +86,7 @@ DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
 COMPUTER_IDS = {"easy": -1, "normal": -2, "hard": -3, "heaviest": -4}
 SERIES_LIMIT = 200
+DEPARTED_GRACE = 7 * 24 * 3600.0  # a server's data outlives the bot's removal this long
 
 NameSource = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
 """Public names (never a server nickname) of user ids; ids it cannot name are left out."""
@@ -131,7 +133,7 @@ def display_name(locale: str | None, name: str, kind: str) -> str:
     if kind == "computer":
         level = name.split(":", 1)[1] if name.startswith("computer:") else name
         return tr(locale, "Computer ({level})", level=tr(locale, level))
-    return name
+    return name or tr(locale, "a former player")
 
 
 # ----------------------------------------------------------------------------- pure records
@@ -554,6 +556,39 @@ class Records(TableObserver):
     async def hidden_scopes(self, user_id: int) -> set[int]:
         """The scopes whose leaderboards ``user_id`` left."""
         return (await self.repo.hidden_scopes([user_id])).get(user_id, set())
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a person's name and ids from every stored record; returns his alias.
+
+        His matches stay, played by "a former player" (the alias), so nobody else's history
+        or rating changes. End his open tables first: they are left alone.
+        """
+        async with self.store.transaction() as tx:
+            repo = RecordsRepo(tx.db)
+            alias = await repo.new_alias()
+            await repo.forget(user_id, alias)
+        log.info("a player asked to be forgotten: done")
+        return alias
+
+    # -- servers the bot left ------------------------------------------------------------
+
+    async def guild_left(self, guild_id: int) -> None:
+        """The bot was removed from a server: its data goes after the grace period."""
+        await self.repo.guild_left(guild_id, now=self.clock())
+
+    async def guild_back(self, guild_id: int) -> None:
+        """The bot is on the server (again): keep its data."""
+        await self.repo.guild_back(guild_id)
+
+    async def sweep_departed(self, grace: float = DEPARTED_GRACE) -> list[int]:
+        """Drop the data of servers the bot left more than ``grace`` seconds ago."""
+        dropped = await self.repo.departed_before(self.clock() - grace)
+        for guild_id in dropped:
+            async with self.store.transaction() as tx:
+                await RecordsRepo(tx.db).drop_guild(guild_id)
+        if dropped:
+            log.info("dropped the data of %d server(s) the bot left", len(dropped))
+        return dropped
 
     # -- reading -----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "ALL",
+    "FORMER_PLAYERS",
     "GLOBAL",
     "EntryRow",
     "MatchSummaryRow",
@@ -25,6 +26,7 @@ __all__ = [
 
 GLOBAL = 0  # the scope of everything; other scopes are guild ids
 ALL = "all"  # the bucket of every variant together
+FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below this one
 
 
 class _Runner(Protocol):
@@ -533,6 +535,71 @@ class RecordsRepo:
             tuple(table_ids),
         )
         return {int(r[0]): _summary(r) for r in rows}
+
+    # -- forgetting a person (every table of the database) ---------------------------------
+
+    async def new_alias(self) -> int:
+        """A player id for a forgotten person: below every real and computer id, unused."""
+        row = await self._db.fetchone("SELECT min(player_id) FROM record_entries")
+        lowest = 0 if row is None or row[0] is None else int(row[0])
+        return min(lowest, FORMER_PLAYERS) - 1
+
+    async def forget(self, user_id: int, alias: int) -> None:
+        """Remove ``user_id``'s name and identifiers from every stored record.
+
+        His recorded matches stay, under ``alias`` and no name, so that everyone else's history
+        and ratings stay as they were; his own figures, ratings and choices go. So do his name
+        and id at finished or cancelled tables (his seats and hosting pass to ``alias``). Tables
+        still open are left alone: end them first.
+        """
+        db = self._db
+        await db.execute(
+            "UPDATE record_entries SET player_id = ?, name = '' WHERE player_id = ?",
+            (alias, user_id),
+        )
+        for table, column in (
+            ("record_stats", "player_id"),
+            ("record_ratings", "player_id"),
+            ("record_players", "player_id"),
+            ("record_privacy", "user_id"),
+            ("players", "user_id"),
+        ):
+            await db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+        closed = "SELECT id FROM tables WHERE status IN ('finished', 'cancelled')"
+        await db.execute(
+            f"UPDATE seats SET user_id = ?, name = '' WHERE user_id = ? AND table_id IN ({closed})",
+            (alias, user_id),
+        )
+        await db.execute(
+            "UPDATE tables SET host_id = ? WHERE host_id = ?"
+            " AND status IN ('finished', 'cancelled')",
+            (alias, user_id),
+        )
+
+    # -- servers the bot left ------------------------------------------------------------
+
+    async def guild_left(self, guild_id: int, *, now: float) -> None:
+        await self._db.execute(
+            "INSERT INTO departed_guilds (guild_id, left_at) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO NOTHING",
+            (guild_id, now),
+        )
+
+    async def guild_back(self, guild_id: int) -> None:
+        await self._db.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))
+
+    async def departed_before(self, when: float) -> list[int]:
+        """Servers the bot left before ``when``."""
+        rows = await self._db.fetchall(
+            "SELECT guild_id FROM departed_guilds WHERE left_at < ? ORDER BY guild_id", (when,)
+        )
+        return [int(r[0]) for r in rows]
+
+    async def drop_guild(self, guild_id: int) -> None:
+        """Drop a server's own data: its leaderboards' lines and the choices about them."""
+        await self._db.execute("DELETE FROM record_stats WHERE scope = ?", (guild_id,))
+        await self._db.execute("DELETE FROM record_privacy WHERE scope = ?", (guild_id,))
+        await self._db.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))
 
     async def unrecorded_finished(self, limit: int) -> list[int]:
         """Tables whose match finished with an outcome but is not recorded yet, oldest first."""

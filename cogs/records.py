@@ -1,4 +1,4 @@
-"""``/domino leaderboard|stats|history|privacy``: records, ratings and leaderboards.
+"""``/domino leaderboard|stats|history|privacy|forget-me``: records, ratings and leaderboards.
 
 The commands join the ``/domino`` group of the dominoes cog (``cogs.domino``, loaded first) as
 subcommands; without it they form a ``/domino`` group of their own. The cog owns a
@@ -10,6 +10,10 @@ included, so a double click shows the same page twice), and work after a restart
 leaderboard's Previous/Next edit the message for the person who asked for it; anyone else who
 can see it gets the page he clicked as an ephemeral message of his own. A button that is no
 longer on the message it was clicked on is answered with a short ephemeral note.
+
+``/domino forget-me`` removes a person from the records after he confirms (ending his tables
+first). When the bot is removed from a server, the server's tables close at once and its own
+data (its leaderboards, the choices about them) is dropped after a grace period.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.i18n import N_, tr
 from bot.records import (
@@ -94,7 +98,7 @@ def _variant_choices() -> list[Choice[str]]:
 
 # ------------------------------------------------------------------------------- buttons
 
-TEMPLATE = re.compile(r"records:(?P<kind>lb|privacy):(?P<args>[0-9a-z:\-]+)")
+TEMPLATE = re.compile(r"records:(?P<kind>lb|privacy|forget):(?P<args>[0-9a-z:\-]+)")
 
 
 class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -375,6 +379,48 @@ def privacy_buttons(
     return out
 
 
+FORGET_TEXT = N_(
+    "This deletes your name, your figures, your ratings and your leaderboard choices, on every "
+    "server. The matches you played stay in the other players' histories, played by "
+    "\"a former player\", so that their ratings do not change. This cannot be undone."
+)
+
+
+def forget_embed(locale: str | None, lobbies: int, running: int) -> discord.Embed:
+    """What ``/domino forget-me`` asks before it forgets someone."""
+    lines = [tr(locale, FORGET_TEXT)]
+    if lobbies:
+        lines.append(tr(locale, "Your open tables are left, or cancelled if you host them."))
+    if running:
+        lines.append(
+            "**"
+            + tr(
+                locale,
+                "You are playing in {count} running match(es): forgetting you resigns them.",
+                count=running,
+            )
+            + "**"
+        )
+    return discord.Embed(
+        title=tr(locale, "Forget me?"), description="\n\n".join(lines), colour=BLUE
+    )
+
+
+def forget_buttons(locale: str | None, user_id: int, running: int) -> list[RecordsButton]:
+    """Forget me (which says how many running matches it resigns) and Cancel."""
+    return [
+        RecordsButton(
+            "forget",
+            user_id,
+            "yes",
+            running,
+            label=tr(locale, "Resign and forget me") if running else tr(locale, "Forget me"),
+            style=discord.ButtonStyle.danger,
+        ),
+        RecordsButton("forget", user_id, "no", 0, label=tr(locale, "Cancel")),
+    ]
+
+
 # ------------------------------------------------------------------------------ the commands
 
 
@@ -431,7 +477,21 @@ async def privacy_command(interaction: Interaction) -> None:
     await _cog(interaction).privacy(interaction)
 
 
-COMMANDS = (leaderboard_command, stats_command, history_command, privacy_command)
+@app_commands.command(
+    name="forget-me",
+    description=locale_str("Delete your name and figures from the bot's records"),
+)
+async def forget_command(interaction: Interaction) -> None:
+    await _cog(interaction).forget_me(interaction)
+
+
+COMMANDS = (
+    leaderboard_command,
+    stats_command,
+    history_command,
+    privacy_command,
+    forget_command,
+)
 
 
 def _locale(interaction: Interaction) -> str:
@@ -471,8 +531,10 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         if service is not None:
             service.add_observer(self.records)
         self._catch_up = asyncio.create_task(self._catch_up_now(), name="records-catch-up")
+        self.sweep.start()
 
     async def cog_unload(self) -> None:
+        self.sweep.cancel()
         if self._catch_up is not None:
             self._catch_up.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -497,6 +559,34 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         if done:
             log.info("recorded %d match(es) that finished while nobody listened", done)
         return done
+
+    # -- servers the bot left ------------------------------------------------------------------
+
+    @tasks.loop(hours=1)
+    async def sweep(self) -> None:
+        """Drop the data of servers the bot left longer ago than the grace period."""
+        try:
+            await self.records.sweep_departed()
+        except Exception:
+            log.exception("dropping the data of departed servers failed")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: close its tables; its data goes after the grace period."""
+        await self.records.guild_left(guild.id)
+        service = getattr(self.bot, "service", None)
+        if service is None:
+            return
+        for table in service.open_tables():
+            if table.table.guild_id == guild.id:
+                try:
+                    await service.cancel(table.id, table.host_id, force=True)
+                except Exception:
+                    log.exception("table %s: could not close it", table.id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.records.guild_back(guild.id)
 
     # -- names -------------------------------------------------------------------------------
 
@@ -694,6 +784,63 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             view=_view(privacy_buttons(locale, owner, hidden, guild)),
         )
 
+    # -- /domino forget-me ---------------------------------------------------------------------
+
+    def _open_tables(self, user_id: int) -> tuple[list[Any], list[Any]]:
+        """The lobbies and the running matches where ``user_id`` is seated."""
+        service = getattr(self.bot, "service", None)
+        tables = [] if service is None else service.tables_of(user_id)
+        lobbies = [t for t in tables if t.status == "lobby"]
+        running = [t for t in tables if t.status == "running"]
+        return lobbies, running
+
+    async def forget_me(self, interaction: Interaction) -> None:
+        async with self._guard(interaction, "forget-me"):
+            locale = _locale(interaction)
+            user = interaction.user.id
+            lobbies, running = self._open_tables(user)
+            await interaction.response.send_message(
+                embed=forget_embed(locale, len(lobbies), len(running)),
+                view=_view(forget_buttons(locale, user, len(running))),
+                ephemeral=True,
+            )
+
+    async def _forget_click(self, interaction: Interaction, args: tuple[str, ...]) -> None:
+        locale = _locale(interaction)
+        owner, choice, announced = int(args[0]), args[1], int(args[2])
+        if interaction.user.id != owner:
+            await self._reply(interaction, tr(locale, "These choices belong to someone else."))
+            return
+        if choice == "no":
+            await interaction.response.edit_message(
+                content=tr(locale, "Nothing was deleted."), embed=None, view=None
+            )
+            return
+        lobbies, running = self._open_tables(owner)
+        if len(running) > announced:  # a match he was not warned about: ask again
+            await interaction.response.edit_message(
+                embed=forget_embed(locale, len(lobbies), len(running)),
+                view=_view(forget_buttons(locale, owner, len(running))),
+            )
+            return
+        await interaction.response.defer()
+        service = getattr(self.bot, "service", None)
+        for table in lobbies:
+            if table.host_id == owner:
+                await service.cancel(table.id, owner)  # type: ignore[union-attr]
+            else:
+                await service.leave(table.id, owner)  # type: ignore[union-attr]
+        for table in running:
+            await service.resign(table.id, owner)  # type: ignore[union-attr]
+            await self.records.record(table.id)  # recorded before he is forgotten
+        await self.records.forget(owner)
+        self._seen.pop(owner, None)
+        await interaction.edit_original_response(
+            content=tr(locale, "Done: your name and figures are deleted from the records."),
+            embed=None,
+            view=None,
+        )
+
     # -- buttons ------------------------------------------------------------------------------
 
     @commands.Cog.listener()
@@ -726,6 +873,8 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 await self._leaderboard_click(interaction, args)
             elif kind == "privacy" and _privacy_args(args):
                 await self._privacy_click(interaction, args)
+            elif kind == "forget" and _forget_args(args):
+                await self._forget_click(interaction, args)
             else:  # forged, or from an incompatible version
                 await self._reply(interaction, tr(locale, "This button is not valid any more."))
 
@@ -744,6 +893,13 @@ def _leaderboard_args(args: tuple[str, ...]) -> bool:
 def _privacy_args(args: tuple[str, ...]) -> bool:
     """owner, scope, hide (1) or show (0)."""
     return len(args) == 3 and args[0].isdigit() and args[1].isdigit() and args[2] in ("0", "1")
+
+
+def _forget_args(args: tuple[str, ...]) -> bool:
+    """owner, yes or no, running matches announced."""
+    return (
+        len(args) == 3 and args[0].isdigit() and args[1] in ("yes", "no") and args[2].isdigit()
+    )
 
 
 def _on_message(message: discord.Message | None, custom_id: Any) -> bool:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.records import Records
 from bot.settings import Settings
+from bot.store import Store
 from tests.bot.test_records_support import duel
-from tests.cogs.helpers import TestBot, answer, button, factory, new_table
+from tests.cogs.helpers import FakeClock, TestBot, answer, button, factory, new_table
 from tests.cogs.test_records import records_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, FakeUser
@@ -162,3 +164,161 @@ async def test_a_leaderboard_button_of_another_server_is_refused(
         assert await answer(click) == "This button is not valid any more."
         await bot.cog.idle()
         assert "P5001" not in texts(fake.messages(ephemeral=None))
+
+
+ALICE_ID = 187654321098765432  # a real-looking id: no other figure of the database contains it
+
+
+async def occurrences(bot: TestBot, needles: list[str], number: int) -> list[str]:
+    """Every (table.column) of the database holding one of ``needles`` or ``number``."""
+    db = bot.svc.store.db
+    found = []
+    tables = await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    for (table,) in tables:
+        for column in await db.fetchall(f"PRAGMA table_info({table})"):
+            name = column[1]
+            for (value,) in await db.fetchall(f"SELECT {name} FROM {table}"):
+                if value == number or (
+                    isinstance(value, str)
+                    and (str(number) in value or any(n in value for n in needles))
+                ):
+                    found.append(f"{table}.{name}: {value!r}")
+    return found
+
+
+async def test_forget_me_removes_a_player_from_every_table(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(ALICE_ID, "alice_account", "Alicia Global")
+    fake.guild.members[alice.id].nick = "Ali Nick"
+    bob = fake.add_user(1002, "bob", "Bob")
+    cid = fake.add_user(1003, "cid", "Cid")
+    needles = ["alice_account", "Alicia Global", "Ali Nick"]
+    async with running_bot(fake, lambda: global_bot(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        await resigned_match(fake, bot, alice, bob)  # Bob wins against Alice
+        await resigned_match(fake, bot, bob, alice)  # and Alice against Bob
+        choices = await fake.slash(alice, fake.channel_id, "domino privacy", {})
+        assert choices.message is not None
+        await fake.click(alice, choices.message, choices.message.custom_ids()[1])
+        # Alice now hosts a lobby Cid joined.
+        lobby, lobby_id = await new_table(fake, bot, alice, variant="draw")
+        assert lobby.message is not None
+        await fake.click(cid, lobby.message, button(lobby.message, "join"))
+        assert await occurrences(bot, needles, alice.id)
+        bob_before = await records.stats(bob.id)
+        bob_history = await records.history(bob.id)
+
+        asked = await fake.slash(alice, fake.channel_id, "domino forget-me", {})
+        assert asked.ephemeral and asked.message is not None
+        text = asked.message.text()
+        assert "This cannot be undone." in text and "cancelled if you host them" in text
+        assert "running match" not in text
+        no = next(c for c in asked.message.custom_ids() if ":no:" in c)
+        await fake.click(alice, asked.message, no)
+        assert asked.message.content == "Nothing was deleted."
+        assert await occurrences(bot, needles, alice.id)
+
+        asked = await fake.slash(alice, fake.channel_id, "domino forget-me", {})
+        assert asked.message is not None
+        yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
+        done = await fake.click(alice, asked.message, yes)
+        await done.wait_for_edits(1)
+        assert asked.message.content == "Done: your name and figures are deleted from the records."
+        await bot.svc.idle()
+
+        assert await occurrences(bot, needles, alice.id) == []
+        assert (await bot.svc.get(lobby_id)).status == "cancelled"
+        # Bob's figures and history did not change; Alice is "a former player" there.
+        assert await records.stats(bob.id) == bob_before
+        after = await records.history(bob.id)
+        assert [(i.table_id, i.result, i.rating_change) for i in after] == [
+            (i.table_id, i.result, i.rating_change) for i in bob_history
+        ]
+        mine = await fake.slash(bob, fake.channel_id, "domino history", {})
+        assert mine.message is not None
+        assert mine.message.text().count("against a former player") == 2
+        gone = await fake.slash(bob, fake.channel_id, "domino stats", {"user": alice})
+        assert "No recorded matches to show for" in await answer(gone)
+
+
+async def test_forget_me_asks_before_resigning_a_running_match(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(ALICE_ID, "alice_account", "Alicia Global")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, lambda: global_bot(fake, tmp_path / "db.sqlite3")) as bot:
+        asked = await fake.slash(alice, fake.channel_id, "domino forget-me", {})
+        assert asked.message is not None and "running match" not in asked.message.text()
+        # She sits down at a match after she was asked: the old button asks again.
+        result, tid = await new_table(fake, bot, bob, variant="draw")
+        assert result.message is not None
+        await fake.click(alice, result.message, button(result.message, "join"))
+        await fake.wait_for(lambda: f"<@{alice.id}>" in result.message.text())
+        await fake.click(bob, result.message, button(result.message, "start"))
+        await fake.wait_for(lambda: any(t.status == "running" for t in bot.svc.open_tables()))
+        yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
+        again = await fake.click(alice, asked.message, yes)
+        assert again.type == 7
+        assert "You are playing in 1 running match(es): forgetting you resigns them." in (
+            asked.message.text()
+        )
+        assert (await bot.svc.get(tid)).status == "running"
+        resign = next(c for c in asked.message.custom_ids() if ":yes:" in c)
+        assert asked.message.buttons()[0]["label"] == "Resign and forget me"
+        done = await fake.click(alice, asked.message, resign)
+        await done.wait_for_edits(1)
+        await bot.svc.idle()
+        assert (await bot.svc.get(tid)).status == "finished"
+        assert await occurrences(bot, ["alice_account", "Alicia Global"], alice.id) == []
+        history = await fake.slash(bob, fake.channel_id, "domino history", {})
+        assert history.message is not None
+        line = history.message.text()
+        assert "✅ **Win**" in line and "against a former player" in line
+
+
+async def test_a_server_that_removes_the_bot_loses_its_tables_now_and_its_data_later(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        records.clock = clock
+        guild = fake.guild_id
+        await duel(records, 1, 1001, 1002, guild_id=guild)
+        await records.set_privacy(1001, guild, True)
+        _lobby, tid = await new_table(fake, bot, alice, variant="draw")
+
+        await fake.dispatch("GUILD_DELETE", {"id": str(guild)})
+        await fake.wait_for(lambda: bot.svc.open_tables() == [])
+        assert (await bot.svc.get(tid)).status == "cancelled"
+
+        # Within the grace period (the bot may be invited back) the data stays.
+        clock.advance(6 * 24 * 3600)
+        assert await records.sweep_departed() == []
+        assert (await records.stats(1001, guild_id=guild)).server
+        clock.advance(2 * 24 * 3600)
+        assert await records.sweep_departed() == [guild]
+        alice_now = await records.stats(1001, guild_id=guild)
+        assert not alice_now.server and alice_now.overall  # the global figures stay
+        assert await records.hidden_scopes(1001) == set()
+        rows = await bot.svc.store.db.fetchall(
+            "SELECT count(*) FROM record_stats WHERE scope = ?", (guild,)
+        )
+        assert rows[0][0] == 0
+
+
+async def test_a_server_that_invites_the_bot_back_keeps_its_data(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "db.sqlite3") as store:
+        clock = FakeClock()
+        records = Records(store, clock=clock)
+        await duel(records, 1, 1001, 1002, guild_id=77)
+        await records.guild_left(77)
+        await records.guild_back(77)
+        clock.advance(30 * 24 * 3600)
+        assert await records.sweep_departed() == []
+        assert (await records.stats(1001, guild_id=77)).server

@@ -258,6 +258,7 @@ async def test_records_alone_make_their_own_domino_group(
             "stats",
             "history",
             "privacy",
+            "forget-me",
         }
         await duel(records_of(bot), 1, 1001, 1002, guild_id=fake.guild_id)
         board = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
