@@ -1,14 +1,55 @@
-"""Logging set-up for the bot process."""
+"""Logging set-up for the bot process.
+
+``LOG_LEVEL=DEBUG`` shows the bot's own debug lines. discord.py's loggers stay at INFO at
+least whatever the level: at DEBUG they write every gateway event and every HTTP request in
+full, with interaction tokens (which let anyone answer as the bot for 15 minutes) and the
+contents of private messages such as a player's hand. As a second guard, every line passes a
+filter that blanks interaction and webhook tokens and anything shaped like a bot token.
+"""
 
 from __future__ import annotations
 
 import logging
+import re
+from typing import TextIO
+
+__all__ = ["FORMAT", "LIBRARY_FLOOR", "RedactTokens", "setup_logging"]
 
 FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
+# Loggers kept at INFO at least: discord.py's payload dumps live in gateway, http and webhook.
+LIBRARY_FLOOR = ("discord", "discord.gateway", "discord.http", "discord.webhook")
+QUIET = {"aiosqlite": logging.WARNING, "asyncpg": logging.WARNING}
+
+_SECRETS = re.compile(
+    r"(?P<path>/(?:interactions|webhooks)/\d+/)[A-Za-z0-9_.\-]+"  # interaction/webhook tokens
+    r"|(?P<key>[\"']?token[\"']?\s*[:=]\s*[\"']?)[^\"'\s,}]+"  # "token": "…" in a payload
+    r"|[A-Za-z0-9_\-]{23,28}\.[A-Za-z0-9_\-]{6,7}\.[A-Za-z0-9_\-]{27,}"  # a bot token
+)
 
 
-def setup_logging(level: str = "INFO") -> None:
-    """Log to stderr at ``level``, keeping discord.py's HTTP chatter quiet."""
-    logging.basicConfig(level=level, format=FORMAT, force=True)
-    logging.getLogger("discord.http").setLevel(max(logging.getLevelName(level), logging.INFO))
-    logging.getLogger("aiosqlite").setLevel(logging.WARNING)
+def _redact(match: re.Match[str]) -> str:
+    prefix = match["path"] or match["key"] or ""
+    return f"{prefix}[redacted]"
+
+
+class RedactTokens(logging.Filter):
+    """Blanks tokens in a record's message (the record is changed in place)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = _SECRETS.sub(_redact, message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True
+
+
+def setup_logging(level: str = "INFO", stream: TextIO | None = None) -> None:
+    """Log to ``stream`` (stderr) at ``level``; discord.py never below INFO, tokens redacted."""
+    logging.basicConfig(level=level, format=FORMAT, force=True, stream=stream)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactTokens())
+    floor = max(logging.getLevelName(level), logging.INFO)
+    for name in LIBRARY_FLOOR:
+        logging.getLogger(name).setLevel(floor)
+    for name, quiet in QUIET.items():
+        logging.getLogger(name).setLevel(quiet)

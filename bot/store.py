@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -540,6 +541,27 @@ def migrations() -> list[tuple[int, str, str]]:
 # ------------------------------------------------------------------------------------ store
 
 
+@contextlib.contextmanager
+def _private_files(path: Path) -> Iterator[None]:
+    """Create the database, its ``-wal`` and ``-shm`` files (0600) and folder (0700) private.
+
+    The database holds every live match's seed, which reveals every hand. Folders that exist
+    already keep their mode; files that exist are made private too.
+    """
+    if str(path) == ":memory:":
+        yield
+        return
+    old = os.umask(0o077)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        yield
+    finally:
+        os.umask(old)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(f"{path}{suffix}", 0o600)
+
+
 class Store(_Repos):
     """One SQLite database (WAL, foreign keys, busy timeout) and its repositories."""
 
@@ -556,20 +578,19 @@ class Store(_Repos):
         ``target`` is a file path or a ``sqlite:///…`` URL.
         """
         path = _sqlite_file(target)
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            store = cls(conn, path)
-            await store._migrate()
-        except BaseException:
-            await conn.close()
-            raise
+        with _private_files(path):
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            try:
+                conn.row_factory = sqlite3.Row
+                await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                await conn.execute("PRAGMA journal_mode = WAL")
+                await conn.execute("PRAGMA synchronous = NORMAL")
+                await conn.execute("PRAGMA foreign_keys = ON")
+                store = cls(conn, path)
+                await store._migrate()
+            except BaseException:
+                await conn.close()
+                raise
         return store
 
     async def close(self) -> None:

@@ -31,8 +31,8 @@ def global_bot(fake: FakeDiscord, db: Path) -> TestBot:
     return TestBot(settings)
 
 
-async def resigned_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser) -> int:
-    """A real two-player match in ``fake.channel``: ``guest`` joins, ``host`` starts and resigns."""
+async def started_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser) -> int:
+    """A real two-player match in ``fake.channel``: ``guest`` joins, ``host`` starts it."""
     result, tid = await new_table(fake, bot, host, variant="draw")
     lobby = result.message
     assert lobby is not None
@@ -40,6 +40,12 @@ async def resigned_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest:
     await fake.wait_for(lambda: f"<@{guest.id}>" in lobby.text())
     await fake.click(host, lobby, button(lobby, "start"))
     await fake.wait_for(lambda: any(t.status == "running" for t in bot.svc.open_tables()))
+    return tid
+
+
+async def resigned_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser) -> int:
+    """A real two-player match in ``fake.channel`` that ``host`` resigns."""
+    tid = await started_match(fake, bot, host, guest)
     await fake.slash(host, fake.channel_id, "domino leave", {})
     await fake.wait_for(lambda: bot.svc.open_tables() == [])
     await bot.svc.idle()
