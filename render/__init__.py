@@ -1,16 +1,19 @@
 """Pictures of the table and of a hand (Pillow), drawn from the engine's views only.
 
-- :func:`render_table(view, names, *, labels=None) <render.table.render_table>`: the
+- :func:`render_table(view, names, *, labels=None, last=None) <render.table.render_table>`: the
   public table picture (PNG bytes) from ``match.public_view()``.
 - :func:`render_hand(view, *, labels=None) <render.hand.render_hand>`: one seat's own
   tiles (PNG bytes) from ``match.view(seat)``, for an ephemeral reply.
+- :func:`last_moves(view, timed_out) <render.moves.last_moves>`: each seat's latest move
+  (:class:`LastMove`), for ``render_table(..., last=...)``.
 - :data:`LABELS`: every word drawn (key -> English); pass translations as ``labels``.
 - :func:`table_layout` / :func:`hand_layout`: the geometry, for tests.
 """
 
 from render.hand import hand_layout, render_hand
 from render.layout import Layout, layout_line
+from render.moves import LastMove, last_moves
 from render.table import LABELS, render_table, table_layout
 
-__all__ = ["LABELS", "Layout", "hand_layout", "layout_line", "render_hand", "render_table",
-           "table_layout"]
+__all__ = ["LABELS", "LastMove", "Layout", "hand_layout", "last_moves", "layout_line",
+           "render_hand", "render_table", "table_layout"]

@@ -8,8 +8,18 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from domino import Tile, View
-from render.sprites import FELT, FELT_DARK, HIGHLIGHT, WHITE, fit_font, font, tile_face
-from render.table import encode, label
+from render.sprites import (
+    DIMMED,
+    FELT,
+    FELT_DARK,
+    HIGHLIGHT,
+    IVORY,
+    WHITE,
+    fit_font,
+    font,
+    tile_face,
+)
+from render.table import MIN_TEXT, encode, label
 
 WIDTH = 1024
 HEADER = 92
@@ -18,6 +28,8 @@ LONG = 150
 CELL_W = WIDTH // COLUMNS
 CELL_H = LONG // 2 + 84
 PLAYABLE = (76, 217, 100)
+#: The label under a tile that cannot be played now: quieter than white, still easy to read.
+DIMMED_LABEL = (176, 200, 184)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,21 +72,20 @@ def draw_hand(view: View, labels: Mapping[str, str] | None = None) -> Image.Imag
     if view.ends is not None:
         parts.append(label(labels, "ends", left=view.ends[0], right=view.ends[1]))
     title = " · ".join(parts)
-    draw.text((20, (HEADER - 10) // 2), title, font=fit_font(title, WIDTH - 40, 38, 18),
+    draw.text((20, (HEADER - 10) // 2), title, font=fit_font(title, WIDTH - 40, 44, MIN_TEXT),
               fill=HIGHLIGHT if len(parts) > 1 and view.turn == view.seat else WHITE,
               anchor="lm")
-    dim = Image.new("RGBA", (LONG, LONG // 2), (*FELT, 150))
     for slot in slots:
         x0, y0, x1, y1 = slot.box
-        face = tile_face(slot.tile.a, slot.tile.b, LONG, False, False)
+        # A tile that cannot be played now gets a greyer face; its pips keep their contrast.
+        face = tile_face(slot.tile.a, slot.tile.b, LONG, False, False,
+                         DIMMED if slot.dimmed else IVORY)
         img.paste(face, (x0, y0), face)
         if slot.playable:
             draw.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), 12, outline=PLAYABLE,
                                    width=5)
-        elif slot.dimmed:  # while others play, every tile stays readable
-            img.paste(dim, (x0, y0), dim)
-        colour = PLAYABLE if slot.playable else (150, 180, 160) if slot.dimmed else WHITE
-        draw.text(((x0 + x1) // 2, y1 + 36), slot.label, font=font(38), fill=colour,
+        colour = PLAYABLE if slot.playable else DIMMED_LABEL if slot.dimmed else WHITE
+        draw.text(((x0 + x1) // 2, y1 + 36), slot.label, font=font(MIN_TEXT), fill=colour,
                   anchor="mm")
     return img
 

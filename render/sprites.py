@@ -12,20 +12,24 @@ FONT_PATH = Path(__file__).with_name("fonts") / "DejaVuSans-Bold.ttf"
 FELT = (24, 84, 52)
 FELT_DARK = (14, 56, 34)
 IVORY = (250, 246, 234)
+#: The face of a tile that cannot be played now: greyer than ivory, pips keep their contrast.
+DIMMED = (200, 198, 188)
 EDGE = (92, 74, 44)
 PIP = (28, 28, 28)
-#: Pip colour per number: dark, distinct hues on ivory, so 7, 8 and 9 read at a glance.
+#: Pip colour per number, chosen so any two stay apart (CIEDE2000 >= 12) for normal sight
+#: and under deuteranopia and protanopia, and dark enough on ivory and on a dimmed face.
+#: The pip layouts tell the numbers apart too: colour is never the only cue.
 PIP_COLOURS = (
     PIP,
-    (198, 40, 40),
-    (46, 125, 50),
-    (21, 101, 192),
-    (106, 27, 154),
-    (204, 78, 0),
-    PIP,
-    (0, 121, 107),
-    (173, 20, 87),
-    (93, 64, 55),
+    (128, 0, 0),  # 1 maroon
+    (0, 97, 61),  # 2 green
+    (0, 0, 246),  # 3 blue
+    (110, 40, 78),  # 4 plum
+    (110, 114, 17),  # 5 olive
+    PIP,  # 6 black
+    (28, 112, 160),  # 7 steel blue
+    (191, 60, 100),  # 8 raspberry
+    (0, 66, 142),  # 9 navy
 )
 HIGHLIGHT = (255, 204, 0)
 WHITE = (255, 255, 255)
@@ -36,18 +40,28 @@ BACK = (44, 44, 44)
 BACK_EDGE = (150, 150, 150)
 TEAM_COLOURS = ((66, 135, 245), (239, 83, 80), (171, 71, 188), (255, 167, 38))
 
-# Pip centres on a 3x3 grid (column, row), for 0 to 9.
-_GRID = {
-    0: (),
-    1: ((1, 1),),
-    2: ((0, 0), (2, 2)),
-    3: ((0, 0), (1, 1), (2, 2)),
-    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
-    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
-    6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
-    7: ((0, 0), (0, 1), (0, 2), (1, 1), (2, 0), (2, 1), (2, 2)),
-    8: ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)),
-    9: tuple((c, r) for r in range(3) for c in range(3)),
+def _grid(*cells: tuple[int, int]) -> tuple[tuple[float, float], ...]:
+    """Pip centres on the classic 3x3 grid (column, row), as fractions of the half."""
+    return tuple((0.24 + 0.26 * c, 0.24 + 0.26 * r) for c, r in cells)
+
+
+_HEX = tuple((0.5 + 0.29 * x, 0.5 + 0.29 * y) for x, y in (
+    (-1.0, 0.0), (1.0, 0.0), (-0.5, -0.866), (0.5, -0.866), (-0.5, 0.866), (0.5, 0.866)))
+
+#: Pip centres (x, y as fractions of the half) and radius per number, 0 to 9. Up to 6 the
+#: classic faces; 7 is a hexagon round a centre pip, 8 two columns of four, 9 a full square,
+#: so the three read apart by shape alone.
+PIP_LAYOUTS: dict[int, tuple[tuple[tuple[float, float], ...], float]] = {
+    0: ((), 0.085),
+    1: (_grid((1, 1)), 0.085),
+    2: (_grid((0, 0), (2, 2)), 0.085),
+    3: (_grid((0, 0), (1, 1), (2, 2)), 0.085),
+    4: (_grid((0, 0), (2, 0), (0, 2), (2, 2)), 0.085),
+    5: (_grid((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 0.085),
+    6: (_grid((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)), 0.085),
+    7: ((*_HEX, (0.5, 0.5)), 0.08),
+    8: (tuple((x, 0.17 + 0.22 * r) for x in (0.28, 0.72) for r in range(4)), 0.075),
+    9: (_grid(*((c, r) for r in range(3) for c in range(3))), 0.08),
 }
 
 
@@ -69,21 +83,23 @@ _SUPER = 4  # tiles are drawn this many times larger, then shrunk: smooth pips a
 
 def _draw_pips(draw: ImageDraw.ImageDraw, n: int, x0: int, y0: int, side: int) -> None:
     """The pips of ``n`` on an upright half (a ``side`` square at ``x0, y0``)."""
-    r = side * 0.085
-    for col, row in _GRID[n]:
-        cx = x0 + side * (0.24 + 0.26 * col)
-        cy = y0 + side * (0.24 + 0.26 * row)
+    centres, radius = PIP_LAYOUTS[n]
+    r = side * radius
+    for fx, fy in centres:
+        cx, cy = x0 + side * fx, y0 + side * fy
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PIP_COLOURS[n])
 
 
 @lru_cache(maxsize=2048)
-def tile_face(first: int, second: int, long: int, vertical: bool, highlight: bool) -> Image.Image:
+def tile_face(first: int, second: int, long: int, vertical: bool, highlight: bool,
+              face: tuple[int, int, int] = IVORY) -> Image.Image:
     """A tile ``first|second`` (left|right, or top|bottom when vertical), ``long`` px long.
 
-    RGBA with transparent corners; ``highlight`` gives it a thick gold frame.
+    RGBA with transparent corners; ``highlight`` gives it a thick gold frame; ``face`` is
+    the colour under the pips (:data:`DIMMED` for tiles that cannot be played now).
     """
     if not vertical:  # drawn upright, then turned a quarter left: the top half goes left
-        return tile_face(first, second, long, True, highlight).transpose(
+        return tile_face(first, second, long, True, highlight, face).transpose(
             Image.Transpose.ROTATE_90
         )
     k = _SUPER
@@ -95,7 +111,7 @@ def tile_face(first: int, second: int, long: int, vertical: bool, highlight: boo
     frame = (max(4, long // 16) if highlight else max(2, long // 40)) * k
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=HIGHLIGHT if highlight else EDGE)
     draw.rounded_rectangle((frame, frame, w - 1 - frame, h - 1 - frame),
-                           max(k, radius - frame), fill=IVORY)
+                           max(k, radius - frame), fill=face)
     inset = frame + short * k // 8
     line = max(1, long // 60) * k
     draw.rectangle((inset, h // 2 - line // 2, w - 1 - inset, h // 2 + line // 2), fill=EDGE)
@@ -118,13 +134,18 @@ def tile_back(height: int, bg: tuple[int, int, int]) -> Image.Image:
 
 @lru_cache(maxsize=128)
 def end_badge(size: int, value: int) -> Image.Image:
-    """A gold disc on the felt with an open end's number in big digits."""
+    """A gold rounded square on the felt with an open end's number, its digits as tall as
+    the square allows (about three quarters of ``size``)."""
     k = _SUPER
     img = Image.new("RGB", (size * k, size * k), FELT)
-    ImageDraw.Draw(img).ellipse((k, k, size * k - 1 - k, size * k - 1 - k), fill=HIGHLIGHT)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, size * k - 1, size * k - 1), size * k // 5,
+                                          fill=HIGHLIGHT)
     img = img.resize((size, size), Image.Resampling.BOX)
-    ImageDraw.Draw(img).text((size / 2, size / 2), str(value), font=font(max(12, size * 3 // 4)),
-                             fill=INK, anchor="mm")
+    text = str(value)
+    f = fit_font(text, size - 6, size + 4, 12)
+    x0, y0, x1, y1 = f.getbbox(text)  # centre the ink itself, not the line box
+    ImageDraw.Draw(img).text(((size - x1 - x0) / 2, (size - y1 - y0) / 2), text, font=f,
+                             fill=INK)
     return img
 
 
