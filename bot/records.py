@@ -557,6 +557,10 @@ class Records(TableObserver):
         """The scopes whose leaderboards ``user_id`` left."""
         return (await self.repo.hidden_scopes([user_id])).get(user_id, set())
 
+    async def rename(self, user_id: int, name: str) -> None:
+        """A person's public name changed (or was first seen since start): keep the latest."""
+        await self.repo.rename(user_id, name, now=self.clock())
+
     async def forget(self, user_id: int) -> int:
         """Remove a person's name and ids from every stored record; returns his alias.
 

@@ -288,6 +288,13 @@ class RecordsRepo:
             (player_id, name, kind, now),
         )
 
+    async def rename(self, player_id: int, name: str, *, now: float) -> None:
+        """A known player's latest name (nothing for someone never recorded)."""
+        await self._db.execute(
+            "UPDATE record_players SET name = ?, updated_at = ? WHERE player_id = ? AND name <> ?",
+            (name, now, player_id, name),
+        )
+
     async def hidden_scopes(self, user_ids: Iterable[int]) -> dict[int, set[int]]:
         """For each user with opt-outs, the scopes he left."""
         ids = sorted(set(user_ids))

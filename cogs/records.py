@@ -591,6 +591,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
     # -- names -------------------------------------------------------------------------------
 
     def _note(self, user: discord.abc.User) -> None:
+        """Remember a user's public name (the records ask for it when a match ends)."""
         self._seen[user.id] = public_name(user)
         self._seen.move_to_end(user.id)
         while len(self._seen) > SEEN_NAMES:
@@ -630,6 +631,8 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         """Log the unexpected and apologise; explain a refused permission."""
         locale = _locale(interaction)
         try:
+            # The records show the latest public name of whoever uses them.
+            await self.records.rename(interaction.user.id, public_name(interaction.user))
             yield
         except discord.Forbidden as exc:
             log.info("%s: Discord refused: %s", what, exc.text)

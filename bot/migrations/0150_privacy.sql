@@ -2,6 +2,6 @@
 -- (leaderboard choices, server-scoped summary lines) is dropped once ``left_at`` is older than
 -- the grace period; the row goes when the bot comes back or the data is dropped.
 CREATE TABLE departed_guilds (
-    guild_id INTEGER PRIMARY KEY,
-    left_at  REAL    NOT NULL
+    guild_id BIGINT           NOT NULL PRIMARY KEY,
+    left_at  DOUBLE PRECISION NOT NULL
 );

@@ -7,7 +7,7 @@ from pathlib import Path
 from bot.records import Records
 from bot.settings import Settings
 from bot.store import Store
-from tests.bot.test_records_support import duel
+from tests.bot.test_records_support import duel, human, make_record
 from tests.cogs.helpers import FakeClock, TestBot, answer, button, factory, new_table
 from tests.cogs.test_records import records_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
@@ -328,3 +328,20 @@ async def test_a_server_that_invites_the_bot_back_keeps_its_data(tmp_path: Path)
         clock.advance(30 * 24 * 3600)
         assert await records.sweep_departed() == []
         assert (await records.stats(1001, guild_id=77)).server
+
+
+async def test_a_name_recorded_before_is_replaced_by_the_public_name_when_seen(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        records = records_of(bot)
+        # Recorded under a server nickname (as older versions did), then Alice comes by.
+        await records.record_match(
+            make_record(1, "draw", [human(1001, "OldNick"), human(1002)], [], winner_side=0)
+        )
+        options = {"scope": "global", "by": "wins"}
+        again = await fake.slash(alice, fake.channel_id, "domino leaderboard", options)
+        assert again.message is not None
+        assert "Alice" in again.message.text() and "OldNick" not in again.message.text()

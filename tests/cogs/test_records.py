@@ -82,7 +82,7 @@ async def test_leaderboard_pages_for_its_owner_and_copies_for_others(
         assert moved.type == 7
         assert places(message)[0] == "P5013" and "Page 2 of 3" in message.text()
         await fake.click(alice, message, lb_button(message, "n"))
-        assert places(message) == ["P5003", "P5002", "P5001", "P1001"]
+        assert places(message) == ["P5003", "P5002", "P5001", "Alice"]  # her public name
         assert message.component(lb_button(message, "n"))["disabled"]  # type: ignore[index]
 
         # Someone else pages: he gets his own copy, the message stays.
@@ -228,13 +228,13 @@ async def test_privacy_buttons_hide_from_global_and_server_separately(
             assert board.message is not None
             return places(board.message)
 
-        assert await names("global") == ["P1002"]
-        assert await names("server") == ["P1001", "P1002"]
+        assert await names("global") == ["Bob"]
+        assert await names("server") == ["Alice", "Bob"]
 
         leave_server = next(c for c in message.custom_ids() if c.endswith(f":{fake.guild_id}:1"))
         await fake.click(alice, message, leave_server)
         assert "This server's leaderboards: **hidden**" in message.text()
-        assert await names("server") == ["P1002"]
+        assert await names("server") == ["Bob"]
         assert await records.hidden_scopes(1001) == {0, fake.guild_id}
         # Others no longer see her figures here either.
         hidden = await fake.slash(bob, fake.channel_id, "domino stats", {"user": alice})
@@ -242,7 +242,7 @@ async def test_privacy_buttons_hide_from_global_and_server_separately(
 
         back = next(c for c in message.custom_ids() if c.endswith(":0:0"))
         await fake.click(alice, message, back)
-        assert await names("global") == ["P1001", "P1002"]
+        assert await names("global") == ["Alice", "Bob"]
 
 
 async def test_records_alone_make_their_own_domino_group(
@@ -262,4 +262,4 @@ async def test_records_alone_make_their_own_domino_group(
         }
         await duel(records_of(bot), 1, 1001, 1002, guild_id=fake.guild_id)
         board = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
-        assert board.message is not None and places(board.message) == ["P1001", "P1002"]
+        assert board.message is not None and places(board.message) == ["Alice", "P1002"]
