@@ -120,3 +120,9 @@ class PlaceBusy(ServiceError):
     """Another match is already running in this channel or thread."""
 
     code = "place_busy"
+
+
+class NotInvited(ServiceError):
+    """The table is a challenge and the user is not one of the people it invites."""
+
+    code = "not_invited"

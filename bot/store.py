@@ -29,6 +29,8 @@ from bot.settings import redact_url, sqlite_path
 __all__ = [
     "ActionRepo",
     "ActionRow",
+    "DeadlineRow",
+    "FeedRow",
     "HandResultRepo",
     "HandResultRow",
     "MatchRepo",
@@ -72,6 +74,7 @@ class TableRow:
     lobby_message_id: int | None
     created_at: float
     updated_at: float
+    closed_reason: str | None = None  # why a table closed without a result
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +185,7 @@ class _Repo:
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, variant, options, status, turn_timer, "
-    "locale, message_id, lobby_message_id, created_at, updated_at"
+    "locale, message_id, lobby_message_id, created_at, updated_at, closed_reason"
 )
 
 
@@ -202,6 +205,7 @@ def _table(row: sqlite3.Row) -> TableRow:
         lobby_message_id=row["lobby_message_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        closed_reason=row["closed_reason"],
     )
 
 
@@ -263,12 +267,44 @@ class TableRepo(_Repo):
         )
         return [_table(r) for r in rows]
 
-    async def set_status(self, table_id: int, status: str, *, now: float) -> None:
+    async def set_status(
+        self, table_id: int, status: str, *, now: float, reason: str | None = None
+    ) -> None:
+        """Change the status; ``reason`` says why a table closed without a result."""
         if status not in TABLE_STATUSES:
             raise ValueError(f"unknown table status {status!r}")
         await self._db.execute(
-            "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table_id)
+            "UPDATE tables SET status = ?, updated_at = ?, closed_reason = ? WHERE id = ?",
+            (status, now, reason, table_id),
         )
+
+    async def by_message(self, message_id: int) -> TableRow | None:
+        """The table whose lobby or game message is ``message_id``."""
+        row = await self._db.fetchone(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE message_id = ? OR lobby_message_id = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (message_id, message_id),
+        )
+        return None if row is None else _table(row)
+
+    async def unpublished(self) -> list[int]:
+        """Closed tables whose end the feed has not published yet (a crash came first)."""
+        rows = await self._db.fetchall(
+            "SELECT t.id FROM tables t LEFT JOIN feeds f ON f.table_id = t.id"
+            " WHERE t.status IN ('finished', 'cancelled') AND coalesce(f.match_announced, 0) = 0"
+            " ORDER BY t.id"
+        )
+        return [r["id"] for r in rows]
+
+    async def in_guild(self, guild_id: int, *statuses: str) -> list[TableRow]:
+        """Tables of one server in any of ``statuses``, oldest first."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._db.fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE guild_id = ? AND status IN ({marks})"
+            " ORDER BY id",
+            (guild_id, *statuses),
+        )
+        return [_table(r) for r in rows]
 
     async def touch(self, table_id: int, *, now: float) -> None:
         await self._db.execute("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
@@ -501,6 +537,130 @@ class PlayerRepo(_Repo):
         return None if row is None else PlayerRow(row[0], row[1], row[2], row[3])
 
 
+@dataclass(frozen=True, slots=True)
+class FeedRow:
+    """How far a table's public messages have been brought (see ``bot/migrations/0002``)."""
+
+    table_id: int
+    shown_seq: int = -1
+    game_hand: int | None = None
+    hands_announced: int = 0
+    match_announced: bool = False
+    lobby_shown: str | None = None
+
+
+_FEED_FIELDS = ("shown_seq", "game_hand", "hands_announced", "match_announced", "lobby_shown")
+
+
+class FeedRepo(_Repo):
+    """The feed's marks per table."""
+
+    __slots__ = ()
+
+    async def get(self, table_id: int) -> FeedRow:
+        row = await self._db.fetchone(
+            f"SELECT {', '.join(_FEED_FIELDS)} FROM feeds WHERE table_id = ?", (table_id,)
+        )
+        if row is None:
+            return FeedRow(table_id)
+        return FeedRow(
+            table_id,
+            shown_seq=row["shown_seq"],
+            game_hand=row["game_hand"],
+            hands_announced=row["hands_announced"],
+            match_announced=bool(row["match_announced"]),
+            lobby_shown=row["lobby_shown"],
+        )
+
+    async def save(self, feed: FeedRow) -> None:
+        values = (
+            feed.shown_seq,
+            feed.game_hand,
+            feed.hands_announced,
+            int(feed.match_announced),
+            feed.lobby_shown,
+        )
+        updates = ", ".join(f"{f} = excluded.{f}" for f in _FEED_FIELDS)
+        await self._db.execute(
+            f"INSERT INTO feeds (table_id, {', '.join(_FEED_FIELDS)}) VALUES (?, ?, ?, ?, ?, ?)"
+            f" ON CONFLICT (table_id) DO UPDATE SET {updates}",
+            (feed.table_id, *values),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRow:
+    """A stored deadline: at ``due_at`` do ``kind`` for the table, if it is still at ``seq``."""
+
+    table_id: int
+    kind: str
+    due_at: float
+    seq: int
+
+
+class DeadlineRepo(_Repo):
+    """The one clock's deadlines."""
+
+    __slots__ = ()
+
+    async def set(self, deadline: DeadlineRow) -> None:
+        await self._db.execute(
+            "INSERT INTO deadlines (table_id, kind, due_at, seq) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, kind) DO UPDATE SET due_at = excluded.due_at,"
+            " seq = excluded.seq",
+            (deadline.table_id, deadline.kind, deadline.due_at, deadline.seq),
+        )
+
+    async def clear(self, table_id: int, kinds: Iterable[str] | None = None) -> None:
+        """Drop the table's deadlines (only ``kinds`` if given)."""
+        if kinds is None:
+            await self._db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+            return
+        kinds = list(kinds)
+        if kinds:
+            marks = ", ".join("?" for _ in kinds)
+            await self._db.execute(
+                f"DELETE FROM deadlines WHERE table_id = ? AND kind IN ({marks})",
+                (table_id, *kinds),
+            )
+
+    async def list(self, table_id: int | None = None) -> list[DeadlineRow]:
+        """Every deadline (of one table if given), soonest first."""
+        sql = "SELECT table_id, kind, due_at, seq FROM deadlines"
+        params: tuple[Any, ...] = ()
+        if table_id is not None:
+            sql += " WHERE table_id = ?"
+            params = (table_id,)
+        rows = await self._db.fetchall(sql + " ORDER BY due_at, table_id, kind", params)
+        return [DeadlineRow(r["table_id"], r["kind"], r["due_at"], r["seq"]) for r in rows]
+
+
+class InviteeRepo(_Repo):
+    """Who a challenge invites, and what each answered (None: not yet)."""
+
+    __slots__ = ()
+
+    async def add(self, table_id: int, user_ids: Iterable[int]) -> None:
+        for position, user_id in enumerate(user_ids):
+            await self._db.execute(
+                "INSERT INTO invitees (table_id, user_id, position) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id, user_id) DO NOTHING",
+                (table_id, user_id, position),
+            )
+
+    async def list(self, table_id: int) -> dict[int, str | None]:
+        rows = await self._db.fetchall(
+            "SELECT user_id, answer FROM invitees WHERE table_id = ? ORDER BY position", (table_id,)
+        )
+        return {r["user_id"]: r["answer"] for r in rows}
+
+    async def answer(self, table_id: int, user_id: int, answer: str) -> None:
+        await self._db.execute(
+            "UPDATE invitees SET answer = ? WHERE table_id = ? AND user_id = ?",
+            (answer, table_id, user_id),
+        )
+
+
 class _Repos:
     """The repositories bound to one way of running statements."""
 
@@ -512,6 +672,9 @@ class _Repos:
         self.actions = ActionRepo(db)
         self.hand_results = HandResultRepo(db)
         self.players = PlayerRepo(db)
+        self.feeds = FeedRepo(db)
+        self.deadlines = DeadlineRepo(db)
+        self.invitees = InviteeRepo(db)
 
 
 class Transaction(_Repos):

@@ -9,13 +9,12 @@ before the call returns; the state in memory can always be rebuilt from the acti
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +24,7 @@ from bot.errors import (
     IllegalMove,
     InvalidOptions,
     NotHost,
+    NotInvited,
     NotSeated,
     NotYourTurn,
     PlaceBusy,
@@ -36,7 +36,8 @@ from bot.errors import (
     TableNotFound,
     WrongStatus,
 )
-from bot.store import SeatRow, Store, TableRow, Transaction
+from bot.store import DeadlineRow, FeedRow, SeatRow, Store, TableRow, Transaction
+from bot.tables.clock import Clock
 from domino import (
     Action,
     HandResult,
@@ -68,6 +69,10 @@ MIN_TURN_TIMER = 30
 MAX_TURN_TIMER = 600
 DEFAULT_TURN_TIMER = 120
 MAX_TIMEOUTS = 3  # time-outs in a row before a computer takes the person's seats
+LOBBY_TTL = 30 * 60  # an idle lobby closes after this many seconds
+CHALLENGE_TTL = 24 * 3600  # an unanswered challenge closes after this many seconds
+MAX_TABLE_ID = 2**63 - 1  # ids beyond this cannot exist (the database's integer range)
+TURN_KINDS = ("move", "remind", "timeout", "pause", "forced")
 _UNSET: Any = object()
 
 
@@ -91,6 +96,13 @@ class TableInfo:
     seq: int  # actions recorded so far: the version of the table
     turn_started: float | None  # when the current turn's clock started (may lie in the future)
     _match: Match | None = field(default=None, repr=False, compare=False)
+    invited: tuple[int, ...] = ()  # a challenge: the people it invites (empty: an open table)
+    declined: tuple[int, ...] = ()  # invitees who declined
+    expires_at: float | None = None  # a lobby or challenge closes then unless it started
+
+    @property
+    def is_challenge(self) -> bool:
+        return bool(self.invited)
 
     @property
     def id(self) -> int:
@@ -210,6 +222,9 @@ class TableObserver:
     ) -> None:
         """After too many time-outs a computer plays ``seats`` of ``user_id`` for the rest."""
 
+    async def on_pause_over(self, table: TableInfo) -> None:
+        """The pause after a hand is over: the next hand may be shown."""
+
 
 # ----------------------------------------------------------------------------- the service
 
@@ -225,7 +240,9 @@ class _Table:
     seed: int | None = None
     seq: int = 0  # actions in the log (kept here: the engine's action list is built lazily)
     turn_started: float | None = None
-    reminded: bool = False
+    invited: tuple[int, ...] = ()
+    declined: tuple[int, ...] = ()
+    expires_at: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
     notifier: asyncio.Task[None] | None = None
@@ -242,6 +259,9 @@ class _Table:
             seq=self.seq,
             turn_started=self.turn_started,
             _match=self.match,
+            invited=self.invited,
+            declined=self.declined,
+            expires_at=self.expires_at,
         )
 
     def user_seats(self, user_id: int, *, taken_over: bool = False) -> tuple[int, ...]:
@@ -266,9 +286,14 @@ class TableService:
         computer_delay: float = 1.5,
         hand_pause: float = 5.0,
         max_timeouts: int = MAX_TIMEOUTS,
+        lobby_ttl: float = LOBBY_TTL,
+        challenge_ttl: float = CHALLENGE_TTL,
+        owns: Callable[[int | None], bool] = lambda guild_id: True,
     ) -> None:
         """``clock`` gives Unix seconds (inject a fake one in tests); ``computer_delay`` is the
-        human-looking pause before a computer moves; ``hand_pause`` the pause between hands."""
+        human-looking pause before a computer moves; ``hand_pause`` the pause between hands;
+        ``lobby_ttl`` / ``challenge_ttl`` how long a lobby / an unanswered challenge stays open;
+        ``owns(guild_id)`` whether this process runs that server's tables."""
         if ai_level not in computer.LEVELS:
             raise ValueError(f"ai_level must be one of {computer.LEVELS}")
         self.store = store
@@ -279,11 +304,19 @@ class TableService:
         self.computer_delay = computer_delay
         self.hand_pause = hand_pause
         self.max_timeouts = max_timeouts
+        self.lobby_ttl = lobby_ttl
+        self.challenge_ttl = challenge_ttl
+        self.owns = owns
         self._tables: dict[int, _Table] = {}
+        self.scheduler = Clock(clock)
+        self.scheduler.handlers.update(
+            move=self._on_move,
+            remind=self._on_remind,
+            timeout=self._on_timeout,
+            pause=self._on_pause,
+            expire=self._on_expire,
+        )
         self._observers: list[TableObserver] = []
-        self._busy: set[int] = set()  # tables with a timer job under way
-        self._timer_task: asyncio.Task[None] | None = None
-        self._jobs: set[asyncio.Task[Any]] = set()
         self._notifiers: set[asyncio.Task[None]] = set()
 
     # -- observers --------------------------------------------------------------------------
@@ -322,6 +355,7 @@ class TableService:
 
     async def get(self, table_id: int) -> TableInfo:
         """The table, loading it from the store if needed; finished tables are read too."""
+        _check_id(table_id)
         rt = self._tables.get(table_id)
         if rt is not None:
             return rt.info()
@@ -351,11 +385,59 @@ class TableService:
                 return rt.info()
         return None
 
-    def tables_of(self, user_id: int) -> list[TableInfo]:
-        """Open tables where ``user_id`` has a seat."""
+    def tables_of(self, user_id: int, guild_id: int | None = _UNSET) -> list[TableInfo]:
+        """Open tables where ``user_id`` has a seat (of one server if ``guild_id`` is given)."""
         return [
-            rt.info() for rt in self._tables.values() if rt.user_seats(user_id, taken_over=True)
+            rt.info()
+            for rt in self._tables.values()
+            if rt.user_seats(user_id, taken_over=True)
+            and (guild_id is _UNSET or rt.row.guild_id == guild_id)
         ]
+
+    def tables_in_guild(self, guild_id: int | None) -> list[TableInfo]:
+        """Open tables of one server, oldest first."""
+        return [rt.info() for rt in self._tables.values() if rt.row.guild_id == guild_id]
+
+    async def table_by_message(self, message_id: int) -> TableInfo | None:
+        """The table whose lobby or game message is ``message_id`` (open ones from memory)."""
+        for rt in self._tables.values():
+            if message_id in (rt.row.message_id, rt.row.lobby_message_id):
+                return rt.info()
+        row = await self.store.tables.by_message(message_id)
+        return None if row is None else await self.get(row.id)
+
+    async def hand_end_view(self, table_id: int, hand_number: int) -> tuple[int, View]:
+        """The public view right after hand ``hand_number`` ended (its final position), and
+        the number of actions up to then."""
+        rt = await self._table_any(table_id)
+        assert rt.match is not None and rt.seed is not None
+        match_row = await self.store.matches.get(rt.id)
+        assert match_row is not None
+        match = Match.new(rt.ruleset, match_row.seed, match_row.deal)
+        seq = 0
+        for action in rt.match.actions:
+            if len(match.hand_results) >= hand_number:
+                break
+            match = match.apply(action)
+            seq += 1
+        return seq, match.public_view()
+
+    async def unpublished(self) -> list[int]:
+        """Closed tables of this process whose end is not published yet."""
+        ids = await self.store.tables.unpublished()
+        out = []
+        for table_id in ids:
+            row = await self.store.tables.get(table_id)
+            if row is not None and self.owns(row.guild_id):
+                out.append(table_id)
+        return out
+
+    async def feed(self, table_id: int) -> FeedRow:
+        """How far the table's public messages were brought."""
+        return await self.store.feeds.get(table_id)
+
+    async def save_feed(self, feed: FeedRow) -> None:
+        await self.store.feeds.save(feed)
 
     async def views_for(self, table_id: int, user_id: int) -> list[View]:
         """The private view of each seat ``user_id`` holds (two in seven-seven), seat order."""
@@ -380,8 +462,12 @@ class TableService:
         turn_timer: int = DEFAULT_TURN_TIMER,
         locale: str | None = None,
         seat_host: bool = True,
+        invited: Iterable[int] = (),
     ) -> TableInfo:
-        """Open a lobby for ``variant`` with ``options`` (checked by the engine's ``preset``)."""
+        """Open a lobby for ``variant`` with ``options`` (checked by the engine's ``preset``).
+
+        With ``invited`` the table is a challenge: only those people may take its seats."""
+        invited = tuple(dict.fromkeys(u for u in invited if u != host_id))
         clean = {k: v for k, v in (options or {}).items() if v is not None}
         ruleset = _ruleset(variant, clean)
         if not MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER:
@@ -408,8 +494,14 @@ class TableService:
                     seats[seat] = SeatRow(row.id, seat, host_id, host_name, "human")
                     await tx.seats.put(seats[seat])  # type: ignore[arg-type]
                 await tx.players.upsert(host_id, host_name, now=now, locale=locale)
-        rt = _Table(row=row, ruleset=ruleset, seats=seats)
+            if invited:
+                await tx.invitees.add(row.id, invited)
+            expires = now + (self.challenge_ttl if invited else self.lobby_ttl)
+            expiry = DeadlineRow(row.id, "expire", expires, 0)
+            await tx.deadlines.set(expiry)
+        rt = _Table(row=row, ruleset=ruleset, seats=seats, invited=invited, expires_at=expires)
         self._tables[row.id] = rt
+        self._timed(expiry)
         self._notify(rt, "on_lobby_changed", rt.info())
         return rt.info()
 
@@ -420,6 +512,8 @@ class TableService:
         rt = await self._table(table_id)
         async with rt.lock:
             self._check_lobby(rt)
+            if rt.invited and user_id not in rt.invited:
+                raise NotInvited("This challenge is not for you.")
             if rt.user_seats(user_id):
                 raise AlreadySeated("You already have a seat at this table.")
             seats = self._free_group(rt, group)
@@ -450,6 +544,29 @@ class TableService:
                 rt.seats[s] = None
             info = rt.info()
         self._notify(rt, "on_lobby_changed", info)
+        return info
+
+    async def decline(self, table_id: int, user_id: int) -> TableInfo:
+        """An invitee declines (or the host withdraws) a challenge: it closes."""
+        rt = await self._table(table_id)
+        async with rt.lock:
+            self._check_lobby(rt)
+            if not rt.invited or (user_id not in rt.invited and user_id != rt.row.host_id):
+                raise NotInvited("This challenge is not for you.")
+            now = self.clock()
+            async with self.store.transaction() as tx:
+                if user_id != rt.row.host_id:
+                    await tx.invitees.answer(rt.id, user_id, "declined")
+                await tx.tables.set_status(rt.id, "cancelled", now=now, reason="declined")
+                await tx.deadlines.clear(rt.id)
+            if user_id != rt.row.host_id:
+                rt.declined = (*rt.declined, user_id)
+            rt.row = dataclasses.replace(
+                rt.row, status="cancelled", updated_at=now, closed_reason="declined"
+            )
+            info = rt.info()
+            self._close(rt)
+        self._notify(rt, "on_table_cancelled", info)
         return info
 
     async def add_computer(
@@ -483,9 +600,16 @@ class TableService:
         return info
 
     async def start(
-        self, table_id: int, user_id: int, *, fill_with_computers: bool = False
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        fill_with_computers: bool = False,
+        threaded: bool = False,
     ) -> TableInfo:
-        """The host starts the match; empty seats raise :class:`SeatsEmpty` unless filled."""
+        """The host starts the match; empty seats raise :class:`SeatsEmpty` unless filled.
+
+        ``threaded``: the match gets a thread of its own, so it does not occupy the channel."""
         rt = await self._table(table_id)
         async with rt.lock:
             self._check_lobby(rt)
@@ -496,7 +620,8 @@ class TableService:
                     "{empty} seat(s) are empty: fill them with computer players?",
                     empty=len(empty),
                 )
-            if rt.row.channel_id is not None and self._place_busy(rt.row.channel_id, rt.id):
+            busy = rt.row.channel_id is not None and self._place_busy(rt.row.channel_id, rt.id)
+            if busy and not threaded:
                 raise PlaceBusy("A match is already running here.")
             seed = self.seed_source()
             match = Match.new(rt.ruleset, seed)
@@ -507,16 +632,28 @@ class TableService:
                     await tx.seats.put(r)
                 await tx.matches.create(rt.id, ruleset=rt.ruleset.to_dict(), seed=seed, now=now)
                 await tx.tables.set_status(rt.id, "running", now=now)
-            for r in fillers:
-                rt.seats[r.seat] = r
+                if threaded:  # the thread comes a moment later; the channel stays free
+                    await tx.tables.set_messages(rt.id, now=now, thread_id=0)
+                for r in fillers:
+                    rt.seats[r.seat] = r
+                rt.match, rt.seed = match, seed
+                timers = self._turn_deadlines(rt, now, hand_ended=False)
+                await tx.deadlines.clear(rt.id)
+                for d in timers:
+                    await tx.deadlines.set(d)
             rt.row = dataclasses.replace(rt.row, status="running", updated_at=now)
-            rt.match, rt.seed = match, seed
-            rt.turn_started, rt.reminded = now, False
+            if threaded:
+                rt.row = dataclasses.replace(rt.row, thread_id=0)
+            rt.turn_started, rt.expires_at = now, None
+            self.scheduler.clear(rt.id)
+            self._timed(*timers)
             info = rt.info()
         self._notify(rt, "on_table_started", info)
         return info
 
-    async def cancel(self, table_id: int, user_id: int, *, force: bool = False) -> TableInfo:
+    async def cancel(
+        self, table_id: int, user_id: int, *, force: bool = False, reason: str = "cancelled"
+    ) -> TableInfo:
         """Cancel a lobby or a running match: the host, or anyone when ``force`` (a manager)."""
         rt = await self._table(table_id)
         async with rt.lock:
@@ -527,8 +664,11 @@ class TableService:
             async with self.store.transaction() as tx:
                 if rt.row.status == "running":
                     await tx.matches.finish(rt.id, now=now, outcome=None)
-                await tx.tables.set_status(rt.id, "cancelled", now=now)
-            rt.row = dataclasses.replace(rt.row, status="cancelled", updated_at=now)
+                await tx.tables.set_status(rt.id, "cancelled", now=now, reason=reason)
+                await tx.deadlines.clear(rt.id)
+            rt.row = dataclasses.replace(
+                rt.row, status="cancelled", updated_at=now, closed_reason=reason
+            )
             info = rt.info()
             self._close(rt)
         self._notify(rt, "on_table_cancelled", info)
@@ -543,8 +683,9 @@ class TableService:
         thread_id: int | None = _UNSET,
         channel_id: int | None = _UNSET,
     ) -> TableInfo:
-        """Remember where the table's Discord messages are; arguments left out stay."""
-        rt = await self._table(table_id)
+        """Remember where the table's Discord messages are (open or closed tables); arguments
+        left out stay."""
+        rt = await self._table_any(table_id)
         changes = {
             k: v
             for k, v in {
@@ -619,13 +760,16 @@ class TableService:
             raise NotSeated("You are not seated at this table.")
         return await self.act(table_id, user_id, Resign(seats[0]))
 
-    async def play_computer(self, table_id: int) -> ActionResult | None:
-        """If a computer is to move at this table, let it move now (ignoring the delay)."""
+    async def play_computer(self, table_id: int, *, seq: int | None = None) -> ActionResult | None:
+        """If a computer is to move at this table, let it move now (ignoring the delay);
+        with ``seq``, only if the table is still at that version."""
         rt = self._tables.get(table_id)
         if rt is None:
             return None
         async with rt.lock:
             if rt.row.status != "running" or rt.match is None or rt.match.turn is None:
+                return None
+            if seq is not None and rt.seq != seq:
                 return None
             turn = rt.match.turn
             row = rt.seats[turn]
@@ -636,86 +780,119 @@ class TableService:
         self._after(rt, result)
         return result
 
-    # -- timers -----------------------------------------------------------------------------
+    # -- timers ------------------------------------------------------------------------------
 
     async def tick(self, now: float | None = None) -> list[ActionResult]:
-        """Do whatever is due at ``now``: computer moves, reminders, plays for absent people.
-
-        Call it regularly (:meth:`start_timers` does), or directly in tests with a fake clock.
-        """
-        now = self.clock() if now is None else now
-        jobs: list[Awaitable[ActionResult | None]] = []
-        for rt in list(self._tables.values()):
-            if rt.id in self._busy or rt.row.status != "running" or rt.match is None:
-                continue
-            turn = rt.match.turn
-            if turn is None or rt.turn_started is None:
-                continue
-            row = rt.seats[turn]
-            if row is None:
-                continue
-            if row.kind == "computer":
-                if now >= rt.turn_started + self.computer_delay:
-                    self._busy.add(rt.id)
-                    jobs.append(self._job(rt, self.play_computer(rt.id)))
-                continue
-            deadline = rt.turn_started + rt.row.turn_timer
-            if now >= deadline:
-                self._busy.add(rt.id)
-                jobs.append(self._job(rt, self._time_out(rt, rt.seq, now)))
-            elif not rt.reminded and now >= rt.turn_started + rt.row.turn_timer / 2:
-                rt.reminded = True
-                assert row.user_id is not None
-                self._notify(rt, "on_reminder", rt.info(), turn, row.user_id, deadline)
-        done = await asyncio.gather(*jobs, return_exceptions=True)
-        results: list[ActionResult] = []
-        for item in done:
-            if isinstance(item, BaseException):
-                if not isinstance(item, StaleAction):
-                    log.error("timer job failed", exc_info=item)
-            elif item is not None:
-                results.append(item)
-        return results
-
-    async def _job(self, rt: _Table, work: Awaitable[ActionResult | None]) -> ActionResult | None:
-        try:
-            return await work
-        finally:
-            self._busy.discard(rt.id)
+        """Run every deadline due at ``now`` (the clock's loop does this by itself once
+        :meth:`start_timers` ran; tests call it with a fake clock)."""
+        done = await self.scheduler.run_due(now)
+        return [r for r in done if isinstance(r, ActionResult)]
 
     def start_timers(self, interval: float = 0.5) -> None:
-        """Run :meth:`tick` every ``interval`` seconds in the background until :meth:`aclose`."""
-        if self._timer_task is None or self._timer_task.done():
-            self._timer_task = asyncio.create_task(self._timer_loop(interval), name="table-timers")
-
-    async def _timer_loop(self, interval: float) -> None:
-        while True:
-            task = asyncio.create_task(self.tick())
-            self._jobs.add(task)
-            task.add_done_callback(self._jobs.discard)
-            await asyncio.sleep(interval)
+        """Run deadlines in the background as they fall due, until :meth:`aclose`."""
+        self.scheduler.poll = interval
+        self.scheduler.start()
 
     async def aclose(self) -> None:
-        """Stop the timers and let queued observer calls finish."""
-        if self._timer_task is not None:
-            self._timer_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._timer_task
-            self._timer_task = None
-        if self._jobs:
-            await asyncio.gather(*list(self._jobs), return_exceptions=True)
+        """Stop the clock and let queued observer calls finish."""
+        await self.scheduler.stop()
         await self.idle()
 
-    async def _time_out(self, rt: _Table, seq: int, now: float) -> ActionResult | None:
+    def _timed(self, *deadlines: DeadlineRow) -> None:
+        """Tell the clock of deadlines just committed."""
+        for d in deadlines:
+            rt = self._tables.get(d.table_id)
+            if rt is None or self.owns(rt.row.guild_id):
+                self.scheduler.set(d)
+
+    def _turn_deadlines(
+        self,
+        rt: _Table,
+        now: float,
+        *,
+        hand_ended: bool,
+        match: Match | None = None,
+        seq: int | None = None,
+        seats: list[SeatRow | None] | None = None,
+    ) -> list[DeadlineRow]:
+        """The deadlines of the turn that starts now (after the pause when a hand ended), for
+        ``rt`` or for the given state that is about to become its own."""
+        match = rt.match if match is None else match
+        seq = rt.seq if seq is None else seq
+        seats = rt.seats if seats is None else seats
+        if match is None or match.turn is None or match.outcome is not None:
+            return []
+        start = now + (self.hand_pause if hand_ended else 0.0)
+        out: list[DeadlineRow] = []
+        if hand_ended:
+            out.append(DeadlineRow(rt.id, "pause", start, seq))
+        row = seats[match.turn]
+        if row is None:
+            return out
+        if row.kind == "computer":
+            out.append(DeadlineRow(rt.id, "move", start + self.computer_delay, seq))
+        else:
+            timer = rt.row.turn_timer
+            out.append(DeadlineRow(rt.id, "remind", start + timer / 2, seq))
+            out.append(DeadlineRow(rt.id, "timeout", start + timer, seq))
+        return out
+
+    async def _current(self, d: DeadlineRow, status: str = "running") -> _Table | None:
+        """The table of a deadline if the deadline still holds (same status and version)."""
+        rt = self._tables.get(d.table_id)
+        if rt is None or rt.row.status != status or (status == "running" and rt.seq != d.seq):
+            return None
+        return rt
+
+    async def _on_move(self, d: DeadlineRow) -> ActionResult | None:
+        if await self._current(d) is None:
+            return None
+        try:
+            return await self.play_computer(d.table_id, seq=d.seq)
+        except StaleAction:
+            return None
+
+    async def _on_remind(self, d: DeadlineRow) -> None:
+        rt = await self._current(d)
+        if rt is None or rt.match is None or rt.match.turn is None:
+            return
+        turn = rt.match.turn
+        row = rt.seats[turn]
+        if row is None or row.kind != "human" or row.user_id is None:
+            return
+        deadline = (rt.turn_started or self.clock()) + rt.row.turn_timer
+        self._notify(rt, "on_reminder", rt.info(), turn, row.user_id, deadline)
+
+    async def _on_timeout(self, d: DeadlineRow) -> ActionResult | None:
+        rt = await self._current(d)
+        if rt is None:
+            return None
+        try:
+            return await self._time_out(rt, d.seq)
+        except StaleAction:
+            return None
+
+    async def _on_pause(self, d: DeadlineRow) -> None:
+        rt = await self._current(d)
+        if rt is not None:
+            self._notify(rt, "on_pause_over", rt.info())
+
+    async def _on_expire(self, d: DeadlineRow) -> TableInfo | None:
+        rt = self._tables.get(d.table_id)
+        if rt is None or rt.row.status != "lobby":
+            return None
+        try:
+            return await self.cancel(rt.id, rt.row.host_id, force=True, reason="expired")
+        except (WrongStatus, TableFinished):
+            return None
+
+    async def _time_out(self, rt: _Table, seq: int) -> ActionResult | None:
         async with rt.lock:
             if rt.row.status != "running" or rt.match is None or rt.seq != seq:
                 return None
             turn = rt.match.turn
             row = rt.seats[turn] if turn is not None else None
             if turn is None or row is None or row.kind != "human" or row.user_id is None:
-                return None
-            assert rt.turn_started is not None
-            if now < rt.turn_started + rt.row.turn_timer:
                 return None
             legal = rt.match.legal_actions()
             action = legal[0] if len(legal) == 1 else await self._choose(rt, turn, self.ai_level)
@@ -732,10 +909,13 @@ class TableService:
     # -- recovery ---------------------------------------------------------------------------
 
     async def load_open_tables(self) -> list[TableInfo]:
-        """Rebuild every lobby and running table from the store (after a restart)."""
+        """Rebuild every lobby and running table this process owns from the store (after a
+        restart), with their stored deadlines."""
         rows = await self.store.tables.list_by_status("lobby", "running")
         loaded: list[TableInfo] = []
         for row in rows:
+            if not self.owns(row.guild_id):
+                continue
             if row.id in self._tables:
                 loaded.append(self._tables[row.id].info())
                 continue
@@ -746,7 +926,31 @@ class TableService:
                 continue
             self._tables[row.id] = rt
             loaded.append(rt.info())
+        await self._resume_deadlines()
         return loaded
+
+    async def _resume_deadlines(self) -> None:
+        """Give the clock the stored deadlines of the tables in memory; a running table without
+        any (a database from before deadlines were stored) gets its turn's deadlines now."""
+        stored = [d for d in await self.store.deadlines.list() if d.table_id in self._tables]
+        timed = {d.table_id for d in stored}
+        now = self.clock()
+        fresh: list[DeadlineRow] = []
+        for rt in self._tables.values():
+            if rt.row.status == "running" and rt.id not in timed:
+                assert rt.turn_started is not None
+                hand_ended = rt.turn_started > now
+                start = rt.turn_started - (self.hand_pause if hand_ended else 0.0)
+                fresh += self._turn_deadlines(rt, start, hand_ended=hand_ended)
+        for d in fresh:
+            await self.store.deadlines.set(d)
+        out: list[DeadlineRow] = []
+        for d in stored + fresh:
+            rt = self._tables[d.table_id]
+            if d.kind == "timeout":  # the bot's downtime is not the player's fault
+                d = dataclasses.replace(d, due_at=max(d.due_at, now + rt.row.turn_timer / 2))
+            out.append(d)
+        self.scheduler.load([d for d in out if self.owns(self._tables[d.table_id].row.guild_id)])
 
     # -- internals --------------------------------------------------------------------------
 
@@ -756,6 +960,7 @@ class TableService:
 
     async def _table(self, table_id: int) -> _Table:
         """The open table ``table_id``, loaded from the store if needed."""
+        _check_id(table_id)
         rt = self._tables.get(table_id)
         if rt is None:
             rt = await self._load(table_id, keep=True)
@@ -790,6 +995,13 @@ class TableService:
         for s in seat_rows:
             seats[s.seat] = s
         rt = _Table(row=row, ruleset=ruleset, seats=seats)
+        invitees = await self.store.invitees.list(row.id)
+        rt.invited = tuple(invitees)
+        rt.declined = tuple(u for u, a in invitees.items() if a == "declined")
+        if row.status == "lobby":
+            for d in await self.store.deadlines.list(row.id):
+                if d.kind == "expire":
+                    rt.expires_at = d.due_at
         if match_row is None:
             return rt
         log_rows = await self.store.actions.list(row.id)
@@ -819,6 +1031,7 @@ class TableService:
             return
         fresh = await self._build(row)
         rt.row, rt.ruleset, rt.seats = fresh.row, fresh.ruleset, fresh.seats
+        rt.invited, rt.declined, rt.expires_at = fresh.invited, fresh.declined, fresh.expires_at
         rt.match, rt.seed, rt.seq = fresh.match, fresh.seed, fresh.seq
         rt.turn_started = fresh.turn_started
         if row.status not in ("lobby", "running"):
@@ -860,12 +1073,18 @@ class TableService:
         reset = list(reset_timeouts)
         level = self.ai_level
         text = encode_action(action)
-        simple = hand_result is None and outcome is None and not reset and timeouts is None
+        seats = list(rt.seats)
+        if timeouts is not None and timeouts[2]:
+            for s in timeouts[0]:
+                if (row := seats[s]) is not None:
+                    seats[s] = dataclasses.replace(row, kind="computer", ai_level=level)
+        timers = self._turn_deadlines(
+            rt, now, hand_ended=hand_result is not None, match=new, seq=seq + 1, seats=seats
+        )
         try:
-            if simple:  # one statement: its own transaction, one trip to the database thread
-                await self.store.actions.append(rt.id, seq, seat, text, now=now)
-            else:
-                await self._commit(rt, seq, seat, text, now, hand_result, outcome, reset, timeouts)
+            await self._commit(
+                rt, seq, seat, text, now, hand_result, outcome, reset, timeouts, timers
+            )
         except StaleAction:
             await self._reload(rt)
             raise StaleAction(
@@ -889,7 +1108,8 @@ class TableService:
                         ai_level=level if taken else row.ai_level,
                     )
         rt.turn_started = now + (self.hand_pause if hand_result is not None else 0.0)
-        rt.reminded = False
+        self.scheduler.clear(rt.id)
+        self._timed(*timers)
         if outcome is not None:
             rt.row = dataclasses.replace(rt.row, status="finished", updated_at=now)
         return ActionResult(
@@ -913,10 +1133,15 @@ class TableService:
         outcome: Outcome | None,
         reset: list[int],
         timeouts: tuple[tuple[int, ...], int, bool] | None,
+        timers: list[DeadlineRow],
     ) -> None:
-        """Write an action and everything it changed in one transaction."""
+        """Write an action, everything it changed and the next turn's deadlines in one
+        transaction."""
         async with self.store.transaction() as tx:
             await tx.actions.append(rt.id, seq, seat, text, now=now)
+            await tx.deadlines.clear(rt.id, TURN_KINDS)
+            for d in timers:
+                await tx.deadlines.set(d)
             if hand_result is not None:
                 await tx.hand_results.add(rt.id, hand_result.hand_number, hand_result.to_dict())
             if outcome is not None:
@@ -943,6 +1168,16 @@ class TableService:
         if result.outcome is not None:
             self._notify(rt, "on_match_ended", result.table, result.outcome)
             self._close(rt)
+
+    async def _table_any(self, table_id: int) -> _Table:
+        """The table, open or closed."""
+        _check_id(table_id)
+        rt = self._tables.get(table_id)
+        if rt is None:
+            rt = await self._load(table_id, keep=False)
+            if rt is None:
+                raise TableNotFound("There is no table {table_id}.", table_id=table_id)
+        return rt
 
     def _place_busy(self, channel_id: int, exclude: int | None) -> bool:
         return any(
@@ -992,6 +1227,12 @@ def _ruleset(variant: str, options: dict[str, Any]) -> Ruleset:
         return preset(variant, **options)
     except (TypeError, ValueError) as exc:
         raise InvalidOptions.verbatim(str(exc), variant=variant) from None
+
+
+def _check_id(table_id: int) -> None:
+    """A table id from a click or a command: out of range means there is no such table."""
+    if not 0 < table_id <= MAX_TABLE_ID:
+        raise TableNotFound("There is no table {table_id}.", table_id=table_id)
 
 
 def _computer_seat(table_id: int, seat: int, level: str) -> SeatRow:

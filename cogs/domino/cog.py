@@ -208,7 +208,7 @@ class DominoCog(
                 turn_timer=turn_timer,
                 locale=_guild_locale(interaction),
             )
-            embed, view = await self.presenter.lobby_payload(info, info.table.locale)
+            embed, view = self.presenter.lobby_payload(info, info.table.locale)
             await interaction.response.send_message(embed=embed, view=view)
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_id=message.id)
@@ -273,10 +273,10 @@ class DominoCog(
                 channel_id=interaction.channel_id,
                 turn_timer=turn_timer,
                 locale=_guild_locale(interaction),
+                invited=invited,
             )
-            self.presenter.set_challenge(info.id, invited)
             public = info.table.locale
-            embed, view = await self.presenter.lobby_payload(info, public)
+            embed, view = self.presenter.lobby_payload(info, public)
             content = tr(
                 public,
                 "{invited}: {host} challenges you to {variant}!",
@@ -324,14 +324,18 @@ class DominoCog(
     @app_commands.command(
         name="leave", description=locale_str("Leave a lobby, or resign: your side loses the match")
     )
-    async def leave(self, interaction: Interaction) -> None:
-        """Leave the lobby you sit in, or resign the match you play."""
+    @app_commands.describe(table=locale_str("The table, when you sit at several"))
+    async def leave(self, interaction: Interaction, table: int | None = None) -> None:
+        """Leave the lobby you sit in, or resign (after a confirmation) the match you play."""
         locale = _locale(interaction)
         user = interaction.user
-        async with self._guard(interaction, "/domino leave", None):
-            tables = self.service.tables_of(user.id)
-            here = [t for t in tables if self._is_here(t, interaction.channel_id)]
-            candidates = here or tables
+        async with self._guard(interaction, "/domino leave", table):
+            tables = self.service.tables_of(user.id, interaction.guild_id)
+            if table is not None:
+                candidates = [t for t in tables if t.id == table]
+            else:
+                here = [t for t in tables if self._is_here(t, interaction.channel_id)]
+                candidates = here or tables
             if not candidates:
                 await self._reply(interaction, tr(locale, "You have no seat at an open table."))
                 return
@@ -340,8 +344,8 @@ class DominoCog(
                     interaction,
                     tr(
                         locale,
-                        "You sit at several tables: use /domino leave in the table's channel "
-                        "or thread.",
+                        "You sit at several tables: say which with the table option ({ids}).",
+                        ids=", ".join(str(t.id) for t in candidates),
                     ),
                 )
                 return
@@ -349,43 +353,86 @@ class DominoCog(
             if info.status == "lobby":
                 await self.service.leave(info.id, user.id)
                 await self._reply(interaction, tr(locale, "You left table {id}.", id=info.id))
-            else:
-                await self.service.resign(info.id, user.id)
-                await self._reply(
-                    interaction,
-                    tr(locale, "You resigned at table {id}: your side loses.", id=info.id),
-                )
+                return
+            await self._reply(
+                interaction,
+                tr(locale, "Resign? Your side loses the match."),
+                view=make_view([ui.resign_button(locale, info.id)]),
+            )
 
     @app_commands.command(
         name="cancel", description=locale_str("Cancel the table here (host or Manage Server)")
     )
-    async def cancel(self, interaction: Interaction) -> None:
-        """Cancel the running table of this place, or your lobby here."""
+    @app_commands.describe(table=locale_str("The table, when there are several"))
+    async def cancel(self, interaction: Interaction, table: int | None = None) -> None:
+        """Cancel a table of this server that you host (any, with Manage Server)."""
         locale = _locale(interaction)
-        user = interaction.user
-        async with self._guard(interaction, "/domino cancel", None):
+        async with self._guard(interaction, "/domino cancel", table):
             manager = bool(interaction.permissions.manage_guild)
-            here = [
-                t for t in self.service.open_tables() if self._is_here(t, interaction.channel_id)
-            ]
-            running = [t for t in here if t.status == "running"]
-            mine = [t for t in here if t.host_id == user.id]
-            candidates = running or sorted(mine, key=lambda t: -t.id)
-            if not candidates and manager:
-                candidates = sorted(here, key=lambda t: -t.id)
+            mine = self.service.tables_in_guild(interaction.guild_id)
+            if table is not None:
+                candidates = [t for t in mine if t.id == table]
+            else:
+                candidates = [t for t in mine if self._is_here(t, interaction.channel_id)]
             if not candidates:
                 await self._reply(interaction, tr(locale, "There is no table to cancel here."))
                 return
+            if len(candidates) > 1:
+                await self._reply(
+                    interaction,
+                    tr(
+                        locale,
+                        "Several tables are open here: say which with the table option ({ids}).",
+                        ids=", ".join(str(t.id) for t in candidates),
+                    ),
+                )
+                return
             info = candidates[0]
-            await self.service.cancel(info.id, user.id, force=manager)
+            await self.service.cancel(info.id, interaction.user.id, force=manager)
             await self._reply(interaction, tr(locale, "Table {id} was cancelled.", id=info.id))
+
+    def _cancellable(self, interaction: Interaction) -> list[TableInfo]:
+        """Open tables of this server the user may cancel."""
+        manager = bool(interaction.permissions.manage_guild)
+        return [
+            t
+            for t in self.service.tables_in_guild(interaction.guild_id)
+            if manager or t.host_id == interaction.user.id
+        ]
+
+    @leave.autocomplete("table")
+    async def _leave_choices(self, interaction: Interaction, current: str) -> list[Choice[int]]:
+        tables = self.service.tables_of(interaction.user.id, interaction.guild_id)
+        return self._table_choices(interaction, tables, current)
+
+    @cancel.autocomplete("table")
+    async def _cancel_choices(self, interaction: Interaction, current: str) -> list[Choice[int]]:
+        return self._table_choices(interaction, self._cancellable(interaction), current)
+
+    @staticmethod
+    def _table_choices(
+        interaction: Interaction, tables: list[TableInfo], current: str
+    ) -> list[Choice[int]]:
+        locale = _locale(interaction)
+        out = []
+        for t in tables:
+            if current and current not in str(t.id):
+                continue
+            label = tr(
+                locale,
+                "Table {id} · {variant}",
+                id=t.id,
+                variant=texts.variant_name(locale, t.ruleset.id),
+            )
+            out.append(Choice(name=label[:100], value=t.id))
+        return out[:25]
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        """Someone deleted a running table's game message: post it again."""
-        for info in self.service.open_tables():
-            if info.status == "running" and info.table.message_id == payload.message_id:
-                self.presenter.enqueue(info.id, "game")
+        """Someone deleted a table's message: its feed posts what is missing again."""
+        info = await self.service.table_by_message(payload.message_id)
+        if info is not None and info.status == "running":
+            self.presenter.feed(info.id).recheck()
 
     # ------------------------------------------------------------------ places
 
@@ -405,10 +452,29 @@ class DominoCog(
             if other is not None and other.id != table_id:
                 raise PlaceBusy("A match is already running here.")
 
-    async def _check_start_place(self, info: TableInfo) -> None:
+    async def _check_start_place(self, info: TableInfo) -> bool:
+        """Check the match may start where the table is; True if it gets a thread of its own
+        (then it does not occupy the channel)."""
         channel_id = info.table.channel_id
         channel = self.bot.get_channel(channel_id) if channel_id is not None else None
         self._check_place_free(channel, info.id)
+        return self._can_thread(channel)
+
+    @staticmethod
+    def _can_thread(channel: Any) -> bool:
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        me = channel.guild.me
+        if me is None:
+            return False
+        perms = channel.permissions_for(me)
+        return perms.create_public_threads and perms.send_messages_in_threads
+
+    async def _start(self, info: TableInfo, user_id: int, *, fill: bool) -> TableInfo:
+        threaded = await self._check_start_place(info)
+        return await self.service.start(
+            info.id, user_id, fill_with_computers=fill, threaded=threaded
+        )
 
     # ------------------------------------------------------------------ buttons
 
@@ -451,9 +517,10 @@ class DominoCog(
 
     async def _btn_start(self, interaction: Interaction, table_id: int) -> None:
         locale = _locale(interaction)
-        await self._check_start_place(await self.service.get(table_id))
         try:
-            info = await self.service.start(table_id, interaction.user.id)
+            info = await self._start(
+                await self.service.get(table_id), interaction.user.id, fill=False
+            )
         except SeatsEmpty as exc:
             count = exc.params.get("empty", 0)
             button = DominoButton(
@@ -476,8 +543,7 @@ class DominoCog(
 
     async def _btn_fill(self, interaction: Interaction, table_id: int) -> None:
         locale = _locale(interaction)
-        await self._check_start_place(await self.service.get(table_id))
-        info = await self.service.start(table_id, interaction.user.id, fill_with_computers=True)
+        info = await self._start(await self.service.get(table_id), interaction.user.id, fill=True)
         if await self._opened(interaction, info):
             await interaction.edit_original_response(
                 content=tr(locale, "The match has started."), view=None
@@ -487,40 +553,21 @@ class DominoCog(
         manager = bool(interaction.permissions.manage_guild)
         await self.service.cancel(table_id, interaction.user.id, force=manager)
 
-    @staticmethod
-    def _invited(ids: str) -> tuple[int, ...]:
-        return tuple(int(u) for u in ids.split(".") if u)
-
-    async def _btn_accept(self, interaction: Interaction, table_id: int, ids: str) -> None:
-        locale = _locale(interaction)
-        invited = self._invited(ids)
-        self.presenter.set_challenge(table_id, invited)
+    async def _btn_accept(self, interaction: Interaction, table_id: int, *_: str) -> None:
+        """Accept a challenge: the invitees come from the store, never from the button."""
         user = interaction.user
-        if user.id not in invited:
-            await self._reply(interaction, tr(locale, "This challenge is not for you."))
-            return
         info = await self.service.join(table_id, user.id, _name(user))
-        if not all(info.is_seated(u) for u in invited):
+        if not all(info.is_seated(u) for u in info.invited):
             return
-        await self._check_start_place(info)
         try:
-            info = await self.service.start(table_id, info.host_id, fill_with_computers=True)
+            info = await self._start(info, info.host_id, fill=True)
         except WrongStatus:
             return  # another acceptance started it a moment ago
         await self._opened(interaction, info)
 
-    async def _btn_decline(self, interaction: Interaction, table_id: int, ids: str) -> None:
-        locale = _locale(interaction)
-        invited = self._invited(ids)
-        self.presenter.set_challenge(table_id, invited)
+    async def _btn_decline(self, interaction: Interaction, table_id: int, *_: str) -> None:
         user = interaction.user
-        info = await self.service.get(table_id)
-        if user.id not in invited and user.id != info.host_id:
-            await self._reply(interaction, tr(locale, "This challenge is not for you."))
-            return
-        if info.status != "lobby":
-            raise WrongStatus("The match has already started.")
-        await self.service.cancel(table_id, user.id, force=True)
+        info = await self.service.decline(table_id, user.id)
         public = info.table.locale
         text = (
             tr(public, "{user} withdrew the challenge.", user=user.mention)
@@ -552,12 +599,9 @@ class DominoCog(
             raise TableFinished("This table is closed.")
         if not info.is_seated(interaction.user.id):
             raise NotSeated("You are not seated at this table.")
-        button = DominoButton(
-            "resignok", table_id, label=tr(locale, "Resign"), style=discord.ButtonStyle.danger
-        )
         await interaction.followup.send(
             tr(locale, "Resign? Your side loses the match."),
-            view=make_view([button]),
+            view=make_view([ui.resign_button(locale, table_id)]),
             ephemeral=True,
         )
 

@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from cogs.domino.cog import DominoCog
 
 PREFIX = "domino"
-TEMPLATE = re.compile(r"domino:(?P<kind>[a-z]+):(?P<table>[0-9]+)(?P<args>(?::[A-Za-z0-9.\-]+)*)")
+TEMPLATE = re.compile(
+    r"domino:(?P<kind>[a-z]{1,12}):(?P<table>[0-9]{1,19})(?P<args>(?::[A-Za-z0-9.\-]{1,60}){0,6})"
+)
 COG_NAME = "Domino"
 
 

@@ -85,6 +85,10 @@ def lobby_embed(locale: str | None, info: TableInfo) -> discord.Embed:
         colour=BLUE,
     )
     embed.add_field(name=tr(locale, "Seats"), value=seats_text(locale, info), inline=False)
+    if info.status == "lobby" and info.expires_at is not None:
+        embed.add_field(
+            name=tr(locale, "Closes"), value=f"<t:{int(info.expires_at)}:R>", inline=False
+        )
     if info.status == "lobby":
         embed.set_footer(
             text=tr(
@@ -127,7 +131,17 @@ def closed_lobby_embed(
     embed.set_footer(text=None)
     if info.status == "cancelled":
         embed.colour = GREY
-        embed.description = tr(locale, "This table was cancelled.")
+        reason = info.table.closed_reason
+        if reason == "expired" and info.is_challenge:
+            embed.description = tr(locale, "Nobody answered in time: this challenge has expired.")
+        elif reason == "expired":
+            embed.description = tr(
+                locale, "Nobody started the match in time: this table has closed."
+            )
+        elif reason == "declined":
+            embed.description = tr(locale, "This challenge was declined.")
+        else:
+            embed.description = tr(locale, "This table was cancelled.")
     elif where:
         embed.colour = GREEN
         embed.description = tr(locale, "The match is on in {place}.", place=where)
@@ -245,8 +259,10 @@ def game_embed(
     by: str | None = None,
     picture: bool = True,
     finished_hand: bool = False,
+    seq: int | None = None,
 ) -> discord.Embed:
-    """The public embed: variant and hand, last action, scores, players, whose turn."""
+    """The public embed: variant and hand, last action, scores, players, whose turn (``seq``:
+    the number of actions ``view`` is after, when it is not the table's latest state)."""
     ruleset = info.ruleset
     name = texts.variant_name(locale, ruleset.id)
     if ruleset.hands is not None:
@@ -254,9 +270,14 @@ def game_embed(
     else:
         hand = tr(locale, "hand {number}", number=view.hand_number)
     over = view.outcome is not None or info.status != "running"
+    description = last_action_text(locale, info, view, by)
+    if finished_hand and view.previous is not None and view.outcome is None:
+        title, body = texts.hand_result_text(locale, info, view.previous)
+        description = f"**{title}**\n{body}"
+        hand = tr(locale, "hand {number}", number=view.previous.hand_number)
     embed = discord.Embed(
         title=tr(locale, "{variant} · {hand}", variant=name, hand=hand),
-        description=last_action_text(locale, info, view, by),
+        description=description,
         colour=GOLD if view.outcome is not None else (GREY if over else GREEN),
     )
     embed.add_field(
@@ -272,7 +293,7 @@ def game_embed(
         footer.append(tr(locale, "pile: {count}", count=view.pile_size))
     if view.sleeping:
         footer.append(tr(locale, "face down: {count}", count=view.sleeping))
-    footer.append(tr(locale, "move {seq}", seq=info.seq))
+    footer.append(tr(locale, "move {seq}", seq=info.seq if seq is None else seq))
     embed.set_footer(text=" · ".join(footer))
     if picture:
         embed.set_image(url=f"attachment://{TABLE_PICTURE}")
@@ -287,6 +308,11 @@ def game_buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
         DominoButton("tiles", info.id, info.seq, label=tr(locale, "My tiles"), style=Style.primary),
         DominoButton("resign", info.id, label=tr(locale, "Resign"), style=Style.danger),
     ]
+
+
+def resign_button(locale: str | None, table_id: int) -> DominoButton:
+    """The button that confirms a resignation."""
+    return DominoButton("resignok", table_id, label=tr(locale, "Resign"), style=Style.danger)
 
 
 def hand_end_embed(

@@ -6,6 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from cogs.domino.ids import parse
 from tests.cogs.helpers import (
     TestBot,
@@ -145,6 +147,8 @@ async def test_no_thread_permission_plays_in_the_channel(
     alice = fake.add_user(1001, "alice", "Alice")
     bob = fake.add_user(1002, "bob", "Bob")
     fake.deny(fake.channel_id, "create_thread")
+    no_threads = discord.Permissions(create_public_threads=True)
+    fake.set_channel_overwrite(fake.channel_id, fake.bot_user.id, deny=no_threads)
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
         tid, game = await two_player_game(fake, bot, alice, bob)
         assert game.channel_id == fake.channel_id and fake.threads() == []

@@ -80,7 +80,7 @@ async def test_challenge_declined_and_bad_invitations(
         decline = await fake.click(bob, message, button(message, "decline"))
         (said,) = await decline.wait_for_followups(1)
         assert not said.ephemeral and said.content == "<@1002> declined the challenge."
-        await fake.wait_for(lambda: "This table was cancelled." in message.text())
+        await fake.wait_for(lambda: "This challenge was declined." in message.text())
         assert (await bot.svc.get(tid)).status == "cancelled"
         assert message.custom_ids() == []
 
@@ -180,8 +180,14 @@ async def test_new_options_and_leave(fake_discord: FakeDiscord, tmp_path: Path) 
         (confirm,) = await start.wait_for_followups(1)
         await fake.click(alice, confirm, button(confirm, "fill"))
         game = await game_message(fake, bot, tid)
-        resigned = await fake.slash(bob, game.channel_id, "domino leave")
-        assert resigned.content == f"You resigned at table {tid}: your side loses."
+        asked = await fake.slash(bob, game.channel_id, "domino leave")
+        assert asked.ephemeral and asked.content == "Resign? Your side loses the match."
+        assert (await bot.svc.get(tid)).status == "running"  # nothing happens before the answer
+        confirm = asked.message
+        assert confirm is not None
+        resigned = await fake.click(bob, confirm, button(confirm, "resignok"))
+        await resigned.wait_for_edits(1)
+        assert confirm.content == "You resigned."
         await settle(bot)
         info = await bot.svc.get(tid)
         assert info.status == "finished"

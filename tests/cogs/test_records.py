@@ -12,6 +12,7 @@ from bot.records import Records, computer_id
 from tests.bot.test_records_support import duel, hand, human, make_record
 from tests.cogs.helpers import (
     answer,
+    button,
     factory,
     new_table,
     settings_for,
@@ -172,7 +173,9 @@ async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
         assert result.message is not None
         await start_with_computers(fake, bot, alice, result.message)
         left = await fake.slash(alice, fake.channel_id, "domino leave", {})
-        assert "resigned" in await answer(left)
+        assert left.message is not None and "Resign?" in left.content
+        confirmed = await fake.click(alice, left.message, button(left.message, "resignok"))
+        await confirmed.wait_for_edits(1)
         records = records_of(bot)
         await fake.wait_for(lambda: bot.svc.open_tables() == [])
         await bot.svc.idle()

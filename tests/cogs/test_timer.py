@@ -68,7 +68,12 @@ async def test_reminder_timeout_and_takeover(fake_discord: FakeDiscord, tmp_path
         ][: len(announcements)]
         assert len(announcements) == 2
 
-        # The computers finish the match by themselves.
+        # The computers finish the match by themselves (the clock moves on: pauses between hands).
+        for _ in range(500):
+            if not bot.svc.open_tables():
+                break
+            clock.advance(1)
+            await bot.svc.tick()
         await fake.wait_for(lambda: not bot.svc.open_tables(), timeout=20)
         await settle(bot)
         info = await bot.svc.get(tid)

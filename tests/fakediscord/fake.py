@@ -241,6 +241,7 @@ class FakeDiscord:
         self._denials: dict[int, dict[str, _Denial]] = {}
         self._blocked_dms: set[int] = set()
         self._failures: list[_Failure] = []
+        self.nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message id
 
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[str] = []

@@ -1011,8 +1011,16 @@ class RestApi:
             channel.archived = False
             await fake._broadcast("THREAD_UPDATE", fake.channel_payload(channel), INTENT_GUILDS)
         data = req.data
+        key = (channel.id, str(data.get("nonce")))
+        if data.get("enforce_nonce") and data.get("nonce") is not None:
+            # Discord returns the message already sent with this nonce instead of a second one.
+            earlier = fake._messages.get(fake.nonces.get(key, 0))
+            if earlier is not None:
+                return fake.message_payload(earlier)
         flags = int(data.get("flags") or 0) & (FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2 | 1 << 12)
         msg = await self._new_message(channel, data, req.uploads, author=fake.bot_user, flags=flags)
+        if data.get("nonce") is not None:
+            fake.nonces[key] = msg.id
         return fake.message_payload(msg)
 
     async def get_message(self, req: ApiRequest) -> JSON:

@@ -1,0 +1,188 @@
+"""The one clock: every deadline of every table this process owns, run when due.
+
+Deadlines are rows of the store (``deadlines``: table, kind, due time, the table's version when
+set), written in the same transaction as the change that makes them; the clock keeps a heap of
+them in memory, loaded from the store at start and fed by the service after each commit. Nothing
+else sleeps on a table's behalf. A deadline whose table moved on (another ``seq``) is void: the
+handler checks it against the table under the table's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+
+from bot.store import DeadlineRow
+
+__all__ = ["KINDS", "Clock", "Handler"]
+
+log = logging.getLogger(__name__)
+
+#: What a deadline does: a computer moves; a person is reminded; the bot plays for an absent
+#: person; the pause after a hand ends (the next hand's message is posted); a lobby or an
+#: unanswered challenge expires; an only move is made for a person (forced moves).
+KINDS = ("move", "remind", "timeout", "pause", "expire", "forced")
+
+Handler = Callable[[DeadlineRow], Awaitable[object]]
+
+
+@dataclass(order=True, slots=True)
+class _Entry:
+    due_at: float
+    table_id: int
+    kind: str = field(compare=False)
+    seq: int = field(compare=False)
+
+
+class Clock:
+    """Runs due deadlines through ``handlers[kind]``, one table at a time, in due order."""
+
+    def __init__(
+        self,
+        now: Callable[[], float],
+        *,
+        owns: Callable[[int], bool] = lambda table_id: True,
+        poll: float = 0.5,
+    ) -> None:
+        """``now`` gives Unix seconds; ``owns(table_id)`` says whether this process times that
+        table; ``poll`` bounds every sleep (a test's fake clock is noticed within it)."""
+        self.now = now
+        self.owns = owns
+        self.poll = poll
+        self.handlers: dict[str, Handler] = {}
+        self._heap: list[_Entry] = []
+        self._current: dict[tuple[int, str], _Entry] = {}
+        self._busy: set[int] = set()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._jobs: set[asyncio.Task[None]] = set()
+
+    # -- the set of deadlines ------------------------------------------------------------------
+
+    def load(self, rows: Iterable[DeadlineRow]) -> None:
+        """Replace what the clock knows by ``rows`` (from the store, at start)."""
+        self._heap.clear()
+        self._current.clear()
+        for row in rows:
+            self.set(row)
+
+    def set(self, row: DeadlineRow) -> None:
+        """Know of a (new or moved) deadline."""
+        if not self.owns(row.table_id):
+            return
+        entry = _Entry(row.due_at, row.table_id, row.kind, row.seq)
+        self._current[(row.table_id, row.kind)] = entry
+        heapq.heappush(self._heap, entry)
+        self._wake.set()
+
+    def clear(self, table_id: int, kinds: Iterable[str] | None = None) -> None:
+        """Forget the table's deadlines (only ``kinds`` if given)."""
+        for key in [k for k in self._current if k[0] == table_id]:
+            if kinds is None or key[1] in kinds:
+                del self._current[key]
+
+    def pending(self, table_id: int | None = None) -> list[DeadlineRow]:
+        """The deadlines known (of one table), soonest first."""
+        return sorted(
+            (
+                DeadlineRow(e.table_id, e.kind, e.due_at, e.seq)
+                for e in self._current.values()
+                if table_id is None or e.table_id == table_id
+            ),
+            key=lambda r: (r.due_at, r.table_id, r.kind),
+        )
+
+    def next_due(self) -> float | None:
+        self._drop_void()
+        return self._heap[0].due_at if self._heap else None
+
+    def _drop_void(self) -> None:
+        while self._heap:
+            top = self._heap[0]
+            if self._current.get((top.table_id, top.kind)) is top:
+                return
+            heapq.heappop(self._heap)
+
+    # -- running -------------------------------------------------------------------------------
+
+    def due(self, now: float) -> list[DeadlineRow]:
+        """Take the deadlines due at ``now`` (of tables not busy with an earlier one)."""
+        taken: list[DeadlineRow] = []
+        later: list[_Entry] = []
+        while True:
+            self._drop_void()
+            if not self._heap or self._heap[0].due_at > now:
+                break
+            entry = heapq.heappop(self._heap)
+            if entry.table_id in self._busy or any(t.table_id == entry.table_id for t in taken):
+                later.append(entry)  # one deadline of a table at a time; the rest next round
+                continue
+            del self._current[(entry.table_id, entry.kind)]
+            taken.append(DeadlineRow(entry.table_id, entry.kind, entry.due_at, entry.seq))
+        for entry in later:
+            heapq.heappush(self._heap, entry)
+        return taken
+
+    async def run_due(self, now: float | None = None) -> list[object]:
+        """Run every deadline due at ``now`` and wait for them; return the handlers' results."""
+        now = self.now() if now is None else now
+        results: list[object] = []
+        while rows := self.due(now):
+            done = await asyncio.gather(*(self._run(r) for r in rows), return_exceptions=True)
+            results.extend(done)
+        return results
+
+    async def _run(self, row: DeadlineRow) -> object:
+        handler = self.handlers.get(row.kind)
+        if handler is None:
+            log.error("table %s: no handler for deadline %r", row.table_id, row.kind)
+            return None
+        self._busy.add(row.table_id)
+        try:
+            return await handler(row)
+        except Exception as exc:
+            log.exception("table %s: deadline %s failed", row.table_id, row.kind)
+            return exc
+        finally:
+            self._busy.discard(row.table_id)
+            self._wake.set()
+
+    def start(self) -> None:
+        """Run deadlines in the background as they fall due, until :meth:`stop`."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._loop(), name="table-clock")
+
+    async def _loop(self) -> None:
+        while True:
+            self._wake.clear()
+            now = self.now()
+            for row in self.due(now):
+                job = asyncio.create_task(self._job(row), name=f"table-{row.table_id}-{row.kind}")
+                self._jobs.add(job)
+                job.add_done_callback(self._jobs.discard)
+            nxt, now = self.next_due(), self.now()
+            # A due deadline of a busy table waits for that table's job (which wakes us).
+            wait = self.poll if nxt is None or nxt <= now else min(self.poll, nxt - now)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+
+    async def _job(self, row: DeadlineRow) -> None:
+        await self._run(row)
+
+    async def idle(self) -> None:
+        """Wait for the deadlines being run now."""
+        while self._jobs:
+            await asyncio.gather(*list(self._jobs), return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Stop the background loop and wait for running deadlines."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self.idle()

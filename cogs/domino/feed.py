@@ -1,0 +1,401 @@
+"""One feed per table: brings the table's public Discord messages up to date with the store.
+
+The feed remembers nothing that can go stale: each round it reads the table from the service
+and the marks of what was published (``feeds`` in the store), does the Discord calls that close
+the gap, and moves the marks after each call. In order, every hand that ended gets its final
+position drawn on the game message and its result posted (with the picture) exactly once, the
+match end is posted exactly once, and the running hand's game message shows the latest state
+(a burst of moves becomes one edit). Posts carry a nonce, so a post whose mark a crash lost is
+not posted twice. A failed Discord call is retried with backoff; a deleted message is posted
+again with working buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import io
+import logging
+import random
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot.errors import TableNotFound
+from bot.i18n import tr
+from bot.store import FeedRow
+from bot.tables.service import TableInfo
+from cogs.domino import texts, ui
+from cogs.domino.ids import make_view
+from domino import HandResult, View
+
+if TYPE_CHECKING:
+    from cogs.domino.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+NO_PINGS = discord.AllowedMentions.none()
+BACKOFF_FIRST = 0.5
+BACKOFF_MAX = 60.0
+#: What can go wrong on the way to Discord and is worth trying again.
+RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
+
+
+def nonce(kind: str, table_id: int, *parts: int) -> str:
+    """The nonce of a post (at most 25 characters): the same post after a crash is not doubled."""
+    return ".".join([kind, str(table_id), *(str(p) for p in parts)])[:25]
+
+
+class Feed:
+    """The Discord side of one table; :meth:`wake` after any change, it converges by itself."""
+
+    def __init__(self, presenter: Presenter, table_id: int) -> None:
+        self.presenter = presenter
+        self.table_id = table_id
+        self.notices: deque[Callable[[str | None], str]] = deque()
+        self.failures = 0  # Discord calls failed in a row (for the backoff)
+        self.closed = False  # the table is closed and everything about it was published
+        self.checked = False  # the game message was seen to exist since this feed began
+        self._dirty = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()  # one round at a time
+
+    @property
+    def service(self) -> Any:
+        return self.presenter.service
+
+    @property
+    def bot(self) -> Any:
+        return self.presenter.bot
+
+    # -- running -------------------------------------------------------------------------------
+
+    def recheck(self) -> None:
+        """A message of the table may be gone: look, and post it again if so."""
+        self.checked = False
+        self.wake()
+
+    def wake(self) -> None:
+        """Something changed: converge soon (a burst of wakes is one round)."""
+        self._dirty.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}-feed")
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def _run(self) -> None:
+        while self._dirty.is_set() and not self.presenter.closing:
+            self._dirty.clear()
+            try:
+                await self.converge()
+                self.failures = 0
+            except TableNotFound:
+                log.info("table %s: gone; its feed stops", self.table_id)
+                return
+            except RETRYABLE as exc:
+                self.failures += 1
+                delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (self.failures - 1))
+                delay *= 1 + random.random() / 4
+                log.warning(
+                    "table %s: Discord call failed (%s); retrying in %.1f s",
+                    self.table_id,
+                    _describe(exc),
+                    delay,
+                )
+                self._dirty.set()
+                await asyncio.sleep(delay)
+            except Exception:
+                self.failures += 1
+                log.exception("table %s: updating its messages failed", self.table_id)
+                self._dirty.set()
+                await asyncio.sleep(min(BACKOFF_MAX, BACKOFF_FIRST * 2**self.failures))
+
+    async def sync(self) -> None:
+        """Converge now and wait for it (errors propagate)."""
+        await self.converge()
+
+    # -- one round -----------------------------------------------------------------------------
+
+    async def converge(self) -> None:
+        """Close the gap between what Discord shows and what the store says, once."""
+        async with self._lock:
+            info = await self.service.get(self.table_id)
+            feed = await self.service.feed(self.table_id)
+            feed = await self._lobby(info, feed)
+            if info.status == "lobby":
+                return
+            if info.status == "cancelled":
+                await self._cancelled(info, feed)
+                return
+            info = await self._place(info, feed)
+            feed = await self._hands(info, feed)
+            if info.status == "finished":
+                await self._match_end(info, feed)
+                return
+            await self._game(info, feed)
+            await self._notices(info)
+
+    async def _save(self, feed: FeedRow) -> FeedRow:
+        await self.service.save_feed(feed)
+        return feed
+
+    # -- the lobby message ---------------------------------------------------------------------
+
+    async def _lobby(self, info: TableInfo, feed: FeedRow) -> FeedRow:
+        if info.table.lobby_message_id is None or info.table.channel_id is None:
+            return feed
+        key = _lobby_key(info)
+        if feed.lobby_shown == key:
+            return feed
+        embed, view = self.presenter.lobby_payload(info, info.table.locale)
+        channel = self.bot.get_partial_messageable(
+            info.table.channel_id, guild_id=info.table.guild_id
+        )
+        message = channel.get_partial_message(info.table.lobby_message_id)
+        try:
+            await message.edit(embed=embed, view=view)
+        except discord.NotFound:
+            log.info("table %s: lobby message is gone", self.table_id)
+        return await self._save(dataclasses.replace(feed, lobby_shown=key))
+
+    async def _cancelled(self, info: TableInfo, feed: FeedRow) -> None:
+        if feed.match_announced:
+            self.closed = True
+            return
+        if info.table.message_id is not None and info.table.thread_id != 0:
+            embed = discord.Embed(
+                title=tr(info.table.locale, "Table {id} was cancelled", id=info.id),
+                colour=ui.GREY,
+            )
+            message = self._where(info).get_partial_message(info.table.message_id)
+            with contextlib.suppress(discord.NotFound):
+                await message.edit(embed=embed, attachments=[], view=None)
+        await self._save(dataclasses.replace(feed, match_announced=True))
+        self.closed = True
+
+    # -- the place: a thread of its own, or the channel ----------------------------------------
+
+    async def _place(self, info: TableInfo, feed: FeedRow) -> TableInfo:
+        """Make the table's thread if it was started to have one and has none yet."""
+        if info.table.thread_id != 0:
+            return info
+        channel_id = info.table.channel_id
+        channel = self.bot.get_channel(channel_id) if channel_id is not None else None
+        thread_id: int | None = None
+        if isinstance(channel, discord.Thread):
+            thread_id = channel.id
+        elif isinstance(channel, discord.TextChannel):
+            thread = await self.presenter.make_thread(channel, info)
+            thread_id = thread.id if thread is not None else None
+        return await self.service.set_messages(self.table_id, thread_id=thread_id)
+
+    def _where(self, info: TableInfo) -> discord.PartialMessageable:
+        place = info.table.thread_id or info.table.channel_id
+        assert place is not None
+        return self.bot.get_partial_messageable(place, guild_id=info.table.guild_id)
+
+    # -- hand results --------------------------------------------------------------------------
+
+    async def _hands(self, info: TableInfo, feed: FeedRow) -> FeedRow:
+        """Every hand that ended and was not announced: final picture, then the result post."""
+        view = info.public_view()
+        assert view is not None
+        results = view.hand_results
+        for result in results[feed.hands_announced :]:
+            number = result.hand_number
+            if number == len(results) and info.status == "finished":
+                seq, final = info.seq, view
+            else:
+                seq, final = await self.service.hand_end_view(self.table_id, number)
+            png = await self.presenter.table_png(info, final)
+            if feed.game_hand == number and info.table.message_id is not None:
+                await self._edit_game(info, final, png, finished_hand=True, seq=seq)
+            await self._post_result(info, result, final, png)
+            feed = await self._save(dataclasses.replace(feed, hands_announced=number))
+        return feed
+
+    async def _post_result(
+        self, info: TableInfo, result: HandResult, final: View, png: bytes | None
+    ) -> None:
+        locale = info.table.locale
+        title, body = texts.hand_result_text(locale, info, result)
+        embed = ui.hand_end_embed(locale, info, title, body, final.scores)
+        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+        if png is not None:
+            name = f"hand-{result.hand_number}.png"
+            embed.set_image(url=f"attachment://{name}")
+            kwargs["file"] = discord.File(io.BytesIO(png), filename=name)
+        await self._send(info, nonce=nonce("h", info.id, result.hand_number), **kwargs)
+
+    # -- the match end -------------------------------------------------------------------------
+
+    async def _match_end(self, info: TableInfo, feed: FeedRow) -> None:
+        if feed.match_announced:
+            self.closed = True
+            return
+        view = info.public_view()
+        assert view is not None and view.outcome is not None
+        if info.table.message_id is not None:
+            png = await self.presenter.table_png(info, view)
+            await self._edit_game(info, view, png)
+        humans = sorted({s.user_id for s in info.seats if s and s.user_id})
+        await self._send(
+            info,
+            " ".join(f"<@{u}>" for u in humans) or None,
+            embed=ui.match_end_embed(info.table.locale, info, view.outcome, view.scores),
+            allowed_mentions=USERS_ONLY,
+            nonce=nonce("m", info.id),
+        )
+        await self._save(dataclasses.replace(feed, match_announced=True))
+        self.closed = True
+        self.presenter.forget_hands(info.id)
+
+    # -- the game message of the running hand --------------------------------------------------
+
+    async def _game(self, info: TableInfo, feed: FeedRow) -> None:
+        view = info.public_view()
+        assert view is not None
+        hand = view.hand_number
+        if feed.game_hand != hand or info.table.message_id is None:
+            if feed.game_hand is not None and feed.game_hand != hand and self._pausing(info, view):
+                return  # the pause after a hand: the clock wakes the feed when it is over
+            await self._post_game(info, view, first=feed.game_hand is None)
+            self.checked = True
+            info = await self.service.get(self.table_id)
+            await self._save(dataclasses.replace(feed, game_hand=hand, shown_seq=info.seq))
+            await self.presenter.refresh_hands(info, everyone=True)
+            return
+        if feed.shown_seq == info.seq and self.checked:
+            return
+        png = await self.presenter.table_png(info, view)
+        if not await self._edit_game(info, view, png):
+            await self._post_game(info, view, first=False)
+            info = await self.service.get(self.table_id)
+        self.checked = True
+        await self._save(dataclasses.replace(feed, shown_seq=info.seq))
+        await self.presenter.refresh_hands(info)
+
+    def _pausing(self, info: TableInfo, view: View) -> bool:
+        started = any(e.kind != "start" for e in view.events)
+        return (
+            not started
+            and info.turn_started is not None
+            and self.service.clock() < info.turn_started
+        )
+
+    async def _post_game(self, info: TableInfo, view: View, *, first: bool) -> None:
+        """Post a game message for the running hand, and remember it as the table's."""
+        locale = info.table.locale
+        content = None
+        if first:
+            humans = sorted(
+                {s.user_id for s in info.seats if s and s.user_id and s.kind == "human"}
+            )
+            content = tr(
+                locale,
+                "{players}: the match begins! Press **My tiles** to see your tiles.",
+                players=" ".join(f"<@{u}>" for u in humans),
+            )
+        png = await self.presenter.table_png(info, view)
+        embed, file, buttons = self._payload(info, view, png)
+        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": USERS_ONLY}
+        if file is not None:
+            kwargs["file"] = file
+        if buttons is not None:
+            kwargs["view"] = buttons
+        message = await self._send(
+            info, content, nonce=nonce("g", info.id, view.hand_number, info.seq), **kwargs
+        )
+        await self.service.set_messages(self.table_id, message_id=message.id)
+
+    async def _edit_game(
+        self,
+        info: TableInfo,
+        view: View,
+        png: bytes | None,
+        *,
+        finished_hand: bool = False,
+        seq: int | None = None,
+    ) -> bool:
+        """Show ``view`` (the state after ``seq`` actions) on the game message; False if the
+        message is gone."""
+        assert info.table.message_id is not None
+        embed, file, buttons = self._payload(info, view, png, finished_hand=finished_hand, seq=seq)
+        message = self._where(info).get_partial_message(info.table.message_id)
+        try:
+            await message.edit(embed=embed, attachments=[file] if file else [], view=buttons)
+        except discord.NotFound:
+            log.info("table %s: game message %s is gone", info.id, info.table.message_id)
+            return False
+        return True
+
+    def _payload(
+        self,
+        info: TableInfo,
+        view: View,
+        png: bytes | None,
+        *,
+        finished_hand: bool = False,
+        seq: int | None = None,
+    ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+        locale = info.table.locale
+        embed = ui.game_embed(
+            locale,
+            info,
+            view,
+            by=self.presenter.last_by(info) if seq is None else None,
+            picture=png is not None,
+            finished_hand=finished_hand,
+            seq=seq,
+        )
+        file = discord.File(io.BytesIO(png), filename=ui.TABLE_PICTURE) if png else None
+        over = finished_hand or view.outcome is not None
+        buttons = [] if over else ui.game_buttons(locale, info)
+        return embed, file, (make_view(buttons) if buttons else None)
+
+    async def _send(self, info: TableInfo, content: str | None = None, **kwargs: Any) -> Any:
+        """Post in the table's place; if its thread is gone, play on in the channel."""
+        try:
+            return await self._where(info).send(content, **kwargs)
+        except discord.NotFound:
+            if info.table.thread_id is None or info.table.thread_id == info.table.channel_id:
+                raise
+            log.info("table %s: its thread is gone; playing in the channel", info.id)
+            info = await self.service.set_messages(self.table_id, thread_id=None)
+            file = kwargs.get("file")
+            if file is not None:
+                file.reset()
+            return await self._where(info).send(content, **kwargs)
+
+    # -- notices: reminders and take-overs (best effort) ----------------------------------------
+
+    def say(self, text: Callable[[str | None], str]) -> None:
+        self.notices.append(text)
+        self.wake()
+
+    async def _notices(self, info: TableInfo) -> None:
+        while self.notices:
+            text = self.notices[0]
+            await self._send(info, text(info.table.locale), allowed_mentions=USERS_ONLY)
+            self.notices.popleft()
+
+
+def _lobby_key(info: TableInfo) -> str:
+    """What the lobby message shows, in a few characters: redraw only when it changes."""
+    seats = ",".join(f"{s.user_id or 0}:{s.kind}" if s else "-" for s in info.seats)
+    place = info.table.thread_id if info.status != "lobby" else None
+    return f"{info.status}|{info.table.closed_reason}|{seats}|{place}|{len(info.declined)}"
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.text or ''}".strip()
+    return type(exc).__name__
+
