@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import io
 import logging
 import random
@@ -388,10 +389,11 @@ class Feed:
 
 
 def _lobby_key(info: TableInfo) -> str:
-    """What the lobby message shows, in a few characters: redraw only when it changes."""
+    """A digest of what the lobby message shows (no identifier kept): redraw when it changes."""
     seats = ",".join(f"{s.user_id or 0}:{s.kind}" if s else "-" for s in info.seats)
     place = info.table.thread_id if info.status != "lobby" else None
-    return f"{info.status}|{info.table.closed_reason}|{seats}|{place}|{len(info.declined)}"
+    shown = f"{info.status}|{info.table.closed_reason}|{seats}|{place}|{len(info.declined)}"
+    return hashlib.blake2s(shown.encode(), digest_size=8).hexdigest()
 
 
 def _describe(exc: BaseException) -> str:

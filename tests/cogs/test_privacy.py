@@ -46,7 +46,9 @@ async def started_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: 
 async def resigned_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser) -> int:
     """A real two-player match in ``fake.channel`` that ``host`` resigns."""
     tid = await started_match(fake, bot, host, guest)
-    await fake.slash(host, fake.channel_id, "domino leave", {})
+    asked = await fake.slash(host, fake.channel_id, "domino leave", {})
+    assert asked.message is not None  # "Resign? …" with a confirmation button
+    await fake.click(host, asked.message, button(asked.message, "resignok"))
     await fake.wait_for(lambda: bot.svc.open_tables() == [])
     await bot.svc.idle()
     return tid
