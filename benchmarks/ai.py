@@ -1,12 +1,19 @@
-"""Duplicate-deal benchmark of the computer players.
+"""Duplicate-deal benchmark of the computer players, among themselves and against peers.
 
-``python -m benchmarks.ai [--deals N] [--budget S] [--jobs J]``
+``python -m benchmarks.ai [--deals N] [--budget S] [--jobs J]``: our levels against each other.
+``python -m benchmarks.ai --against dominoes|openspiel|hard [--level expert] --deals 400``:
+one level against the ``dominoes`` package's probabilistic alpha-beta player (10 samples,
+depth 4), OpenSpiel's ISMCTS (1,000 simulations per move) or another level of ours, on the
+first hand of a partnership game where a domino or a block scores all pips left
+(``partners`` with ``scoring=all``, the rules the ``dominoes`` package plays). The peers
+need the bench extra: ``pip install -e ".[bench]"``.
 
 Every deal (a seed) is played twice, the second time with the sides swapped, so both
 players hold the same tiles once. One hand per deal. Prints, per matchup: hands won by each
-player (and ties), the first player's win rate over decided hands, his net points per hand
-(own side's points minus the other's) with a 95% interval over deals, and the median and
-95th percentile of each player's decision time over decisions with more than one legal action.
+player (and ties), the first player's win rate over decided hands with a 95% (Wilson)
+interval, his net points per deal (own side's points minus the other's, per hand) with a 95%
+interval over deals, and the median and 95th percentile of each player's decision time over
+decisions with more than one legal action.
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from domino import Match, preset
-from domino.ai import choose
+from domino.actions import Action
+from domino.ai import ALL_LEVELS, choose
+from domino.rules import Ruleset
 
 MATCHUPS: tuple[tuple[str, str, str], ...] = (
     ("partners", "hard", "heaviest"),
@@ -34,6 +43,35 @@ MATCHUPS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+PEERS = ("dominoes", "openspiel")
+DUEL_RULES = "partners-all"
+_peer_cache: dict[str, object] = {}
+
+
+def ruleset_of(name: str) -> Ruleset:
+    """A preset by id, or ``partners-all``: partners where a domino or block scores all pips."""
+    if name == DUEL_RULES:
+        return preset("partners", scoring="all")
+    return preset(name)
+
+
+def act(
+    level: str, match: Match, seat: int, rng: random.Random, budget: float | None
+) -> Action:
+    """The action of player ``level`` (one of ours, or a peer) for ``seat``."""
+    if level in PEERS:
+        peer = _peer_cache.get(level)
+        if peer is None:
+            from benchmarks import peers
+
+            peer = peers.dominoes_player() if level == "dominoes" else peers.openspiel_player()
+            _peer_cache[level] = peer
+        return peer(match, seat, rng)  # type: ignore[operator]
+    if budget is None:
+        return choose(match.view(seat), level, rng=rng)
+    return choose(match.view(seat), level, rng=rng, budget=budget)
+
+
 @dataclass
 class DealResult:
     """One deal played twice: the first player's net points and win/loss per play."""
@@ -43,10 +81,10 @@ class DealResult:
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_deal(args: tuple[str, str, str, int, float]) -> DealResult:
+def play_deal(args: tuple[str, str, str, int, float | None]) -> DealResult:
     """Play hand 1 of deal ``seed`` twice, swapping which side each player holds."""
     ruleset_id, first, second, seed, budget = args
-    rs = preset(ruleset_id)
+    rs = ruleset_of(ruleset_id)
     out = DealResult(times={first: [], second: []})
     for swap in (0, 1):
         side_a = swap  # side held by the first player
@@ -55,13 +93,13 @@ def play_deal(args: tuple[str, str, str, int, float]) -> DealResult:
         while match.hand_number == 1 and match.outcome is None:
             seat = match.turn
             assert seat is not None
-            view = match.view(seat)
             level = first if rs.side_of(seat) == side_a else second
             rng = random.Random(f"{seed}/{swap}/{count}")
+            choices = len(match.legal_actions())
             t0 = time.perf_counter()
-            action = choose(view, level, rng=rng, budget=budget)
+            action = act(level, match, seat, rng, budget)
             elapsed = time.perf_counter() - t0
-            if len(view.legal) > 1:
+            if choices > 1:
                 out.times[level].append(elapsed)
             match = match.apply(action)
             count += 1
@@ -85,6 +123,16 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = max(0, min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1))
     return ordered[k]
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``wins / n``."""
+    if n == 0:
+        return float("nan"), float("nan")
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
 
 
 def summarize(
@@ -122,25 +170,54 @@ def ms(values: list[float], q: float) -> str:
     return f"{percentile(values, q) * 1000:6.2f}" if values else "     -"
 
 
+def row(s: dict[str, object]) -> str:
+    """One printed line of a matchup's summary."""
+    first, second = str(s["a"]), str(s["b"])
+    times: dict[str, list[float]] = s["times"]  # type: ignore[assignment]
+    low, high = wilson(int(s["a_won"]), int(s["a_won"]) + int(s["b_won"]))  # type: ignore[call-overload]
+    rate = f"{s['a_rate'] * 100:5.1f}% ({low * 100:4.1f}-{high * 100:4.1f})"  # type: ignore[operator]
+    ci = f"{s['net']:+6.2f} ± {s['half']:5.2f}"
+    return (
+        f"{s['preset']:12} {first:8} {second:9} {s['hands']:5d} {s['a_won']:5d} "
+        f"{s['b_won']:5d} {s['tied']:4d} {rate:>19} {ci:>16}  "
+        f"{ms(times[first], 0.5)}/{ms(times[first], 0.95)}  "
+        f"{ms(times[second], 0.5)}/{ms(times[second], 0.95)}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ai", description=__doc__)
     parser.add_argument("--deals", type=int, default=30, help="deals per matchup (x2 hands)")
-    parser.add_argument("--budget", type=float, default=0.3, help="hard's seconds per decision")
+    parser.add_argument("--budget", type=float, default=None, help="seconds per decision")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument(
         "--only", default="", help="comma-separated matchups like partners:hard:heaviest"
     )
+    parser.add_argument(
+        "--against", default="", help="a duel on partners-all: dominoes, openspiel or a level"
+    )
+    parser.add_argument("--level", default="expert", help="our level in an --against duel")
+    parser.add_argument(
+        "--every", type=int, default=0, help="print running figures every N deals"
+    )
     args = parser.parse_args(argv)
     matchups = MATCHUPS
-    if args.only:
+    if args.against:
+        if args.against not in (*PEERS, *ALL_LEVELS) or args.level not in ALL_LEVELS:
+            parser.error(f"--against takes one of {', '.join((*PEERS, *ALL_LEVELS))}")
+        matchups = ((DUEL_RULES, args.level, args.against),)
+    elif args.only:
         matchups = tuple(tuple(m.split(":")) for m in args.only.split(","))  # type: ignore[misc]
+    budget = args.budget
     header = (
-        f"{'preset':9} {'A':8} {'B':8} {'hands':>5} {'A won':>5} {'B won':>5} {'tied':>4} "
-        f"{'A win%':>6} {'A net pts/hand (95% CI)':>24}  {'A ms med/p95':>13}  {'B ms med/p95':>13}"
+        f"{'rules':12} {'A':8} {'B':9} {'hands':>5} {'A won':>5} {'B won':>5} {'tied':>4} "
+        f"{'A win% (95% CI)':>19} {'A pts/deal (CI)':>16}  {'A ms med/p95':>15}"
+        f"  {'B ms med/p95':>15}"
     )
-    print(f"deals per matchup: {args.deals} (each played twice), hard budget {args.budget}s")
+    shown = "each level's default" if budget is None else f"{budget}s"
+    print(f"deals per matchup: {args.deals} (each played twice), budget per decision {shown}")
     print(header)
     print("-" * len(header))
     started = time.perf_counter()
@@ -148,27 +225,25 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for ruleset_id, first, second in matchups:
             tasks = [
-                (ruleset_id, first, second, seed, args.budget)
+                (ruleset_id, first, second, seed, budget)
                 for seed in range(args.seed, args.seed + args.deals)
             ]
-            results = list(pool.map(play_deal, tasks)) if pool else [play_deal(t) for t in tasks]
-            s = summarize(ruleset_id, first, second, results)
-            times: dict[str, list[float]] = s["times"]  # type: ignore[assignment]
-            ci = f"{s['net']:+6.2f} ± {s['half']:5.2f}"
-            print(
-                f"{ruleset_id:9} {first:8} {second:8} {s['hands']:5d} {s['a_won']:5d} "
-                f"{s['b_won']:5d} {s['tied']:4d} {s['a_rate'] * 100:5.1f}% {ci:>24}  "
-                f"{ms(times[first], 0.5)}/{ms(times[first], 0.95)}  "
-                f"{ms(times[second], 0.5)}/{ms(times[second], 0.95)}",
-                flush=True,
-            )
+            results: list[DealResult] = []
+            stream = pool.map(play_deal, tasks) if pool else map(play_deal, tasks)
+            for result in stream:
+                results.append(result)
+                if args.every and len(results) % args.every == 0 and len(results) < len(tasks):
+                    print(f"  after {len(results)} deals: " + row(
+                        summarize(ruleset_id, first, second, results)
+                    ), flush=True)
+            print(row(summarize(ruleset_id, first, second, results)), flush=True)
     finally:
         if pool:
             pool.shutdown()
     print(
-        "win% over decided hands; net = A's side points minus B's per hand, 95% interval over"
-        " deals; times over decisions with more than one legal action;"
-        f" {time.perf_counter() - started:.0f}s in all"
+        "win% over decided hands (95% Wilson interval); pts/deal = A's side points minus B's"
+        " per hand, 95% interval over deals; times over decisions with more than one legal"
+        f" action; {time.perf_counter() - started:.0f}s in all"
     )
     return 0
 

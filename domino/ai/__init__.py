@@ -32,11 +32,12 @@ from __future__ import annotations
 import random
 
 from domino.actions import Action
+from domino.ai.expert import EXPERT_BUDGET, choose_expert
 from domino.ai.hard import choose_hard
 from domino.ai.policy import easy, heaviest, normal
 from domino.views import View
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 ALL_LEVELS: tuple[str, ...] = (*LEVELS, "heaviest")
 DEFAULT_BUDGET = 0.3
 
@@ -46,14 +47,15 @@ def choose(
     level: str = "normal",
     *,
     rng: random.Random | None = None,
-    budget: float = DEFAULT_BUDGET,
+    budget: float | None = None,
     samples: int | None = None,
 ) -> Action:
     """One of ``view.legal`` for the seat of ``view``, chosen by the player ``level``.
 
     ``rng`` drives every random choice (a fresh generator when None). ``budget`` is the
-    most wall time, in seconds, ``hard`` spends; ``samples`` instead fixes how many deals it
-    simulates, which makes its choice a pure function of ``view`` and ``rng``.
+    most wall time, in seconds, ``hard`` (default 0.3) or ``expert`` (default 0.42) spends;
+    ``samples`` instead fixes how many deals they simulate, which makes the choice a pure
+    function of ``view`` and ``rng``.
     Raises ValueError for an unknown level or a view with nothing to do.
     """
     if level not in ALL_LEVELS:
@@ -70,7 +72,9 @@ def choose(
         return heaviest(view)
     if level == "normal":
         return normal(view)
-    return choose_hard(view, rng, budget, samples)
+    if level == "expert":
+        return choose_expert(view, rng, EXPERT_BUDGET if budget is None else budget, samples)
+    return choose_hard(view, rng, DEFAULT_BUDGET if budget is None else budget, samples)
 
 
-__all__ = ["ALL_LEVELS", "DEFAULT_BUDGET", "LEVELS", "choose"]
+__all__ = ["ALL_LEVELS", "DEFAULT_BUDGET", "EXPERT_BUDGET", "LEVELS", "choose"]

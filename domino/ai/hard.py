@@ -1,19 +1,23 @@
-"""The ``hard`` player: Monte Carlo over deals of the hidden tiles consistent with the view.
+"""The ``hard`` player and the search it shares with ``expert``: Monte Carlo over deals of
+the hidden tiles consistent with the view.
 
 Each round samples one deal (:meth:`Belief.sample`), then plays every candidate move in it and
-finishes the hand with the fast heuristic for all seats. The candidate with the best average
-outcome over all rounds wins. Rounds stop when the time budget is near.
+finishes the hand with the fast heuristic for all seats (or, for ``expert`` near the end,
+solves it exactly). The candidate with the best average outcome over all rounds wins. Rounds
+stop when the time budget is near or one move is clearly best.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
 from time import perf_counter
 
 from domino.actions import Action
 from domino.ai.belief import Belief
 from domino.ai.policy import play_out
-from domino.ai.sim import Sim, SimResult, mask_of, sim_rules, to_move
+from domino.ai.sim import DOUBLES, PIPS, Sim, SimResult, mask_of, sim_rules, to_move
 from domino.tiles import Tile
 from domino.views import View
 
@@ -24,6 +28,7 @@ BUDGET_MARGIN = 0.004
 WIN_BONUS = 0.0  # extra value of winning the hand, in points
 MIN_ROUNDS = 64  # deals simulated before the first check whether one move is clearly best
 SETTLED_Z = 3.5
+NODE_LIMIT = 4000  # exact-search nodes per deal before the rest is played out
 
 
 def outcome_value(result: SimResult, side: int, penalty: bool) -> float:
@@ -76,19 +81,28 @@ def evaluate(sim: Sim, side: int, penalty: bool) -> float:
     return outcome_value(sim.result, side, penalty)
 
 
-def choose_hard(
+Weigh = Callable[[list[int]], float]
+
+
+def search(
     view: View,
     rng: random.Random,
-    budget: float = 0.3,
+    budget: float,
     samples: int | None = None,
     stats: dict[str, float] | None = None,
+    *,
+    share: float = BUDGET_SHARE,
+    weigh: Weigh | None = None,
+    endgame: int = 0,
 ) -> Action:
-    """Pick the legal action with the best average simulated outcome.
+    """The legal action with the best (weighted) average outcome over consistent deals.
 
-    Simulates until ``budget`` seconds (measured from the call) are nearly spent or one
-    move is clearly best (see :func:`settled`), or exactly ``samples`` deals when given
-    (then the choice depends on ``view`` and ``rng`` only). ``stats``, when given, receives
-    the number of deals simulated.
+    Simulates until ``share`` of ``budget`` seconds (measured from the call) is nearly spent
+    or one move is clearly best (see :func:`settled`), or exactly ``samples`` deals when
+    given (then the choice depends on ``view`` and ``rng`` only). ``weigh(hands)`` gives a
+    deal's log-weight (default: all deals weigh the same). Once the hands hold ``endgame``
+    tiles or fewer and nothing can be drawn, each deal is solved exactly (:func:`solve`)
+    instead of played out. ``stats``, when given, receives the number of deals simulated.
     """
     start = perf_counter()
     legal = view.legal
@@ -102,8 +116,10 @@ def choose_hard(
     penalty = rules.penalty
     moves = [to_move(a) for a in legal]
     values: list[list[float]] = [[] for _ in moves]
-    deadline = start + budget * BUDGET_SHARE - BUDGET_MARGIN
+    log_weights: list[float] = []
+    deadline = start + budget * share - BUDGET_MARGIN
     template: Sim | None = None
+    exact = False
     rounds = 0
     check = MIN_ROUNDS
     while True:
@@ -111,7 +127,7 @@ def choose_hard(
             if rounds and perf_counter() >= deadline:
                 break
             if rounds >= check:
-                if settled(values):
+                if settled(values, log_weights):
                     break
                 check *= 2
         elif rounds >= samples:
@@ -120,38 +136,111 @@ def choose_hard(
         hands[me] = belief.own
         if template is None:
             template = root = root_sim(view, belief, hands, pile)
+            drawing = rules.draw and len(pile) > rules.floor
+            exact = not drawing and sum(h.bit_count() for h in hands) <= endgame
         else:
             root = template.copy()
             root.hands = hands
             root.pile = pile
+        log_weights.append(weigh(hands) if weigh is not None else 0.0)
         for k, move in enumerate(moves):
             sim = root.copy()
             sim.apply(move)
-            values[k].append(evaluate(sim, side, penalty))
+            if exact:
+                values[k].append(solve(sim, side, penalty, -1e18, 1e18, [NODE_LIMIT]))
+            else:
+                values[k].append(evaluate(sim, side, penalty))
         rounds += 1
     if stats is not None:
         stats["rounds"] = rounds
-    best = max(range(len(moves)), key=lambda k: sum(values[k]))
-    return legal[best]
+    means = weighted_means(values, normalised(log_weights))
+    return legal[max(range(len(moves)), key=lambda k: means[k])]
 
 
-def settled(values: list[list[float]]) -> bool:
-    """Whether the best move so far beats every other one beyond doubt: the mean paired
-    difference over the same deals is more than :data:`SETTLED_Z` standard errors above 0
-    (or the two moves gave the same result in every deal)."""
-    n = len(values[0])
-    best = max(range(len(values)), key=lambda k: sum(values[k]))
+def choose_hard(
+    view: View,
+    rng: random.Random,
+    budget: float = 0.3,
+    samples: int | None = None,
+    stats: dict[str, float] | None = None,
+) -> Action:
+    """Pick the legal action with the best average simulated outcome (:func:`search` with
+    every deal weighing the same and heuristic play-outs to the end)."""
+    return search(view, rng, budget, samples, stats)
+
+
+def solve(
+    sim: Sim, side: int, penalty: bool, alpha: float, beta: float, budget: list[int]
+) -> float:
+    """The exact value of ``sim`` for ``side`` when every seat plays its best (alpha-beta on
+    a position where nothing can be drawn; with more than two sides the others play against
+    ``side``). ``budget[0]`` counts nodes left; once spent, the remaining lines are finished
+    with the heuristic play-out."""
+    if sim.turn < 0:
+        assert sim.result is not None
+        return outcome_value(sim.result, side, penalty)
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return evaluate(sim, side, penalty)
+    moves = sim.legal()
+    maximize = sim.rules.side_of[sim.turn] == side
+    if len(moves) > 1:
+        moves.sort(key=lambda m: -PIPS[m >> 2] - (20 if (1 << (m >> 2)) & DOUBLES else 0))
+    best = -1e18 if maximize else 1e18
+    for m in moves:
+        child = sim.copy()
+        child.apply(m)
+        v = solve(child, side, penalty, alpha, beta, budget)
+        if maximize:
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+        elif v < best:
+            best = v
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def normalised(log_weights: list[float]) -> list[float]:
+    """Weights from log-weights, scaled so the largest is 1."""
+    if not log_weights:
+        return []
+    top = max(log_weights)
+    return [math.exp(x - top) for x in log_weights]
+
+
+def weighted_means(values: list[list[float]], weights: list[float]) -> list[float]:
+    """Each move's weighted mean value."""
+    total = sum(weights) or 1.0
+    return [sum(a * b for a, b in zip(weights, v, strict=True)) / total for v in values]
+
+
+def settled(values: list[list[float]], log_weights: list[float]) -> bool:
+    """Whether the best move so far beats every other one beyond doubt: the weighted mean
+    paired difference over the same deals is more than :data:`SETTLED_Z` standard errors
+    above 0 (effective sample size from the weights), or the two moves gave the same result
+    in every deal."""
+    w = normalised(log_weights)
+    total = sum(w)
+    n_eff = total * total / sum(x * x for x in w)
+    if n_eff < 8:
+        return False
+    means = weighted_means(values, w)
+    best = max(range(len(values)), key=lambda k: means[k])
     top = values[best]
     for k, other in enumerate(values):
         if k == best:
             continue
-        diffs = [a - b for a, b in zip(top, other, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        mean = means[best] - means[k]
+        var = sum(
+            x * (a - b - mean) ** 2 for x, a, b in zip(w, top, other, strict=True)
+        ) / total
         if var == 0.0:
             if mean < 0:
                 return False
             continue
-        if mean <= 0 or mean * mean * n < SETTLED_Z * SETTLED_Z * var:
+        if mean <= 0 or mean * mean * n_eff < SETTLED_Z * SETTLED_Z * var:
             return False
     return True

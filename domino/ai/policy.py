@@ -177,6 +177,39 @@ def _block_value(view: View, belief: Belief, rest: int, tile: int, left: int, ri
 # -- the policy used inside simulations --------------------------------------------------
 
 
+def play_score(
+    move: int, hand: int, left0: int, right0: int, lack_next: int, lack_partner: int
+) -> float:
+    """The fast heuristic's score of play ``move`` from ``hand`` on ends ``left0``/``right0``
+    (-1: empty line), given the numbers the next seat and the partner showed they lack."""
+    i = move >> 2
+    rest = hand ^ (1 << i)
+    if not rest:
+        return SURE
+    end = move & 3
+    if end == 1:
+        left, right = OTHER[i * 10 + left0], right0
+    elif end == 2:
+        left, right = left0, OTHER[i * 10 + right0]
+    else:
+        left = i // 10
+        right = i % 10
+    score = PIPS[i] + (W_DOUBLE if (1 << i) & DOUBLES else 0.0)
+    score += W_FOLLOW * (
+        min((rest & NUM[left]).bit_count(), 2)
+        + (min((rest & NUM[right]).bit_count(), 2) if right != left else 0)
+    )
+    open_mask = (1 << left) | (1 << right)
+    hit = lack_next & open_mask
+    if hit == open_mask:
+        score += W_LOCK
+    elif hit:
+        score += W_LACK
+    if lack_partner & open_mask:
+        score -= W_PARTNER_LACK
+    return score
+
+
 def rollout_move(sim: Sim) -> int:
     """A fast version of the normal heuristic on a simulator position (own hand only)."""
     seat = sim.turn
@@ -196,31 +229,9 @@ def rollout_move(sim: Sim) -> int:
     best = plays[0]
     best_score = -1e18
     for move in plays:
-        i = move >> 2
-        rest = hand ^ (1 << i)
-        if not rest:
+        score = play_score(move, hand, left0, right0, lack_next, lack_partner)
+        if score >= SURE:
             return move
-        end = move & 3
-        if end == 1:
-            left, right = OTHER[i * 10 + left0], right0
-        elif end == 2:
-            left, right = left0, OTHER[i * 10 + right0]
-        else:
-            left = i // 10
-            right = i % 10
-        score = PIPS[i] + (W_DOUBLE if (1 << i) & DOUBLES else 0.0)
-        score += W_FOLLOW * (
-            min((rest & NUM[left]).bit_count(), 2)
-            + (min((rest & NUM[right]).bit_count(), 2) if right != left else 0)
-        )
-        open_mask = (1 << left) | (1 << right)
-        hit = lack_next & open_mask
-        if hit == open_mask:
-            score += W_LOCK
-        elif hit:
-            score += W_LACK
-        if lack_partner & open_mask:
-            score -= W_PARTNER_LACK
         if score > best_score:
             best_score = score
             best = move

@@ -14,7 +14,7 @@ def test_benchmark_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert code == 0
     lines = out.splitlines()
-    assert lines[1].split()[:3] == ["preset", "A", "B"]
+    assert lines[1].split()[:3] == ["rules", "A", "B"]
     assert lines[3].split()[:4] == ["partners", "hard", "heaviest", "4"]
     assert lines[4].split()[:4] == ["draw", "normal", "easy", "4"]
 

@@ -27,18 +27,18 @@ def chooser(level: str) -> Any:
 
 
 def test_levels() -> None:
-    assert LEVELS == ("easy", "normal", "hard")
+    assert LEVELS == ("easy", "normal", "hard", "expert")
     assert set(LEVELS) < set(ALL_LEVELS)
     with pytest.raises(ValueError, match="unknown level"):
-        choose(Match.new(PRESETS["draw"], 1).view(0), "expert")
+        choose(Match.new(PRESETS["draw"], 1).view(0), "grandmaster")
 
 
 @pytest.mark.parametrize("rs_id", list(PRESETS))
 @pytest.mark.parametrize("level", ALL_LEVELS)
 def test_complete_matches_with_legal_moves_only(rs_id: str, level: str) -> None:
     rs = PRESETS[rs_id]
-    if level == "hard" and rs.target is not None:
-        rs = dataclasses.replace(rs, target=50)  # fewer hands: hard is the slow one
+    if level in ("hard", "expert") and rs.target is not None:
+        rs = dataclasses.replace(rs, target=50)  # fewer hands: these are the slow ones
     match = play_match(rs, 11, chooser(level))
     assert match.outcome is not None
 
@@ -47,7 +47,7 @@ def test_complete_matches_with_legal_moves_only(rs_id: str, level: str) -> None:
 def test_mixed_table(rs_id: str) -> None:
     """Every level at one table, as when computers fill empty seats."""
     rs = dataclasses.replace(PRESETS[rs_id], target=50) if PRESETS[rs_id].target else PRESETS[rs_id]
-    levels = ["hard", "easy", "normal", "heaviest"]
+    levels = ["hard", "easy", "expert", "normal", "heaviest"]
 
     def pick(view: View, rng: random.Random) -> Any:
         assert view.seat is not None

@@ -1,0 +1,174 @@
+"""The expert level: view-only, exact endgame, the play model, its budget and strength."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domino import PRESETS, Match, Play, Tile, preset
+from domino.ai import choose
+from domino.ai.belief import Belief
+from domino.ai.expert import choose_expert, decisions, log_weight
+from domino.ai.hard import outcome_value, solve
+from domino.ai.policy import rollout_move
+from domino.ai.sim import Sim, mask_of
+from tests.domino.ai.helpers import any_opener, position
+from tests.domino.ai.test_players import same_view_two_deals
+
+
+def test_same_view_same_choice_whatever_the_hidden_tiles() -> None:
+    for rs_id in ("partners", "draw"):
+        view_a, view_b = same_view_two_deals(rs_id)
+        for seed in range(3):
+            got = {
+                choose(v, "expert", rng=random.Random(seed), samples=30) for v in (view_a, view_b)
+            }
+            assert len(got) == 1
+
+
+def minimax(sim: Sim, side: int, penalty: bool) -> float:
+    """Plain minimax without pruning: the reference for :func:`solve`."""
+    if sim.turn < 0:
+        assert sim.result is not None
+        return outcome_value(sim.result, side, penalty)
+    values = []
+    for move in sim.legal():
+        child = sim.copy()
+        child.apply(move)
+        values.append(minimax(child, side, penalty))
+    mine = sim.rules.side_of[sim.turn] == side
+    return max(values) if mine else min(values)
+
+
+def endgame(rs_id: str, seed: int, left: int) -> Sim | None:
+    """A random hand of ``rs_id`` played at random until the hands hold ``left`` tiles."""
+    rng = random.Random(seed)
+    match = Match.new(PRESETS[rs_id], seed)
+    sim = Sim.from_match(match)
+    while sim.turn >= 0 and sum(h.bit_count() for h in sim.hands) > left:
+        sim.apply(rng.choice(sim.legal()))
+    if sim.turn < 0 or (sim.rules.draw and len(sim.pile) > sim.rules.floor):
+        return None
+    return sim
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["partners", "cuban", "three", "draw", "two"]), st.integers(0, 10**6))
+def test_solve_is_exact_minimax(rs_id: str, seed: int) -> None:
+    sim = endgame(rs_id, seed, 7)
+    if sim is None:
+        return
+    side = sim.rules.side_of[sim.turn]
+    expected = minimax(sim.copy(), side, sim.rules.penalty)
+    assert solve(sim.copy(), side, sim.rules.penalty, -1e18, 1e18, [10**9]) == expected
+
+
+def test_the_play_model_favours_deals_that_explain_the_plays() -> None:
+    """When every seat plays as the model says, the true deal weighs at least as much as a
+    typical consistent deal (checked over many hands)."""
+    above = 0
+    trials = 0
+    for seed in range(30):
+        match = Match.new(any_opener(preset("partners")), seed)
+        sim = Sim.from_match(match)
+        while len(match.line) < 9 and match.turn is not None:
+            sim = Sim.from_match(match)
+            for e in match.events:  # the model sees the same passes the players saw
+                if e.kind == "pass" and e.ends_before is not None and e.seat is not None:
+                    sim.lacks[e.seat] |= (1 << e.ends_before[0]) | (1 << e.ends_before[1])
+            move = rollout_move(sim)
+            action = next(a for a in match.legal_actions() if _move(a) == move)
+            match = match.apply(action)
+        if match.turn is None or match.hand_number != 1:
+            continue
+        view = match.view(match.turn)
+        choices = decisions(view)
+        if not choices:
+            continue
+        truth = [mask_of(h) for h in match.hands]
+        belief = Belief.from_view(view)
+        rng = random.Random(seed)
+        sampled = []
+        for _ in range(60):
+            hands, _ = belief.sample(rng)
+            sampled.append(log_weight(choices, hands))
+        trials += 1
+        above += log_weight(choices, truth) >= statistics.median(sampled)
+    assert trials >= 20
+    assert above >= 0.8 * trials, (above, trials)
+
+
+def _move(action: object) -> int:
+    from domino.ai.sim import to_move
+
+    return to_move(action)  # type: ignore[arg-type]
+
+
+def test_decisions_skip_forced_openings_own_plays_and_plays_before_a_draw() -> None:
+    match = Match.new(PRESETS["partners"], 1)  # the holder of 6-6 must open with it
+    for _ in range(6):
+        match = match.apply(match.legal_actions()[0])
+    view = match.view(match.turn)
+    plays = [e.seat for e in view.events if e.kind == "play"]
+    expected = [s for s in plays[1:] if s != view.seat]  # not the forced 6-6, not its own
+    assert [d.seat for d in decisions(view)] == expected
+    # draw game: a seat's plays before its last draw are not judged (its hand changed)
+    m = Match.new(PRESETS["draw"], 4)
+    checked = 0
+    while m.turn is not None and m.hand_number == 1:
+        v = m.view(m.turn)
+        for s in range(2):
+            if s == v.seat:
+                continue
+            last_draw = max(
+                (k for k, e in enumerate(v.events) if e.seat == s and e.kind == "draw"),
+                default=-1,
+            )
+            after = sum(
+                1 for e in v.events[last_draw + 1 :] if e.seat == s and e.kind == "play"
+            )
+            judged = sum(1 for d in decisions(v) if d.seat == s)
+            assert judged <= after
+            checked += last_draw >= 0
+        m = m.apply(m.legal_actions()[0])
+    assert checked
+
+
+def test_expert_takes_a_sure_win() -> None:
+    line = [(4, 2), (2, 1), (1, 1), (1, 0), (0, 3), (3, 1), (1, 5), (5, 0), (0, 6), (6, 1)]
+    view = position("draw", "1-4 4-6", line, hand_sizes=(2, 14), pile=2)
+    choice = choose(view, "expert", rng=random.Random(1), samples=20)
+    assert isinstance(choice, Play) and choice.tile == Tile(1, 4)
+
+
+def test_expert_respects_its_budget() -> None:
+    match = Match.new(any_opener(preset("partners")), 2, None)
+    view = match.view(match.turn)
+    start = time.perf_counter()
+    choose_expert(view, random.Random(0), budget=0.05)
+    assert time.perf_counter() - start < 0.05 + 0.1  # generous: CI machines are noisy
+
+
+def test_expert_beats_heaviest_in_duplicate() -> None:
+    rs = PRESETS["partners"]
+    wins = losses = 0
+    for seed in range(8):
+        for side in (0, 1):
+            match = Match.new(rs, 2000 + seed)
+            count = 0
+            while match.hand_number == 1 and match.outcome is None:
+                seat = match.turn
+                assert seat is not None
+                view = match.view(seat)
+                level = "expert" if rs.side_of(seat) == side else "heaviest"
+                match = match.apply(choose(view, level, rng=random.Random(count), samples=12))
+                count += 1
+            result = match.hand_results[0]
+            if result.winner_side is not None:
+                wins += result.winner_side == side
+                losses += result.winner_side != side
+    assert wins > losses, (wins, losses)
