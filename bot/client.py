@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import pictures
+from bot import computer, pictures
 from bot.i18n import CommandTranslator
 from bot.log import setup_logging
 from bot.settings import Settings, redact_url
@@ -86,6 +86,8 @@ class DominoBot(commands.Bot):
         if self.settings.render_processes:
             await asyncio.to_thread(pictures.use_processes, self.settings.render_processes)
         await pictures.warm_up()
+        if self.settings.ai_processes:
+            await asyncio.to_thread(computer.use_processes, self.settings.ai_processes)
         self.service.start_timers()
 
     async def load_cogs(self) -> None:
@@ -125,6 +127,8 @@ class DominoBot(commands.Bot):
             self.store = None
         if self.settings.render_processes:
             pictures.use_executor(None)  # shuts the picture processes down
+        if self.settings.ai_processes:
+            computer.use_executor(None)  # shuts the computer players' processes down
 
 
 def run_bot(settings: Settings) -> int:

@@ -47,6 +47,7 @@ class Settings:
     database_url: str = ""
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = field(default=None)
+    ai_processes: int = 0  # 0: computer players think in worker threads; N: in N processes
 
     def __post_init__(self) -> None:
         if isinstance(self.discord_token, str):
@@ -184,6 +185,7 @@ def load_settings(
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
 
     render_processes = _number(values, "RENDER_PROCESSES", 0, 64) or 0
+    ai_processes = _number(values, "AI_PROCESSES", 0, 64) or 0
     shard_count = _number(values, "SHARD_COUNT", 1, MAX_SHARDS)
     shard_raw = values.get("SHARD_IDS", "").strip()
     shard_ids = parse_shard_ids(shard_raw, shard_count) if shard_raw else None
@@ -197,6 +199,7 @@ def load_settings(
         database_url=url,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        ai_processes=ai_processes,
     )
 
 
@@ -208,6 +211,7 @@ KEYS = frozenset(
         "DEV_GUILD_ID",
         "LOG_LEVEL",
         "RENDER_PROCESSES",
+        "AI_PROCESSES",
         "SHARD_COUNT",
         "SHARD_IDS",
     }

@@ -64,6 +64,8 @@ def test_defaults_and_environment_wins(tmp_path: Path) -> None:
     env.write_text("DISCORD_TOKEN=from-file\n", encoding="utf-8")
     assert load_settings(env, environ={"DISCORD_TOKEN": "from-env"}).token() == "from-env"
     assert load_settings(None, environ={"RENDER_PROCESSES": "2"}).render_processes == 2
+    assert load_settings(None, environ={"AI_PROCESSES": "2"}).ai_processes == 2
+    assert load_settings(None, environ={}).ai_processes == 0
 
 
 def test_the_token_never_shows(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -106,6 +108,7 @@ def test_shards() -> None:
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"RENDER_PROCESSES": "many"}, "RENDER_PROCESSES"),
         ({"RENDER_PROCESSES": "65"}, "RENDER_PROCESSES"),
+        ({"AI_PROCESSES": "two"}, "AI_PROCESSES"),
         ({"DATABASE_URL": "mysql://x/y"}, "DATABASE_URL"),
         ({"DATABASE_URL": "sqlite:///"}, "DATABASE_URL"),
         ({"DATABASE_URL": "sqlite:///a", "DATABASE_PATH": "b"}, "DATABASE_PATH"),
