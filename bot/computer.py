@@ -1,36 +1,49 @@
-"""Computer players for the table service.
+"""Computer players for the table service: decisions off the event loop, at a human pace.
 
-Uses ``domino.ai.choose(view, level, rng=..., budget=...)`` when the engine ships it; until then
-a stand-in picks a random legal action. Either way the player only ever receives a seat's view.
+The table service calls :func:`decide`: it draws a thinking time from one human-like
+distribution (the same whatever the position: how long a computer takes tells nothing about
+its tiles), computes the move meanwhile in a worker process (:func:`use_processes`, sized by
+the ``AI_PROCESSES`` setting) or, without a pool, in a worker thread, and returns the move no
+earlier than the drawn time. The player only ever receives a seat's view.
 """
 
 from __future__ import annotations
 
-import importlib
+import asyncio
+import math
 import random
-from typing import Any
+from concurrent.futures import Executor
+from dataclasses import dataclass
 
-from domino import Action, View
+from bot.pools import Offload
+from domino import Action, View, ai
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS: tuple[str, ...] = ai.LEVELS
 DEFAULT_LEVEL = "normal"
-DEFAULT_BUDGET = 0.3
+DEFAULT_BUDGET: float | None = None  # each level's own default (hard 0.3 s, expert 0.42 s)
+
+_offload = Offload()
 
 
-def _engine_ai() -> Any | None:
-    try:
-        module = importlib.import_module("domino.ai")
-    except ImportError:
-        return None
-    return module if callable(getattr(module, "choose", None)) else None
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """The distribution of a computer's answer time: log-normal with this ``median`` (s) and
+    ``spread`` (the standard deviation of its logarithm), clipped to ``[low, high]``. ``low``
+    must leave room for the slowest level's thinking (its budget), so the position never
+    shows in the timing."""
+
+    median: float = 1.5
+    spread: float = 0.35
+    low: float = 0.9
+    high: float = 4.0
+
+    def draw(self, rng: random.Random) -> float:
+        """One answer time in seconds."""
+        value = self.median * math.exp(rng.gauss(0.0, self.spread))
+        return min(self.high, max(self.low, value))
 
 
-_AI = _engine_ai()
-
-
-def has_engine_ai() -> bool:
-    """True when ``domino.ai`` provides the computer players (else the random stand-in plays)."""
-    return _AI is not None
+HUMAN_PACE = Pace()
 
 
 def rng_for(seed: int | str, seq: int) -> random.Random:
@@ -38,19 +51,70 @@ def rng_for(seed: int | str, seq: int) -> random.Random:
     return random.Random(f"{seed}/{seq}")
 
 
+def pace_rng_for(seed: int | str, seq: int) -> random.Random:
+    """The generator of the answer time at action ``seq``: apart from the decision's, and
+    never fed anything about the position."""
+    return random.Random(f"{seed}/{seq}/pace")
+
+
 def choose(
-    view: View, level: str = DEFAULT_LEVEL, *, rng: random.Random, budget: float = DEFAULT_BUDGET
+    view: View,
+    level: str = DEFAULT_LEVEL,
+    *,
+    rng: random.Random,
+    budget: float | None = DEFAULT_BUDGET,
 ) -> Action:
-    """One legal action for the seat of ``view`` (which must be to move)."""
+    """One legal action for the seat of ``view`` (which must be to move), computed here."""
     if not view.legal:
         raise ValueError(f"seat {view.seat} has no legal action to choose from")
-    if len(view.legal) == 1:
-        return view.legal[0]
-    if _AI is not None:
-        return _AI.choose(view, level, rng=rng, budget=budget)
-    return rng.choice(view.legal)
+    return ai.choose(view, level, rng=rng, budget=budget)
+
+
+async def decide(
+    view: View,
+    level: str = DEFAULT_LEVEL,
+    *,
+    rng: random.Random,
+    pace_rng: random.Random,
+    pace: Pace = HUMAN_PACE,
+    budget: float | None = DEFAULT_BUDGET,
+) -> Action:
+    """The action of computer ``level`` for the seat of ``view``, returned after a thinking
+    time drawn from ``pace`` with ``pace_rng`` (and not before the computation ends).
+
+    The computation runs in the process pool when one is set (:func:`use_processes`), else in
+    a worker thread, so the event loop stays free. Every position, even one with a single
+    legal action, takes its time from the same distribution. Cancelling the await abandons
+    the decision.
+    """
+    if not view.legal:
+        raise ValueError(f"seat {view.seat} has no legal action to choose from")
+    if level not in ai.ALL_LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + pace.draw(pace_rng)
+    action = await _offload.run(choose, view, level, rng=rng, budget=budget)
+    left = deadline - loop.time()
+    if left > 0:
+        await asyncio.sleep(left)
+    return action
+
+
+def _warm_up() -> bool:
+    """Import the players in a worker before its first decision."""
+    return bool(ai.LEVELS)
+
+
+def use_processes(workers: int | None = None) -> Executor:
+    """Compute decisions in a pool of ``workers`` processes (default: one per CPU) from now on."""
+    return _offload.use_processes(workers, _warm_up)
+
+
+def use_executor(executor: Executor | None) -> None:
+    """Compute decisions with ``executor`` (None: worker threads). The old pool is shut."""
+    _offload.use_executor(executor)
 
 
 def is_cheap(level: str) -> bool:
-    """Whether a decision is fast enough to make on the event loop (no thread hop needed)."""
-    return _AI is None or level == "easy"
+    """Whether a decision is fast enough to compute on the event loop itself."""
+    return level in ("easy", "heaviest")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import threading
-import types
 
 import pytest
 
+import render
 from bot import pictures
 from domino import Match, preset
 
@@ -14,7 +14,6 @@ from domino import Match, preset
 @pytest.fixture
 def fake_render(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object, str]]:
     calls: list[tuple[str, object, str]] = []
-    module = types.ModuleType("render")
 
     def render_table(view, names, **options) -> bytes:
         calls.append(("table", view, threading.current_thread().name))
@@ -24,9 +23,8 @@ def fake_render(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object, str]
         calls.append(("hand", view, threading.current_thread().name))
         return b"hand"
 
-    module.render_table = render_table  # type: ignore[attr-defined]
-    module.render_hand = render_hand  # type: ignore[attr-defined]
-    monkeypatch.setitem(__import__("sys").modules, "render", module)
+    monkeypatch.setattr(render, "render_table", render_table)
+    monkeypatch.setattr(render, "render_hand", render_hand)
     return calls
 
 
@@ -46,15 +44,7 @@ async def test_table_picture_refuses_a_private_view(fake_render) -> None:
     assert fake_render == []
 
 
-async def test_no_render_package_means_no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(__import__("sys").modules, "render", types.ModuleType("render"))
-    match = Match.new(preset("draw"), 1)
-    assert await pictures.table_png(match.public_view(), ["a", "b"]) is None
-    assert await pictures.hand_png(match.view(0)) is None
-
-
 async def test_pictures_in_a_process_pool() -> None:
-    pytest.importorskip("render.table")
     pool = pictures.use_processes(1)
     try:
         match = Match.new(preset("partners"), 1)

@@ -1,0 +1,105 @@
+"""Computer decisions for the table service: legal, off the event loop, and paced so the
+answer time tells nothing about the position."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+
+import pytest
+
+from bot import computer
+from domino import Match, Play, preset
+from tests.domino.ai.helpers import position
+
+# Small times keep the test short; the distribution's shape is the one players get.
+FAST = computer.Pace(median=0.08, spread=0.35, low=0.05, high=0.2)
+
+
+def ks_p_value(a: list[float], b: list[float]) -> float:
+    """Two-sample Kolmogorov-Smirnov test: the p-value of "same distribution" (asymptotic)."""
+    a, b = sorted(a), sorted(b)
+    i = j = 0
+    d = 0.0
+    while i < len(a) and j < len(b):
+        x = min(a[i], b[j])
+        while i < len(a) and a[i] <= x:
+            i += 1
+        while j < len(b) and b[j] <= x:
+            j += 1
+        d = max(d, abs(i / len(a) - j / len(b)))
+    n = len(a) * len(b) / (len(a) + len(b))
+    lam = (math.sqrt(n) + 0.12 + 0.11 / math.sqrt(n)) * d
+    return min(1.0, max(0.0, 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * lam * lam)
+                                     for k in range(1, 101))))
+
+
+async def answer_times(view, level: str, seeds: range) -> list[float]:
+    loop = asyncio.get_running_loop()
+
+    async def one(seed: int) -> float:
+        start = loop.time()
+        action = await computer.decide(
+            view, level, rng=random.Random(seed), pace_rng=random.Random(seed), pace=FAST
+        )
+        assert action in view.legal
+        return loop.time() - start
+
+    times: list[float] = []
+    for start in range(0, len(seeds), 12):  # a few tables at once, as on a real bot
+        times += await asyncio.gather(*(one(s) for s in seeds[start : start + 12]))
+    return times
+
+
+async def test_answer_time_is_the_same_for_one_and_three_playable_tiles() -> None:
+    """Our decision: a computer's answer time is drawn from one human-like distribution, so
+    it does not tell how many tiles it could play (privacy of hidden tiles)."""
+    one = position("partners", "2-5 0-0 1-1", [(5, 3)], hand_sizes=(3, 6, 6, 6))
+    three = position("partners", "2-5 3-4 5-6", [(5, 3)], hand_sizes=(3, 6, 6, 6))
+    assert len(one.legal) == 1 and len(three.legal) == 3
+    seeds = range(120)
+    times_one = await answer_times(one, "normal", seeds)
+    times_three = await answer_times(three, "normal", seeds)
+    assert min(times_one + times_three) >= FAST.low - 0.005
+    assert ks_p_value(times_one, times_three) > 0.01
+    # a clock that answered at once when there is a single choice would be told apart
+    instant = [0.001] * len(seeds)
+    assert ks_p_value(instant, times_three) < 1e-6
+
+
+def test_the_pace_is_human_and_independent_of_the_position() -> None:
+    draws = [computer.HUMAN_PACE.draw(random.Random(k)) for k in range(2000)]
+    assert all(computer.HUMAN_PACE.low <= d <= computer.HUMAN_PACE.high for d in draws)
+    median = sorted(draws)[len(draws) // 2]
+    assert 1.3 < median < 1.7
+    assert computer.HUMAN_PACE.low > 0.42 + 0.2  # room for the slowest level's thinking
+    assert computer.pace_rng_for(7, 3).random() != computer.rng_for(7, 3).random()
+
+
+async def test_decide_refuses_what_it_cannot_play() -> None:
+    match = Match.new(preset("partners"), 1)
+    idle = next(s for s in range(4) if s != match.turn)
+    with pytest.raises(ValueError, match="no legal action"):
+        await computer.decide(
+            match.view(idle), "normal", rng=random.Random(1), pace_rng=random.Random(1), pace=FAST
+        )
+    with pytest.raises(ValueError, match="unknown level"):
+        await computer.decide(
+            match.view(match.turn), "grandmaster", rng=random.Random(1),
+            pace_rng=random.Random(1), pace=FAST,
+        )
+
+
+async def test_decisions_in_a_process_pool() -> None:
+    pool = computer.use_processes(1)
+    try:
+        view = position("partners", "2-5 3-4 5-6", [(5, 3)], hand_sizes=(3, 6, 6, 6))
+        action = await computer.decide(
+            view, "hard", rng=random.Random(1), pace_rng=random.Random(1), pace=FAST, budget=0.02
+        )
+        assert isinstance(action, Play) and action in view.legal
+    finally:
+        computer.use_executor(None)
+    with pytest.raises(RuntimeError):  # the pool was shut down
+        pool.submit(int)
