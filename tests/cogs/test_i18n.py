@@ -201,7 +201,8 @@ async def test_the_words_in_the_pictures_follow_the_locale(
     fake_render = types.ModuleType("render")
     fake_render.LABELS = {"score": "Score", "pile": "pile: {count}"}  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "render", fake_render)
-    monkeypatch.setattr(pictures, "_render_function", lambda name: renderer(name))
+    monkeypatch.setattr(pictures, "table_renderer", lambda: renderer("render_table"))
+    monkeypatch.setattr(pictures, "hand_renderer", lambda: renderer("render_hand"))
     i18n.render_defaults.cache_clear()
     fake = fake_discord
     fake.guild.locale = "pt-BR"
