@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Callable
 
-from domino import PRESETS, Match, preset
+from domino import PRESETS, STAGED, Match, preset
 
 
 def rate(one_hand: Callable[[int], None], seconds: float) -> float:
@@ -50,6 +50,8 @@ def sim_hand(pid: str) -> Callable[[int], None] | None:
     except ImportError:
         return None
     rs = preset(pid)
+    if rs.spinner:
+        return None  # the simulator has no spinner
     rng = random.Random(1)
 
     def run(seed: int) -> None:
@@ -84,7 +86,7 @@ def main() -> None:
     baseline = rate(theirs, args.seconds) if theirs else None
     print(f"{'preset':<12} {'Match API hands/s':>18} {'simulator hands/s':>18}")
     partners: tuple[float, float | None] | None = None
-    for pid in PRESETS:
+    for pid in (*PRESETS, *STAGED):
         ours = rate(match_hand(pid), args.seconds)
         sim = sim_hand(pid)
         sim_rate = rate(sim, args.seconds) if sim else None

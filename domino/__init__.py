@@ -5,7 +5,10 @@ Public API (see ``docs/engine-api.md`` for details):
 - :class:`Tile` (``Tile.parse("3-5")``, ``pips``, ``is_double``) and :func:`tile_set`.
 - :class:`Ruleset`, a frozen dataclass of every column of RULES.md; :func:`preset` returns a
   named variant (``partners``, ``spanish``, ``venezuelan``, ``brazilian``, ``cuban``,
-  ``seven-seven``, ``three``, ``draw``, ``two``, ``penalty``) with options applied.
+  ``seven-seven``, ``three``, ``draw``, ``two``, ``penalty``, and ``all-fives``, staged in
+  :data:`STAGED` until the bot offers it) with options applied; :data:`OPTION_CHOICES` and
+  :data:`FLAG_OPTIONS` (on/off options: ``forced_moves``, partners' ``bonuses``) list them.
+- :func:`forced_action` (the only action of the seat to move, at tables with forced moves).
 - :class:`Match`: ``Match.new(ruleset, seed, deal=None)``, ``turn``, ``legal_actions()``,
   ``apply(action)`` (returns a new Match or raises :class:`IllegalAction`), readable state
   (``line``, ``ends``, ``hands``, ``pile_size``, ``hand_number``, ``scores``, ``history``,
@@ -17,16 +20,21 @@ Public API (see ``docs/engine-api.md`` for details):
 
 from domino.actions import Action, Draw, Pass, Play, Resign, decode_action, encode_action
 from domino.errors import DominoError, IllegalAction
+from domino.forced import forced_action
 from domino.match import SCHEMA_VERSION, Match
-from domino.rules import OPTION_CHOICES, PRESETS, Ruleset, preset
+from domino.rules import FLAG_OPTIONS, OPTION_CHOICES, PRESETS, STAGED, Ruleset, preset
 from domino.tiles import Tile, tile_set
-from domino.views import Event, HandResult, Outcome, View
+from domino.views import BONUS_NAMES, Bonus, Event, HandResult, Outcome, View
 
 __all__ = [
+    "BONUS_NAMES",
+    "FLAG_OPTIONS",
     "OPTION_CHOICES",
     "PRESETS",
     "SCHEMA_VERSION",
+    "STAGED",
     "Action",
+    "Bonus",
     "DominoError",
     "Draw",
     "Event",
@@ -42,6 +50,7 @@ __all__ = [
     "View",
     "decode_action",
     "encode_action",
+    "forced_action",
     "preset",
     "tile_set",
 ]

@@ -8,11 +8,13 @@ from typing import Literal
 from domino.errors import DominoError
 from domino.tiles import Tile
 
-End = Literal["left", "right"]
+End = Literal["left", "right", "up", "down"]
+ENDS = ("left", "right", "up", "down")
 
 
 class Play:
-    """Lay ``tile`` at ``end`` ("left"/"right"); ``None`` when only one end fits.
+    """Lay ``tile`` at ``end`` ("left"/"right", or a spinner's "up"/"down"); ``None`` when
+    only one end fits.
 
     Plays are interned (``Play(t, "left") is Play(t, "left")``) and immutable.
     """
@@ -27,8 +29,8 @@ class Play:
         key = (tile, end)
         play = _PLAYS.get(key)
         if play is None:
-            if end not in ("left", "right", None):
-                raise DominoError(f"end must be left or right, not {end!r}")
+            if end is not None and end not in ENDS:
+                raise DominoError(f"end must be left, right, up or down, not {end!r}")
             play = object.__new__(cls)
             object.__setattr__(play, "tile", tile)
             object.__setattr__(play, "end", end)
@@ -122,7 +124,7 @@ def decode_action(text: str) -> Action:
         return Resign(int(words[1]))
     if words and words[0] == "play" and len(words) in (2, 3):
         end = words[2] if len(words) == 3 else None
-        if end not in ("left", "right", None):
+        if end is not None and end not in ENDS:
             raise DominoError(f"unknown end {end!r} in {text!r}")
         return Play(Tile.parse(words[1]), end)  # type: ignore[arg-type]
     raise DominoError(f"{text!r} is not an action")

@@ -10,8 +10,9 @@ from domino.actions import Action, Draw, Pass, Play, Resign, decode_action, enco
 from domino.errors import DominoError, IllegalAction
 from domino.rules import Ruleset
 from domino.scoring import score_hand
+from domino.spinner import NO_ARMS, Arms, end_count, open_ends
 from domino.tiles import Tile
-from domino.views import Event, HandResult, Outcome, Pair, View
+from domino.views import Bonus, Event, HandResult, Outcome, Pair, View
 
 SCHEMA_VERSION = 1
 
@@ -37,6 +38,8 @@ _FIELDS = (
     "_events",
     "_log",
     "_count",
+    "spinner",
+    "arms",
 )
 
 # Tiles as bits: tile a-b (a <= b) is bit a*10+b. NUM[n]: every tile showing n.
@@ -50,6 +53,8 @@ _RIGHT = {i: Play(t, "right") for i, t in TILE_OF_BIT.items()}
 _OPEN = {i: Play(t, None) for i, t in TILE_OF_BIT.items()}
 _DRAW = Draw()
 _PASS = Pass()
+_ENDS = ("left", "right", "up", "down")
+_DOUBLE_BLANK = Tile(0, 0)
 
 
 def bits(mask: int) -> list[int]:
@@ -116,6 +121,8 @@ class Match:
     _events: tuple[tuple[Any, ...], ...]
     _log: tuple[Any, ...] | None  # cons list: (previous, seat, action)
     _count: int
+    spinner: int | None  # index in line of the spinner (rulesets with a spinner)
+    arms: Arms  # the spinner's up and down arms
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -206,6 +213,8 @@ class Match:
         m._events = self._events
         m._log = self._log
         m._count = self._count
+        m.spinner = self.spinner
+        m.arms = self.arms
         return m
 
     # -- reading ---------------------------------------------------------------------
@@ -271,6 +280,8 @@ class Match:
             if self.forced is not None:
                 return [Play(self.forced, None)]
             return [_OPEN[i] for i in bits(hand)]
+        if self.ruleset.spinner:
+            return self._spinner_plays(hand)
         left = line[0][0]
         right = line[-1][1]
         if left == right:
@@ -289,11 +300,45 @@ class Match:
                 plays.append(_RIGHT[i])
         return plays
 
+    def _spinner_plays(self, hand: int) -> list[Play]:
+        ends = self._distinct_ends()
+        plays: list[Play] = []
+        for i in bits(hand & self._open_mask()):
+            tile = TILE_OF_BIT[i]
+            plays.extend(Play(tile, name) for name, n in ends if tile.a == n or tile.b == n)
+        return plays
+
+    def _distinct_ends(self) -> list[tuple[str, int]]:
+        """The open ends, leaving out one of two ends where a tile lands alike."""
+        line = self.line
+        ends = list(open_ends(line, self.spinner, self.arms))
+        same_sides = line[0][0] == line[-1][1] and (
+            self.spinner is None or (len(line) == 1)
+        )
+        if same_sides:  # a lone spinner, or no spinner and both ends alike: mirror images
+            ends = [e for e in ends if e[0] != "left"]
+        if len(ends) > 2 and not self.arms[0] and not self.arms[1]:
+            ends = [e for e in ends if e[0] != "down"]
+        return ends
+
+    def _open_mask(self) -> int:
+        """Every tile that matches an open end."""
+        line = self.line
+        mask = NUM[line[0][0]] | NUM[line[-1][1]]
+        if self.spinner is not None:
+            for _, n in open_ends(line, self.spinner, self.arms)[2:]:
+                mask |= NUM[n]
+        return mask
+
+    def open_ends(self) -> tuple[tuple[str, int], ...]:
+        """Every open end as ``(name, number)``: left, right, and a spinner's up and down."""
+        return open_ends(self.line, self.spinner, self.arms)
+
     def _can_play(self, seat: int) -> bool:
         line = self.line
         if not line:
             return True
-        return bool(self._hands[seat] & (NUM[line[0][0]] | NUM[line[-1][1]]))
+        return bool(self._hands[seat] & self._open_mask())
 
     def _can_draw(self) -> bool:
         rs = self.ruleset
@@ -342,6 +387,10 @@ class Match:
             legal=legal,
             drawn_this_turn=self.drawn,
             opener=self.opener,
+            spinner=self.spinner,
+            arms=self.arms,
+            open_ends=self.open_ends(),
+            end_count=end_count(self.line, self.spinner, self.arms),
         )
 
     def public_view(self) -> View:
@@ -384,14 +433,14 @@ class Match:
         hand = self._hands[seat]
         if not hand & bit:
             raise IllegalAction(f"You do not have {tile}.", "not_in_hand", tile=str(tile))
+        if self.ruleset.spinner:
+            return self._play_spinner(seat, action)
         line = self.line
         end = action.end
+        if end == "up" or end == "down":
+            raise IllegalAction(f"There is no {end} end in this game.", "unknown_action")
         if not line:
-            if self.forced is not None and tile is not self.forced:
-                raise IllegalAction(
-                    f"This hand must open with {self.forced}.", "must_open_with",
-                    tile=str(self.forced),
-                )
+            self._check_opening(tile)
             end = None
             ends = None
         else:
@@ -440,16 +489,116 @@ class Match:
         else:
             m.line = (*line, (ends[1], tile.other(ends[1])))
             m.last_index = len(line)
-        m.forced = None
-        m.drawn = 0
-        m.last_player = seat
-        if not hands[seat]:
-            m._end_hand("domino", seat)
-        elif self.ruleset.close_gives_pile and m._closed():
-            m._end_hand("block", None)
-        else:
-            m._advance((seat + 1) % self.ruleset.seats)
+        m._after_play(seat, hands)
         return m
+
+    def _check_opening(self, tile: Tile) -> None:
+        if self.forced is not None and tile is not self.forced:
+            raise IllegalAction(
+                f"This hand must open with {self.forced}.", "must_open_with",
+                tile=str(self.forced),
+            )
+
+    def _after_play(self, seat: int, hands: list[int]) -> None:
+        """End the hand or pass the turn after ``seat`` laid a tile."""
+        self.forced = None
+        self.drawn = 0
+        self.last_player = seat
+        if not hands[seat]:
+            self._end_hand("domino", seat)
+        elif self.ruleset.close_gives_pile and self._closed():
+            self._end_hand("block", None, "closed")
+        else:
+            self._advance((seat + 1) % self.ruleset.seats)
+
+    def _play_spinner(self, seat: int, action: Play) -> Match:
+        """Lay a tile where the first double is a spinner and the ends may score."""
+        rs = self.ruleset
+        tile = action.tile
+        line = self.line
+        end: str | None = action.end
+        spinner = self.spinner
+        arms = self.arms
+        if not line:
+            self._check_opening(tile)
+            end = None
+            ends_before = None
+            new_line: tuple[Pair, ...] = ((tile.a, tile.b),)
+            opener_index: int | None = 0
+            last_index: int | None = 0
+            spinner = 0 if tile.is_double else None
+        else:
+            ends_before = (line[0][0], line[-1][1])
+            numbers = dict(self.open_ends())
+            fits = [name for name, n in self._distinct_ends() if tile.has(n)]
+            if end is None:
+                if not fits:
+                    raise self._no_match(tile)
+                if len(fits) > 1:
+                    raise IllegalAction(
+                        f"{tile} fits several ends: choose one of {', '.join(fits)}.",
+                        "choose_end", tile=str(tile), left=ends_before[0],
+                        right=ends_before[1], ends=", ".join(fits),
+                    )
+                end = fits[0]
+            elif end not in numbers:
+                raise IllegalAction(
+                    f"The {end} end opens once the spinner has tiles on both other sides.",
+                    "no_match_end", tile=str(tile), end=end, number=line[spinner or 0][0],
+                )
+            elif not tile.has(numbers[end]):
+                if not fits:
+                    raise self._no_match(tile)
+                raise IllegalAction(
+                    f"{tile} does not match the {end} end ({numbers[end]}).", "no_match_end",
+                    tile=str(tile), end=end, number=numbers[end],
+                )
+            n = numbers[end]
+            opener_index = self.opener_index
+            last_index = None
+            new_line = line
+            if end == "left":
+                new_line = ((tile.other(n), n), *line)
+                opener_index = (opener_index or 0) + 1
+                last_index = 0
+                spinner = spinner + 1 if spinner is not None else (0 if tile.is_double else None)
+            elif end == "right":
+                new_line = (*line, (n, tile.other(n)))
+                last_index = len(line)
+                if spinner is None and tile.is_double:
+                    spinner = len(line)
+            else:
+                k = 0 if end == "up" else 1
+                grown = (*arms[k], (n, tile.other(n)))
+                arms = (grown, arms[1]) if k == 0 else (arms[0], grown)
+        count = end_count(new_line, spinner, arms)
+        points = count if count and rs.end_scoring and count % rs.end_scoring == 0 else 0
+        m = self._copy()
+        m._log = (self._log, seat, Play(tile, end) if end != action.end else action)  # type: ignore[arg-type]
+        m._count = self._count + 1
+        m._events = (*self._events, (seat, "play", tile, end, ends_before, points))
+        hands = list(self._hands)
+        hands[seat] ^= tile.bit
+        m._hands = tuple(hands)
+        m.line = new_line
+        m.opener_index = opener_index
+        m.last_index = last_index
+        m.spinner = spinner
+        m.arms = arms
+        if points:
+            scores = list(self.scores)
+            scores[rs.side_of(seat)] += points
+            m.scores = tuple(scores)
+        m._after_play(seat, hands)
+        return m
+
+    def _no_match(self, tile: Tile) -> IllegalAction:
+        numbers = ", ".join(str(n) for _, n in self.open_ends())
+        left, right = self.line[0][0], self.line[-1][1]
+        return IllegalAction(
+            f"{tile} does not match any open end ({numbers}).", "no_match",
+            tile=str(tile), left=left, right=right, ends=numbers,
+        )
 
     def _draw(self, seat: int) -> Match:
         if self._plays(seat):
@@ -529,7 +678,7 @@ class Match:
         held = 0
         for hand in self._hands:
             held |= hand
-        return not held & (NUM[line[0][0]] | NUM[line[-1][1]])
+        return not held & self._open_mask()
 
     def _advance(self, seat: int) -> None:
         self.turn = seat
@@ -546,7 +695,7 @@ class Match:
             return
         rs = self.ruleset
         if rs.stuck_ends_hand and len(self.pile) <= rs.draw_floor and not self._can_play(seat):
-            self._end_hand("block", None)
+            self._end_hand("block", None, "stuck")
 
     def _start_hand(self, previous: HandResult | None) -> None:
         rs = self.ruleset
@@ -571,6 +720,8 @@ class Match:
         self.drawn = 0
         self.last_player = None
         self.forced = None
+        self.spinner = None
+        self.arms = NO_ARMS
         rule = rs.first_hand if number == 1 else rs.next_hand
         opener = self._choose_opener(rule, hands, previous, rng, deal)
         self.opener = opener
@@ -634,7 +785,7 @@ class Match:
         raise DominoError(f"unknown opener rule {rule!r}")
 
     # -- end of a hand -------------------------------------------------------------------
-    def _end_hand(self, kind: str, domino_seat: int | None) -> None:
+    def _end_hand(self, kind: str, domino_seat: int | None, ending: str = "block") -> None:
         rs = self.ruleset
         blocker = self.last_player
         if kind == "block" and rs.close_gives_pile and self.pile:
@@ -645,25 +796,82 @@ class Match:
             self._hands = tuple(hands)
         pips = tuple(pips_of(h) for h in self._hands)
         winner_seat, winner_side, points = score_hand(rs, kind, pips, domino_seat, blocker)
+        gained = list(points)
+        bonuses: tuple[Bonus, ...] = ()
+        if rs.bonuses:
+            bonuses = self._bonuses(kind, winner_side)
+            for bonus in bonuses:
+                gained[bonus.side] += bonus.points
+        end_points: tuple[int, ...] = ()
+        if rs.end_scoring:
+            per_side = [0] * rs.sides
+            for event in self._events:
+                if len(event) > 5 and event[5]:
+                    per_side[rs.side_of(event[0])] += event[5]
+            end_points = tuple(per_side)
+        total = tuple(g + e for g, e in zip(gained, end_points or (0,) * rs.sides, strict=True))
         result = HandResult(
             hand_number=self.hand_number,
             kind=kind,  # type: ignore[arg-type]
             winner_seat=winner_seat,
             winner_side=winner_side,
-            points=tuple(points),
+            points=total,
             pips=pips,
             opener=self.opener,
             last_player=blocker,
             line=self.line,
             opener_index=self.opener_index,
+            bonuses=bonuses,
+            end_points=end_points,
+            ending="domino" if kind == "domino" else ending,  # type: ignore[arg-type]
+            spinner=self.spinner,
+            arms=self.arms,
         )
         self.hand_results = (*self.hand_results, result)
-        self.scores = tuple(a + b for a, b in zip(self.scores, points, strict=True))
+        self.scores = tuple(a + b for a, b in zip(self.scores, gained, strict=True))
         self.outcome = self._match_outcome()
         if self.outcome is not None:
             self.turn = None
             return
         self._start_hand(result)
+
+    def _bonuses(self, kind: str, winner_side: int | None) -> tuple[Bonus, ...]:
+        """The Latin bonuses ("premios") this hand earned, by the rules of RULES.md."""
+        rs = self.ruleset
+        events = self._events
+        found: list[Bonus] = []
+        kinds = [e[1] for e in events]
+        if kinds[:3] == ["play", "pass", "play"]:  # the rival passed, the partner played
+            opener, tile = events[0][0], events[0][2]
+            found.append(
+                Bonus("first-pass", rs.side_of(opener), 25 if tile.is_double else 50, opener)
+            )
+        for i in range(len(events) - 3):
+            if kinds[i] == "play" and kinds[i + 1 : i + 4] == ["pass", "pass", "pass"]:
+                found.append(Bonus("round-pass", rs.side_of(events[i][0]), 25, events[i][0]))
+        if kind == "domino" and winner_side is not None:
+            seat, _, tile, _, ends = events[-1][:5]
+            if ends is not None and ends[0] != ends[1] and tile is Tile(*sorted(ends)):
+                found.append(Bonus("capicua", winner_side, 25, seat))
+        if winner_side is not None:
+            holder = next(
+                (s for s, h in enumerate(self._hands) if h & _DOUBLE_BLANK.bit), None
+            )
+            on_table = mask_of(Tile(a, b) for a, b in self.line)
+            zeros = NUM[0] & mask_of(rs.tiles) & ~_DOUBLE_BLANK.bit
+            ends = self.ends
+            if (
+                holder is not None
+                and rs.side_of(holder) != winner_side
+                and on_table & zeros == zeros
+                and ends is not None
+                and 0 not in ends
+            ):
+                found.append(Bonus("dead-double-blank", winner_side, 15, holder))
+        target = rs.target
+        return tuple(
+            b for b in found if target is None or target - self.scores[b.side] > 25
+        )
 
     def _match_outcome(self) -> Outcome | None:
         rs = self.ruleset
@@ -679,4 +887,8 @@ class Match:
         reached = [s for s, v in enumerate(self.scores) if v >= rs.target]
         if not reached:
             return None
-        return Outcome(max(reached, key=lambda s: self.scores[s]), False, "target")
+        best = max(self.scores[s] for s in reached)
+        leaders = [s for s in reached if self.scores[s] == best]
+        if len(leaders) > 1:
+            return None  # sides level at or above the target play another hand
+        return Outcome(leaders[0], False, "target")

@@ -71,5 +71,12 @@ def score_hand(
             gained = sum(pips)
         else:
             gained = sum(p for side, p in enumerate(side_pips) if side != winner_side)
+        if rs.round_to:
+            gained = round_to(gained, rs.round_to)
         points[winner_side] = gained
     return winner_seat, winner_side, tuple(points)
+
+
+def round_to(value: int, step: int) -> int:
+    """``value`` rounded to the nearest multiple of ``step`` (halves round up)."""
+    return (value + step // 2) // step * step

@@ -17,8 +17,10 @@ class Event:
     """A public event of the current hand.
 
     ``kind`` is "start" (penalty's start tile, seat None), "play", "draw" or "pass".
-    ``tile`` is None for draws (nobody sees the drawn tile). ``ends_before`` are the
-    open ends when it happened (None on an empty line).
+    ``tile`` is None for draws (nobody sees the drawn tile). ``end`` is where a tile went
+    ("left", "right", or on a spinner's arm "up"/"down"). ``ends_before`` are the left and
+    right ends when it happened (None on an empty line). ``points`` are what the play scored
+    at the ends (All Fives).
     """
 
     seat: int | None
@@ -26,11 +28,41 @@ class Event:
     tile: Tile | None = None
     end: str | None = None
     ends_before: Pair | None = None
+    points: int = 0
+
+
+# The Latin bonuses ("premios") a hand result can name.
+BONUS_NAMES = ("first-pass", "round-pass", "capicua", "dead-double-blank")
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """A bonus of the hand: ``name`` (one of BONUS_NAMES), the ``side`` it goes to, its
+    ``points`` and the ``seat`` that earned it (the player of the tile; for the dead 0-0 the
+    seat left holding it).
+    """
+
+    name: str
+    side: int
+    points: int
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {"name": self.name, "side": self.side, "points": self.points, "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How one hand ended."""
+    """How one hand ended.
+
+    ``points`` is everything the hand added to each side's score: the hand's points, the
+    ``bonuses`` (named, partners with bonuses on) and the ``end_points`` scored at the ends
+    during the hand (All Fives, per side). ``ending`` says how a hand that is not a domino
+    ended: "block" (nobody can play or draw), "stuck" (penalty: the pile is down to its floor
+    and the player to move cannot play) or "closed" (two: the line was closed, the pile taken).
+    ``spinner`` and ``arms`` describe the final layout as in :class:`View`.
+    """
 
     hand_number: int
     kind: Literal["domino", "block"]
@@ -42,6 +74,11 @@ class HandResult:
     last_player: int | None  # who laid the last tile (the blocker after a block)
     line: tuple[Pair, ...] = ()  # the final line of play
     opener_index: int | None = None
+    bonuses: tuple[Bonus, ...] = ()
+    end_points: tuple[int, ...] = ()
+    ending: Literal["domino", "block", "stuck", "closed"] = "domino"
+    spinner: int | None = None
+    arms: tuple[tuple[Pair, ...], tuple[Pair, ...]] = ((), ())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -56,6 +93,11 @@ class HandResult:
             "last_player": self.last_player,
             "line": [list(p) for p in self.line],
             "opener_index": self.opener_index,
+            "bonuses": [b.to_dict() for b in self.bonuses],
+            "end_points": list(self.end_points),
+            "ending": self.ending,
+            "spinner": self.spinner,
+            "arms": [[list(p) for p in arm] for arm in self.arms],
         }
 
 
@@ -80,7 +122,13 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """Everything one seat (or a spectator, ``seat=None``) may know. No hidden tile."""
+    """Everything one seat (or a spectator, ``seat=None``) may know. No hidden tile.
+
+    All Fives: ``spinner`` is the index in ``line`` of the spinner (None before the first
+    double), ``arms`` its "up" and "down" arms (pairs oriented outward from the spinner),
+    ``open_ends`` every open end as ``(name, number)`` and ``end_count`` what the ends add up
+    to now. Elsewhere ``spinner`` is None, ``arms`` are empty and ``open_ends`` are left/right.
+    """
 
     ruleset: Ruleset
     seat: int | None
@@ -103,6 +151,10 @@ class View:
     legal: tuple[Action, ...]
     drawn_this_turn: int
     opener: int | None
+    spinner: int | None = None
+    arms: tuple[tuple[Pair, ...], tuple[Pair, ...]] = ((), ())
+    open_ends: tuple[tuple[str, int], ...] = ()
+    end_count: int = 0
 
     @property
     def previous(self) -> HandResult | None:
@@ -118,5 +170,5 @@ class View:
         return tuple(seen)
 
     def played_tiles(self) -> frozenset[Tile]:
-        """Tiles on the table."""
-        return frozenset(Tile(a, b) for a, b in self.line)
+        """Tiles on the table (the spinner's arms included)."""
+        return frozenset(Tile(a, b) for a, b in (*self.line, *self.arms[0], *self.arms[1]))
