@@ -10,7 +10,7 @@ from domino.actions import Action, Draw, Pass, Play, Resign, decode_action, enco
 from domino.errors import DominoError, IllegalAction
 from domino.rules import Ruleset
 from domino.scoring import score_hand
-from domino.spinner import NO_ARMS, Arms, end_count, open_ends
+from domino.spinner import NO_ARMS, Arms, end_count, open_ends, place
 from domino.tiles import Tile
 from domino.views import Bonus, Event, HandResult, Outcome, Pair, View
 
@@ -523,10 +523,8 @@ class Match:
             self._check_opening(tile)
             end = None
             ends_before = None
-            new_line: tuple[Pair, ...] = ((tile.a, tile.b),)
             opener_index: int | None = 0
             last_index: int | None = 0
-            spinner = 0 if tile.is_double else None
         else:
             ends_before = (line[0][0], line[-1][1])
             numbers = dict(self.open_ends())
@@ -553,24 +551,14 @@ class Match:
                     f"{tile} does not match the {end} end ({numbers[end]}).", "no_match_end",
                     tile=str(tile), end=end, number=numbers[end],
                 )
-            n = numbers[end]
             opener_index = self.opener_index
             last_index = None
-            new_line = line
             if end == "left":
-                new_line = ((tile.other(n), n), *line)
                 opener_index = (opener_index or 0) + 1
                 last_index = 0
-                spinner = spinner + 1 if spinner is not None else (0 if tile.is_double else None)
             elif end == "right":
-                new_line = (*line, (n, tile.other(n)))
                 last_index = len(line)
-                if spinner is None and tile.is_double:
-                    spinner = len(line)
-            else:
-                k = 0 if end == "up" else 1
-                grown = (*arms[k], (n, tile.other(n)))
-                arms = (grown, arms[1]) if k == 0 else (arms[0], grown)
+        new_line, spinner, arms = place(line, spinner, arms, tile, end)
         count = end_count(new_line, spinner, arms)
         points = count if count and rs.end_scoring and count % rs.end_scoring == 0 else 0
         m = self._copy()

@@ -10,6 +10,7 @@ hold a tile.
 
 from __future__ import annotations
 
+from domino.tiles import Tile
 from domino.views import Pair
 
 Arms = tuple[tuple[Pair, ...], tuple[Pair, ...]]
@@ -58,6 +59,33 @@ def end_count(line: tuple[Pair, ...], spinner: int | None, arms: Arms) -> int:
         if arm:
             total += _end_value(arm[-1], arm[-1][1])
     return total
+
+
+def place(
+    line: tuple[Pair, ...], spinner: int | None, arms: Arms, tile: Tile, end: str | None
+) -> tuple[tuple[Pair, ...], int | None, Arms]:
+    """The layout after ``tile`` is laid at ``end`` (any end on an empty line; the caller has
+    checked that it fits). The first double laid becomes the spinner."""
+    if not line:
+        return ((tile.a, tile.b),), (0 if tile.is_double else None), arms
+    if end == "left":
+        n = line[0][0]
+        if spinner is not None:
+            spinner += 1
+        elif tile.is_double:
+            spinner = 0
+        return ((tile.other(n), n), *line), spinner, arms
+    if end == "right":
+        n = line[-1][1]
+        if spinner is None and tile.is_double:
+            spinner = len(line)
+        return (*line, (n, tile.other(n))), spinner, arms
+    assert spinner is not None
+    k = 0 if end == "up" else 1
+    arm = arms[k]
+    n = arm[-1][1] if arm else line[spinner][0]
+    grown = (*arm, (n, tile.other(n)))
+    return line, spinner, ((grown, arms[1]) if k == 0 else (arms[0], grown))
 
 
 def arm_tiles(arms: Arms) -> tuple[Pair, ...]:
