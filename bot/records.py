@@ -584,6 +584,10 @@ class Records(TableObserver):
         """The bot is on the server (again): keep its data."""
         await self.repo.guild_back(guild_id)
 
+    async def known_guilds(self) -> set[int]:
+        """Every server some per-server data belongs to."""
+        return await self.repo.known_guilds()
+
     async def sweep_departed(self, grace: float = DEPARTED_GRACE) -> list[int]:
         """Drop the data of servers the bot left more than ``grace`` seconds ago."""
         dropped = await self.repo.departed_before(self.clock() - grace)

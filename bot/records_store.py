@@ -595,6 +595,14 @@ class RecordsRepo:
     async def guild_back(self, guild_id: int) -> None:
         await self._db.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))
 
+    async def known_guilds(self) -> set[int]:
+        """Every server some per-server data belongs to."""
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT scope FROM record_stats WHERE scope <> 0"
+            " UNION SELECT DISTINCT scope FROM record_privacy WHERE scope <> 0"
+        )
+        return {int(r[0]) for r in rows}
+
     async def departed_before(self, when: float) -> list[int]:
         """Servers the bot left before ``when``."""
         rows = await self._db.fetchall(

@@ -588,6 +588,29 @@ class RecordsCog(commands.Cog, name=COG_NAME):
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.records.guild_back(guild.id)
 
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.records.guild_back(guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Servers that removed the bot while it was away count as left from now."""
+        try:
+            present = {g.id for g in self.bot.guilds}
+            for guild_id in await self.records.known_guilds() - present:
+                if self._holds(guild_id):
+                    await self.records.guild_left(guild_id)
+        except Exception:
+            log.exception("looking for servers that removed the bot failed")
+
+    def _holds(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of ``guild_id`` (so it would see the server)."""
+        count = self.bot.shard_count or 1
+        ids = getattr(self.bot, "shard_ids", None)
+        if ids is None:
+            ids = [self.bot.shard_id or 0]
+        return (guild_id >> 22) % count in ids
+
     # -- names -------------------------------------------------------------------------------
 
     def _note(self, user: discord.abc.User) -> None:

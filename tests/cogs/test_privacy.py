@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.records import Records
@@ -347,3 +348,29 @@ async def test_a_name_recorded_before_is_replaced_by_the_public_name_when_seen(
         again = await fake.slash(alice, fake.channel_id, "domino leaderboard", options)
         assert again.message is not None
         assert "Alice" in again.message.text() and "OldNick" not in again.message.text()
+
+
+async def test_a_server_that_removed_the_bot_while_it_was_away_counts_as_left(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    async with await Store.open(db) as store:
+        records = Records(store)
+        await duel(records, 1, 1001, 1002, guild_id=fake.guild_id)
+        await duel(records, 2, 1001, 1002, guild_id=999)  # the bot is no longer there
+    async with running_bot(fake, factory(fake, db)) as bot:
+        records = records_of(bot)
+        await fake.wait_for(lambda: bot.is_ready())
+        departed = await bot.svc.store.db.fetchall("SELECT guild_id FROM departed_guilds")
+        for _ in range(100):
+            if departed:
+                break
+            await asyncio.sleep(0.01)
+            departed = await bot.svc.store.db.fetchall("SELECT guild_id FROM departed_guilds")
+        assert [r[0] for r in departed] == [999]
+        clock = FakeClock()
+        records.clock = clock
+        clock.advance(8 * 24 * 3600)
+        assert await records.sweep_departed() == [999]
+        assert (await records.stats(1001, guild_id=fake.guild_id)).server
