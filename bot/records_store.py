@@ -8,10 +8,11 @@ they mean is decided in :mod:`bot.records`.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+
+from bot.store.connection import Db, Row
 
 __all__ = [
     "ALL",
@@ -27,12 +28,6 @@ __all__ = [
 GLOBAL = 0  # the scope of everything; other scopes are guild ids
 ALL = "all"  # the bucket of every variant together
 FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below this one
-
-
-class _Runner(Protocol):
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None: ...
 
 
 def _dumps(value: Any) -> str:
@@ -151,18 +146,18 @@ _ORDER = {
 }
 
 
-def _stat(row: sqlite3.Row) -> StatRow:
+def _stat(row: Row) -> StatRow:
     return StatRow(*row)
 
 
-def _entry(row: sqlite3.Row) -> EntryRow:
+def _entry(row: Row) -> EntryRow:
     values = list(row)
     values[3] = tuple(json.loads(values[3]))
     values[13] = bool(values[13])
     return EntryRow(*values)
 
 
-def _summary(row: sqlite3.Row) -> MatchSummaryRow:
+def _summary(row: Row) -> MatchSummaryRow:
     values = list(row)
     values[5] = bool(values[5])
     values[9] = tuple(json.loads(values[9]))
@@ -178,7 +173,7 @@ class RecordsRepo:
 
     __slots__ = ("_db",)
 
-    def __init__(self, db: _Runner) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     # -- recording (call inside a transaction) ----------------------------------------------
@@ -341,21 +336,22 @@ class RecordsRepo:
         for scope, bucket, family, hidden in lines:
             params += [scope, bucket, player_id, family, *figures, int(hidden), at]
         await self._db.execute(
-            "INSERT INTO record_stats (scope, bucket, player_id, family, matches, wins, losses,"
+            "INSERT INTO record_stats AS s (scope, bucket, player_id, family, matches, wins,"
+            " losses,"
             " draws, hands_won, dominoes, blocks_won, points_for, points_against, streak,"
             f" best_streak, hidden, last_at) VALUES {values}"
             " ON CONFLICT (scope, bucket, player_id) DO UPDATE SET"
-            " matches = matches + 1, wins = wins + excluded.wins,"
-            " losses = losses + excluded.losses, draws = draws + excluded.draws,"
-            " hands_won = hands_won + excluded.hands_won,"
-            " dominoes = dominoes + excluded.dominoes,"
-            " blocks_won = blocks_won + excluded.blocks_won,"
-            " points_for = points_for + excluded.points_for,"
-            " points_against = points_against + excluded.points_against,"
-            " streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END,"
-            " best_streak = max(best_streak, CASE WHEN excluded.wins = 1 THEN streak + 1"
-            " ELSE 0 END),"
-            " hidden = excluded.hidden, last_at = max(last_at, excluded.last_at)",
+            " matches = s.matches + 1, wins = s.wins + excluded.wins,"
+            " losses = s.losses + excluded.losses, draws = s.draws + excluded.draws,"
+            " hands_won = s.hands_won + excluded.hands_won,"
+            " dominoes = s.dominoes + excluded.dominoes,"
+            " blocks_won = s.blocks_won + excluded.blocks_won,"
+            " points_for = s.points_for + excluded.points_for,"
+            " points_against = s.points_against + excluded.points_against,"
+            " streak = CASE WHEN excluded.wins = 1 THEN s.streak + 1 ELSE 0 END,"
+            " best_streak = greatest(s.best_streak, CASE WHEN excluded.wins = 1"
+            " THEN s.streak + 1 ELSE 0 END),"
+            " hidden = excluded.hidden, last_at = greatest(s.last_at, excluded.last_at)",
             params,
         )
 
@@ -372,8 +368,8 @@ class RecordsRepo:
         """Leave (or come back to) the leaderboards of ``scope``."""
         if hidden:
             await self._db.execute(
-                "INSERT OR IGNORE INTO record_privacy (user_id, scope, created_at)"
-                " VALUES (?, ?, ?)",
+                "INSERT INTO record_privacy (user_id, scope, created_at)"
+                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (user_id, scope, now),
             )
         else:

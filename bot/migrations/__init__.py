@@ -1,1 +1,1 @@
-"""Numbered SQL migrations, applied in order by :mod:`bot.store`."""
+"""Numbered SQL migrations, one folder per dialect (sqlite, postgres); see bot.store.schema."""

@@ -1,78 +1,104 @@
-"""The SQLite store: migrations, pragmas, repositories and the optimistic version check."""
+"""The store on both backends: migrations, repositories and the optimistic version check."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.errors import StaleAction
-from bot.store import SeatRow, Store, migrations
+from bot.settings import sqlite_url
+from bot.store import POSTGRES, SQLITE, IntegrityError, SeatRow, Store, migrations
+from bot.store.connection import numbered_placeholders
+from bot.store.schema import DIALECTS
+
+SERVICE_TABLES = {"tables", "seats", "matches", "actions", "hand_results", "players"}
 
 
-@pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(tmp_path / "db" / "t.sqlite3")
-    yield s
-    await s.close()
+async def table_names(store: Store) -> set[str]:
+    if store.dialect == SQLITE:
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    else:
+        sql = "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+    return {r[0] for r in await store.db.fetchall(sql)}
 
 
-async def test_fresh_database_gets_every_migration(tmp_path: Path) -> None:
-    path = tmp_path / "new" / "fresh.sqlite3"
-    store = await Store.open(path)
+@pytest.fixture(params=[SQLITE, POSTGRES])
+def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database with nothing in it yet (a SQLite file in a folder that does not exist)."""
+    if request.param == SQLITE:
+        return sqlite_url(tmp_path / "new" / "fresh.sqlite3")
+    return request.getfixturevalue("postgres_databases").create()
+
+
+async def test_fresh_database_gets_every_migration(empty_database: str) -> None:
+    store = await Store.open(empty_database)
     try:
-        assert path.exists()
-        assert await store.schema_version() == migrations()[-1][0] >= 1
-        names = {
-            r[0]
-            for r in sqlite3.connect(path).execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-            )
-        }
-        assert {
-            "tables",
-            "seats",
-            "matches",
-            "actions",
-            "hand_results",
-            "players",
-            "schema_version",
-        } <= names
+        if store.path is not None:
+            assert store.path.exists()
+        assert await store.schema_version() == migrations(store.dialect)[-1][0] >= 1
+        assert SERVICE_TABLES | {"schema_version"} <= await table_names(store)
+        versions = [r[0] for r in await store.db.fetchall("SELECT version FROM schema_version")]
+        assert sorted(versions) == [v for v, _, _ in migrations(store.dialect)]
     finally:
         await store.close()
 
 
-async def test_reopen_keeps_data_and_applies_nothing_twice(tmp_path: Path) -> None:
-    path = tmp_path / "t.sqlite3"
-    store = await Store.open(path)
+async def test_two_processes_migrating_at_once_apply_each_migration_once(
+    empty_database: str,
+) -> None:
+    stores = await asyncio.gather(*(Store.open(empty_database) for _ in range(3)))
+    try:
+        rows = await stores[0].db.fetchall("SELECT version FROM schema_version")
+        assert sorted(r[0] for r in rows) == [v for v, _, _ in migrations(stores[0].dialect)]
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_reopen_keeps_data_and_applies_nothing_twice(database_url: str) -> None:
+    store = await Store.open(database_url)
     table = await store.tables.create(
         host_id=1, variant="partners", options={"target": 50}, now=1.0
     )
     await store.close()
 
-    store = await Store.open(path)
+    store = await Store.open(database_url)
     try:
-        assert await store.schema_version() == migrations()[-1][0]
-        rows = sqlite3.connect(path).execute("SELECT count(*) FROM schema_version").fetchone()
-        assert rows[0] == len(migrations())
+        assert await store.schema_version() == migrations(store.dialect)[-1][0]
+        rows = await store.db.fetchval("SELECT count(*) FROM schema_version")
+        assert rows == len(migrations(store.dialect))
         again = await store.tables.get(table.id)
         assert again == table
     finally:
         await store.close()
 
 
-async def test_pragmas(store: Store) -> None:
-    assert (await store.pragma("journal_mode")).lower() == "wal"
-    assert await store.pragma("foreign_keys") == 1
-    assert await store.pragma("busy_timeout") >= 1000
+async def test_sqlite_pragmas(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "t.sqlite3") as store:
+        assert (await store.pragma("journal_mode")).lower() == "wal"
+        assert await store.pragma("foreign_keys") == 1
+        assert await store.pragma("busy_timeout") >= 1000
 
 
-def test_migrations_are_numbered_from_one() -> None:
-    versions = [v for v, _, _ in migrations()]
+def test_migrations_are_numbered_from_one_and_the_same_in_every_dialect() -> None:
+    """A schema change is one file per dialect, with the same number and name."""
+    names = {d: [(v, name) for v, name, _ in migrations(d)] for d in DIALECTS}
+    versions = [v for v, _ in names[SQLITE]]
     assert versions[0] == 1
     assert versions == sorted(set(versions))
+    assert names[SQLITE] == names[POSTGRES]
+
+
+def test_placeholders_are_numbered_outside_strings() -> None:
+    sql = (
+        "SELECT '?', \"a?\" FROM t WHERE a = ? AND b IN (?, ?) -- why?\n AND c = 'it''s ?' OR d = ?"
+    )
+    assert numbered_placeholders(sql) == (
+        "SELECT '?', \"a?\" FROM t WHERE a = $1 AND b IN ($2, $3) -- why?\n"
+        " AND c = 'it''s ?' OR d = $4"
+    )
 
 
 async def test_table_and_seat_rows_round_trip(store: Store) -> None:
@@ -111,8 +137,27 @@ async def test_table_and_seat_rows_round_trip(store: Store) -> None:
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError) as exc:
         await store.seats.put(SeatRow(12345, 0, 1, "Nobody", "human"))
+    assert exc.value.kind == "foreign_key"
+
+
+async def test_discord_ids_and_seeds_keep_all_their_digits(store: Store) -> None:
+    snowflake = 1_234_567_890_123_456_789  # Discord ids need 64 bits
+    t = await store.tables.create(
+        host_id=snowflake, variant="draw", options={}, now=1.5, guild_id=snowflake + 1
+    )
+    await store.tables.set_messages(t.id, now=2.25, message_id=snowflake + 2)
+    await store.matches.create(t.id, ruleset={"id": "draw"}, seed=2**62 - 1, now=3.125)
+    got = await store.tables.get(t.id)
+    assert got is not None and (got.host_id, got.guild_id, got.message_id) == (
+        snowflake,
+        snowflake + 1,
+        snowflake + 2,
+    )
+    assert got.updated_at == 2.25
+    match = await store.matches.get(t.id)
+    assert match is not None and match.seed == 2**62 - 1 and match.started_at == 3.125
 
 
 async def _table_with_match(store: Store) -> int:
@@ -135,9 +180,9 @@ async def test_action_log_append_and_duplicate_seq_is_stale(store: Store) -> Non
 async def test_action_log_is_append_only(store: Store) -> None:
     tid = await _table_with_match(store)
     await store.actions.append(tid, 0, 0, "pass", now=3.0)
-    conn = sqlite3.connect(store.path)
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        conn.execute("UPDATE actions SET action = 'draw'")
+    with pytest.raises(Exception, match="append-only"):
+        await store.db.execute("UPDATE actions SET action = 'draw'")
+    assert [a.action for a in await store.actions.list(tid)] == ["pass"]
 
 
 async def test_racing_appends_apply_exactly_one(store: Store) -> None:
@@ -150,19 +195,22 @@ async def test_racing_appends_apply_exactly_one(store: Store) -> None:
     assert all(isinstance(r, StaleAction) for r in results if r is not None)
 
 
-async def test_two_connections_race_on_one_file(tmp_path: Path) -> None:
-    path = tmp_path / "shared.sqlite3"
-    a = await Store.open(path)
-    b = await Store.open(path)
+async def test_two_processes_race_on_one_database(database_url: str) -> None:
+    """Two stores (as two bot processes): of two writers of the same action, one wins."""
+    a = await Store.open(database_url)
+    b = await Store.open(database_url)
     try:
         tid = await _table_with_match(a)
-        results = await asyncio.gather(
-            a.actions.append(tid, 0, 0, "pass", now=3.0),
-            b.actions.append(tid, 0, 1, "draw", now=3.0),
-            return_exceptions=True,
-        )
-        assert sorted(type(r).__name__ for r in results) == ["NoneType", "StaleAction"]
-        assert await a.actions.count(tid) == 1
+        for seq in range(20):
+
+            async def write(store: Store, seat: int, seq: int = seq) -> None:
+                async with store.transaction() as tx:
+                    await tx.actions.append(tid, seq, seat, f"pass {seat}", now=3.0)
+                    await tx.tables.touch(tid, now=4.0)
+
+            results = await asyncio.gather(write(a, 0), write(b, 1), return_exceptions=True)
+            assert sorted(type(r).__name__ for r in results) == ["NoneType", "StaleAction"]
+        assert await a.actions.count(tid) == 20 == len(await b.actions.list(tid))
     finally:
         await a.close()
         await b.close()

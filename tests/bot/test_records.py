@@ -1,8 +1,6 @@
-"""Records, ratings and leaderboards (issue 6), on real SQLite files in tmp_path."""
+"""Records, ratings and leaderboards, on each backend (a SQLite file, a PostgreSQL database)."""
 
 from __future__ import annotations
-
-import sqlite3
 
 import pytest
 from openskill.models import PlackettLuce
@@ -31,14 +29,16 @@ def records(store: Store, clock: FakeClock) -> Records:
     return Records(store, clock=clock)
 
 
-def count(store: Store, table: str) -> int:
-    return sqlite3.connect(store.path).execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+async def count(store: Store, table: str) -> int:
+    return int(await store.db.fetchval(f"SELECT count(*) FROM {table}"))
 
 
-def dump(store: Store) -> dict[str, list[tuple[object, ...]]]:
-    conn = sqlite3.connect(store.path)
+async def dump(store: Store) -> dict[str, list[tuple[object, ...]]]:
     names = ["record_matches", "record_entries", "record_ratings", "record_stats"]
-    return {n: sorted(conn.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
+    return {
+        n: sorted((tuple(r) for r in await store.db.fetchall(f"SELECT * FROM {n}")), key=repr)
+        for n in names
+    }
 
 
 def partners_match(table_id: int = 1, *, guild_id: int | None = GUILD):
@@ -62,12 +62,10 @@ def partners_match(table_id: int = 1, *, guild_id: int | None = GUILD):
 
 async def test_records_migration_is_applied(store: Store) -> None:
     assert 100 in [v for v, _, _ in migrations()]
-    versions = [
-        r[0] for r in sqlite3.connect(store.path).execute("SELECT version FROM schema_version")
-    ]
+    versions = [r[0] for r in await store.db.fetchall("SELECT version FROM schema_version")]
     assert 1 in versions and 100 in versions
     for name in ("record_matches", "record_entries", "record_stats", "record_privacy"):
-        assert count(store, name) == 0
+        assert await count(store, name) == 0
 
 
 def test_families_cover_every_preset() -> None:
@@ -256,10 +254,10 @@ async def test_computer_players_get_a_rating(records: Records) -> None:
 
 async def test_recording_twice_changes_nothing(records: Records, store: Store) -> None:
     assert await records.record_match(partners_match())
-    before = dump(store)
+    before = await dump(store)
     assert not await records.record_match(partners_match())
-    assert dump(store) == before
-    assert count(store, "record_matches") == 1 and count(store, "record_entries") == 4
+    assert await dump(store) == before
+    assert await count(store, "record_matches") == 1 and await count(store, "record_entries") == 4
 
 
 # ------------------------------------------------------------------------------ leaderboard
@@ -431,7 +429,7 @@ async def test_finished_matches_are_recorded_by_the_observer(
     t = await service.start(t.id, ANA)
     # Ana lets the timer play for her.
     await play_out(service, clock, t.id)
-    assert count(store, "record_matches") == 1
+    assert await count(store, "record_matches") == 1
     stats = await records.stats(ANA, guild_id=GUILD)
     assert stats.overall[ALL].matches == 1
     easy = await records.stats(computer_id("easy"))
@@ -454,7 +452,7 @@ async def test_catch_up_records_what_finished_unobserved(
     cancelled = await service.create_table(host_id=BEA, host_name="Bea", variant="draw")
     await service.cancel(cancelled.id, BEA)
     records = Records(store, clock=clock)
-    assert count(store, "record_matches") == 0
+    assert await count(store, "record_matches") == 0
     assert await records.catch_up() == 1
     assert await records.catch_up() == 0
-    assert count(store, "record_matches") == 1
+    assert await count(store, "record_matches") == 1

@@ -1,30 +1,20 @@
-"""The SQLite store: connection, numbered migrations and typed repositories.
+"""Rows and repositories: the SQL of tables, seats, matches, actions, hand results, players,
+the feeds' marks, deadlines and challenge invitees.
 
-All SQL of the project lives in ``bot/``. One :class:`Store` owns one aiosqlite connection in
-autocommit mode; :meth:`Store.transaction` groups writes into one ``BEGIN IMMEDIATE`` …
-``COMMIT``. Calls on the store's own repositories (``store.tables.get(...)``) each run alone;
-calls on a transaction's repositories (``tx.actions.append(...)``) run inside it.
+Each repository runs its statements through a :class:`~bot.store.connection.Db`: the store's
+own (each statement alone) or a transaction's. The SQL is the common subset of SQLite and
+PostgreSQL, with ``?`` placeholders.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import os
-import re
-import sqlite3
-import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.errors import StaleAction
-from bot.settings import redact_url, sqlite_path
+from bot.store.connection import Db, IntegrityError, Row
 
 __all__ = [
     "ActionRepo",
@@ -37,20 +27,16 @@ __all__ = [
     "MatchRow",
     "PlayerRepo",
     "PlayerRow",
+    "Repos",
     "SeatRepo",
     "SeatRow",
-    "Store",
     "TableRepo",
     "TableRow",
     "Transaction",
-    "migrations",
 ]
 
 TABLE_STATUSES = ("lobby", "running", "finished", "cancelled")
 SEAT_KINDS = ("human", "computer")
-BUSY_TIMEOUT_MS = 5000
-
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
 # --------------------------------------------------------------------------------------- rows
@@ -144,39 +130,10 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-class _Db:
-    """Runs statements on the connection, alone (taking the store lock) or inside a transaction."""
-
-    __slots__ = ("_conn", "_lock")
-
-    def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock | None) -> None:
-        self._conn = conn
-        self._lock = lock
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; return the last inserted row id."""
-        if self._lock is None:
-            cur = await self._conn.execute(sql, params)
-            return cur.lastrowid or 0
-        async with self._lock:
-            cur = await self._conn.execute(sql, params)
-            return cur.lastrowid or 0
-
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        if self._lock is None:
-            return list(await self._conn.execute_fetchall(sql, params))
-        async with self._lock:
-            return list(await self._conn.execute_fetchall(sql, params))
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
-
-
 class _Repo:
     __slots__ = ("_db",)
 
-    def __init__(self, db: _Db) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
 
@@ -189,7 +146,7 @@ _TABLE_COLUMNS = (
 )
 
 
-def _table(row: sqlite3.Row) -> TableRow:
+def _table(row: Row) -> TableRow:
     return TableRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -230,10 +187,10 @@ class TableRepo(_Repo):
         locale: str | None = None,
     ) -> TableRow:
         """Insert a table in the lobby status and return it."""
-        table_id = await self._db.execute(
+        table_id = await self._db.fetchval(
             "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, status,"
             " turn_timer, locale, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, host_id, variant, _dumps(options), turn_timer, locale, now, now),
         )
         return TableRow(
@@ -336,7 +293,7 @@ class TableRepo(_Repo):
         )
 
 
-def _seat(row: sqlite3.Row) -> SeatRow:
+def _seat(row: Row) -> SeatRow:
     return SeatRow(
         table_id=row["table_id"],
         seat=row["seat"],
@@ -366,8 +323,10 @@ class SeatRepo(_Repo):
         if seat.kind not in SEAT_KINDS:
             raise ValueError(f"unknown seat kind {seat.kind!r}")
         await self._db.execute(
-            "INSERT OR REPLACE INTO seats (table_id, seat, user_id, name, kind, ai_level, timeouts)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (table_id, seat, user_id, name, kind, ai_level, timeouts)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+            " user_id = excluded.user_id, name = excluded.name, kind = excluded.kind,"
+            " ai_level = excluded.ai_level, timeouts = excluded.timeouts",
             (
                 seat.table_id,
                 seat.seat,
@@ -401,7 +360,7 @@ class SeatRepo(_Repo):
             )
 
 
-def _match(row: sqlite3.Row) -> MatchRow:
+def _match(row: Row) -> MatchRow:
     return MatchRow(
         table_id=row["table_id"],
         ruleset=_loads(row["ruleset"]),
@@ -467,8 +426,8 @@ class ActionRepo(_Repo):
                 " VALUES (?, ?, ?, ?, ?)",
                 (table_id, seq, seat, action, now),
             )
-        except sqlite3.IntegrityError as exc:
-            if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_PRIMARYKEY":
+        except IntegrityError as exc:
+            if exc.kind == "unique":
                 raise StaleAction(
                     "Action {seq} of table {table_id} was already recorded.",
                     seq=seq,
@@ -661,10 +620,10 @@ class InviteeRepo(_Repo):
         )
 
 
-class _Repos:
+class Repos:
     """The repositories bound to one way of running statements."""
 
-    def __init__(self, db: _Db) -> None:
+    def __init__(self, db: Db) -> None:
         self.db = db  # for repositories kept in other bot/ modules (bot.records)
         self.tables = TableRepo(db)
         self.seats = SeatRepo(db)
@@ -677,170 +636,5 @@ class _Repos:
         self.invitees = InviteeRepo(db)
 
 
-class Transaction(_Repos):
+class Transaction(Repos):
     """Repositories whose statements all belong to one open transaction."""
-
-
-# ------------------------------------------------------------------------------- migrations
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The numbered migration scripts shipped in ``bot/migrations``: (version, name, sql).
-
-    Numbers may leave gaps (features own ranges, e.g. records use 0100); they apply in order.
-    """
-    found: list[tuple[int, str, str]] = []
-    for entry in resources.files("bot.migrations").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    versions = [v for v, _, _ in found]
-    if len(set(versions)) != len(versions) or (versions and versions[0] < 1):
-        raise RuntimeError(f"migrations must have distinct numbers from 1 up, found {versions}")
-    return found
-
-
-# ------------------------------------------------------------------------------------ store
-
-
-@contextlib.contextmanager
-def _private_files(path: Path) -> Iterator[None]:
-    """Create the database, its ``-wal`` and ``-shm`` files (0600) and folder (0700) private.
-
-    The database holds every live match's seed, which reveals every hand. Folders that exist
-    already keep their mode; files that exist are made private too.
-    """
-    if str(path) == ":memory:":
-        yield
-        return
-    old = os.umask(0o077)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        yield
-    finally:
-        os.umask(old)
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(f"{path}{suffix}", 0o600)
-
-
-class Store(_Repos):
-    """One SQLite database (WAL, foreign keys, busy timeout) and its repositories."""
-
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
-        self.path = path
-        super().__init__(_Db(conn, self._lock))
-
-    @classmethod
-    async def open(cls, target: str | Path) -> Store:
-        """Open (creating if needed) the database and apply pending migrations.
-
-        ``target`` is a file path or a ``sqlite:///…`` URL.
-        """
-        path = _sqlite_file(target)
-        with _private_files(path):
-            conn = await aiosqlite.connect(path, isolation_level=None)
-            try:
-                conn.row_factory = sqlite3.Row
-                await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                await conn.execute("PRAGMA journal_mode = WAL")
-                await conn.execute("PRAGMA synchronous = NORMAL")
-                await conn.execute("PRAGMA foreign_keys = ON")
-                store = cls(conn, path)
-                await store._migrate()
-            except BaseException:
-                await conn.close()
-                raise
-        return store
-
-    async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
-
-    async def __aenter__(self) -> Store:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """``async with store.transaction() as tx:`` — commit on success, roll back on error."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield Transaction(_Db(self._conn, None))
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
-
-    async def pragma(self, name: str) -> Any:
-        """The value of a read-only PRAGMA such as ``journal_mode`` (for checks and tests)."""
-        if not name.replace("_", "").isalnum():
-            raise ValueError(f"bad pragma name {name!r}")
-        row = await self._db_one(f"PRAGMA {name}")
-        return None if row is None else row[0]
-
-    async def schema_version(self) -> int:
-        row = await self._db_one("SELECT coalesce(max(version), 0) FROM schema_version")
-        return 0 if row is None else int(row[0])
-
-    async def _db_one(self, sql: str) -> sqlite3.Row | None:
-        async with self._lock:
-            rows = await self._conn.execute_fetchall(sql)
-        rows = list(rows)
-        return rows[0] if rows else None
-
-    async def _migrate(self) -> None:
-        await self._conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-        )
-        async with self._lock:
-            rows = await self._conn.execute_fetchall("SELECT version FROM schema_version")
-        applied = {int(r[0]) for r in rows}
-        for version, name, sql in migrations():
-            if version in applied:
-                continue
-            # executescript commits first, so run the statements one by one in our transaction.
-            async with self._lock:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _split_sql(sql):
-                        await self._conn.execute(statement)
-                    await self._conn.execute(
-                        "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                        (version, name, time.time()),
-                    )
-                except BaseException:
-                    await self._conn.execute("ROLLBACK")
-                    raise
-                await self._conn.execute("COMMIT")
-
-
-def _sqlite_file(target: str | Path) -> Path:
-    if isinstance(target, Path) or "://" not in target:
-        return Path(target)
-    if not target.startswith("sqlite:"):
-        raise ValueError(f"this store opens SQLite databases only, not {redact_url(target)}")
-    return sqlite_path(target)
-
-
-def _split_sql(script: str) -> list[str]:
-    """Split a migration script into complete statements (triggers' inner ``;`` included)."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        if not buffer and (not line.strip() or line.lstrip().startswith("--")):
-            continue
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        raise RuntimeError(f"incomplete SQL statement in migration: {buffer.strip()[:60]!r}")
-    return statements

@@ -1,5 +1,5 @@
 -- The table layer: what each table's public messages show (the feed's marks), the one clock's
--- deadlines, and the people a challenge invites. Portable SQL (SQLite and PostgreSQL).
+-- deadlines, and the people a challenge invites. The same SQL for SQLite and PostgreSQL.
 
 -- How far a table's public messages have been brought. The feed publishes, then moves a mark:
 -- after a crash it resumes from the marks (hand results and the match end are posted with a

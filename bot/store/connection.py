@@ -1,0 +1,436 @@
+"""Database connections: one small interface over aiosqlite (SQLite) and asyncpg (PostgreSQL).
+
+Repositories write SQL once, with ``?`` placeholders; the PostgreSQL driver numbers them
+(``$1``, ``$2`` …). The SQL they share is the common subset of both dialects: ``ON CONFLICT``
+upserts (naming the table on the left of ``+``: ``SET n = t.n + 1``), ``RETURNING``, and
+``greatest(a, b)`` (registered as a function on SQLite). Where the dialects differ, a repository
+looks at :attr:`Db.dialect`.
+
+A :class:`Db` runs statements either alone (each in its own implicit transaction) or inside one
+transaction (:meth:`Driver.transaction`). Constraint violations of both drivers are raised as
+:class:`IntegrityError`, so repositories can tell a duplicate key from a bug.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
+
+__all__ = [
+    "POSTGRES",
+    "SQLITE",
+    "Db",
+    "Driver",
+    "IntegrityError",
+    "PostgresDriver",
+    "Row",
+    "SqliteDriver",
+    "connect",
+    "numbered_placeholders",
+]
+
+SQLITE = "sqlite"
+POSTGRES = "postgres"
+BUSY_TIMEOUT_MS = 5000
+POOL_SIZE = 10  # PostgreSQL connections per process
+
+
+class Row(Protocol):
+    """A result row: by column name (``row["id"]``) or position (``row[0]``); iterable."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+    def __iter__(self) -> Any: ...
+    def __len__(self) -> int: ...
+
+
+class IntegrityError(Exception):
+    """A constraint refused a write; ``kind`` is unique, foreign_key, check, not_null or other."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class Db(Protocol):
+    """Runs statements: alone, or inside the transaction it belongs to."""
+
+    dialect: str
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+    async def run_script(self, script: str) -> None:
+        """Run several statements without parameters (a migration), inside a transaction."""
+        ...
+
+
+class Driver(Protocol):
+    """An open database: a :class:`Db` for lone statements and transactions."""
+
+    dialect: str
+    url: str
+    db: Db
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Db]: ...
+    def locked(self, key: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold a lock shared by every process using the database (e.g. while migrating)."""
+        ...
+
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Bulk-insert rows in one transaction."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+async def connect(target: str | Path) -> Driver:
+    """Open a database by URL (``sqlite:///file``, ``postgresql://…``) or SQLite file path."""
+    if isinstance(target, Path) or "://" not in target:
+        return await SqliteDriver.open(Path(target))
+    scheme = target.partition(":")[0].lower()
+    if scheme == SQLITE:
+        return await SqliteDriver.open(sqlite_path(target))
+    if scheme in POSTGRES_SCHEMES:
+        return await PostgresDriver.open(target)
+    raise ValueError(f"unknown database URL {redact_url(target)!r}")
+
+
+# -------------------------------------------------------------------------------------- SQLite
+
+_SQLITE_KINDS = {
+    "SQLITE_CONSTRAINT_PRIMARYKEY": "unique",
+    "SQLITE_CONSTRAINT_UNIQUE": "unique",
+    "SQLITE_CONSTRAINT_FOREIGNKEY": "foreign_key",
+    "SQLITE_CONSTRAINT_CHECK": "check",
+    "SQLITE_CONSTRAINT_NOTNULL": "not_null",
+}
+
+
+@contextlib.contextmanager
+def _sqlite_errors() -> Any:
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        kind = _SQLITE_KINDS.get(getattr(exc, "sqlite_errorname", ""), "other")
+        raise IntegrityError(str(exc), kind) from exc
+
+
+class _SqliteDb:
+    """Statements on the one SQLite connection; alone ones take the driver's lock."""
+
+    dialect = SQLITE
+    __slots__ = ("_conn", "_lock")
+
+    def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock | None) -> None:
+        self._conn = conn
+        self._lock = lock
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        if self._lock is None:
+            with _sqlite_errors():
+                yield
+        else:
+            async with self._lock:
+                with _sqlite_errors():
+                    yield
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._turn():
+            cur = await self._conn.execute(sql, params)
+            return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self._turn():
+            await self._conn.executemany(sql, rows)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._turn():
+            return list(await self._conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = await self.fetchone(sql, params)
+        return None if row is None else row[0]
+
+    async def run_script(self, script: str) -> None:
+        # executescript would commit first: run the statements one by one instead.
+        for statement in split_sqlite_script(script):
+            await self.execute(statement)
+
+
+class SqliteDriver:
+    """One aiosqlite connection in autocommit mode (WAL, foreign keys, busy timeout).
+
+    Transactions are ``BEGIN IMMEDIATE`` … ``COMMIT``: one writer at a time, across processes.
+    """
+
+    dialect = SQLITE
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = path
+        self.url = f"sqlite:///{path.as_posix()}"
+        self.db: Db = _SqliteDb(conn, self._lock)
+
+    @classmethod
+    async def open(cls, path: Path) -> SqliteDriver:
+        with _private_files(path):
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            try:
+                conn.row_factory = sqlite3.Row
+                await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                await conn.execute("PRAGMA journal_mode = WAL")
+                await conn.execute("PRAGMA synchronous = NORMAL")
+                await conn.execute("PRAGMA foreign_keys = ON")
+                await conn.create_function("greatest", -1, _greatest, deterministic=True)
+            except BaseException:
+                await conn.close()
+                raise
+        return cls(conn, path)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Db]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteDb(self._conn, None)
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    @contextlib.asynccontextmanager
+    async def locked(self, key: int) -> AsyncIterator[None]:
+        yield  # BEGIN IMMEDIATE already lets one writer at a time in
+
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        marks = ", ".join("?" for _ in columns)
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+        async with self.transaction() as db:
+            await db.executemany(sql, rows)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+
+@contextlib.contextmanager
+def _private_files(path: Path) -> Iterator[None]:
+    """Create the database, its ``-wal`` and ``-shm`` files (0600) and folder (0700) private.
+
+    The database holds every live match's seed, which reveals every hand. Folders that exist
+    already keep their mode; files that exist are made private too.
+    """
+    if str(path) == ":memory:":
+        yield
+        return
+    old = os.umask(0o077)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        yield
+    finally:
+        os.umask(old)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(f"{path}{suffix}", 0o600)
+
+
+def _greatest(*values: Any) -> Any:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
+
+
+def split_sqlite_script(script: str) -> list[str]:
+    """Split a script into complete statements (triggers' inner ``;`` included)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        if not buffer and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise RuntimeError(f"incomplete SQL statement in migration: {buffer.strip()[:60]!r}")
+    return statements
+
+
+# ---------------------------------------------------------------------------------- PostgreSQL
+
+
+@functools.lru_cache(maxsize=4096)
+def numbered_placeholders(sql: str) -> str:
+    """``?`` → ``$1``, ``$2`` … outside quoted strings, identifiers and comments."""
+    out: list[str] = []
+    n = 0
+    i = 0
+    length = len(sql)
+    while i < length:
+        ch = sql[i]
+        if ch in "'\"":
+            end = sql.find(ch, i + 1)
+            while end != -1 and end + 1 < length and sql[end + 1] == ch:  # doubled quote
+                end = sql.find(ch, end + 2)
+            end = length - 1 if end == -1 else end
+            out.append(sql[i : end + 1])
+            i = end + 1
+        elif sql.startswith("--", i):
+            end = sql.find("\n", i)
+            end = length if end == -1 else end
+            out.append(sql[i:end])
+            i = end
+        elif ch == "?":
+            n += 1
+            out.append(f"${n}")
+            i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _pg_errors() -> Any:
+    import asyncpg
+
+    kinds = {
+        asyncpg.UniqueViolationError: "unique",
+        asyncpg.ForeignKeyViolationError: "foreign_key",
+        asyncpg.CheckViolationError: "check",
+        asyncpg.NotNullViolationError: "not_null",
+    }
+
+    @contextlib.contextmanager
+    def translate() -> Any:
+        try:
+            yield
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise IntegrityError(str(exc), kinds.get(type(exc), "other")) from exc
+
+    return translate
+
+
+def _rowcount(status: str) -> int:
+    """The row count of a command tag such as ``UPDATE 3`` or ``INSERT 0 1``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _PostgresDb:
+    """Statements on a pool (each alone) or on one connection inside its transaction."""
+
+    dialect = POSTGRES
+    __slots__ = ("_errors", "_on")
+
+    def __init__(self, on: Any, errors: Any) -> None:
+        self._on = on  # an asyncpg Pool or Connection: both have execute/fetch/fetchrow
+        self._errors = errors
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self._errors():
+            return _rowcount(await self._on.execute(numbered_placeholders(sql), *params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        with self._errors():
+            await self._on.executemany(numbered_placeholders(sql), list(rows))
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self._errors():
+            return list(await self._on.fetch(numbered_placeholders(sql), *params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        with self._errors():
+            return await self._on.fetchrow(numbered_placeholders(sql), *params)
+
+    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        with self._errors():
+            return await self._on.fetchval(numbered_placeholders(sql), *params)
+
+    async def run_script(self, script: str) -> None:
+        with self._errors():
+            await self._on.execute(script)  # no arguments: several statements allowed
+
+
+class PostgresDriver:
+    """A pool of asyncpg connections to PostgreSQL 15 or newer.
+
+    Transactions run at READ COMMITTED on one pooled connection; writers of the same row wait
+    for each other, and the unique keys (an action's ``(table_id, seq)``) decide races.
+    """
+
+    dialect = POSTGRES
+    path: Path | None = None
+
+    def __init__(self, pool: Any, url: str) -> None:
+        self._pool = pool
+        self._errors = _pg_errors()
+        self.url = url
+        self.db: Db = _PostgresDb(pool, self._errors)
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDriver:
+        import asyncpg
+
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        try:
+            version = await pool.fetchval("SHOW server_version_num")
+            if int(version) < 150000:
+                raise RuntimeError(
+                    f"PostgreSQL 15 or newer is needed; {redact_url(url)} runs version {version}"
+                )
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Db]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield _PostgresDb(conn, self._errors)
+
+    @contextlib.asynccontextmanager
+    async def locked(self, key: int) -> AsyncIterator[None]:
+        """Hold a session advisory lock (e.g. one migrating process at a time)."""
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", key)
+            try:
+                yield
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", key)
+
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Bulk-insert with COPY (many times faster than INSERTs)."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            with self._errors():
+                await conn.copy_records_to_table(
+                    table, records=[tuple(r) for r in rows], columns=list(columns)
+                )
+
+    async def close(self) -> None:
+        await self._pool.close()

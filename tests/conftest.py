@@ -1,0 +1,148 @@
+"""Session fixtures shared by the test folders: a throw-away PostgreSQL server.
+
+The store, service and records tests run against both backends through the parametrised
+``database_url`` fixture (``tests/bot/conftest.py``). Without PostgreSQL's programs the
+PostgreSQL half is skipped (the reason is one line of the summary); under ``CI=true`` it fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any
+
+import pytest
+
+from tests.pg import PostgresServer, find_bindir
+
+SHARED = "domino_test"  # migrated once per session, emptied before each test
+NO_POSTGRES = (
+    "PostgreSQL 15+ server programs (initdb, pg_ctl) not found: the PostgreSQL half of the store"
+    " tests is skipped (apt-get install postgresql-15, or set PG_BINDIR)"
+)
+_names = itertools.count(1)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    bindir = find_bindir()
+    return f"postgresql: {bindir}" if bindir else f"postgresql: {NO_POSTGRES}"
+
+
+async def _admin(url: str, *statements: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+async def _empty(url: str) -> None:
+    """Delete every row but the schema's version and restart the id sequences (a few ms)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        tables = await conn.fetch(
+            "SELECT quote_ident(tablename) FROM pg_tables"
+            " WHERE schemaname = 'public' AND tablename <> 'schema_version'"
+        )
+        sequences = await conn.fetch(
+            "SELECT quote_ident(sequencename) FROM pg_sequences WHERE schemaname = 'public'"
+        )
+        script = ["SET session_replication_role = replica"]  # no foreign-key order needed
+        script += [f"DELETE FROM {r[0]}" for r in tables]
+        script += [f"ALTER SEQUENCE {r[0]} RESTART" for r in sequences]
+        async with conn.transaction():
+            await conn.execute("; ".join(script))
+    finally:
+        await conn.close()
+
+
+def _run_in_a_thread(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run a coroutine to the end on its own loop (the caller's loop may be running)."""
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the session, with the migrated template database."""
+    bindir = find_bindir()
+    if bindir is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(NO_POSTGRES.replace("is skipped", "cannot run under CI"))
+        pytest.skip(NO_POSTGRES)
+    server = PostgresServer(bindir)
+    try:
+        server.start()
+    except Exception as exc:
+        server.stop()
+        detail = getattr(exc, "stderr", "") or server.log_tail()
+        pytest.fail(f"the test PostgreSQL server did not start: {exc}\n{detail}")
+
+    async def prepare() -> None:
+        from bot.store import Store
+
+        await _admin(server.url(), f"CREATE DATABASE {SHARED}")
+        store = await Store.open(server.url(SHARED))
+        await store.close()
+
+    try:
+        _run_in_a_thread(prepare)
+        yield server
+    finally:
+        server.stop()
+
+
+class PostgresDatabases:
+    """The session's migrated database, emptied for each test; fresh empty ones on demand."""
+
+    def __init__(self, server: PostgresServer) -> None:
+        self.server = server
+        self.made: list[str] = []
+
+    def migrated(self) -> str:
+        """The shared migrated database, with no rows left by an earlier test."""
+        url = self.server.url(SHARED)
+        _run_in_a_thread(lambda: _empty(url))
+        return url
+
+    def create(self) -> str:
+        """A new database with nothing in it (dropped after the test)."""
+        name = f"test_{os.getpid()}_{next(_names)}"
+        _run_in_a_thread(
+            lambda: _admin(self.server.url(), f"CREATE DATABASE {name} TEMPLATE template0")
+        )
+        self.made.append(name)
+        return self.server.url(name)
+
+    def drop_all(self) -> None:
+        names, self.made = self.made, []
+        if names:
+            drops = [f"DROP DATABASE IF EXISTS {n} WITH (FORCE)" for n in names]
+            _run_in_a_thread(lambda: _admin(self.server.url(), *drops))
+
+
+@pytest.fixture
+def postgres_databases(postgres_server: PostgresServer) -> Iterator[PostgresDatabases]:
+    """Databases for one test (sync: callable from async fixtures via getfixturevalue)."""
+    made = PostgresDatabases(postgres_server)
+    yield made
+    made.drop_all()
