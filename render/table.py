@@ -255,8 +255,8 @@ def _header(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
     _put(img, marks, "hand", (20, 98), left, lsize, WHITE, FELT_DARK)
 
 
-def _news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
-          result: HandResult | None) -> list[str]:
+def news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
+         result: HandResult | None) -> list[str]:
     """How the match, or the hand just finished, ended (one item a line); empty while playing."""
     rs = view.ruleset
     sides = side_names(view, names)
@@ -301,7 +301,7 @@ def _hand_news(view: View, names: Sequence[str], labels: Mapping[str, str] | Non
 def _banner(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
             labels: Mapping[str, str] | None, s: TableScene) -> None:
     box = banner_box(view)
-    lines = _news(view, names, labels, s.result)
+    lines = news(view, names, labels, s.result)
     if box is None or not lines:
         return
     x0, y0, x1, y1 = box
@@ -322,7 +322,7 @@ def _banner(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
         y += h
 
 
-def _last_words(move: LastMove | None, labels: Mapping[str, str] | None) -> str:
+def last_words(move: LastMove | None, labels: Mapping[str, str] | None) -> str:
     """A seat's last move in words: ``passed``, ``drew 2, played 3-5``, ``timed out``…"""
     if move is None:
         return ""
@@ -388,7 +388,7 @@ def _seats(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
             backs_from = x0 + pad + _put(img, marks, "tiles", (x0 + pad, rows[1]), count, csize,
                                          ink, fill) + 12
             last_row = rows[2]
-        words = _last_words(last[seat] if seat < len(last) else None, labels)
+        words = last_words(last[seat] if seat < len(last) else None, labels)
         if not words and turn:
             words = label(labels, "to_play")
         used = 0
