@@ -22,6 +22,10 @@ Levels (:data:`LEVELS` are the ones offered to players):
   time budget per decision (default 0.3 s) is nearly spent.
 - ``heaviest`` (not offered): lays the heaviest legal tile; the benchmark's baseline.
 
+In games scored at the ends (All Fives) every level but ``easy`` and ``heaviest`` plays
+:func:`domino.ai.fives.fives`: the points a play scores now, minus what the next opponent may
+answer with, plus laying heavy tiles and doubles, and going out first of all.
+
 Modules: :mod:`domino.ai.sim` (a fast bitmask simulator of one hand, checked against the
 engine), :mod:`domino.ai.belief` (inference and consistent deals), :mod:`domino.ai.policy`
 (easy, heaviest, normal), :mod:`domino.ai.hard`.
@@ -33,6 +37,7 @@ import random
 
 from domino.actions import Action
 from domino.ai.expert import EXPERT_BUDGET, choose_expert
+from domino.ai.fives import fives
 from domino.ai.hard import choose_hard
 from domino.ai.policy import easy, heaviest, normal
 from domino.views import View
@@ -64,6 +69,8 @@ def choose(
         raise ValueError("the view's seat has no legal action (not its turn)")
     if len(view.legal) == 1:
         return view.legal[0]
+    if view.ruleset.end_scoring and level not in ("easy", "heaviest"):
+        return fives(view)  # games scored at the ends: weigh the points of each play
     if rng is None:
         rng = random.Random()
     if level == "easy":
