@@ -367,8 +367,9 @@ def test_rules_text_of_every_variant(variant: str, locale: str) -> None:
     if ruleset.hands is not None:
         assert str(ruleset.hands) in rules_text.variant_rules(locale, variant)
     assert str(ruleset.hand_size) in rules_text.variant_rules(locale, variant)
-    # RULES.md's decisions where the sources are silent: a tie scores nothing.
-    has_decision = ruleset.block_tie == "none" and variant not in ("draw", "penalty")
+    # Decisions where the sources are silent (a tie scores nothing, the draw game's opener
+    # and draw floor, ...): every variant but brazilian and penalty has some.
+    has_decision = variant not in ("brazilian", "penalty")
     assert (DECISION[lang] in text) == has_decision, (variant, lang)
     lowered = text.lower()
     for word in WORDS[lang]:

@@ -1,0 +1,75 @@
+"""The rules as the project's own document: ``docs/rules.md`` is what ``/domino rules``
+shows, and every decision the sources leave open is marked in every language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import rules_text
+from domino import PRESETS, STAGED
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+LOCALES = ("en-US", "es-ES", "es-419", "pt-BR")
+DECISION = {"en-US": "**Our decision", "es-ES": "**Decisión nuestra", "es-419":
+            "**Decisión nuestra", "pt-BR": "**Nossa decisão"}
+
+
+def test_docs_rules_md_is_what_the_bot_shows() -> None:
+    """Regenerate with ``python -m bot.rules_text > docs/rules.md``."""
+    assert DOC.read_text(encoding="utf-8") == rules_text.rules_document()
+    for variant in (*PRESETS, *STAGED):
+        assert rules_text.variant_rules(None, variant) in rules_text.rules_document()
+    assert rules_text.common_rules(None).split("\n", 1)[1] in rules_text.rules_document()
+
+
+def test_every_variant_has_rules_in_three_languages_within_discords_limit() -> None:
+    texts = {**rules_text.RULES, **rules_text.STAGED_RULES}
+    assert set(texts) == set(PRESETS) | set(STAGED)
+    for variant in texts:
+        assert set(texts[variant]) == {"en", "es", "pt"}
+        for locale in LOCALES:
+            assert len(rules_text.rules_text(locale, variant)) <= 4096  # an embed description
+
+
+# Decisions where a source is silent or contradicts itself, per variant: how many at least.
+DECISIONS = {
+    "draw": 3,  # the opener (two wordings), the opener of later hands, the draw floor
+    "spanish": 2,  # the random first opener; a tied block
+    "venezuelan": 2,
+    "seven-seven": 2,
+    "two": 2,  # no double: the heaviest tile; a tie
+    "cuban": 3,  # no double: the heaviest tile; "placed"; a tie
+    "partners": 5,  # a tied block and four about the bonuses
+    "all-fives": 6,
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("variant", sorted(DECISIONS))
+def test_decisions_are_marked_in_every_language(variant: str, locale: str) -> None:
+    text = rules_text.variant_rules(locale, variant)
+    assert text.count(DECISION[locale]) >= DECISIONS[variant]
+
+
+def test_the_wording_the_sources_ask_for() -> None:
+    """Seed 001: the drawn tile "must be immediately played"; seed 002: the round's second
+    end ("2 tiles left in the boneyard and the player on move is not able to play") is not
+    a block; the previous opener opens again only where the winner opens next."""
+    draw = rules_text.variant_rules(None, "draw")
+    assert "must be played at once" in draw and "may play" not in draw
+    assert "draws it down to 2, then the block counts" in draw
+    assert "not a block" in rules_text.variant_rules(None, "penalty")
+    assert "blocked!" not in rules_text.rules_document()
+    common = rules_text.common_rules(None)
+    assert "Where the previous hand's winner opens the next hand" in common
+    assert "hay que jugarla enseguida" in rules_text.variant_rules("es-ES", "draw")
+    assert "tem que ser jogada na hora" in rules_text.variant_rules("pt-BR", "draw")
+    assert "no una tranca" in rules_text.variant_rules("es-ES", "penalty")
+    assert "não uma tranca" in rules_text.variant_rules("pt-BR", "penalty")
+
+
+def test_the_readme_points_at_the_projects_own_rules() -> None:
+    readme = (DOC.parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "docs/rules.md" in readme and "../shared" not in readme
