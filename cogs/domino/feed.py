@@ -21,7 +21,7 @@ import logging
 import random
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiohttp
 import discord
@@ -34,9 +34,6 @@ from cogs.domino import texts, ui
 from cogs.domino.ids import make_view
 from domino import HandResult, View
 
-if TYPE_CHECKING:
-    from cogs.domino.presenter import Presenter
-
 log = logging.getLogger(__name__)
 
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
@@ -47,6 +44,30 @@ BACKOFF_MAX = 60.0
 RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
 
 
+class FeedHost(Protocol):
+    """What a feed needs of the presenter that owns it."""
+
+    bot: Any
+    service: Any
+    closing: bool
+
+    def lobby_payload(
+        self, info: TableInfo, locale: str | None
+    ) -> tuple[discord.Embed, discord.ui.View | None]: ...
+
+    async def make_thread(
+        self, channel: discord.TextChannel, info: TableInfo
+    ) -> discord.Thread | None: ...
+
+    async def table_png(self, info: TableInfo, view: View) -> bytes | None: ...
+
+    def last_by(self, info: TableInfo) -> str | None: ...
+
+    async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None: ...
+
+    def forget_hands(self, table_id: int) -> None: ...
+
+
 def nonce(kind: str, table_id: int, *parts: int) -> str:
     """The nonce of a post (at most 25 characters): the same post after a crash is not doubled."""
     return ".".join([kind, str(table_id), *(str(p) for p in parts)])[:25]
@@ -55,7 +76,7 @@ def nonce(kind: str, table_id: int, *parts: int) -> str:
 class Feed:
     """The Discord side of one table; :meth:`wake` after any change, it converges by itself."""
 
-    def __init__(self, presenter: Presenter, table_id: int) -> None:
+    def __init__(self, presenter: FeedHost, table_id: int) -> None:
         self.presenter = presenter
         self.table_id = table_id
         self.notices: deque[Callable[[str | None], str]] = deque()

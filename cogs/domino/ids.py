@@ -19,12 +19,9 @@ Kinds and arguments:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
-
-if TYPE_CHECKING:
-    from cogs.domino.cog import DominoCog
 
 PREFIX = "domino"
 TEMPLATE = re.compile(
@@ -48,6 +45,14 @@ def parse(text: str) -> tuple[str, int, tuple[str, ...]] | None:
         return None
     args = tuple(a for a in match["args"].split(":") if a)
     return match["kind"], int(match["table"]), args
+
+
+class ButtonHandler(Protocol):
+    """What handles the clicks (the dominoes cog)."""
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], kind: str, table_id: int, args: tuple[str, ...]
+    ) -> None: ...
 
 
 class DominoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -87,7 +92,7 @@ class DominoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
         return cls(match["kind"], int(match["table"]), *args)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: DominoCog | None = interaction.client.get_cog(COG_NAME)
+        cog: ButtonHandler | None = interaction.client.get_cog(COG_NAME)
         if cog is None:  # unloaded while the click was on its way
             return
         await cog.on_button(interaction, self.kind, self.table_id, self.args)
