@@ -312,7 +312,7 @@ def _banner(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
         rows = [(text, size, HIGHLIGHT)]
     else:
         first, size1 = fit_text(lines[-1], inner, MIN_TEXT, MIN_TEXT - 6)
-        second, size2 = fit_text(" · ".join(lines[:-1]), inner, 30, 24)
+        second, size2 = fit_text(" · ".join(lines[:-1]), inner, 28, 22)
         rows = [(first, size1, HIGHLIGHT), (second, size2, WHITE)]
     heights = [text_sprite(t, z, c, BANNER_FILL).height for t, z, c in rows]
     y = (y0 + y1 - sum(heights)) // 2
@@ -320,6 +320,8 @@ def _banner(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
         _put(img, marks, "banner", ((x0 + x1) // 2, y + h // 2), text, size, colour,
              BANNER_FILL, "centre")
         y += h
+    ImageDraw.Draw(img).rounded_rectangle((x0, y0, x1 - 1, y1 - 1), 16, outline=HIGHLIGHT,
+                                          width=4)  # over the text's margins
 
 
 def last_words(move: LastMove | None, labels: Mapping[str, str] | None) -> str:

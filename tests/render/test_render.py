@@ -37,6 +37,8 @@ def check_geometry(m: Match) -> None:
     assert layout.area == line_box(view.ruleset.seats, banner is not None)
     if banner is not None:
         assert not _overlap(banner, layout.area)
+    for end in layout.ends:  # its digits 11 px tall at 400 px (see test_legibility)
+        assert min(end.box[2] - end.box[0], end.box[3] - end.box[1]) >= 38, end
     assert layout.area[0] >= 0 and layout.area[2] <= WIDTH
     assert layout.area[1] >= 0 and layout.area[3] <= HEIGHT
 
