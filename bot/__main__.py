@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot", description="A Discord bot that hosts dominoes games."
     )
     parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
-    sub = parser.add_subparsers(dest="command", metavar="{run,demo}")
+    sub = parser.add_subparsers(dest="command", metavar="{run,demo,copy-db}")
     sub.add_parser("run", help="run the Discord bot (the default)")
     demo = sub.add_parser(
         "demo", help="play a whole match of computer players offline, with pictures"
@@ -34,6 +34,29 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--keep-db", action="store_true", help="keep the demo's SQLite file in the out folder"
     )
+    from bot.copydb import database_argument
+
+    copy = sub.add_parser(
+        "copy-db",
+        help="copy every table, match and record to another database (SQLite <-> PostgreSQL)",
+        description="Copy everything from one database to an empty one and check the copy "
+        "(row counts, a replay of every match). Stop the bot first.",
+    )
+    copy.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        type=database_argument,
+        help="the database to read: sqlite:///data/domino.sqlite3, a file path, "
+        "or postgresql://user:password@host/db",
+    )
+    copy.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        type=database_argument,
+        help="the empty database to fill (created with its tables if needed)",
+    )
     return parser
 
 
@@ -44,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.demo import demo_main
 
         return demo_main(args, sys.stdout)
+    if args.command == "copy-db":
+        from bot.copydb import copy_db_main
+
+        return copy_db_main(args.source, args.target)
 
     try:
         settings = load_settings(args.env_file)

@@ -97,6 +97,10 @@ class Driver(Protocol):
         """Bulk-insert rows in one transaction."""
         ...
 
+    def stream(self, sql: str, batch: int = 5000) -> AsyncIterator[list[Row]]:
+        """The rows of a query, ``batch`` at a time (for copying big tables)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -232,6 +236,15 @@ class SqliteDriver:
         sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
         async with self.transaction() as db:
             await db.executemany(sql, rows)
+
+    async def stream(self, sql: str, batch: int = 5000) -> AsyncIterator[list[Row]]:
+        async with self._lock:
+            cursor = await self._conn.execute(sql)
+            try:
+                while rows := list(await cursor.fetchmany(batch)):
+                    yield rows
+            finally:
+                await cursor.close()
 
     async def close(self) -> None:
         async with self._lock:
@@ -431,6 +444,12 @@ class PostgresDriver:
                 await conn.copy_records_to_table(
                     table, records=[tuple(r) for r in rows], columns=list(columns)
                 )
+
+    async def stream(self, sql: str, batch: int = 5000) -> AsyncIterator[list[Row]]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            cursor = await conn.cursor(sql)
+            while rows := await cursor.fetch(batch):
+                yield rows
 
     async def close(self) -> None:
         await self._pool.close()

@@ -11,11 +11,20 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from importlib import resources
 
 from bot.store.connection import POSTGRES, SQLITE, Driver
 
-__all__ = ["DIALECTS", "apply_migrations", "migrations", "schema_version"]
+__all__ = [
+    "DIALECTS",
+    "TableShape",
+    "apply_migrations",
+    "describe",
+    "migrations",
+    "parents_first",
+    "schema_version",
+]
 
 DIALECTS = (SQLITE, POSTGRES)
 MIGRATION_LOCK = 0x646F6D696E6F  # advisory lock key while a process migrates ("domino")
@@ -26,8 +35,15 @@ def migrations(dialect: str = SQLITE) -> list[tuple[int, str, str]]:
     """The migration scripts shipped for ``dialect``: (version, file name, sql), in order."""
     if dialect not in DIALECTS:
         raise ValueError(f"unknown SQL dialect {dialect!r}")
+    folder = resources.files("bot.migrations")
+    stray = sorted(e.name for e in folder.iterdir() if _MIGRATION_NAME.match(e.name))
+    if stray:
+        raise RuntimeError(
+            f"migrations {stray} must go in bot/migrations/sqlite/ and bot/migrations/postgres/"
+            " (one file in each, same number and name)"
+        )
     found: list[tuple[int, str, str]] = []
-    for entry in resources.files("bot.migrations").joinpath(dialect).iterdir():
+    for entry in folder.joinpath(dialect).iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
@@ -74,3 +90,73 @@ async def schema_version(driver: Driver) -> int:
     """The highest applied migration (0 for an empty database)."""
     value = await driver.db.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
     return int(value or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class TableShape:
+    """A table as the database describes it: its columns, parents and identity column."""
+
+    name: str
+    columns: tuple[str, ...]
+    float_columns: frozenset[str]  # REAL / DOUBLE PRECISION
+    parents: frozenset[str]  # tables its foreign keys point to
+    identity: str | None  # the auto-numbered column (PostgreSQL), if any
+
+
+async def describe(driver: Driver) -> dict[str, TableShape]:
+    """Every table of the database but ``schema_version``, as :class:`TableShape`."""
+    db = driver.db
+    if driver.dialect == SQLITE:
+        cols = await db.fetchall(
+            "SELECT m.name, c.name, upper(c.type) FROM sqlite_master m"
+            " JOIN pragma_table_info(m.name) c"
+            " WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, c.cid"
+        )
+        fks = await db.fetchall(
+            'SELECT m.name, f."table" FROM sqlite_master m'
+            " JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table'"
+        )
+        floats = {(r[0], r[1]) for r in cols if any(k in r[2] for k in ("REAL", "DOUB", "FLOA"))}
+        identity: dict[str, str] = {}
+    else:
+        cols = await db.fetchall(
+            "SELECT table_name, column_name, data_type, is_identity FROM information_schema.columns"
+            " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+        )
+        fks = await db.fetchall(
+            "SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c"
+            " WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace"
+        )
+        floats = {(r[0], r[1]) for r in cols if r[2] in ("double precision", "real")}
+        identity = {r[0]: r[1] for r in cols if r[3] == "YES"}
+    columns: dict[str, list[str]] = {}
+    for r in cols:
+        columns.setdefault(r[0], []).append(r[1])
+    parents: dict[str, set[str]] = {}
+    for r in fks:
+        if r[0] != r[1]:
+            parents.setdefault(r[0], set()).add(r[1])
+    return {
+        name: TableShape(
+            name,
+            tuple(names),
+            frozenset(c for c in names if (name, c) in floats),
+            frozenset(parents.get(name, ())),
+            identity.get(name),
+        )
+        for name, names in columns.items()
+        if name != "schema_version"
+    }
+
+
+def parents_first(shapes: dict[str, TableShape]) -> list[str]:
+    """Table names so that every table comes after the tables its foreign keys point to."""
+    done: list[str] = []
+    pending = sorted(shapes)
+    while pending:
+        ready = [n for n in pending if all(p in done or p not in shapes for p in shapes[n].parents)]
+        if not ready:
+            raise RuntimeError(f"foreign keys form a cycle among {pending}")
+        done += ready
+        pending = [n for n in pending if n not in ready]
+    return done
