@@ -14,6 +14,10 @@ The filling writes rows directly (``executemany`` in big transactions; summary l
 ``GROUP BY``, secondary indexes built afterwards): match results and rating curves are random
 but shaped like real ones; only the query plans and sizes matter here. Target: every query
 under 50 ms (median).
+
+With ``--database-url postgresql://…`` (an empty database) the same records are copied there
+with ``python -m bot copy-db``'s code (COPY), analysed, and every query is timed on both
+databases in the same run: SQLite, PostgreSQL and their ratio.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from bot.records import (
     computer_id,
     family_of,
 )
+from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_url
 from bot.store import Store
 from domino import preset
 from render.stats import rating_chart
@@ -376,9 +381,9 @@ async def timed(repeat: int, make: Callable[[int], Awaitable[Any]]) -> tuple[flo
 
 
 async def measure(
-    path: Path, info: dict[str, Any], repeat: int, seed: int
+    path: Path | str, info: dict[str, Any], repeat: int, seed: int, first_table: int = 10**12
 ) -> list[tuple[str, tuple[float, float, float]]]:
-    """Time every query ``repeat`` times on the filled store at ``path``."""
+    """Time every query ``repeat`` times on the filled store at ``path`` (or database URL)."""
     rng = random.Random(seed)
     store = await Store.open(path)
     records = Records(store)
@@ -438,7 +443,7 @@ async def measure(
         results.append(
             (
                 "record a match into the full store",
-                await timed(repeat, lambda i: record_one(records, i, info, rng)),
+                await timed(repeat, lambda i: record_one(records, first_table + i, info, rng)),
             )
         )
     finally:
@@ -470,7 +475,7 @@ async def record_one(records: Records, i: int, info: dict[str, Any], rng: random
         for k, pid in enumerate(four)
     )
     rec = MatchRecord(
-        table_id=10**12 + i,
+        table_id=i,
         guild_id=info["big_guild"],
         variant="partners",
         family="partnership",
@@ -494,13 +499,40 @@ async def record_one(records: Records, i: int, info: dict[str, Any], rng: random
 # ----------------------------------------------------------------------------------- report
 
 
-def report(results: list[tuple[str, tuple[float, float, float]]], repeat: int) -> str:
+Results = list[tuple[str, tuple[float, float, float]]]
+
+
+def report(results: Results, repeat: int, title: str = "query") -> str:
     width = max(len(name) for name, _ in results)
-    lines = [f"{'query':<{width}}  {'median':>8}  {'p90':>8}  {'max':>8}   (ms, {repeat} runs)"]
+    lines = [f"{title:<{width}}  {'median':>8}  {'p90':>8}  {'max':>8}   (ms, {repeat} runs)"]
     for name, (med, p90, top) in results:
         mark = "ok" if med < TARGET_MS else "SLOW"
         lines.append(f"{name:<{width}}  {med:8.2f}  {p90:8.2f}  {top:8.2f}   {mark}")
     return "\n".join(lines)
+
+
+def compare(sqlite: Results, postgres: Results) -> str:
+    """Medians side by side, and PostgreSQL's time as a multiple of SQLite's."""
+    width = max(len(name) for name, _ in sqlite)
+    lines = [f"{'median, ms':<{width}}  {'SQLite':>8}  {'Postgres':>8}  {'ratio':>6}"]
+    for (name, (a, _, _)), (_, (b, _, _)) in zip(sqlite, postgres, strict=True):
+        mark = "ok" if max(a, b) < TARGET_MS else "SLOW"
+        lines.append(f"{name:<{width}}  {a:8.2f}  {b:8.2f}  {b / max(a, 1e-6):5.1f}x  {mark}")
+    return "\n".join(lines)
+
+
+async def copy_to(path: Path, url: str) -> float:
+    """Copy the filled SQLite file into the empty database at ``url``; analyse it; seconds."""
+    from bot.copydb import copy_database
+
+    start = time.perf_counter()
+    await copy_database(sqlite_url(path), url, say=lambda line: None)
+    store = await Store.open(url)
+    try:
+        await store.db.execute("ANALYZE")
+    finally:
+        await store.close()
+    return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -511,7 +543,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=30, help="runs of each query (30)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="database file (a temporary one)")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="also time the queries on this empty PostgreSQL database (postgresql://…)",
+    )
     args = parser.parse_args(argv)
+    if args.database_url and not args.database_url.startswith(POSTGRES_SCHEMES):
+        print("--database-url must be a postgresql:// URL", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="records-bench-") as tmp:
         path = Path(args.db) if args.db else Path(tmp) / "records.sqlite3"
         if path.exists():
@@ -530,8 +570,17 @@ def main(argv: list[str] | None = None) -> int:
         )
         print("  " + ", ".join(f"{k} {v:.0f} s" for k, v in info["phases"].items()))
         results = asyncio.run(measure(path, info, args.repeat, args.seed))
-        print(report(results, args.repeat))
-    slow = [name for name, (med, _, _) in results if med >= TARGET_MS]
+        print(report(results, args.repeat, "SQLite"))
+        if args.database_url:
+            seconds = asyncio.run(copy_to(path, args.database_url))
+            print(f"copied to {redact_url(args.database_url)} and analysed in {seconds:.0f} s")
+            on_pg = asyncio.run(
+                measure(args.database_url, info, args.repeat, args.seed, first_table=2 * 10**12)
+            )
+            print(report(on_pg, args.repeat, "PostgreSQL"))
+            print(compare(results, on_pg))
+            results = results + on_pg
+    slow = sorted({name for name, (med, _, _) in results if med >= TARGET_MS})
     if slow:
         print(f"over {TARGET_MS:.0f} ms: {', '.join(slow)}")
     return 0

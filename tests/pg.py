@@ -56,8 +56,9 @@ def _free_port() -> int:
 class PostgresServer:
     """One running PostgreSQL cluster; :meth:`url` names a database on it."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
         self.bindir = bindir
+        self.durable = durable  # False: no fsync (tests); True: PostgreSQL's defaults
         self.port = _free_port()
         self.root = Path(tempfile.mkdtemp(prefix="domino-pg-"))
         self.data = self.root / "data"
@@ -94,10 +95,11 @@ class PostgresServer:
             ]
         )
         options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-            " -c shared_buffers=128MB"
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1"
+            " -c max_connections=200 -c shared_buffers=128MB"
         )
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
             [
                 self.bindir / "pg_ctl",
