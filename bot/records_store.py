@@ -552,7 +552,8 @@ class RecordsRepo:
 
         His recorded matches stay, under ``alias`` and no name, so that everyone else's history
         and ratings stay as they were; his own figures, ratings and choices go. So do his name
-        and id at finished or cancelled tables (his seats and hosting pass to ``alias``). Tables
+        and id at finished or cancelled tables (his seats, hosting and invitations pass to
+        ``alias``). Tables
         still open are left alone: end them first.
         """
         db = self._db
@@ -576,6 +577,10 @@ class RecordsRepo:
         await db.execute(
             "UPDATE tables SET host_id = ? WHERE host_id = ?"
             " AND status IN ('finished', 'cancelled')",
+            (alias, user_id),
+        )
+        await db.execute(
+            f"UPDATE invitees SET user_id = ? WHERE user_id = ? AND table_id IN ({closed})",
             (alias, user_id),
         )
 

@@ -813,11 +813,12 @@ class RecordsCog(commands.Cog, name=COG_NAME):
     # -- /domino forget-me ---------------------------------------------------------------------
 
     def _open_tables(self, user_id: int) -> tuple[list[Any], list[Any]]:
-        """The lobbies and the running matches where ``user_id`` is seated."""
+        """The lobbies (and challenges) he sits at or is invited to; the matches he plays."""
         service = getattr(self.bot, "service", None)
-        tables = [] if service is None else service.tables_of(user_id)
-        lobbies = [t for t in tables if t.status == "lobby"]
-        running = [t for t in tables if t.status == "running"]
+        tables = [] if service is None else service.open_tables()
+        mine = [t for t in tables if t.is_seated(user_id) or user_id in t.invited]
+        lobbies = [t for t in mine if t.status == "lobby"]
+        running = [t for t in mine if t.status == "running"]
         return lobbies, running
 
     async def forget_me(self, interaction: Interaction) -> None:
@@ -854,8 +855,10 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         for table in lobbies:
             if table.host_id == owner:
                 await service.cancel(table.id, owner)  # type: ignore[union-attr]
-            else:
+            elif table.is_seated(owner):
                 await service.leave(table.id, owner)  # type: ignore[union-attr]
+            else:  # a challenge that invites him
+                await service.decline(table.id, owner)  # type: ignore[union-attr]
         for table in running:
             await service.resign(table.id, owner)  # type: ignore[union-attr]
             await self.records.record(table.id)  # recorded before he is forgotten

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 from bot.records import Records
-from bot.settings import Settings
 from bot.store import Store
 from tests.bot.test_records_support import duel, human, make_record
-from tests.cogs.helpers import FakeClock, TestBot, answer, button, factory, new_table
+from tests.cogs.helpers import (
+    FakeClock,
+    TestBot,
+    answer,
+    button,
+    factory,
+    new_table,
+    settings_for,
+)
 from tests.cogs.test_records import records_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, FakeUser
@@ -26,10 +34,7 @@ def two_servers(fake: FakeDiscord) -> tuple[int, int]:
 
 def global_bot(fake: FakeDiscord, db: Path) -> TestBot:
     """The bot with its commands synced globally (so both servers have them)."""
-    settings = Settings(
-        discord_token=fake.token, database_path=db, dev_guild_id=None, log_level="INFO"
-    )
-    return TestBot(settings)
+    return TestBot(dataclasses.replace(settings_for(fake, db), dev_guild_id=None))
 
 
 async def started_match(fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser) -> int:
@@ -211,10 +216,12 @@ async def test_forget_me_removes_a_player_from_every_table(
         choices = await fake.slash(alice, fake.channel_id, "domino privacy", {})
         assert choices.message is not None
         await fake.click(alice, choices.message, choices.message.custom_ids()[1])
-        # Alice now hosts a lobby Cid joined.
+        # Alice now hosts a lobby Cid joined, and Cid challenges her (and Bob).
         lobby, lobby_id = await new_table(fake, bot, alice, variant="draw")
         assert lobby.message is not None
         await fake.click(cid, lobby.message, button(lobby.message, "join"))
+        challenge = {"variant": "three", "player": alice, "player2": bob}
+        assert not (await fake.slash(cid, fake.channel_id, "domino challenge", challenge)).ephemeral
         assert await occurrences(bot, needles, alice.id)
         bob_before = await records.stats(bob.id)
         bob_history = await records.history(bob.id)
@@ -239,6 +246,7 @@ async def test_forget_me_removes_a_player_from_every_table(
 
         assert await occurrences(bot, needles, alice.id) == []
         assert (await bot.svc.get(lobby_id)).status == "cancelled"
+        assert bot.svc.open_tables() == []  # the challenge is declined
         # Bob's figures and history did not change; Alice is "a former player" there.
         assert await records.stats(bob.id) == bob_before
         after = await records.history(bob.id)
