@@ -76,7 +76,8 @@ class DominoBot(commands.Bot):
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
         await self.tree.set_translator(CommandTranslator())  # es-ES, es-419, pt-BR commands
         self.store = await Store.open(self.settings.database_url)
-        self.service = TableService(self.store, **self.service_options)
+        options = {"limits": self.settings.limits, **self.service_options}
+        self.service = TableService(self.store, **options)
         tables = await self.service.load_open_tables()
         log.info(
             "store %s: %d open table(s) loaded", redact_url(self.settings.database_url), len(tables)

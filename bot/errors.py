@@ -126,3 +126,9 @@ class NotInvited(ServiceError):
     """The table is a challenge and the user is not one of the people it invites."""
 
     code = "not_invited"
+
+
+class LimitReached(ServiceError):
+    """A person or a server has as much open as the limits allow (or opened a table just now)."""
+
+    code = "limit_reached"

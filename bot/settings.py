@@ -17,6 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 from dotenv import dotenv_values
 from pydantic import SecretStr
 
+from bot.limits import Limits
+
 DEFAULT_DATABASE_PATH = "data/domino.sqlite3"
 DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_DATABASE_PATH}"
 DEFAULT_LOG_LEVEL = "INFO"
@@ -48,6 +50,7 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = field(default=None)
     ai_processes: int = 0  # 0: computer players think in worker threads; N: in N processes
+    limits: Limits = field(default_factory=Limits)  # what one person or server may keep open
 
     def __post_init__(self) -> None:
         if isinstance(self.discord_token, str):
@@ -189,6 +192,13 @@ def load_settings(
     shard_count = _number(values, "SHARD_COUNT", 1, MAX_SHARDS)
     shard_raw = values.get("SHARD_IDS", "").strip()
     shard_ids = parse_shard_ids(shard_raw, shard_count) if shard_raw else None
+    limits = Limits(
+        **{
+            name: value
+            for name, key, high in _LIMIT_KEYS
+            if (value := _number(values, key, 0, high)) is not None
+        }
+    )
 
     return Settings(
         discord_token=SecretStr(token) if token else None,
@@ -200,8 +210,17 @@ def load_settings(
         shard_count=shard_count,
         shard_ids=shard_ids,
         ai_processes=ai_processes,
+        limits=limits,
     )
 
+
+# Limits (see bot.limits; 0 turns one off): the field, its environment key, its largest value.
+_LIMIT_KEYS = (
+    ("lobbies_per_user", "LOBBIES_PER_USER", 1000),
+    ("matches_per_user", "MATCHES_PER_USER", 1000),
+    ("tables_per_server", "TABLES_PER_SERVER", 100_000),
+    ("cooldown", "NEW_TABLE_COOLDOWN", 3600),
+)
 
 KEYS = frozenset(
     {
@@ -214,5 +233,9 @@ KEYS = frozenset(
         "AI_PROCESSES",
         "SHARD_COUNT",
         "SHARD_IDS",
+        "LOBBIES_PER_USER",
+        "MATCHES_PER_USER",
+        "TABLES_PER_SERVER",
+        "NEW_TABLE_COOLDOWN",
     }
 )

@@ -23,6 +23,7 @@ from bot.errors import (
     AlreadySeated,
     IllegalMove,
     InvalidOptions,
+    LimitReached,
     NotHost,
     NotInvited,
     NotSeated,
@@ -36,6 +37,7 @@ from bot.errors import (
     TableNotFound,
     WrongStatus,
 )
+from bot.limits import NO_LIMITS, Gate, Limits
 from bot.store import DeadlineRow, FeedRow, SeatRow, Store, TableRow, Transaction
 from bot.tables.clock import Clock
 from domino import (
@@ -289,11 +291,13 @@ class TableService:
         lobby_ttl: float = LOBBY_TTL,
         challenge_ttl: float = CHALLENGE_TTL,
         owns: Callable[[int | None], bool] = lambda guild_id: True,
+        limits: Limits = NO_LIMITS,
     ) -> None:
         """``clock`` gives Unix seconds (inject a fake one in tests); ``computer_delay`` is the
         human-looking pause before a computer moves; ``hand_pause`` the pause between hands;
         ``lobby_ttl`` / ``challenge_ttl`` how long a lobby / an unanswered challenge stays open;
-        ``owns(guild_id)`` whether this process runs that server's tables."""
+        ``owns(guild_id)`` whether this process runs that server's tables; ``limits`` what one
+        person or server may keep open (none unless given; the bot gives the settings')."""
         if ai_level not in computer.LEVELS:
             raise ValueError(f"ai_level must be one of {computer.LEVELS}")
         self.store = store
@@ -307,7 +311,9 @@ class TableService:
         self.lobby_ttl = lobby_ttl
         self.challenge_ttl = challenge_ttl
         self.owns = owns
+        self.gate = Gate(limits, clock)
         self._tables: dict[int, _Table] = {}
+        self._by_message: dict[int, int] = {}  # lobby and game message ids of open tables
         self.scheduler = Clock(clock)
         self.scheduler.handlers.update(
             move=self._on_move,
@@ -400,9 +406,9 @@ class TableService:
 
     async def table_by_message(self, message_id: int) -> TableInfo | None:
         """The table whose lobby or game message is ``message_id`` (open ones from memory)."""
-        for rt in self._tables.values():
-            if message_id in (rt.row.message_id, rt.row.lobby_message_id):
-                return rt.info()
+        rt = self._tables.get(self._by_message.get(message_id, 0))
+        if rt is not None:
+            return rt.info()
         row = await self.store.tables.by_message(message_id)
         return None if row is None else await self.get(row.id)
 
@@ -468,6 +474,8 @@ class TableService:
 
         With ``invited`` the table is a challenge: only those people may take its seats."""
         invited = tuple(dict.fromkeys(u for u in invited if u != host_id))
+        self.gate.check_open(host_id, guild_id, self.open_tables())
+        self._check_challenged(host_id, invited)
         clean = {k: v for k, v in (options or {}).items() if v is not None}
         ruleset = _ruleset(variant, clean)
         if not MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER:
@@ -500,7 +508,8 @@ class TableService:
             expiry = DeadlineRow(row.id, "expire", expires, 0)
             await tx.deadlines.set(expiry)
         rt = _Table(row=row, ruleset=ruleset, seats=seats, invited=invited, expires_at=expires)
-        self._tables[row.id] = rt
+        self._keep(rt)
+        self.gate.opened(host_id)
         self._timed(expiry)
         self._notify(rt, "on_lobby_changed", rt.info())
         return rt.info()
@@ -516,6 +525,7 @@ class TableService:
                 raise NotInvited("This challenge is not for you.")
             if rt.user_seats(user_id):
                 raise AlreadySeated("You already have a seat at this table.")
+            self.gate.check_join(user_id, self.open_tables())
             seats = self._free_group(rt, group)
             now = self.clock()
             rows = [SeatRow(rt.id, s, user_id, name, "human") for s in seats]
@@ -614,6 +624,8 @@ class TableService:
         async with rt.lock:
             self._check_lobby(rt)
             self._check_host(rt, user_id)
+            people = [s.user_id for s in rt.seats if s is not None and s.user_id is not None]
+            self.gate.check_start(people, self.open_tables())
             empty = [i for i, s in enumerate(rt.seats) if s is None]
             if empty and not fill_with_computers:
                 raise SeatsEmpty(
@@ -699,7 +711,10 @@ class TableService:
         async with rt.lock:
             now = self.clock()
             await self.store.tables.set_messages(rt.id, now=now, **changes)
+            self._unindex(rt)
             rt.row = dataclasses.replace(rt.row, updated_at=now, **changes)
+            if rt.id in self._tables:
+                self._index(rt)
             return rt.info()
 
     def place_busy(self, channel_id: int, thread_id: int | None = None) -> bool:
@@ -924,7 +939,7 @@ class TableService:
             except Exception:
                 log.exception("table %s could not be rebuilt from the store; skipped", row.id)
                 continue
-            self._tables[row.id] = rt
+            self._keep(rt)
             loaded.append(rt.info())
         await self._resume_deadlines()
         return loaded
@@ -957,6 +972,36 @@ class TableService:
     def _close(self, rt: _Table) -> None:
         """Forget a finished or cancelled table (its queued observer calls still run)."""
         self._tables.pop(rt.id, None)
+        self._unindex(rt)
+
+    def _keep(self, rt: _Table) -> _Table:
+        """Hold an open table in memory, findable by its messages."""
+        self._tables[rt.id] = rt
+        self._index(rt)
+        return rt
+
+    def _index(self, rt: _Table) -> None:
+        for mid in (rt.row.message_id, rt.row.lobby_message_id):
+            if mid is not None:
+                self._by_message[mid] = rt.id
+
+    def _unindex(self, rt: _Table) -> None:
+        for mid in (rt.row.message_id, rt.row.lobby_message_id):
+            if mid is not None and self._by_message.get(mid) == rt.id:
+                del self._by_message[mid]
+
+    def _check_challenged(self, host_id: int, invited: tuple[int, ...]) -> None:
+        """One open challenge per host and invitee."""
+        if not invited:
+            return
+        for rt in self._tables.values():
+            if rt.row.host_id == host_id and rt.row.status == "lobby" and set(rt.invited) & set(
+                invited
+            ):
+                raise LimitReached(
+                    "You have already challenged someone you name here: wait for the answer, "
+                    "or cancel that challenge first."
+                )
 
     async def _table(self, table_id: int) -> _Table:
         """The open table ``table_id``, loaded from the store if needed."""
@@ -982,7 +1027,9 @@ class TableService:
                 raise TableFinished("This table is closed.", status=row.status)
             return await self._build(row)
         rt = await self._build(row)
-        return self._tables.setdefault(table_id, rt)  # another task may have loaded it meanwhile
+        if table_id in self._tables:  # another task loaded it meanwhile
+            return self._tables[table_id]
+        return self._keep(rt)
 
     async def _build(self, row: TableRow) -> _Table:
         seat_rows = await self.store.seats.list(row.id)

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import pictures
 from bot.client import DominoBot
+from bot.limits import Limits
 from bot.settings import Settings
 from bot.tables.service import TableInfo, TableService
 from cogs.domino.cog import DominoCog
@@ -74,9 +75,15 @@ class TestBot(DominoBot):
         return cog  # type: ignore[return-value]
 
 
-def settings_for(fake: FakeDiscord, db: Path) -> Settings:
+def settings_for(fake: FakeDiscord, db: Path, **limits: Any) -> Settings:
+    """Settings for a test bot: no cooldown between tables (tests open them quickly) unless
+    ``limits`` say otherwise."""
     return Settings(
-        discord_token=fake.token, database_path=db, dev_guild_id=fake.guild_id, log_level="INFO"
+        discord_token=fake.token,
+        database_path=db,
+        dev_guild_id=fake.guild_id,
+        log_level="INFO",
+        limits=Limits(**{"cooldown": 0.0, **limits}),
     )
 
 
