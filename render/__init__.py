@@ -6,6 +6,8 @@
   tiles (PNG bytes) from ``match.view(seat)``, for an ephemeral reply.
 - :func:`last_moves(view, timed_out) <render.moves.last_moves>`: each seat's latest move
   (:class:`LastMove`), for ``render_table(..., last=...)``.
+- :func:`render_replay(views, names, *, labels=None) <render.replay.render_replay>`: an
+  animated GIF, one frame per public view (the table after each move).
 - :data:`LABELS`: every word drawn (key -> English); pass translations as ``labels``.
 - :func:`table_layout` / :func:`hand_layout`: the geometry, for tests.
 """
@@ -13,7 +15,8 @@
 from render.hand import hand_layout, render_hand
 from render.layout import Layout, layout_line
 from render.moves import LastMove, last_moves
+from render.replay import render_replay
 from render.table import LABELS, render_table, table_layout
 
 __all__ = ["LABELS", "LastMove", "Layout", "hand_layout", "last_moves", "layout_line",
-           "render_hand", "render_table", "table_layout"]
+           "render_hand", "render_replay", "render_table", "table_layout"]

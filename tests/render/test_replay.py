@@ -116,3 +116,24 @@ def test_a_hand_replay_holds_one_frame_per_view_and_fits_the_limit() -> None:
         render_replay(views[:3], NAMES, max_bytes=1000)
     with pytest.raises(ValueError, match="public"):
         render_replay([m.view(0)], NAMES)
+
+
+async def test_a_match_the_service_played_replays_move_for_move(tmp_path: Path) -> None:
+    """The table service and store record a whole match (the offline demo's path); the
+    replay rebuilt from that log shows every move and ends where the match ended."""
+    from bot.demo import DEMO_DB_NAME, run_demo
+
+    result = await run_demo("draw", tmp_path, seed=3, level="easy", renderer=False,
+                            keep_db=True)
+    assert result.outcome is not None
+    store = await Store.open(tmp_path / DEMO_DB_NAME)
+    try:
+        stored = await load(store, result.table.id)
+    finally:
+        await store.close()
+    assert len(stored.frames) == result.moves
+    assert stored.frames[-1].view == result.table.public_view()
+    assert len(stored.hands) == len(result.hands)
+    hand = stored.hands[-1]
+    gif = replay_gif(stored, [s.name for s in stored.seats], hand=hand)
+    assert len(_frames(gif)) == len(stored.select(hand)) >= 1
