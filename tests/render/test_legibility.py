@@ -226,3 +226,31 @@ def test_draws_count_within_a_turn() -> None:
                 assert move.tile == (c.tile.a, c.tile.b)
                 return
     raise AssertionError("no turn with two draws and a play found")
+
+
+def test_the_pips_of_a_dimmed_tile_keep_their_contrast_in_the_hand_picture() -> None:
+    """Read from the pixels: the centre of every pip of every greyed tile against its face."""
+    from render.hand import LONG, draw_hand, hand_layout
+
+    short = LONG // 2
+    checked = set()
+    for seed in range(30):
+        m = Match.new(preset("cuban"), seed)
+        seat = m.turn
+        assert seat is not None
+        view = m.view(seat)
+        img = draw_hand(view).convert("RGB")
+        for slot in hand_layout(view):
+            if not slot.dimmed:
+                continue
+            x0, y0, _x1, _y1 = slot.box
+            face = img.getpixel((x0 + short // 2, y0 + short - 7))  # off every pip
+            assert face == DIMMED
+            for half, n in enumerate((slot.tile.a, slot.tile.b)):
+                for fx, fy in PIP_LAYOUTS[n][0]:
+                    # the upright half turned a quarter left: its top goes to the left
+                    x = x0 + half * short + round(fy * short)
+                    y = y0 + round(short - fx * short)
+                    assert _contrast(img.getpixel((x, y)), face) >= 3, (slot.tile, n)
+                checked.add(n)
+    assert checked >= {7, 8, 9}

@@ -231,6 +231,6 @@ def test_hand_picture_pixels_mark_the_playable_tiles() -> None:
                 x0, y0, _x1, y1 = slot.box
                 ring = img.getpixel((x0 - 3, (y0 + y1) // 2))
                 assert _near(ring, PLAYABLE) == slot.playable
-                face = img.getpixel((x0 + 7, y0 + 18))  # off every pip layout
+                face = img.getpixel((x0 + 37, y0 + 68))  # off every pip layout
                 assert _near(face, IVORY, 8) == (not slot.dimmed)
                 assert slot.dimmed == (seat == m.turn and not slot.playable)
