@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 from coloraide import Color
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from domino import PRESETS, Match, Pass, preset
@@ -254,3 +256,32 @@ def test_the_pips_of_a_dimmed_tile_keep_their_contrast_in_the_hand_picture() -> 
                     assert _contrast(img.getpixel((x, y)), face) >= 3, (slot.tile, n)
                 checked.add(n)
     assert checked >= {7, 8, 9}
+
+
+@settings(max_examples=60, deadline=None)
+@given(pid=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32), moves=st.integers(0, 60))
+def test_last_moves_follow_each_seats_latest_events(pid: str, seed: int, moves: int) -> None:
+    """Each seat's last move is its latest event of the hand; the draws of that same turn
+    (the run of its own events just before it) are counted."""
+    rng = random.Random(seed)
+    m = Match.new(preset(pid), seed)
+    for _ in range(moves):
+        if m.outcome is not None:
+            break
+        m = m.apply(rng.choice(m.legal_actions()))
+    view = m.public_view()
+    events = [e for e in view.events if e.seat is not None]
+    got = last_moves(view)
+    for seat in range(view.ruleset.seats):
+        mine = [i for i, e in enumerate(events) if e.seat == seat]
+        if not mine:
+            assert got[seat] is None
+            continue
+        last = events[mine[-1]]
+        run = mine[-1]
+        while run > 0 and events[run - 1].seat == seat:
+            run -= 1
+        drawn = sum(1 for e in events[run : mine[-1] + 1] if e.kind == "draw")
+        move = got[seat]
+        assert move is not None and move.kind == last.kind and move.drew == drawn
+        assert move.tile == ((last.tile.a, last.tile.b) if last.kind == "play" else None)
