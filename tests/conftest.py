@@ -31,6 +31,17 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"postgresql: {bindir}" if bindir else f"postgresql: {NO_POSTGRES}"
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line for the whole skipped PostgreSQL half (not one per test)."""
+    skipped = [
+        r
+        for r in terminalreporter.stats.get("skipped", [])
+        if isinstance(r.longrepr, tuple) and NO_POSTGRES in str(r.longrepr[2])
+    ]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} tests skipped: {NO_POSTGRES}", yellow=True)
+
+
 async def _admin(url: str, *statements: str) -> None:
     import asyncpg
 
