@@ -492,6 +492,7 @@ class Records(TableObserver):
         now = self.clock()
         async with self.store.transaction() as tx:
             repo = RecordsRepo(tx.db)
+            await repo.lock()
             if await repo.is_recorded(record.table_id):
                 return False
             pids = [p.player_id for p in record.participants]
@@ -569,6 +570,7 @@ class Records(TableObserver):
         """
         async with self.store.transaction() as tx:
             repo = RecordsRepo(tx.db)
+            await repo.lock()
             alias = await repo.new_alias()
             await repo.forget(user_id, alias)
         log.info("a player asked to be forgotten: done")

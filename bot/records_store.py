@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.connection import Db, Row
+from bot.store.connection import POSTGRES, Db, Row
 
 __all__ = [
     "ALL",
@@ -27,6 +27,7 @@ __all__ = [
 
 GLOBAL = 0  # the scope of everything; other scopes are guild ids
 ALL = "all"  # the bucket of every variant together
+RECORDS_LOCK = 0x7265636F726473  # PostgreSQL advisory lock of record writers ("records")
 FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below this one
 
 
@@ -177,6 +178,16 @@ class RecordsRepo:
         self._db = db
 
     # -- recording (call inside a transaction) ----------------------------------------------
+
+    async def lock(self) -> None:
+        """Make this transaction the only one writing records until it ends.
+
+        Call it first. Recording reads ratings, then writes them: two processes recording at
+        once must not both start from the same ratings. SQLite lets one writer in at a time
+        already; PostgreSQL takes an advisory lock released with the transaction.
+        """
+        if self._db.dialect == POSTGRES:
+            await self._db.execute("SELECT pg_advisory_xact_lock(?)", (RECORDS_LOCK,))
 
     async def is_recorded(self, table_id: int) -> bool:
         row = await self._db.fetchone(

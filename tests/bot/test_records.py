@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from openskill.models import PlackettLuce
 
@@ -258,6 +260,31 @@ async def test_recording_twice_changes_nothing(records: Records, store: Store) -
     assert not await records.record_match(partners_match())
     assert await dump(store) == before
     assert await count(store, "record_matches") == 1 and await count(store, "record_entries") == 4
+
+
+async def test_two_processes_recording_at_once(database_url: str, clock: FakeClock) -> None:
+    """Two bot processes record the same match and other matches of the same people at once:
+    each match once, every rating update kept (none computed from stale ratings)."""
+    a, b = await Store.open(database_url), await Store.open(database_url)
+    try:
+        ra, rb = Records(a, clock=clock), Records(b, clock=clock)
+        same = await asyncio.gather(
+            ra.record_match(partners_match(1)), rb.record_match(partners_match(1))
+        )
+        assert sorted(same) == [False, True]
+        others = await asyncio.gather(
+            *(
+                (ra if n % 2 else rb).record_match(partners_match(table_id))
+                for n, table_id in enumerate(range(2, 12))
+            )
+        )
+        assert all(others)
+        rated = await ra.repo.player_ratings(ANA)
+        assert rated["partnership"][2] == 11  # every one of Ana's 11 matches counted
+        assert await count(a, "record_matches") == 11
+    finally:
+        await a.close()
+        await b.close()
 
 
 # ------------------------------------------------------------------------------ leaderboard
