@@ -69,7 +69,7 @@ class Gate:
         tables = list(tables)
         self._check_seated(user_id, tables)
         if lim.tables_per_server and guild_id is not None:
-            here = sum(1 for t in tables if t.table.guild_id == guild_id)
+            here = sum(t.table.guild_id == guild_id for t in tables)
             if here >= lim.tables_per_server:
                 raise LimitReached(
                     "This server already has {limit} open tables: wait until one finishes.",
@@ -104,6 +104,8 @@ class Gate:
 
     def _check_seated(self, user_id: int, tables: list[OpenTable]) -> None:
         lim = self.limits
+        if not lim.lobbies_per_user and not lim.matches_per_user:
+            return
         mine = [t for t in tables if t.is_seated(user_id)]
         waiting = sum(1 for t in mine if t.status == "lobby")
         if lim.lobbies_per_user and waiting >= lim.lobbies_per_user:

@@ -253,6 +253,18 @@ class _Table:
     def id(self) -> int:
         return self.row.id
 
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def table(self) -> TableRow:
+        return self.row
+
+    def is_seated(self, user_id: int) -> bool:
+        """True if ``user_id`` has a seat here, even one a computer took over."""
+        return any(s is not None and s.user_id == user_id for s in self.seats)
+
     def info(self) -> TableInfo:
         return TableInfo(
             table=self.row,
@@ -474,7 +486,7 @@ class TableService:
 
         With ``invited`` the table is a challenge: only those people may take its seats."""
         invited = tuple(dict.fromkeys(u for u in invited if u != host_id))
-        self.gate.check_open(host_id, guild_id, self.open_tables())
+        self.gate.check_open(host_id, guild_id, self._tables.values())
         self._check_challenged(host_id, invited)
         clean = {k: v for k, v in (options or {}).items() if v is not None}
         ruleset = _ruleset(variant, clean)
@@ -525,7 +537,7 @@ class TableService:
                 raise NotInvited("This challenge is not for you.")
             if rt.user_seats(user_id):
                 raise AlreadySeated("You already have a seat at this table.")
-            self.gate.check_join(user_id, self.open_tables())
+            self.gate.check_join(user_id, self._tables.values())
             seats = self._free_group(rt, group)
             now = self.clock()
             rows = [SeatRow(rt.id, s, user_id, name, "human") for s in seats]
@@ -625,7 +637,7 @@ class TableService:
             self._check_lobby(rt)
             self._check_host(rt, user_id)
             people = [s.user_id for s in rt.seats if s is not None and s.user_id is not None]
-            self.gate.check_start(people, self.open_tables())
+            self.gate.check_start(people, self._tables.values())
             empty = [i for i, s in enumerate(rt.seats) if s is None]
             if empty and not fill_with_computers:
                 raise SeatsEmpty(
