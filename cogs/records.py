@@ -32,6 +32,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands, tasks
 
+from bot.errors import ServiceError
 from bot.i18n import N_, tr
 from bot.records import (
     ALL,
@@ -852,16 +853,8 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             return
         await interaction.response.defer()
         service = getattr(self.bot, "service", None)
-        for table in lobbies:
-            if table.host_id == owner:
-                await service.cancel(table.id, owner)  # type: ignore[union-attr]
-            elif table.is_seated(owner):
-                await service.leave(table.id, owner)  # type: ignore[union-attr]
-            else:  # a challenge that invites him
-                await service.decline(table.id, owner)  # type: ignore[union-attr]
-        for table in running:
-            await service.resign(table.id, owner)  # type: ignore[union-attr]
-            await self.records.record(table.id)  # recorded before he is forgotten
+        if service is not None:
+            await self._end_tables(service, owner, lobbies, running)
         await self.records.forget(owner)
         self._seen.pop(owner, None)
         await interaction.edit_original_response(
@@ -869,6 +862,23 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             embed=None,
             view=None,
         )
+
+    async def _end_tables(
+        self, service: Any, owner: int, lobbies: list[Any], running: list[Any]
+    ) -> None:
+        """Leave, cancel or decline his lobbies and challenges; resign his running matches."""
+        for table in lobbies:
+            with contextlib.suppress(ServiceError):  # it closed meanwhile
+                if table.host_id == owner:
+                    await service.cancel(table.id, owner)
+                elif table.is_seated(owner):
+                    await service.leave(table.id, owner)
+                else:  # a challenge that invites him
+                    await service.decline(table.id, owner)
+        for table in running:
+            with contextlib.suppress(ServiceError):
+                await service.resign(table.id, owner)
+            await self.records.record(table.id)  # recorded before he is forgotten
 
     # -- buttons ------------------------------------------------------------------------------
 
