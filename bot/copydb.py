@@ -165,6 +165,9 @@ async def copy_database(source_url: str, target_url: str, say: Say = print) -> C
                 report.rows[name] = await _copy_table(source, target, shapes[name])
                 say(f"{name}: {report.rows[name]} rows")
             report.matches_replayed = await _verify(source, target, shapes)
+            if target.dialect == POSTGRES:  # fresh statistics and visibility map
+                say("VACUUM ANALYZE …")
+                await target.db.execute("VACUUM ANALYZE")
         finally:
             await target.close()
     finally:

@@ -388,6 +388,74 @@ class _PostgresDb:
             await self._on.execute(script)  # no arguments: several statements allowed
 
 
+class _Pool:
+    """A small pool of asyncpg connections, opened as needed, most recently used first.
+
+    asyncpg's own pool resets every connection it takes back (a round trip) and costs about
+    0.6 ms a statement against 0.17 ms here; the store keeps no session state to reset. A
+    connection that broke, or whose statement was interrupted, is closed and replaced.
+    """
+
+    def __init__(self, url: str, size: int) -> None:
+        self.url = url
+        self._free: asyncio.LifoQueue[Any] = asyncio.LifoQueue()
+        for _ in range(size):
+            self._free.put_nowait(None)  # a connection not opened yet
+        self._all: set[Any] = set()
+
+    @contextlib.asynccontextmanager
+    async def acquire(self) -> AsyncIterator[Any]:
+        import asyncpg
+
+        conn = await self._free.get()
+        try:
+            if conn is None or conn.is_closed():
+                self._all.discard(conn)
+                conn = None
+                conn = await asyncpg.connect(self.url)
+                self._all.add(conn)
+            yield conn
+        except BaseException as exc:
+            broken = not isinstance(exc, Exception) or isinstance(
+                exc, asyncio.TimeoutError | OSError | asyncpg.InterfaceError
+            )
+            if conn is not None and (broken or conn.is_closed() or conn.is_in_transaction()):
+                conn.terminate()
+                self._all.discard(conn)
+                conn = None
+            raise
+        finally:
+            self._free.put_nowait(conn)
+
+    async def execute(self, sql: str, *args: Any) -> str:
+        async with self.acquire() as conn:
+            return await conn.execute(sql, *args)
+
+    async def executemany(self, sql: str, rows: list[Any]) -> None:
+        async with self.acquire() as conn:
+            await conn.executemany(sql, rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        async with self.acquire() as conn:
+            return await conn.fetch(sql, *args)
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any:
+        async with self.acquire() as conn:
+            return await conn.fetchrow(sql, *args)
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        async with self.acquire() as conn:
+            return await conn.fetchval(sql, *args)
+
+    async def close(self) -> None:
+        for conn in list(self._all):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), 5)
+            if not conn.is_closed():
+                conn.terminate()
+        self._all.clear()
+
+
 class PostgresDriver:
     """A pool of asyncpg connections to PostgreSQL 15 or newer.
 
@@ -398,7 +466,7 @@ class PostgresDriver:
     dialect = POSTGRES
     path: Path | None = None
 
-    def __init__(self, pool: Any, url: str) -> None:
+    def __init__(self, pool: _Pool, url: str) -> None:
         self._pool = pool
         self._errors = _pg_errors()
         self.url = url
@@ -406,9 +474,7 @@ class PostgresDriver:
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDriver:
-        import asyncpg
-
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        pool = _Pool(url, pool_size)
         try:
             version = await pool.fetchval("SHOW server_version_num")
             if int(version) < 150000:
