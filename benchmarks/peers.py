@@ -19,6 +19,8 @@ Neither package is a project dependency: ``pip install -e ".[bench]"``.
 from __future__ import annotations
 
 import copy
+import functools
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -215,45 +217,121 @@ def resample(state: SpielState, player: int, rng: random.Random) -> SpielState:
     """A copy of ``state`` with the other seats' hands dealt again, uniformly among the deals
     that keep every hand size and give no seat a number it passed on (no-draw rules)."""
     sim = state.sim
-    seats = sim.rules.seats
-    others = [s for s in range(seats) if s != player]
+    others = tuple(s for s in range(sim.rules.seats) if s != player)
     pool = 0
     for s in others:
         pool |= sim.hands[s]
-    tiles = bits(pool)
-    sizes = [sim.hands[s].bit_count() for s in others]
-    forbid = [0] * seats
+    forbid = []
     for s in others:
+        f = 0
         for n in bits(sim.lacks[s]):
-            forbid[s] |= NUM[n]
-    # rejection on the most constrained seats first keeps this fast and exactly uniform
-    for _ in range(20000):
+            f |= NUM[n]
+        forbid.append(f)
+    sizes = tuple(sim.hands[s].bit_count() for s in others)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i in bits(pool):
+        allowed = tuple(k for k in range(len(others)) if not forbid[k] >> i & 1)
+        groups.setdefault(allowed, []).append(i)
+    sampler = _counter(tuple((a, len(t)) for a, t in groups.items()))
+    hands = sim.hands[:]
+    counts = sampler.sample(sizes, rng)
+    if counts is None:
+        return state.clone()  # no consistent deal (cannot happen in a real game)
+    for s in others:
+        hands[s] = 0
+    for (_, tiles), split in zip(groups.items(), counts, strict=True):
+        tiles = tiles[:]
         rng.shuffle(tiles)
-        hands = sim.hands[:]
         k = 0
-        ok = True
-        for s, size in zip(others, sizes, strict=True):
-            mask = mask_of_bits(tiles[k : k + size])
-            if mask & forbid[s]:
-                ok = False
-                break
-            hands[s] = mask
-            k += size
-        if ok:
-            break
-    else:
-        hands = sim.hands[:]  # keep the truth's split rather than an impossible deal
+        for j, n in split:
+            for i in tiles[k : k + n]:
+                hands[others[j]] |= 1 << i
+            k += n
     out = state.clone()
     out.sim.hands = hands
     return out
 
 
-def mask_of_bits(indices: list[int]) -> int:
-    """The bitmask of tile indices."""
-    m = 0
-    for i in indices:
-        m |= 1 << i
-    return m
+@functools.lru_cache(maxsize=64)
+def _counter(groups: tuple[tuple[tuple[int, ...], int], ...]) -> _DealCounter:
+    return _DealCounter(groups)
+
+
+class _DealCounter:
+    """Counts the deals of tile groups (each with the seats allowed to hold it) into hands of
+    given sizes, and samples one uniformly: how many tiles of each group each seat gets."""
+
+    def __init__(self, groups: tuple[tuple[tuple[int, ...], int], ...]) -> None:
+        self.groups = groups
+        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def splits(self, g: int, room: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
+        allowed, n = self.groups[g]
+        out: list[tuple[tuple[int, int], ...]] = []
+
+        def rec(k: int, left: int, acc: tuple[tuple[int, int], ...]) -> None:
+            if k == len(allowed) - 1:
+                if left <= room[allowed[k]]:
+                    out.append((*acc, (allowed[k], left)))
+                return
+            for take in range(min(left, room[allowed[k]]) + 1):
+                rec(k + 1, left - take, (*acc, (allowed[k], take)))
+
+        if allowed:
+            rec(0, n, ())
+        elif n == 0:
+            out.append(())
+        return out
+
+    def ways(self, g: int, room: tuple[int, ...]) -> int:
+        if g == len(self.groups):
+            return 1 if not any(room) else 0
+        key = (g, room)
+        if key not in self.memo:
+            total = 0
+            for split in self.splits(g, room):
+                total += self._arrangements(split) * self.ways(g + 1, self._after(room, split))
+            self.memo[key] = total
+        return self.memo[key]
+
+    @staticmethod
+    def _arrangements(split: tuple[tuple[int, int], ...]) -> int:
+        n = sum(k for _, k in split)
+        out = math.factorial(n)
+        for _, k in split:
+            out //= math.factorial(k)
+        return out
+
+    @staticmethod
+    def _after(room: tuple[int, ...], split: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+        left = list(room)
+        for j, k in split:
+            left[j] -= k
+        return tuple(left)
+
+    def sample(
+        self, sizes: tuple[int, ...], rng: random.Random
+    ) -> list[tuple[tuple[int, int], ...]] | None:
+        if self.ways(0, sizes) == 0:
+            return None
+        room = sizes
+        out = []
+        for g in range(len(self.groups)):
+            options = []
+            for split in self.splits(g, room):
+                w = self._arrangements(split) * self.ways(g + 1, self._after(room, split))
+                if w:
+                    options.append((w, split))
+            pick = rng.randrange(sum(w for w, _ in options))
+            chosen = options[-1][1]
+            for w, option in options:
+                if pick < w:
+                    chosen = option
+                    break
+                pick -= w
+            out.append(chosen)
+            room = self._after(room, chosen)
+        return out
 
 
 def openspiel_player(sims: int = 1000, uct_c: float = 2.0) -> Peer:
