@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import random
+import statistics
 import time
 from collections.abc import Callable
 
@@ -78,14 +79,28 @@ def dominoes_hand() -> Callable[[int], None] | None:
     return run
 
 
+def paired_ratio(
+    ours: Callable[[int], None], theirs: Callable[[int], None], seconds: float, rounds: int
+) -> tuple[float, float, float]:
+    """``(our rate, their rate, median ratio)`` over ``rounds`` alternating timings of
+    ``seconds / rounds`` each, so a busy machine slows both sides alike."""
+    ratios, mine, peer = [], [], []
+    for _ in range(rounds):
+        a = rate(ours, seconds / rounds)
+        b = rate(theirs, seconds / rounds)
+        mine.append(a)
+        peer.append(b)
+        ratios.append(a / b)
+    return statistics.median(mine), statistics.median(peer), statistics.median(ratios)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.5, help="time per figure")
+    parser.add_argument("--rounds", type=int, default=9, help="alternations against dominoes")
     args = parser.parse_args()
-    theirs = dominoes_hand()
-    baseline = rate(theirs, args.seconds) if theirs else None
     print(f"{'preset':<12} {'Match API hands/s':>18} {'simulator hands/s':>18}")
-    partners: tuple[float, float | None] | None = None
+    partners_sim: float | None = None
     for pid in (*PRESETS, *STAGED):
         ours = rate(match_hand(pid), args.seconds)
         sim = sim_hand(pid)
@@ -93,15 +108,17 @@ def main() -> None:
         print(f"{pid:<12} {ours:>18,.0f} {sim_rate:>18,.0f}" if sim_rate else
               f"{pid:<12} {ours:>18,.0f} {'-':>18}")
         if pid == "partners":
-            partners = (ours, sim_rate)
-    if baseline is None:
-        print("dominoes package not installed: pip install dominoes==6.1.0 to compare")
+            partners_sim = sim_rate
+    theirs = dominoes_hand()
+    if theirs is None:
+        print("dominoes package not installed: pip install -e '.[bench]' to compare")
         return
-    assert partners is not None
-    print(f"\ndominoes 6.1.0 random 4-player game: {baseline:,.0f} hands/s")
-    print(f"partners Match API / dominoes: {partners[0] / baseline:.2f}x")
-    if partners[1]:
-        print(f"partners simulator / dominoes: {partners[1] / baseline:.2f}x (target >= 1.5x)")
+    mine, peer, ratio = paired_ratio(match_hand("partners"), theirs, 2 * args.seconds, args.rounds)
+    print(f"\npartners via the Match API, {args.rounds} rounds alternating with dominoes 6.1.0:")
+    print(f"Match API {mine:,.0f} hands/s, dominoes random 4-player game {peer:,.0f} hands/s")
+    print(f"partners Match API / dominoes: {ratio:.2f}x (median of the rounds; target >= 1.5x)")
+    if partners_sim:
+        print(f"partners simulator / dominoes: {partners_sim / peer:.2f}x")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from domino.actions import Action, Draw, Pass, Play, Resign, decode_action, encode_action
@@ -82,6 +83,52 @@ def _tiles_of(mask: int) -> tuple[Tile, ...]:
 def pips_of(mask: int) -> int:
     """Total pips of the tiles in ``mask``."""
     return sum(TILE_OF_BIT[i].pips for i in bits(mask))
+
+
+_PLAYS_CACHE: dict[tuple[int, int, int], tuple[Play, ...]] = {}
+_PLAYS_CACHE_SIZE = 1 << 17
+
+
+def _two_end_plays(mask: int, left: int, right: int) -> tuple[Play, ...]:
+    """The plays of the tiles ``mask`` (each showing ``left`` or ``right``) on a line with
+    those two ends, in the engine's order (a tile fitting both: left first)."""
+    if left == right:
+        return tuple(_RIGHT[i] for i in bits(mask))
+    plays: list[Play] = []
+    nl = NUM[left]
+    nr = NUM[right]
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        i = bit.bit_length() - 1
+        if bit & nl:
+            plays.append(_LEFT[i])
+        if bit & nr:
+            plays.append(_RIGHT[i])
+    return tuple(plays)
+
+
+@cache
+def _sides(rs: Ruleset) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Each seat's side and each side's seats."""
+    return (
+        tuple(rs.side_of(s) for s in range(rs.seats)),
+        tuple(rs.seats_of_side(side) for side in range(rs.sides)),
+    )
+
+
+def shuffle(items: list[Any], rng: random.Random) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does (the same draws, so
+    the same deals from the same seed, and the generator left in the same state), in about
+    half the time."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _heaviest(hands: Sequence[Sequence[Tile]], doubles_only: bool) -> tuple[int, Tile] | None:
@@ -284,21 +331,14 @@ class Match:
             return self._spinner_plays(hand)
         left = line[0][0]
         right = line[-1][1]
-        if left == right:
-            return [_RIGHT[i] for i in bits(hand & NUM[left])]
-        plays: list[Play] = []
-        nl = NUM[left]
-        nr = NUM[right]
-        mask = hand & (nl | nr)
-        while mask:
-            bit = mask & -mask
-            mask ^= bit
-            i = bit.bit_length() - 1
-            if bit & nl:
-                plays.append(_LEFT[i])
-            if bit & nr:
-                plays.append(_RIGHT[i])
-        return plays
+        key = (hand & (NUM[left] | NUM[right]), left, right)
+        known = _PLAYS_CACHE.get(key)
+        if known is None:
+            known = _two_end_plays(*key)
+            if len(_PLAYS_CACHE) >= _PLAYS_CACHE_SIZE:
+                _PLAYS_CACHE.clear()
+            _PLAYS_CACHE[key] = known
+        return list(known)
 
     def _spinner_plays(self, hand: int) -> list[Play]:
         ends = self._distinct_ends()
@@ -433,12 +473,15 @@ class Match:
         hand = self._hands[seat]
         if not hand & bit:
             raise IllegalAction(f"You do not have {tile}.", "not_in_hand", tile=str(tile))
-        if self.ruleset.spinner:
+        rs = self.ruleset
+        if rs.spinner:
             return self._play_spinner(seat, action)
         line = self.line
         end = action.end
         if end == "up" or end == "down":
             raise IllegalAction(f"There is no {end} end in this game.", "unknown_action")
+        a = tile.a
+        b = tile.b
         if not line:
             self._check_opening(tile)
             end = None
@@ -447,8 +490,8 @@ class Match:
             left = line[0][0]
             right = line[-1][1]
             ends = (left, right)
-            fits_left = tile.a == left or tile.b == left
-            fits_right = tile.a == right or tile.b == right
+            fits_left = a == left or b == left
+            fits_right = a == right or b == right
             if not (fits_left or fits_right):
                 raise IllegalAction(
                     f"{tile} does not match {left} or {right}.", "no_match",
@@ -471,25 +514,50 @@ class Match:
                     f"{tile} does not match the right end ({right}).", "no_match_end",
                     tile=str(tile), end=end, number=right,
                 )
-        m = self._copy()
+        m = object.__new__(Match)
+        m.ruleset = rs
+        m.seed = self.seed
+        m.deal = self.deal
+        m.hand_number = self.hand_number
+        m.pile = self.pile
+        m.sleeping = self.sleeping
+        m.opener = self.opener
+        m.scores = self.scores
+        m.hand_results = self.hand_results
+        m.outcome = None
+        m.spinner = None
+        m.arms = self.arms
         m._log = (self._log, seat, Play(tile, end) if end is not action.end else action)
         m._count = self._count + 1
         m._events = (*self._events, (seat, "play", tile, end, ends))
-        hands = list(self._hands)
-        hands[seat] = hand ^ bit
-        m._hands = tuple(hands)
+        rest = hand ^ bit
+        hands = self._hands
+        m._hands = hands = (*hands[:seat], rest, *hands[seat + 1 :])
         if ends is None:
-            m.line = ((tile.a, tile.b),)
+            m.line = line = ((a, b),)
             m.opener_index = 0
             m.last_index = 0
         elif end == "left":
-            m.line = ((tile.other(ends[0]), ends[0]), *line)
+            m.line = line = ((a + b - left, left), *line)
             m.opener_index = (self.opener_index or 0) + 1
             m.last_index = 0
         else:
-            m.line = (*line, (ends[1], tile.other(ends[1])))
+            m.opener_index = self.opener_index
             m.last_index = len(line)
-        m._after_play(seat, hands)
+            m.line = line = (*line, (right, a + b - right))
+        m.forced = None
+        m.drawn = 0
+        m.last_player = seat
+        nxt = seat + 1
+        if nxt == rs.seats:
+            nxt = 0
+        m.turn = nxt
+        if not rest:
+            m._end_hand("domino", seat)
+        elif rs.close_gives_pile and m._closed():
+            m._end_hand("block", None, "closed")
+        elif not hands[nxt] & (NUM[line[0][0]] | NUM[line[-1][1]]):
+            m._after_turn_step(nxt)  # the next seat cannot play: maybe blocked or stuck
         return m
 
     def _check_opening(self, tile: Tile) -> None:
@@ -697,7 +765,7 @@ class Match:
             self._check_deal(hands, rest)
         else:
             tiles = list(rs.tiles)
-            rng.shuffle(tiles)
+            shuffle(tiles, rng)
             size = rs.hand_size
             hands = [tiles[i * size : (i + 1) * size] for i in range(rs.seats)]
             rest = tiles[rs.seats * size :]
@@ -783,7 +851,10 @@ class Match:
             self.pile = ()
             self._hands = tuple(hands)
         pips = tuple(pips_of(h) for h in self._hands)
-        winner_seat, winner_side, points = score_hand(rs, kind, pips, domino_seat, blocker)
+        side_of, seats_of_side = _sides(rs)
+        winner_seat, winner_side, points = score_hand(
+            rs, kind, pips, domino_seat, blocker, side_of, seats_of_side
+        )
         gained = list(points)
         bonuses: tuple[Bonus, ...] = ()
         if rs.bonuses:
