@@ -20,6 +20,11 @@ Levels (:data:`LEVELS` are the ones offered to players):
   with the normal heuristic, and picks the move with the best average result (own side's hand
   points minus the opponents'; in ``penalty`` fewest own penalty points), stopping when the
   time budget per decision (default 0.3 s) is nearly spent.
+- ``expert``: the same search, with play-outs where every simulated seat also reads the
+  simulated deal (leaves ends the next seat cannot follow, keeps ends its partner can), each
+  deal weighed by how well it explains the other seats' earlier plays under a model of their
+  play (partner signals included), exact alpha-beta search of each deal once six tiles or fewer
+  are left in hands, and a budget of 0.42 s per decision.
 - ``heaviest`` (not offered): lays the heaviest legal tile; the benchmark's baseline.
 
 In games scored at the ends (All Fives) every level but ``easy`` and ``heaviest`` plays
@@ -28,7 +33,7 @@ answer with, plus laying heavy tiles and doubles, and going out first of all.
 
 Modules: :mod:`domino.ai.sim` (a fast bitmask simulator of one hand, checked against the
 engine), :mod:`domino.ai.belief` (inference and consistent deals), :mod:`domino.ai.policy`
-(easy, heaviest, normal), :mod:`domino.ai.hard`.
+(easy, heaviest, normal), :mod:`domino.ai.hard` (the search), :mod:`domino.ai.expert`.
 """
 
 from __future__ import annotations

@@ -4,6 +4,11 @@ Like ``hard`` it deals the hidden tiles many times consistently with every pass,
 and forced opening (:class:`~domino.ai.belief.Belief`), tries every candidate move in each
 deal and keeps the move with the best average outcome. On top of that:
 
+- **Play-outs that use the deal.** Each simulated seat also leaves ends the next seat holds
+  nothing for in that deal, and avoids ends its partner holds nothing for
+  (:func:`~domino.ai.policy.seen_move`): the simulated hands end as they would between
+  players who read each other well, which values moves better.
+
 - **A play model weighs each deal.** Every earlier play of another seat (partner included)
   is scored under the deal by the rule-of-thumb heuristic the players use (:func:`play_score`);
   the deal's weight is how likely that seat's actual choices were under a softmax of those
@@ -24,14 +29,14 @@ import random
 
 from domino.actions import Action, Play
 from domino.ai.hard import search
-from domino.ai.policy import play_score
+from domino.ai.policy import play_out_seen, play_score
 from domino.ai.sim import bits, to_move
 from domino.match import NUM
 from domino.views import View
 
 EXPERT_BUDGET = 0.42
-ENDGAME_TILES = 12  # solve exactly once the hands hold this many tiles or fewer in all
-TEMPERATURE = 3.0  # of the play model's softmax, in score points
+ENDGAME_TILES = 6  # solve exactly once the hands hold this many tiles or fewer in all
+TEMPERATURE = 8.0  # of the play model's softmax, in score points (sharper measured worse)
 BUDGET_SHARE = 0.8  # of the budget spent searching (the rest is margin)
 
 
@@ -172,6 +177,7 @@ def choose_expert(
     return search(
         view, rng, budget, samples, stats,
         share=BUDGET_SHARE, weigh=weigh if choices else None, endgame=ENDGAME_TILES,
+        finish=play_out_seen,
     )
 
 

@@ -74,9 +74,12 @@ def root_sim(view: View, belief: Belief, hands: list[int], pile: list[int]) -> S
     )
 
 
-def evaluate(sim: Sim, side: int, penalty: bool) -> float:
-    """Finish the hand with the fast heuristic for every seat and value it for ``side``."""
-    play_out(sim)
+def evaluate(
+    sim: Sim, side: int, penalty: bool, finish: Callable[[Sim], None] = play_out
+) -> float:
+    """Finish the hand with ``finish`` (the fast heuristic for every seat) and value it for
+    ``side``."""
+    finish(sim)
     assert sim.result is not None
     return outcome_value(sim.result, side, penalty)
 
@@ -94,6 +97,7 @@ def search(
     share: float = BUDGET_SHARE,
     weigh: Weigh | None = None,
     endgame: int = 0,
+    finish: Callable[[Sim], None] = play_out,
 ) -> Action:
     """The legal action with the best (weighted) average outcome over consistent deals.
 
@@ -102,7 +106,8 @@ def search(
     given (then the choice depends on ``view`` and ``rng`` only). ``weigh(hands)`` gives a
     deal's log-weight (default: all deals weigh the same). Once the hands hold ``endgame``
     tiles or fewer and nothing can be drawn, each deal is solved exactly (:func:`solve`)
-    instead of played out. ``stats``, when given, receives the number of deals simulated.
+    instead of played out by ``finish``. ``stats``, when given, receives the number of deals
+    simulated.
     """
     start = perf_counter()
     legal = view.legal
@@ -149,7 +154,7 @@ def search(
             if exact:
                 values[k].append(solve(sim, side, penalty, -1e18, 1e18, [NODE_LIMIT]))
             else:
-                values[k].append(evaluate(sim, side, penalty))
+                values[k].append(evaluate(sim, side, penalty, finish))
         rounds += 1
     if stats is not None:
         stats["rounds"] = rounds

@@ -242,3 +242,57 @@ def play_out(sim: Sim) -> None:
     """Finish the hand with :func:`rollout_move` for every seat."""
     while sim.turn >= 0:
         sim.apply(rollout_move(sim))
+
+
+W_SEEN_STUCK = 9.0  # the next seat holds nothing for the ends left (in this deal)
+W_SEEN_PARTNER_STUCK = 5.0  # the partner holds nothing for them
+
+
+def seen_move(sim: Sim) -> int:
+    """:func:`rollout_move`, plus what the simulated deal shows: leave ends the next seat
+    cannot follow and the partner can."""
+    seat = sim.turn
+    plays = sim.plays()
+    if not plays:
+        return -1 if sim.can_draw() else -2
+    if len(plays) == 1:
+        return plays[0]
+    hand = sim.hands[seat]
+    rules = sim.rules
+    seats = rules.seats
+    lacks = sim.lacks
+    teams = seats == 4 and rules.sides == 2
+    lack_next = lacks[(seat + 1) % seats]
+    lack_partner = lacks[(seat + 2) % 4] if teams else 0
+    after = sim.hands[(seat + 1) % seats]
+    partner = sim.hands[(seat + 2) % 4] if teams else -1
+    left0 = sim.left
+    right0 = sim.right
+    best = plays[0]
+    best_score = -1e18
+    for move in plays:
+        score = play_score(move, hand, left0, right0, lack_next, lack_partner)
+        if score >= SURE:
+            return move
+        i = move >> 2
+        end = move & 3
+        if end == 1:
+            ends = NUM[OTHER[i * 10 + left0]] | NUM[right0]
+        elif end == 2:
+            ends = NUM[left0] | NUM[OTHER[i * 10 + right0]]
+        else:
+            ends = NUM[i // 10] | NUM[i % 10]
+        if not after & ends:
+            score += W_SEEN_STUCK
+        if not partner & ends:
+            score -= W_SEEN_PARTNER_STUCK
+        if score > best_score:
+            best_score = score
+            best = move
+    return best
+
+
+def play_out_seen(sim: Sim) -> None:
+    """Finish the hand with :func:`seen_move` for every seat."""
+    while sim.turn >= 0:
+        sim.apply(seen_move(sim))
