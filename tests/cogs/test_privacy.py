@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.records import Records
 from bot.store import Store
+from tests.bot.test_records_privacy import occurrences
 from tests.bot.test_records_support import duel, human, make_record
 from tests.cogs.helpers import (
     FakeClock,
@@ -183,23 +184,6 @@ async def test_a_leaderboard_button_of_another_server_is_refused(
 ALICE_ID = 187654321098765432  # a real-looking id: no other figure of the database contains it
 
 
-async def occurrences(bot: TestBot, needles: list[str], number: int) -> list[str]:
-    """Every (table.column) of the database holding one of ``needles`` or ``number``."""
-    db = bot.svc.store.db
-    found = []
-    tables = await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
-    for (table,) in tables:
-        for column in await db.fetchall(f"PRAGMA table_info({table})"):
-            name = column[1]
-            for (value,) in await db.fetchall(f"SELECT {name} FROM {table}"):
-                if value == number or (
-                    isinstance(value, str)
-                    and (str(number) in value or any(n in value for n in needles))
-                ):
-                    found.append(f"{table}.{name}: {value!r}")
-    return found
-
-
 async def test_forget_me_removes_a_player_from_every_table(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -222,7 +206,7 @@ async def test_forget_me_removes_a_player_from_every_table(
         await fake.click(cid, lobby.message, button(lobby.message, "join"))
         challenge = {"variant": "three", "player": alice, "player2": bob}
         assert not (await fake.slash(cid, fake.channel_id, "domino challenge", challenge)).ephemeral
-        assert await occurrences(bot, needles, alice.id)
+        assert await occurrences(bot.svc.store, needles, alice.id)
         bob_before = await records.stats(bob.id)
         bob_history = await records.history(bob.id)
 
@@ -234,7 +218,7 @@ async def test_forget_me_removes_a_player_from_every_table(
         no = next(c for c in asked.message.custom_ids() if ":no:" in c)
         await fake.click(alice, asked.message, no)
         assert asked.message.content == "Nothing was deleted."
-        assert await occurrences(bot, needles, alice.id)
+        assert await occurrences(bot.svc.store, needles, alice.id)
 
         asked = await fake.slash(alice, fake.channel_id, "domino forget-me", {})
         assert asked.message is not None
@@ -244,7 +228,7 @@ async def test_forget_me_removes_a_player_from_every_table(
         assert asked.message.content == "Done: your name and figures are deleted from the records."
         await bot.svc.idle()
 
-        assert await occurrences(bot, needles, alice.id) == []
+        assert await occurrences(bot.svc.store, needles, alice.id) == []
         assert (await bot.svc.get(lobby_id)).status == "cancelled"
         assert bot.svc.open_tables() == []  # the challenge is declined
         # Bob's figures and history did not change; Alice is "a former player" there.
@@ -289,7 +273,7 @@ async def test_forget_me_asks_before_resigning_a_running_match(
         await done.wait_for_edits(1)
         await bot.svc.idle()
         assert (await bot.svc.get(tid)).status == "finished"
-        assert await occurrences(bot, ["alice_account", "Alicia Global"], alice.id) == []
+        assert await occurrences(bot.svc.store, ["alice_account", "Alicia Global"], alice.id) == []
         history = await fake.slash(bob, fake.channel_id, "domino history", {})
         assert history.message is not None
         line = history.message.text()

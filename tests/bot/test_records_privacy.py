@@ -1,0 +1,91 @@
+"""Forgetting a person and dropping a departed server's data, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.records import Records
+from bot.store import POSTGRES, Store
+from bot.tables.service import TableService
+from tests.bot.helpers import FakeClock
+from tests.bot.test_records_support import duel
+
+ALICE = 187654321098765432  # a real-looking id: no other figure of the database contains it
+BOB = 1002
+
+
+async def columns(store: Store) -> list[tuple[str, str]]:
+    """Every (table, column) of the database."""
+    db = store.db
+    if store.dialect == POSTGRES:
+        rows = await db.fetchall(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+    found = []
+    for (table,) in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        for column in await db.fetchall(f"PRAGMA table_info({table})"):
+            found.append((str(table), str(column[1])))
+    return found
+
+
+async def occurrences(store: Store, names: Sequence[str], number: int) -> list[str]:
+    """Every table.column holding one of ``names`` or ``number`` (a value or inside a text)."""
+    found = []
+    for table, column in await columns(store):
+        for (value,) in await store.db.fetchall(f'SELECT "{column}" FROM "{table}"'):
+            text = isinstance(value, str) and (
+                str(number) in value or any(n in value for n in names)
+            )
+            if value == number or text:
+                found.append(f"{table}.{column}: {value!r}")
+    return found
+
+
+async def test_forgetting_removes_every_trace_and_keeps_the_others_figures(
+    store: Store, service: TableService, clock: FakeClock
+) -> None:
+    records = Records(store, clock=clock)
+    service.add_observer(records)
+    info = await service.create_table(host_id=ALICE, host_name="Alicia", variant="draw")
+    await service.join(info.id, BOB, "Bob")
+    await service.start(info.id, ALICE)
+    await service.resign(info.id, ALICE)
+    await service.idle()
+    assert await records.record(info.id) is False  # the observer recorded it
+    challenge = await service.create_table(
+        host_id=BOB, host_name="Bob", variant="draw", invited=[ALICE]
+    )
+    await service.decline(challenge.id, ALICE)
+    await records.set_privacy(ALICE, 0, True)
+    assert await occurrences(store, ["Alicia"], ALICE)
+    bob = await records.stats(BOB)
+
+    await records.forget(ALICE)
+
+    assert await occurrences(store, ["Alicia"], ALICE) == []
+    assert await records.stats(BOB) == bob
+    (item,) = await records.history(BOB)
+    assert item.result == "win" and item.opponents == (("", "human"),)
+    assert (await records.stats(ALICE)).empty
+
+
+async def test_a_departed_servers_data_goes_after_the_grace_period(
+    store: Store, clock: FakeClock
+) -> None:
+    records = Records(store, clock=clock)
+    await duel(records, 1, ALICE, BOB, guild_id=77)
+    await duel(records, 2, ALICE, BOB, guild_id=78)
+    await records.set_privacy(ALICE, 77, True)
+    assert await records.known_guilds() == {77, 78}
+    await records.guild_left(77)
+    await records.guild_left(78)
+    await records.guild_back(78)
+    clock.advance(6 * 24 * 3600)
+    assert await records.sweep_departed() == []
+    clock.advance(2 * 24 * 3600)
+    assert await records.sweep_departed() == [77]
+    assert await records.known_guilds() == {78}
+    assert await records.hidden_scopes(ALICE) == set()
+    assert (await records.stats(ALICE, guild_id=78)).server
