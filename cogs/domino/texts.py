@@ -57,7 +57,26 @@ LEVEL_NAMES: dict[str, str] = {
     "easy": N_("easy"),
     "normal": N_("normal"),
     "hard": N_("hard"),
+    "expert": N_("expert"),
 }
+
+# What each computer level does, in one line (shown in the lobby).
+LEVEL_HINTS: dict[str, str] = {
+    "easy": N_("plays any tile that fits, at random"),
+    "normal": N_("plays like a careful person: heavy tiles and doubles early, keeps its options"),
+    "hard": N_("reads every pass and play, and tries each move on many deals that fit them"),
+    "expert": N_(
+        "hard's search, reading its partner's signals and counting the last tiles exactly"
+    ),
+}
+
+
+def level_lines(locale: str | None) -> str:
+    """One line per computer level: its name and what it does."""
+    return "\n".join(
+        tr(locale, "**{level}**: {hint}", level=tr(locale, name), hint=tr(locale, LEVEL_HINTS[k]))
+        for k, name in LEVEL_NAMES.items()
+    )
 
 
 def variant_name(locale: str | None, variant: str) -> str:

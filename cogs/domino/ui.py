@@ -90,6 +90,10 @@ def lobby_embed(locale: str | None, info: TableInfo) -> discord.Embed:
             name=tr(locale, "Closes"), value=f"<t:{int(info.expires_at)}:R>", inline=False
         )
     if info.status == "lobby":
+        embed.add_field(
+            name=tr(locale, "Computer players"), value=texts.level_lines(locale), inline=False
+        )
+    if info.status == "lobby":
         embed.set_footer(
             text=tr(
                 locale,
