@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 from domino import HandResult, View
 from render.layout import Layout, layout_line
 from render.moves import LastMove, last_moves
+from render.spinner import last_arm_tile, layout_cross, uses_cross
 from render.sprites import (
     BANNER_FILL,
     FELT,
@@ -123,18 +124,23 @@ class TableScene:
     opener_index: int | None
     last_index: int | None
     result: HandResult | None
+    spinner: int | None = None  # All Fives: the spinner and its up and down arms
+    arms: tuple[tuple[tuple[int, int], ...], ...] = ((), ())
 
 
 def scene(view: View) -> TableScene:
     """The line to draw: the current one, or the hand that just ended (before any move)."""
     result = view.previous
+    last = view.last_index if view.last_index is not None else last_arm_tile(view.events,
+                                                                            view.arms)
     if view.outcome is not None:  # the last line stays on the table; a resignation ends no hand
         shown = result if view.outcome.reason != "resign" else None
-        return TableScene(view.line, view.opener_index, view.last_index, shown)
+        return TableScene(view.line, view.opener_index, last, shown, view.spinner, view.arms)
     started = any(e.kind != "start" for e in view.events)
     if result is not None and not started:
-        return TableScene(result.line, result.opener_index, None, result)
-    return TableScene(view.line, view.opener_index, view.last_index, None)
+        return TableScene(result.line, result.opener_index, None, result, result.spinner,
+                          result.arms)
+    return TableScene(view.line, view.opener_index, last, None, view.spinner, view.arms)
 
 
 def banner_box(view: View) -> tuple[int, int, int, int] | None:
@@ -150,6 +156,9 @@ def line_area(view: View) -> tuple[int, int, int, int]:
 def table_layout(view: View) -> Layout:
     """The geometry of the line as the table picture draws it (for tests and tools)."""
     s = scene(view)
+    if uses_cross(s.line, s.spinner):
+        assert s.spinner is not None
+        return layout_cross(s.line, s.spinner, (s.arms[0], s.arms[1]), line_area(view))
     return layout_line(s.line, s.opener_index, line_area(view))
 
 
