@@ -16,6 +16,12 @@ from render.layout import TILE_SIZES, Box, EndMark, Layout, Pair, PlacedTile, _g
 
 #: ``PlacedTile.index`` of the k-th tile of the up arm is UP + k, of the down arm DOWN + k.
 UP, DOWN = 1000, 2000
+#: The smallest side of an end's number square, whatever the tiles' size (legible on a phone).
+BADGE = 40
+
+
+def _badge(long: int) -> int:
+    return max(long // 2, BADGE)
 
 
 def uses_cross(line: Sequence[Pair], spinner: int | None) -> bool:
@@ -36,11 +42,11 @@ def _extent(pairs: Sequence[Pair], long: int, short: int, gap: int) -> int:
 def _size(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box) -> int:
     x0, y0, x1, y1 = area
     for long in TILE_SIZES:
-        short, gap = long // 2, _gap(long)
-        left = _extent(line[:spinner], long, short, gap) + short + gap
-        right = _extent(line[spinner + 1 :], long, short, gap) + short + gap
-        up = _extent(arms[0], long, short, gap) + short + gap
-        down = _extent(arms[1], long, short, gap) + short + gap
+        short, gap, badge = long // 2, _gap(long), _badge(long)
+        left = _extent(line[:spinner], long, short, gap) + badge + gap
+        right = _extent(line[spinner + 1 :], long, short, gap) + badge + gap
+        up = _extent(arms[0], long, short, gap) + badge + gap
+        down = _extent(arms[1], long, short, gap) + badge + gap
         if left + short + right <= x1 - x0 and up + long + down <= y1 - y0:
             return long
     raise ValueError(f"a cross of {len(line) + len(arms[0]) + len(arms[1])} tiles does not fit")
@@ -55,12 +61,12 @@ def layout_cross(
     if not uses_cross(line, spinner):
         raise ValueError("the spinner's up and down sides are not open")
     long = _size(line, spinner, arms, area)
-    short, gap, half = long // 2, _gap(long), long // 4
+    short, gap, half, badge = long // 2, _gap(long), long // 4, _badge(long)
     x0, y0, x1, y1 = area
-    left_len = _extent(line[:spinner], long, short, gap) + short + gap
-    right_len = _extent(line[spinner + 1 :], long, short, gap) + short + gap
-    up_len = _extent(arms[0], long, short, gap) + short + gap
-    down_len = _extent(arms[1], long, short, gap) + short + gap
+    left_len = _extent(line[:spinner], long, short, gap) + badge + gap
+    right_len = _extent(line[spinner + 1 :], long, short, gap) + badge + gap
+    up_len = _extent(arms[0], long, short, gap) + badge + gap
+    down_len = _extent(arms[1], long, short, gap) + badge + gap
     sx = x0 + (x1 - x0 - (left_len + short + right_len)) // 2 + left_len  # spinner's left
     sy = y0 + (y1 - y0 - (up_len + long + down_len)) // 2 + up_len  # spinner's top
     cy = sy + long // 2  # the main line's centre row
@@ -85,14 +91,16 @@ def layout_cross(
     for i in range(spinner + 1, len(line)):
         edge = row_tile(i, edge + gap, 1)
     if ends:
-        marks.append(EndMark("right", line[-1][1], (edge + gap, cy - half, edge + gap + short,
-                                                    cy + half)))
+        top = cy - badge // 2
+        marks.append(EndMark("right", line[-1][1], (edge + gap, top, edge + gap + badge,
+                                                    top + badge)))
     edge = sx
     for i in range(spinner - 1, -1, -1):
         edge = row_tile(i, edge - gap, -1)
     if ends:
-        marks.append(EndMark("left", line[0][0], (edge - gap - short, cy - half, edge - gap,
-                                                  cy + half)))
+        top = cy - badge // 2
+        marks.append(EndMark("left", line[0][0], (edge - gap - badge, top, edge - gap,
+                                                  top + badge)))
     numbers = dict(open_ends(line, spinner, arms))
     for k, (arm, sense, side) in enumerate(((arms[0], -1, "up"), (arms[1], 1, "down"))):
         edge = sy if sense < 0 else sy + long
@@ -110,8 +118,9 @@ def layout_cross(
             placed.append(PlacedTile(arm_index(k, position), box, orientation, first, second))
             edge = lo + h if sense > 0 else lo
         if ends:
-            lo = edge + gap if sense > 0 else edge - gap - short
-            marks.append(EndMark(side, numbers[side], (cx - half, lo, cx + half, lo + short)))
+            lo = edge + gap if sense > 0 else edge - gap - badge
+            left = cx - badge // 2
+            marks.append(EndMark(side, numbers[side], (left, lo, left + badge, lo + badge)))
     placed.sort(key=lambda p: p.index)
     return Layout(area, long, 1, tuple(placed), tuple(marks))  # type: ignore[arg-type]
 
