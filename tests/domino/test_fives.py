@@ -18,7 +18,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domino import Draw, IllegalAction, Match, Pass, Play, Tile, preset, tile_set
+from domino import (
+    DominoError,
+    Draw,
+    IllegalAction,
+    Match,
+    Pass,
+    Play,
+    Tile,
+    decode_action,
+    encode_action,
+    preset,
+    tile_set,
+)
 from domino.scoring import score_hand
 from domino.spinner import end_count
 from tests.domino.helpers import tiles
@@ -253,3 +265,16 @@ def test_an_empty_boneyard_means_pass() -> None:
                 return
             m = m.apply(rng.choice(legal))
     pytest.fail("no pass in 200 hands")
+
+
+def test_up_and_down_are_for_spinners_only() -> None:
+    """Elsewhere doubles are ordinary tiles (RULES.md): a play "up" is refused, nothing
+    changes."""
+    m = Match.new(preset("partners"), 1)
+    m = m.apply(m.legal_actions()[0])
+    tile = next(t for t in m.hands[m.turn or 0])  # any tile: "up" never exists here
+    with pytest.raises(IllegalAction):
+        m.apply(Play(tile, "up"))
+    assert decode_action(encode_action(Play(Tile(3, 5), "down"))) == Play(Tile(3, 5), "down")
+    with pytest.raises(DominoError):
+        Play(Tile(3, 5), "sideways")  # type: ignore[arg-type]
