@@ -97,7 +97,7 @@ async def run(args: argparse.Namespace) -> Stats:
         store = await Store.open(db)
         try:
             seeds = iter(range(args.seed, args.seed + args.tables))
-            service = TableService(store, seed_source=lambda: next(seeds))
+            service = TableService(store, seed_source=lambda: next(seeds), computer_pace=None)
             tables: list[tuple[int, list[int]]] = []
             for n in range(args.tables):
                 base = 10_000 * (n + 1)

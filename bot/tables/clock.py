@@ -131,6 +131,7 @@ class Clock:
         """Run every deadline due at ``now`` and wait for them; return the handlers' results."""
         now = self.now() if now is None else now
         results: list[object] = []
+        await self.idle()  # deadlines the background loop is running now come first
         while rows := self.due(now):
             done = await asyncio.gather(*(self._run(r) for r in rows), return_exceptions=True)
             results.extend(done)

@@ -51,6 +51,7 @@ from domino import (
     View,
     decode_action,
     encode_action,
+    forced_action,
     preset,
 )
 
@@ -75,6 +76,7 @@ LOBBY_TTL = 30 * 60  # an idle lobby closes after this many seconds
 CHALLENGE_TTL = 24 * 3600  # an unanswered challenge closes after this many seconds
 MAX_TABLE_ID = 2**63 - 1  # ids beyond this cannot exist (the database's integer range)
 TURN_KINDS = ("move", "remind", "timeout", "pause", "forced")
+FORCED_DELAY = 3.0  # seconds before a person's only possible move is made for him
 _UNSET: Any = object()
 
 
@@ -297,7 +299,8 @@ class TableService:
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         ai_level: str = computer.DEFAULT_LEVEL,
         ai_budget: float = computer.DEFAULT_BUDGET,
-        computer_delay: float = 1.5,
+        computer_delay: float = 0.0,
+        computer_pace: computer.Pace | None = computer.HUMAN_PACE,
         hand_pause: float = 5.0,
         max_timeouts: int = MAX_TIMEOUTS,
         lobby_ttl: float = LOBBY_TTL,
@@ -306,7 +309,9 @@ class TableService:
         limits: Limits = NO_LIMITS,
     ) -> None:
         """``clock`` gives Unix seconds (inject a fake one in tests); ``computer_delay`` is the
-        human-looking pause before a computer moves; ``hand_pause`` the pause between hands;
+        pause before a computer starts its move; ``computer_pace`` draws its answer time (the
+        same distribution whatever the position; None: answer as soon as computed);
+        ``hand_pause`` the pause between hands;
         ``lobby_ttl`` / ``challenge_ttl`` how long a lobby / an unanswered challenge stays open;
         ``owns(guild_id)`` whether this process runs that server's tables; ``limits`` what one
         person or server may keep open (none unless given; the bot gives the settings')."""
@@ -318,8 +323,10 @@ class TableService:
         self.ai_level = ai_level
         self.ai_budget = ai_budget
         self.computer_delay = computer_delay
+        self.computer_pace = computer_pace
         self.hand_pause = hand_pause
         self.max_timeouts = max_timeouts
+        self.forced_delay = FORCED_DELAY
         self.lobby_ttl = lobby_ttl
         self.challenge_ttl = challenge_ttl
         self.owns = owns
@@ -333,6 +340,7 @@ class TableService:
             timeout=self._on_timeout,
             pause=self._on_pause,
             expire=self._on_expire,
+            forced=self._on_forced,
         )
         self._observers: list[TableObserver] = []
         self._notifiers: set[asyncio.Task[None]] = set()
@@ -787,9 +795,12 @@ class TableService:
             raise NotSeated("You are not seated at this table.")
         return await self.act(table_id, user_id, Resign(seats[0]))
 
-    async def play_computer(self, table_id: int, *, seq: int | None = None) -> ActionResult | None:
+    async def play_computer(
+        self, table_id: int, *, seq: int | None = None, action: Action | None = None
+    ) -> ActionResult | None:
         """If a computer is to move at this table, let it move now (ignoring the delay);
-        with ``seq``, only if the table is still at that version."""
+        with ``seq``, only if the table is still at that version; ``action``: its decision
+        if already made."""
         rt = self._tables.get(table_id)
         if rt is None:
             return None
@@ -802,7 +813,8 @@ class TableService:
             row = rt.seats[turn]
             if row is None or row.kind != "computer":
                 return None
-            action = await self._choose(rt, turn, row.ai_level or self.ai_level)
+            if action is None:
+                action = await self._choose(rt, turn, row.ai_level or self.ai_level)
             result = await self._apply(rt, turn, action, "computer")
         self._after(rt, result)
         return result
@@ -862,6 +874,8 @@ class TableService:
             timer = rt.row.turn_timer
             out.append(DeadlineRow(rt.id, "remind", start + timer / 2, seq))
             out.append(DeadlineRow(rt.id, "timeout", start + timer, seq))
+            if forced_action(match) is not None:
+                out.append(DeadlineRow(rt.id, "forced", start + self.forced_delay, seq))
         return out
 
     async def _current(self, d: DeadlineRow, status: str = "running") -> _Table | None:
@@ -872,10 +886,23 @@ class TableService:
         return rt
 
     async def _on_move(self, d: DeadlineRow) -> ActionResult | None:
-        if await self._current(d) is None:
+        rt = await self._current(d)
+        if rt is None or rt.match is None or rt.seed is None or rt.match.turn is None:
             return None
+        action: Action | None = None
+        row = rt.seats[rt.match.turn]
+        if self.computer_pace is not None and row is not None and row.kind == "computer":
+            # Think (and wait the drawn answer time) without holding the table.
+            action = await computer.decide(
+                rt.match.view(rt.match.turn),
+                row.ai_level or self.ai_level,
+                rng=computer.rng_for(rt.seed, rt.seq),
+                pace_rng=computer.pace_rng_for(rt.seed, rt.seq),
+                pace=self.computer_pace,
+                budget=self.ai_budget,
+            )
         try:
-            return await self.play_computer(d.table_id, seq=d.seq)
+            return await self.play_computer(d.table_id, seq=d.seq, action=action)
         except StaleAction:
             return None
 
@@ -898,6 +925,22 @@ class TableService:
             return await self._time_out(rt, d.seq)
         except StaleAction:
             return None
+
+    async def _on_forced(self, d: DeadlineRow) -> ActionResult | None:
+        """A person's only possible move, made for him (tables with forced moves)."""
+        rt = await self._current(d)
+        if rt is None:
+            return None
+        async with rt.lock:
+            if rt.match is None or rt.seq != d.seq or rt.row.status != "running":
+                return None
+            action = forced_action(rt.match)
+            turn = rt.match.turn
+            if action is None or turn is None:
+                return None
+            result = await self._apply(rt, turn, action, "forced")
+        self._after(rt, result)
+        return result
 
     async def _on_pause(self, d: DeadlineRow) -> None:
         rt = await self._current(d)

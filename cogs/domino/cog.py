@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 TARGET_CHOICES = sorted({t for c in OPTION_CHOICES.values() for t in c.get("target", ())})
-PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked")
+PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked", "bonuses")
 NEW_MESSAGE_BUTTONS = frozenset({"tiles", "resign"})  # answered with a fresh ephemeral message
 
 VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
@@ -164,6 +164,9 @@ class DominoCog(
         next_hand=locale_str("Partners only: who opens later hands"),
         scoring=locale_str("Partners only: whose pips a domino scores"),
         blocked=locale_str("Partners only: who wins a blocked hand"),
+        forced_moves=locale_str("Play a person's only possible move for them after 3 seconds"),
+        bonuses=locale_str("Partners only: Latin bonuses (premios)"),
+        players=locale_str("All Fives only: 2, 3 or 4 players (4 play in pairs)"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -183,6 +186,9 @@ class DominoCog(
         next_hand: str | None = None,
         scoring: str | None = None,
         blocked: str | None = None,
+        forced_moves: bool | None = None,
+        bonuses: bool | None = None,
+        players: app_commands.Range[int, 2, 4] | None = None,
     ) -> None:
         """Open a lobby in this channel."""
         async with self._guard(interaction, "/domino new", None):
@@ -192,10 +198,16 @@ class DominoCog(
                 "next_hand": next_hand,
                 "scoring": scoring,
                 "blocked": blocked,
+                "bonuses": bonuses,
+                "forced_moves": forced_moves,
+                "players": players,
             }
-            if variant != "partners" and any(options[k] for k in PARTNER_OPTIONS):
+            if variant != "all-fives" and players is not None:
+                raise InvalidOptions("The option players is for All Fives only.")
+            if variant != "partners" and any(options[k] is not None for k in PARTNER_OPTIONS):
                 raise InvalidOptions(
-                    "The options first_hand, next_hand, scoring and blocked are for partners only."
+                    "The options first_hand, next_hand, scoring, blocked and bonuses are for "
+                    "partners only."
                 )
             self._check_place_free(interaction.channel)
             info = await self.service.create_table(

@@ -50,6 +50,10 @@ VARIANTS: dict[str, tuple[str, str]] = {
         N_("Penalty points (four hands)"),
         N_("Penalty points: 2 players, 4 hands, fewest points win"),
     ),
+    "all-fives": (
+        N_("All Fives (Muggins)"),
+        N_("All Fives: 2-4 players, ends adding to 5, 10, 15... score, to 150"),
+    ),
 }
 
 
@@ -228,6 +232,13 @@ OPTION_TEXTS: dict[tuple[str, str], str] = {
     ("scoring", "all"): N_("all: every pip left, partner's too"),
     ("blocked", "team"): N_("team: the pair with fewer pips wins"),
     ("blocked", "individual"): N_("individual: the player with fewest pips wins"),
+    ("forced_moves", "True"): N_("forced moves: an only possible move is made after 3 s"),
+    ("forced_moves", "False"): N_("no forced moves"),
+    ("bonuses", "True"): N_("Latin bonuses"),
+    ("bonuses", "False"): N_("no bonuses"),
+    ("players", "2"): N_("2 players"),
+    ("players", "3"): N_("3 players"),
+    ("players", "4"): N_("4 players in pairs"),
 }
 
 

@@ -249,6 +249,8 @@ def last_action_text(locale: str | None, info: TableInfo, view: View, by: str | 
         text = texts.action_text(locale, info, view.events[-1])
         if by == "timeout":
             text += " " + tr(locale, "(time ran out: the bot played)")
+        elif by == "forced":
+            text += " " + tr(locale, "(the only possible move, made by the bot)")
         return text
     if view.previous is not None and view.previous.hand_number == view.hand_number - 1:
         return tr(locale, "Hand {number} begins.", number=view.hand_number)

@@ -64,5 +64,6 @@ class Recorder(TableObserver):
 def make_service(store: Store, clock: FakeClock, seed: int = 7, **kwargs: Any) -> TableService:
     """A service with a fixed seed and the fake clock."""
     kwargs.setdefault("computer_delay", 1.0)
+    kwargs.setdefault("computer_pace", None)  # answer as soon as computed (no real waiting)
     kwargs.setdefault("hand_pause", 3.0)
     return TableService(store, clock=clock, seed_source=lambda: seed, **kwargs)

@@ -248,3 +248,42 @@ async def test_a_whole_computer_match_of_every_variant(
     assert len(rec.of("on_action")) == t.seq and len(rec.of("on_match_ended")) == 1
     assert len(rec.of("on_hand_ended")) == len(view.hand_results)
     assert service.open_tables() == []
+
+
+async def test_an_only_possible_move_is_made_after_three_seconds(
+    service: TableService, clock: FakeClock
+) -> None:
+    """Ludoteka (seed 003): "If a player, having only one option to place a piece, does not do
+    so shortly (around 3 seconds), the system automatically launches it." Our decision: only at
+    tables with ``forced_moves`` (the variant's default, or the host's choice)."""
+    from domino import forced_action
+
+    t = await ana_vs_computers(service, "draw", options={"forced_moves": True})
+    for _ in range(300):
+        t = await until_turn_of(service, clock, t.id, ANA)
+        if t.status != "running":
+            pytest.skip("the match ended before Ana had an only move")
+        match = t._match
+        assert match is not None
+        if forced_action(match) is not None:
+            break
+        view = (await service.views_for(t.id, ANA))[0]
+        await service.act(t.id, ANA, view.legal[0])
+    else:
+        pytest.skip("no only move came up")
+    before = t.seq
+    clock.advance(service.forced_delay - 0.5)
+    assert [r for r in await service.tick() if r.seq == before] == []  # not yet
+    clock.advance(0.5)
+    results = await service.tick()
+    forced = [r for r in results if r.seq == before]
+    assert len(forced) == 1 and forced[0].by == "forced"
+    assert forced[0].action == forced_action(match)
+
+
+async def test_no_forced_move_where_the_table_does_not_play_them(
+    service: TableService, clock: FakeClock
+) -> None:
+    t = await ana_vs_computers(service, "draw", options={"forced_moves": False})
+    t = await until_turn_of(service, clock, t.id, ANA)
+    assert not [d for d in service.scheduler.pending(t.id) if d.kind == "forced"]

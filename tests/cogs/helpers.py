@@ -55,6 +55,7 @@ class TestBot(DominoBot):
         options: dict[str, Any] = {
             "seed_source": lambda: next(seeds),
             "computer_delay": computer_delay,
+            "computer_pace": None,
             "hand_pause": hand_pause,
             "ai_level": "easy",
         }

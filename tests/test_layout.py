@@ -1,0 +1,110 @@
+"""The layout holds: the layers import only downwards and no module imports itself in a circle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("domino", "render", "bot", "cogs")
+#: What each layer may import from the project (besides itself).
+ALLOWED = {
+    "domino": set(),
+    "render": {"domino"},
+    "bot": {"domino", "render"},
+    "cogs": {"bot", "domino", "render"},
+}
+FORBIDDEN_IN_ENGINE = ("discord", "PIL", "aiosqlite", "asyncpg")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Project modules imported by a module (TYPE_CHECKING imports count too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            # ``from pkg import sub`` imports the module pkg.sub; ``from mod import name`` mod.
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    return {name: imports(name, path, known) for name, path in found.items()}
+
+
+def test_layers_import_only_downwards() -> None:
+    bad = []
+    for name, targets in graph().items():
+        layer = name.split(".")[0]
+        for target in targets:
+            other = target.split(".")[0]
+            if other != layer and other not in ALLOWED[layer]:
+                bad.append(f"{name} -> {target}")
+    assert bad == []
+
+
+def test_the_engine_imports_no_discord_picture_or_database_library() -> None:
+    for path in (ROOT / "domino").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            for n in names:
+                assert n.split(".")[0] not in FORBIDDEN_IN_ENGINE, f"{path}: imports {n}"
+
+
+def test_no_import_circle() -> None:
+    """Depth-first search for a cycle among the project's modules (packages' own
+    ``__init__`` re-exports included)."""
+    edges = graph()
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt.startswith(node + "."):
+                continue  # a package importing its own submodules is not a circle
+            if state.get(nxt) == 1:
+                cycles.append([*stack[stack.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node)
+    assert cycles == []
