@@ -6,6 +6,7 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -475,37 +476,20 @@ def table_texts(view: View, names: Sequence[str], labels: Mapping[str, str] | No
     return _draw(view, names, labels, last, marks), marks
 
 
+PALETTE_FILE = Path(__file__).with_name("palette.png")
+
+
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
-    """The fixed 255-colour palette of every picture, taken once from reference pictures.
+    """The fixed 255-colour palette of every picture (``render/palette.png``, made by
+    ``python -m render.palette`` from reference pictures).
 
     Mapping a picture onto a fixed palette is fast (under a millisecond) and a palette PNG
     is a third of the data to compress: encoding costs a few milliseconds instead of ~20.
     """
-    import random
-
-    from domino import Match, preset
-    from render.hand import draw_hand
-
-    samples = []
-    for pid, seed in (("cuban", 3), ("three", 1), ("draw", 2)):
-        rng = random.Random(seed)
-        m = Match.new(preset(pid), seed)
-        while m.turn is not None and m.hand_number == 1 and len(m.line) < 12:
-            m = m.apply(rng.choice(m.legal_actions()))
-        samples.append(draw_table(m.public_view(), ["Ana", "Bruno", "Carla", "Diego"]))
-        if m.turn is not None:
-            samples.append(draw_hand(m.view(m.turn)))
-        while m.turn is not None and m.hand_number == 1:
-            m = m.apply(rng.choice(m.legal_actions()))
-        samples.append(draw_table(m.public_view(), ["Ana", "Bruno", "Carla", "Diego"]))
-    sheet = Image.new("RGB", (max(i.width for i in samples), sum(i.height for i in samples)))
-    y = 0
-    for sample in samples:
-        sheet.paste(sample.convert("RGB"), (0, y))
-        y += sample.height
-    return sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE,
-                          dither=Image.Dither.NONE)
+    with Image.open(PALETTE_FILE) as img:
+        img.load()
+        return img.copy()
 
 
 def encode(img: Image.Image) -> bytes:

@@ -381,14 +381,7 @@ class TableService:
 
     async def get(self, table_id: int) -> TableInfo:
         """The table, loading it from the store if needed; finished tables are read too."""
-        _check_id(table_id)
-        rt = self._tables.get(table_id)
-        if rt is not None:
-            return rt.info()
-        rt = await self._load(table_id, keep=False)
-        if rt is None:
-            raise TableNotFound("There is no table {table_id}.", table_id=table_id)
-        return rt.info()
+        return (await self._table(table_id, closed=True)).info()
 
     def open_tables(self) -> list[TableInfo]:
         """Every table in the lobby or running, as kept in memory."""
@@ -435,7 +428,7 @@ class TableService:
     async def hand_end_view(self, table_id: int, hand_number: int) -> tuple[int, View]:
         """The public view right after hand ``hand_number`` ended (its final position), and
         the number of actions up to then."""
-        rt = await self._table_any(table_id)
+        rt = await self._table(table_id, closed=True)
         assert rt.match is not None and rt.seed is not None
         match_row = await self.store.matches.get(rt.id)
         assert match_row is not None
@@ -717,7 +710,7 @@ class TableService:
     ) -> TableInfo:
         """Remember where the table's Discord messages are (open or closed tables); arguments
         left out stay."""
-        rt = await self._table_any(table_id)
+        rt = await self._table(table_id, closed=True)
         changes = {
             k: v
             for k, v in {
@@ -1058,12 +1051,13 @@ class TableService:
                     "or cancel that challenge first."
                 )
 
-    async def _table(self, table_id: int) -> _Table:
-        """The open table ``table_id``, loaded from the store if needed."""
+    async def _table(self, table_id: int, *, closed: bool = False) -> _Table:
+        """The open table ``table_id`` (or a closed one too, with ``closed``), loaded from the
+        store if needed."""
         _check_id(table_id)
         rt = self._tables.get(table_id)
         if rt is None:
-            rt = await self._load(table_id, keep=True)
+            rt = await self._load(table_id, keep=not closed)
             if rt is None:
                 raise TableNotFound("There is no table {table_id}.", table_id=table_id)
         return rt
@@ -1270,16 +1264,6 @@ class TableService:
         if result.outcome is not None:
             self._notify(rt, "on_match_ended", result.table, result.outcome)
             self._close(rt)
-
-    async def _table_any(self, table_id: int) -> _Table:
-        """The table, open or closed."""
-        _check_id(table_id)
-        rt = self._tables.get(table_id)
-        if rt is None:
-            rt = await self._load(table_id, keep=False)
-            if rt is None:
-                raise TableNotFound("There is no table {table_id}.", table_id=table_id)
-        return rt
 
     def _place_busy(self, channel_id: int, exclude: int | None) -> bool:
         return any(
