@@ -242,3 +242,14 @@ async def test_players_upsert_keeps_locale(store: Store) -> None:
     await store.players.upsert(5, "Ana María", now=2.0)
     p = await store.players.get(5)
     assert p is not None and (p.name, p.locale) == ("Ana María", "es")
+
+
+async def test_postgres_replaces_a_connection_the_server_dropped(postgres_databases) -> None:
+    store = await Store.open(postgres_databases.create())
+    try:
+        with pytest.raises(Exception, match="terminat"):
+            await store.db.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        t = await store.tables.create(host_id=1, variant="draw", options={}, now=1.0)
+        assert (await store.tables.get(t.id)) == t
+    finally:
+        await store.close()
