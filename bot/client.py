@@ -18,7 +18,7 @@ from bot import computer, pictures
 from bot.i18n import CommandTranslator
 from bot.log import setup_logging
 from bot.settings import Settings, redact_url
-from bot.store import Store
+from bot.store import DatabaseUnavailable, Store
 from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -147,5 +147,8 @@ def run_bot(settings: Settings) -> int:
         return 2
     except discord.PrivilegedIntentsRequired as exc:
         print(f"Discord refused a privileged intent: {exc}", file=sys.stderr)
+        return 2
+    except DatabaseUnavailable as exc:
+        print(f"{exc}. Check DATABASE_URL in .env.", file=sys.stderr)
         return 2
     return 0

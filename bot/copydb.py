@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.settings import SettingsError, check_database_url, sqlite_path, sqlite_url
-from bot.store import POSTGRES, Store
+from bot.store import POSTGRES, DatabaseUnavailable, Store
 from bot.store.schema import TableShape, describe, parents_first
 from domino import Match, Ruleset
 
@@ -200,7 +200,10 @@ def copy_db_main(source: str, target: str, say: Say = print) -> int:
     except CopyError as exc:
         say(f"copy-db failed: {exc}")
         return 1
-    except (OSError, sqlite3.Error, asyncpg.PostgresError) as exc:  # unreachable, refused …
+    except DatabaseUnavailable as exc:
+        say(f"copy-db failed: {exc}")
+        return 1
+    except (OSError, sqlite3.Error, asyncpg.PostgresError) as exc:  # lost on the way
         say(f"copy-db failed: {type(exc).__name__}: {exc}")
         return 1
     return 0

@@ -22,6 +22,7 @@ from typing import Any
 from bot.store.connection import (
     POSTGRES,
     SQLITE,
+    DatabaseUnavailable,
     Db,
     Driver,
     IntegrityError,
@@ -57,6 +58,7 @@ __all__ = [
     "SQLITE",
     "ActionRepo",
     "ActionRow",
+    "DatabaseUnavailable",
     "Db",
     "DeadlineRepo",
     "DeadlineRow",

@@ -29,6 +29,7 @@ from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 __all__ = [
     "POSTGRES",
     "SQLITE",
+    "DatabaseUnavailable",
     "Db",
     "Driver",
     "IntegrityError",
@@ -104,16 +105,38 @@ class Driver(Protocol):
     async def close(self) -> None: ...
 
 
+class DatabaseUnavailable(RuntimeError):
+    """The database cannot be opened; the message says which (no password) and why."""
+
+
 async def connect(target: str | Path) -> Driver:
-    """Open a database by URL (``sqlite:///file``, ``postgresql://…``) or SQLite file path."""
+    """Open a database by URL (``sqlite:///file``, ``postgresql://…``) or SQLite file path.
+
+    Raises :class:`DatabaseUnavailable` when it cannot be reached, created or logged in to.
+    """
     if isinstance(target, Path) or "://" not in target:
-        return await SqliteDriver.open(Path(target))
+        return await _open_sqlite(Path(target))
     scheme = target.partition(":")[0].lower()
     if scheme == SQLITE:
-        return await SqliteDriver.open(sqlite_path(target))
+        return await _open_sqlite(sqlite_path(target))
     if scheme in POSTGRES_SCHEMES:
-        return await PostgresDriver.open(target)
+        import asyncpg
+
+        try:
+            return await PostgresDriver.open(target)
+        except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
+            reason = redact_url(str(exc) or type(exc).__name__)
+            raise DatabaseUnavailable(
+                f"cannot open the PostgreSQL database {redact_url(target)}: {reason}"
+            ) from exc
     raise ValueError(f"unknown database URL {redact_url(target)!r}")
+
+
+async def _open_sqlite(path: Path) -> SqliteDriver:
+    try:
+        return await SqliteDriver.open(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise DatabaseUnavailable(f"cannot open the SQLite database {path}: {exc}") from exc
 
 
 # -------------------------------------------------------------------------------------- SQLite
@@ -478,7 +501,7 @@ class PostgresDriver:
         try:
             version = await pool.fetchval("SHOW server_version_num")
             if int(version) < 150000:
-                raise RuntimeError(
+                raise DatabaseUnavailable(
                     f"PostgreSQL 15 or newer is needed; {redact_url(url)} runs version {version}"
                 )
         except BaseException:

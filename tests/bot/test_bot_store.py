@@ -9,7 +9,15 @@ import pytest
 
 from bot.errors import StaleAction
 from bot.settings import sqlite_url
-from bot.store import POSTGRES, SQLITE, IntegrityError, SeatRow, Store, migrations
+from bot.store import (
+    POSTGRES,
+    SQLITE,
+    DatabaseUnavailable,
+    IntegrityError,
+    SeatRow,
+    Store,
+    migrations,
+)
 from bot.store.connection import numbered_placeholders
 from bot.store.schema import DIALECTS
 
@@ -253,3 +261,31 @@ async def test_postgres_replaces_a_connection_the_server_dropped(postgres_databa
         assert (await store.tables.get(t.id)) == t
     finally:
         await store.close()
+
+
+async def test_a_database_that_cannot_be_opened_is_explained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    from bot import client
+    from bot.settings import Settings
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there
+    url = f"postgresql://bot:hunter2@127.0.0.1:{port}/domino"
+    with pytest.raises(DatabaseUnavailable) as exc:
+        await Store.open(url)
+    assert "hunter2" not in str(exc.value) and f"bot:***@127.0.0.1:{port}" in str(exc.value)
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(DatabaseUnavailable, match="SQLite"):
+        await Store.open(tmp_path / "file" / "db.sqlite3")
+
+    def refused(self: object, *args: object, **kwargs: object) -> None:
+        raise DatabaseUnavailable(f"cannot open the PostgreSQL database {url}")
+
+    monkeypatch.setattr(client.DominoBot, "run", refused)
+    settings = Settings("token", None, None, "INFO", database_url=url)
+    assert client.run_bot(settings) == 2
+    assert "Check DATABASE_URL" in capsys.readouterr().err
