@@ -93,7 +93,7 @@ async def run(args: argparse.Namespace) -> Stats:
     render = not args.no_render and pictures.table_renderer() is not None
     pool = pictures.use_processes(args.processes) if render and args.processes else None
     with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
-        db = Path(args.db) if args.db else Path(tmp) / "bench.sqlite3"
+        db = args.db or Path(tmp) / "bench.sqlite3"  # a file or a database URL
         store = await Store.open(db)
         try:
             seeds = iter(range(args.seed, args.seed + args.tables))
@@ -204,7 +204,11 @@ def main(argv: list[str] | None = None) -> int:
         help="draw pictures in a pool of this many processes (0: worker threads, the default)",
     )
     parser.add_argument("--seed", type=int, default=1, help="first table's seed")
-    parser.add_argument("--db", default=None, help="database file (a temporary one)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database file or URL, e.g. postgresql://user@host/db (a temporary SQLite file)",
+    )
     args = parser.parse_args(argv)
     thinks = args.think
     for n, think in enumerate(thinks):
