@@ -25,6 +25,7 @@ from bot.store.schema import TableShape, describe, parents_first
 from domino import Match, Ruleset
 
 BATCH = 5000
+PROGRESS_EVERY = 500_000  # rows between two progress lines of a big table
 
 Say = Callable[[str], None]
 
@@ -85,7 +86,7 @@ async def _check_shapes(source: Store, target: Store) -> dict[str, TableShape]:
     return dst
 
 
-async def _copy_table(source: Store, target: Store, shape: TableShape) -> int:
+async def _copy_table(source: Store, target: Store, shape: TableShape, say: Say) -> int:
     columns = ", ".join(shape.columns)
     order = ", ".join(shape.columns[:1])  # deterministic batches
     convert = _converter(shape)
@@ -95,6 +96,8 @@ async def _copy_table(source: Store, target: Store, shape: TableShape) -> int:
     ):
         await target.driver.insert_rows(shape.name, shape.columns, [convert(r) for r in rows])
         copied += len(rows)
+        if copied % PROGRESS_EVERY < len(rows):
+            say(f"{shape.name}: {copied} rows so far")
     if shape.identity and target.dialect == POSTGRES:
         await target.db.execute(
             f"SELECT setval(pg_get_serial_sequence('{shape.name}', '{shape.identity}'),"
@@ -162,7 +165,7 @@ async def copy_database(source_url: str, target_url: str, say: Say = print) -> C
         try:
             shapes = await _check_shapes(source, target)
             for name in parents_first(shapes):
-                report.rows[name] = await _copy_table(source, target, shapes[name])
+                report.rows[name] = await _copy_table(source, target, shapes[name], say)
                 say(f"{name}: {report.rows[name]} rows")
             report.matches_replayed = await _verify(source, target, shapes)
             if target.dialect == POSTGRES:  # fresh statistics and visibility map

@@ -44,6 +44,7 @@ SQLITE = "sqlite"
 POSTGRES = "postgres"
 BUSY_TIMEOUT_MS = 5000
 POOL_SIZE = 10  # PostgreSQL connections per process
+APPLICATION_NAME = "domino-bot"  # as pg_stat_activity shows the bot's connections
 
 
 class Row(Protocol):
@@ -435,7 +436,9 @@ class _Pool:
             if conn is None or conn.is_closed():
                 self._all.discard(conn)
                 conn = None
-                conn = await asyncpg.connect(self.url)
+                conn = await asyncpg.connect(
+                    self.url, server_settings={"application_name": APPLICATION_NAME}
+                )
                 self._all.add(conn)
             yield conn
         except BaseException as exc:

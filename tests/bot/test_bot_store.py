@@ -289,3 +289,8 @@ async def test_a_database_that_cannot_be_opened_is_explained(
     settings = Settings("token", None, None, "INFO", database_url=url)
     assert client.run_bot(settings) == 2
     assert "Check DATABASE_URL" in capsys.readouterr().err
+
+
+async def test_postgres_connections_say_they_are_the_bot(postgres_databases) -> None:
+    async with await Store.open(postgres_databases.create()) as store:
+        assert await store.db.fetchval("SHOW application_name") == "domino-bot"
