@@ -1,5 +1,5 @@
-"""The Discord client: a ``commands.Bot`` that opens the store, starts the table service and
-loads the cogs."""
+"""The Discord client: a ``commands.AutoShardedBot`` that opens the store, takes its shards'
+leases, starts the table service for the tables of those shards and loads the cogs."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from bot.i18n import CommandTranslator
 from bot.log import setup_logging
 from bot.settings import Settings, redact_url
 from bot.store import DatabaseUnavailable, Store
+from bot.tables.leases import ShardLeases
 from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -46,8 +47,22 @@ def discover_extensions(package: str = COGS_PACKAGE) -> list[str]:
     )
 
 
-class DominoBot(commands.Bot):
-    """The bot: owns the store and the table service; cogs reach them as ``bot.service``."""
+def shard_space(settings: Settings) -> tuple[int, tuple[int, ...]]:
+    """The shard count the tables are divided by and the shards this process is given.
+
+    Without ``SHARD_COUNT`` one process holds everything: one shard of tables (whatever number
+    of gateway shards Discord recommends)."""
+    if settings.shard_count is None:
+        return 1, (0,)
+    return settings.shard_count, settings.shard_ids or tuple(range(settings.shard_count))
+
+
+class DominoBot(commands.AutoShardedBot):
+    """The bot: owns the store, the shard leases and the table service; cogs reach them as
+    ``bot.service``.
+
+    Events ``on_tables_adopted(table_ids)`` and ``on_tables_released(table_ids)`` say that this
+    process took over the tables of a shard it was given, or left those of a shard it lost."""
 
     def __init__(
         self,
@@ -55,11 +70,19 @@ class DominoBot(commands.Bot):
         *,
         extensions: list[str] | None = None,
         service_options: Mapping[str, Any] | None = None,
+        lease_ttl: float | None = None,
     ) -> None:
         """``extensions`` overrides the discovered cogs; ``service_options`` are keyword
-        arguments for :class:`TableService` (clock, seed_source, computer_delay, …)."""
+        arguments for :class:`TableService` (clock, seed_source, computer_delay, …);
+        ``lease_ttl`` overrides ``SHARD_LEASE_SECONDS``."""
         intents = discord.Intents.default()  # no privileged intent is needed
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -70,17 +93,38 @@ class DominoBot(commands.Bot):
         self.service_options: dict[str, Any] = dict(service_options or {})
         self.store: Store | None = None
         self.service: TableService | None = None
+        self.leases: ShardLeases | None = None
+        self.lease_ttl = settings.shard_lease_seconds if lease_ttl is None else lease_ttl
         self.failed_extensions: dict[str, str] = {}
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
         await self.tree.set_translator(CommandTranslator())  # es-ES, es-419, pt-BR commands
         self.store = await Store.open(self.settings.database_url)
+        count, ids = shard_space(self.settings)
+        self.leases = ShardLeases(
+            self.store,
+            shard_count=count,
+            shard_ids=ids,
+            ttl=self.lease_ttl,
+            on_change=self._shards_changed,
+        )
         options = {"limits": self.settings.limits, **self.service_options}
-        self.service = TableService(self.store, **options)
+        self.service = TableService(self.store, owns=self.leases.owns, **options)
+        await self.leases.refresh()
+        if self.leases.waiting:
+            log.info(
+                "shards %s are run by another process: this one takes them over when their"
+                " leases expire (at most %gs)",
+                list(self.leases.waiting),
+                self.lease_ttl,
+            )
         tables = await self.service.load_open_tables()
         log.info(
-            "store %s: %d open table(s) loaded", redact_url(self.settings.database_url), len(tables)
+            "store %s: %d open table(s) of shard(s) %s loaded",
+            redact_url(self.settings.database_url),
+            len(tables),
+            sorted(self.leases.held),
         )
         await self.load_cogs()
         await self.sync_commands()
@@ -90,6 +134,22 @@ class DominoBot(commands.Bot):
         if self.settings.ai_processes:
             await asyncio.to_thread(computer.use_processes, self.settings.ai_processes)
         self.service.start_timers()
+        self.leases.start()
+
+    async def _shards_changed(self, gained: frozenset[int], lost: frozenset[int]) -> None:
+        """Leave the tables of lost shards; take over (load, time, publish) those of gained
+        ones from the store."""
+        assert self.service is not None
+        if lost:
+            released = self.service.release_unowned()
+            log.warning("shard(s) %s lost: %d table(s) left", sorted(lost), len(released))
+            self.dispatch("tables_released", released)
+        if gained:
+            before = {t.id for t in self.service.open_tables()}
+            tables = await self.service.load_open_tables()
+            adopted = [t.id for t in tables if t.id not in before]
+            log.info("shard(s) %s taken over: %d table(s) loaded", sorted(gained), len(adopted))
+            self.dispatch("tables_adopted", adopted)
 
     async def load_cogs(self) -> None:
         """Load every extension; one that is missing or broken is logged, not fatal."""
@@ -123,6 +183,8 @@ class DominoBot(commands.Bot):
         if self.service is not None:
             await self.service.aclose()
         await super().close()
+        if self.leases is not None:
+            await self.leases.stop(release=True)  # after the feeds: the next holder may start
         if self.store is not None:
             await self.store.close()
             self.store = None

@@ -132,3 +132,9 @@ class LimitReached(ServiceError):
     """A person or a server has as much open as the limits allow (or opened a table just now)."""
 
     code = "limit_reached"
+
+
+class TablesElsewhere(ServiceError):
+    """This process does not run the server's tables now (they are moving between processes)."""
+
+    code = "tables_elsewhere"

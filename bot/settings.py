@@ -51,6 +51,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = field(default=None)
     ai_processes: int = 0  # 0: computer players think in worker threads; N: in N processes
     limits: Limits = field(default_factory=Limits)  # what one person or server may keep open
+    shard_lease_seconds: float = 30.0  # a shard's lease lasts this long unless renewed
 
     def __post_init__(self) -> None:
         if isinstance(self.discord_token, str):
@@ -199,6 +200,7 @@ def load_settings(
             if (value := _number(values, key, 0, high)) is not None
         }
     )
+    lease = _number(values, "SHARD_LEASE_SECONDS", 3, 3600) or 30
 
     return Settings(
         discord_token=SecretStr(token) if token else None,
@@ -211,6 +213,7 @@ def load_settings(
         shard_ids=shard_ids,
         ai_processes=ai_processes,
         limits=limits,
+        shard_lease_seconds=float(lease),
     )
 
 
@@ -237,5 +240,6 @@ KEYS = frozenset(
         "MATCHES_PER_USER",
         "TABLES_PER_SERVER",
         "NEW_TABLE_COOLDOWN",
+        "SHARD_LEASE_SECONDS",
     }
 )

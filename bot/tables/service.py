@@ -35,6 +35,7 @@ from bot.errors import (
     TableFinished,
     TableFull,
     TableNotFound,
+    TablesElsewhere,
     WrongStatus,
 )
 from bot.limits import NO_LIMITS, Gate, Limits
@@ -486,6 +487,7 @@ class TableService:
         """Open a lobby for ``variant`` with ``options`` (checked by the engine's ``preset``).
 
         With ``invited`` the table is a challenge: only those people may take its seats."""
+        self._check_owned(guild_id)
         invited = tuple(dict.fromkeys(u for u in invited if u != host_id))
         self.gate.check_open(host_id, guild_id, self._tables.values())
         self._check_challenged(host_id, invited)
@@ -976,6 +978,7 @@ class TableService:
         restart), with their stored deadlines."""
         rows = await self.store.tables.list_by_status("lobby", "running")
         loaded: list[TableInfo] = []
+        fresh: set[int] = set()
         for row in rows:
             if not self.owns(row.guild_id):
                 continue
@@ -988,18 +991,20 @@ class TableService:
                 log.exception("table %s could not be rebuilt from the store; skipped", row.id)
                 continue
             self._keep(rt)
+            fresh.add(row.id)
             loaded.append(rt.info())
-        await self._resume_deadlines()
+        await self._resume_deadlines(fresh)
         return loaded
 
-    async def _resume_deadlines(self) -> None:
-        """Give the clock the stored deadlines of the tables in memory; a running table without
-        any (a database from before deadlines were stored) gets its turn's deadlines now."""
-        stored = [d for d in await self.store.deadlines.list() if d.table_id in self._tables]
+    async def _resume_deadlines(self, table_ids: set[int]) -> None:
+        """Give the clock the stored deadlines of the tables just loaded; a running table
+        without any (a database from before deadlines were stored) gets its turn's deadlines
+        now."""
+        stored = [d for d in await self.store.deadlines.list() if d.table_id in table_ids]
         timed = {d.table_id for d in stored}
         now = self.clock()
         fresh: list[DeadlineRow] = []
-        for rt in self._tables.values():
+        for rt in [self._tables[t] for t in table_ids]:
             if rt.row.status == "running" and rt.id not in timed:
                 assert rt.turn_started is not None
                 hand_ended = rt.turn_started > now
@@ -1013,7 +1018,19 @@ class TableService:
             if d.kind == "timeout":  # the bot's downtime is not the player's fault
                 d = dataclasses.replace(d, due_at=max(d.due_at, now + rt.row.turn_timer / 2))
             out.append(d)
-        self.scheduler.load([d for d in out if self.owns(self._tables[d.table_id].row.guild_id)])
+        for d in out:
+            if self.owns(self._tables[d.table_id].row.guild_id):
+                self.scheduler.set(d)
+
+    def release_unowned(self) -> list[int]:
+        """Forget the open tables this process no longer owns (their shard went to another
+        process): their deadlines leave the clock; the store keeps everything. Returns their
+        ids."""
+        dropped = [t for t, rt in self._tables.items() if not self.owns(rt.row.guild_id)]
+        for table_id in dropped:
+            self.scheduler.clear(table_id)
+            self._close(self._tables[table_id])
+        return dropped
 
     # -- internals --------------------------------------------------------------------------
 
@@ -1060,6 +1077,7 @@ class TableService:
             rt = await self._load(table_id, keep=not closed)
             if rt is None:
                 raise TableNotFound("There is no table {table_id}.", table_id=table_id)
+        self._check_owned(rt.row.guild_id)
         return rt
 
     async def _running(self, table_id: int) -> _Table:
@@ -1076,6 +1094,8 @@ class TableService:
                 raise TableFinished("This table is closed.", status=row.status)
             return await self._build(row)
         rt = await self._build(row)
+        if not self.owns(row.guild_id):
+            return rt  # another process runs it: a snapshot, not kept
         if table_id in self._tables:  # another task loaded it meanwhile
             return self._tables[table_id]
         return self._keep(rt)
@@ -1286,6 +1306,13 @@ class TableService:
             if all(rt.seats[s] is None for s in seats):
                 return seats
         raise TableFull("Every seat at this table is taken.")
+
+    def _check_owned(self, guild_id: int | None) -> None:
+        if not self.owns(guild_id):
+            raise TablesElsewhere(
+                "The bot is moving this server's tables between its processes; try again in a"
+                " few seconds."
+            )
 
     @staticmethod
     def _check_host(rt: _Table, user_id: int) -> None:

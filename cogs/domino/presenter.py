@@ -64,6 +64,8 @@ class Presenter(TableObserver):
     def start(self) -> None:
         """Observe the service and recover open tables once the bot is ready."""
         self.service.add_observer(self)
+        self.bot.add_listener(self._on_tables_adopted, "on_tables_adopted")
+        self.bot.add_listener(self._on_tables_released, "on_tables_released")
         self._spawn(self._recover(), "domino-recover")
 
     async def close(self) -> None:
@@ -71,6 +73,8 @@ class Presenter(TableObserver):
         self.closing = True
         with contextlib.suppress(ValueError):
             self.service.remove_observer(self)
+        self.bot.remove_listener(self._on_tables_adopted, "on_tables_adopted")
+        self.bot.remove_listener(self._on_tables_released, "on_tables_released")
         workers = [f._task for f in self.feeds.values() if f._task is not None]
         if workers:
             _, pending = await asyncio.wait(workers, timeout=SHUTDOWN_GRACE)
@@ -106,6 +110,19 @@ class Presenter(TableObserver):
             self.feed(info.id).wake()
         for table_id in await self.service.unpublished():
             self.feed(table_id).wake()
+
+    async def _on_tables_adopted(self, table_ids: list[int]) -> None:
+        """This process took over a shard: converge its tables (and their unpublished ends)."""
+        if not self.closing:
+            await self._recover()
+
+    async def _on_tables_released(self, table_ids: list[int]) -> None:
+        """Another process runs these tables now: stop publishing them from here."""
+        for table_id in table_ids:
+            feed = self.feeds.pop(table_id, None)
+            if feed is not None and feed._task is not None:
+                feed._task.cancel()
+            self.forget_hands(table_id)
 
     def feed(self, table_id: int) -> Feed:
         """The table's feed (made on first use; dropped once everything is published)."""

@@ -31,6 +31,7 @@ from .gateway import (
     OP_RESUME,
     GatewayConnection,
     GatewaySession,
+    event_guild,
 )
 from .interactions import (
     APPLICATION_COMMAND,
@@ -220,6 +221,7 @@ class FakeDiscord:
         self._snowflake = SnowflakeGenerator()
         self.token = token
         self.heartbeat_interval = heartbeat_interval
+        self.recommended_shards = 1  # the shard count GET /gateway/bot recommends
         self.users: dict[int, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
@@ -362,7 +364,7 @@ class FakeDiscord:
                     if not session.ready or not session.wants(item.intent):
                         continue
                     payload = item.build(session)
-                    if payload is None:
+                    if payload is None or not session.owns_guild(event_guild(item.event, payload)):
                         continue
                     conn = session.connection
                     if conn is not None and not conn.closed:
@@ -454,10 +456,13 @@ class FakeDiscord:
         owner: UserLike | None = None,
         locale: str = "en-US",
         everyone_permissions: int | discord.Permissions = 0,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """Create a guild with the bot and the owner as members."""
+        """Create a guild with the bot and the owner as members; ``shard=(shard_id,
+        shard_count)`` picks an id that Discord routes to that shard."""
         owner_user = self._user(owner) if owner is not None else self.owner
-        guild = FakeGuild(id=self.new_id(), name=name, owner_id=owner_user.id, locale=locale)
+        gid = self.new_id() if shard is None else self._snowflake.for_shard(*shard)
+        guild = FakeGuild(id=gid, name=name, owner_id=owner_user.id, locale=locale)
         guild.roles[guild.id] = FakeRole(guild.id, "@everyone", perm_value(everyone_permissions))
         self.guilds[guild.id] = guild
         self._add_member(guild, self.bot_user, DEFAULT_BOT_PERMISSIONS)
@@ -979,6 +984,15 @@ class FakeDiscord:
             if s.ready and s.connection is not None and not s.connection.closed
         ]
 
+    def shard_sessions(self, shard_id: int) -> list[GatewaySession]:
+        """The ready, connected sessions identified for ``shard_id`` (of any shard count)."""
+        return [s for s in self._live_sessions() if s.shard[0] == shard_id]
+
+    def guilds_of(self, shard_ids: Iterable[int], shard_count: int) -> list[int]:
+        """The guilds Discord routes to those shards."""
+        wanted = set(shard_ids)
+        return [g for g in self.guilds if (g >> 22) % shard_count in wanted]
+
     @property
     def connected(self) -> bool:
         """True while a bot has an identified gateway connection."""
@@ -1059,6 +1073,11 @@ class FakeDiscord:
         session = GatewaySession(
             id=secrets.token_hex(16), intents=int(data.get("intents", 0)), identify=data
         )
+        shard_id, shard_count = session.shard
+        if not 0 <= shard_id < shard_count:
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        guilds = [g for g in self.guilds.values() if session.owns_guild(g.id)]
         self._sessions[session.id] = session
         conn.session = session
         session.connection = conn
@@ -1068,7 +1087,7 @@ class FakeDiscord:
             {
                 "v": 10,
                 "user": user,
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "session_id": session.id,
                 "resume_gateway_url": self.gateway_url,
                 "application": {"id": str(self.application_id), "flags": 0},
@@ -1079,7 +1098,7 @@ class FakeDiscord:
                 "_trace": ["fakediscord"],
             },
         )
-        for guild in self.guilds.values():
+        for guild in guilds:
             await conn.dispatch("GUILD_CREATE", self.guild_payload(guild, full=True))
         session.ready = True
 

@@ -49,6 +49,29 @@ class GatewaySession:
     def wants(self, intent: int | None) -> bool:
         return intent is None or bool(self.intents & intent)
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        """IDENTIFY's ``shard`` field: ``(shard_id, shard_count)``; ``(0, 1)`` when absent."""
+        raw = self.identify.get("shard") or [0, 1]
+        return int(raw[0]), int(raw[1])
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this guild's events to this session: its shard is
+        ``(guild_id >> 22) % shard_count``; events outside a guild (DMs) go to shard 0."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
+
+
+def event_guild(event: str, data: JSON) -> int | None:
+    """The guild an event belongs to (None: a DM or a global event)."""
+    if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+        raw = data.get("id")
+    else:
+        raw = data.get("guild_id")
+    return None if raw is None else int(raw)
+
 
 class GatewayConnection:
     """One websocket. Sends are serialised so zlib-stream chunks stay in order."""

@@ -65,6 +65,15 @@ def _has_unsynced_commands(fake: FakeDiscord, bot: discord.Client) -> bool:
     return has_commands and not any(fake._commands.values())
 
 
+def _has_its_guilds(fake: FakeDiscord, bot: discord.Client) -> bool:
+    """Every guild of the bot's shards is in its cache (all guilds for an unsharded bot)."""
+    count = bot.shard_count or 1
+    ids = getattr(bot, "shard_ids", None)
+    if ids is None:
+        ids = range(count) if bot.shard_id is None else [bot.shard_id]
+    return all(bot.get_guild(g) for g in fake.guilds_of(ids, count))
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     fake: FakeDiscord,
@@ -115,10 +124,7 @@ async def running_bot(
             await fake.wait_for(
                 lambda: (
                     started_task.done()
-                    or (
-                        started_bot.is_ready()
-                        and all(started_bot.get_guild(g) for g in fake.guilds)
-                    )
+                    or (started_bot.is_ready() and _has_its_guilds(fake, started_bot))
                 ),
                 timeout=ready_timeout,
                 what="the bot to become ready",

@@ -88,6 +88,15 @@ class SnowflakeGenerator:
         self._last = candidate
         return candidate
 
+    def for_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new snowflake of a guild that Discord routes to ``shard_id`` of ``shard_count``
+        (``(id >> 22) % shard_count``; the timestamp part moves forward by a few ms at most)."""
+        stamp = self() >> 22
+        stamp += (shard_id - stamp) % shard_count
+        candidate = stamp << 22
+        self._last = max(self._last, candidate)
+        return candidate
+
 
 def perm_value(permissions: int | discord.Permissions) -> int:
     return permissions.value if isinstance(permissions, discord.Permissions) else int(permissions)

@@ -236,6 +236,10 @@ class RestApi:
         except ApiError as exc:
             response = json_response(exc.body(), status=exc.status, headers=exc.headers)
             record.error_code = exc.code
+        except ConnectionError:  # the client went away mid-request (a killed bot process)
+            record.status = 499
+            fake._notify()
+            raise
         except Exception as exc:  # a bug in the fake: make it loud, but don't trigger retries
             fake.internal_errors.append(exc)
             _log.error("fake discord crashed handling %s %s", request.method, path, exc_info=exc)
@@ -493,7 +497,7 @@ class RestApi:
     async def gateway_bot(self, req: ApiRequest) -> JSON:
         return {
             "url": self.fake.gateway_url,
-            "shards": 1,
+            "shards": self.fake.recommended_shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,

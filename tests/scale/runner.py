@@ -1,0 +1,65 @@
+"""``python -m tests.scale.runner``: the real bot as an OS process of its own, against a fake
+Discord that runs in the test's process.
+
+The settings come from the environment as for ``python -m bot`` (``DATABASE_URL``,
+``SHARD_COUNT``, ``SHARD_IDS``, ``DISCORD_TOKEN`` …). ``FAKE_DISCORD_URL`` (``http://host:port``)
+points discord.py's REST base and gateway at the fake, as ``tests.fakediscord`` does in-process;
+``LEASE_TTL`` sets short leases; computers move after ``COMPUTER_DELAY`` seconds. The process
+prints ``ready`` on its standard output once Discord's READY came and every table it holds is
+loaded, then runs until it is killed or stopped (SIGTERM closes it cleanly).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import signal
+import sys
+
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.client import DominoBot
+from bot.log import setup_logging
+from bot.settings import load_settings
+
+
+class RunnerBot(DominoBot):
+    """The real bot; quick computers and a short pause between hands; says when it is ready."""
+
+    async def on_ready(self) -> None:
+        print("ready", flush=True)
+
+
+def patch_discord(url: str) -> None:
+    Route.BASE = f"{url}/api/v10"
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url.replace("http", "ws", 1) + "/gateway")
+
+
+async def main() -> int:
+    patch_discord(os.environ["FAKE_DISCORD_URL"])
+    settings = load_settings(None)
+    setup_logging(settings.log_level)
+    seeds = itertools.count(int(os.environ.get("SEED", "11")))
+    bot = RunnerBot(
+        settings,
+        service_options={
+            "seed_source": lambda: next(seeds),
+            "computer_delay": float(os.environ.get("COMPUTER_DELAY", "0.05")),
+            "hand_pause": float(os.environ.get("HAND_PAUSE", "0.05")),
+            "ai_level": "easy",
+        },
+        lease_ttl=float(os.environ["LEASE_TTL"]) if "LEASE_TTL" in os.environ else None,
+    )
+    bot._connection.guild_ready_timeout = 0.05
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(settings.token())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
