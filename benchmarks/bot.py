@@ -2,7 +2,7 @@
 
 No Discord. Every table is a ``partners`` match (by default) whose four seats are simulated
 people: each chooses a random legal move from his private view (not timed), then submits it.
-Timed, per action: from its arrival at :meth:`TableService.act` to its commit in SQLite and the
+Timed, per action: from its arrival at :meth:`TableService.act` to its commit in the store and the
 new table picture (``render.render_table`` through :mod:`bot.pictures`: worker threads, or a
 process pool with ``--processes``).
 
@@ -10,23 +10,35 @@ process pool with ``--processes``).
 their human-looking delay). ``0`` drives every table as fast as possible: that measures the
 capacity (actions/s), while its latencies are mostly queueing (Little's law: 200 actions in
 flight). The paced runs show the latency people would feel at that load.
+
+``--database-url postgresql://…`` (``temp``: a throw-away server, as the tests start one) with
+``--bot-processes 1,2`` runs the same load through 1, then 2 bot processes sharing that
+PostgreSQL, each an OS process holding one shard's lease and the tables of its shard's guilds
+(``SHARD_COUNT`` = processes), and once through one process on SQLite for comparison; it prints
+each run's figures and the ratio of 2 processes' actions/s to 1 process's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot import pictures
+from bot.settings import redact_url, sqlite_url
 from bot.store import Store
+from bot.tables.leases import ShardLeases
 from bot.tables.service import TableService
 
 
@@ -88,61 +100,213 @@ async def play_table(
         info = result.table
 
 
+def guild_for(n: int, shard: int, shard_count: int) -> int:
+    """A server id of shard ``shard`` (Discord's rule: ``(id >> 22) % shard_count``)."""
+    return ((1_000_000 + n) * shard_count + shard) << 22
+
+
+async def make_tables(
+    service: TableService, args: argparse.Namespace, count: int, *, shard: int = 0, shards: int = 1
+) -> list[tuple[int, list[int]]]:
+    """``count`` running tables in servers of ``shard``; returns (table id, user per seat)."""
+    seeds = iter(range(args.seed + shard * count, args.seed + (shard + 1) * count))
+    service.seed_source = lambda: next(seeds)
+    tables: list[tuple[int, list[int]]] = []
+    for n in range(count):
+        base = 10_000 * (n + 1) + 10_000_000 * shard
+        users = [base + s for s in range(4)]
+        t = await service.create_table(
+            host_id=users[0],
+            host_name=f"P{base}",
+            variant=args.variant,
+            options={"target": args.target} if args.target else None,
+            channel_id=base,
+            guild_id=guild_for(n, shard, shards) if shards > 1 else None,
+        )
+        for uid in users[1 : t.ruleset.people]:
+            t = await service.join(t.id, uid, f"P{uid}")
+        t = await service.start(t.id, users[0])
+        seat_users = [s.user_id for s in t.seats]  # type: ignore[union-attr]
+        tables.append((t.id, seat_users))  # type: ignore[arg-type]
+    return tables
+
+
+async def play_tables(
+    service: TableService,
+    tables: list[tuple[int, list[int]]],
+    args: argparse.Namespace,
+    render: bool,
+    start: float | None = None,
+) -> Stats:
+    """Play every table concurrently for ``args.seconds`` (from ``start``, a perf_counter)."""
+    stats = Stats()
+    start = time.perf_counter() if start is None else start
+    stop_at = start + args.seconds if args.seconds else float("inf")
+    rng = random.Random(args.seed)
+    await asyncio.gather(
+        *(
+            play_table(
+                service,
+                tid,
+                users,
+                stats,
+                render,
+                rng=random.Random(rng.random()),
+                think=args.think,
+                stop_at=stop_at,
+            )
+            for tid, users in tables
+        )
+    )
+    stats.elapsed = time.perf_counter() - start
+    stats.rendered = render
+    return stats
+
+
 async def run(args: argparse.Namespace) -> Stats:
-    """Create the tables, play them concurrently, return the timings."""
+    """Create the tables, play them concurrently in this process, return the timings."""
     render = not args.no_render and pictures.table_renderer() is not None
     pool = pictures.use_processes(args.processes) if render and args.processes else None
     with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
         db = args.db or Path(tmp) / "bench.sqlite3"  # a file or a database URL
         store = await Store.open(db)
         try:
-            seeds = iter(range(args.seed, args.seed + args.tables))
-            service = TableService(store, seed_source=lambda: next(seeds), computer_pace=None)
-            tables: list[tuple[int, list[int]]] = []
-            for n in range(args.tables):
-                base = 10_000 * (n + 1)
-                users = [base + s for s in range(4)]
-                t = await service.create_table(
-                    host_id=users[0],
-                    host_name=f"P{base}",
-                    variant=args.variant,
-                    options={"target": args.target} if args.target else None,
-                    channel_id=base,
-                )
-                for uid in users[1 : t.ruleset.people]:
-                    t = await service.join(t.id, uid, f"P{uid}")
-                t = await service.start(t.id, users[0])
-                seat_users = [s.user_id for s in t.seats]  # type: ignore[union-attr]
-                tables.append((t.id, seat_users))  # type: ignore[arg-type]
+            service = TableService(store)
+            tables = await make_tables(service, args, args.tables)
             if render:
                 await pictures.warm_up()
-            stats = Stats()
-            stop_at = time.perf_counter() + args.seconds if args.seconds else float("inf")
-            rng = random.Random(args.seed)
-            start = time.perf_counter()
-            await asyncio.gather(
-                *(
-                    play_table(
-                        service,
-                        tid,
-                        users,
-                        stats,
-                        render,
-                        rng=random.Random(rng.random()),
-                        think=args.think,
-                        stop_at=stop_at,
-                    )
-                    for tid, users in tables
-                )
-            )
-            stats.elapsed = time.perf_counter() - start
-            stats.rendered = render
+            stats = await play_tables(service, tables, args, render)
             await service.aclose()
             return stats
         finally:
             await store.close()
             if pool is not None:
                 pictures.use_executor(None)
+
+
+# ------------------------------------------------------------------ several bot processes
+
+
+def _bot_process(
+    args: argparse.Namespace, url: str, shard: int, shards: int, ready: Any, go: Any, out: Any
+) -> None:
+    """One bot process: holds the lease of ``shard``, plays its share of the tables."""
+    try:
+        out.send(asyncio.run(_bot_process_main(args, url, shard, shards, ready, go)))
+    except BaseException as exc:
+        out.send(exc)
+        raise
+
+
+async def _bot_process_main(
+    args: argparse.Namespace, url: str, shard: int, shards: int, ready: Any, go: Any
+) -> Stats:
+    render = not args.no_render and pictures.table_renderer() is not None
+    if render and args.processes:
+        pictures.use_processes(args.processes)
+    store = await Store.open(url)
+    leases = ShardLeases(store, shard_count=shards, shard_ids=[shard], ttl=30.0)
+    try:
+        await leases.refresh()
+        if not leases.held:
+            raise RuntimeError(f"shard {shard} is held by another process")
+        service = TableService(store, owns=leases.owns)
+        share = args.tables // shards + (shard < args.tables % shards)
+        tables = await make_tables(service, args, share, shard=shard, shards=shards)
+        if render:
+            await pictures.warm_up()
+        ready.release()
+        await asyncio.to_thread(go.wait)
+        stats = await play_tables(service, tables, args, render)
+        await service.aclose()
+        return stats
+    finally:
+        await leases.stop()
+        await store.close()
+        if render and args.processes:
+            pictures.use_executor(None)
+
+
+def run_processes(args: argparse.Namespace, url: str, processes: int) -> Stats:
+    """The load through ``processes`` bot processes sharing the database at ``url``."""
+    ctx = multiprocessing.get_context("spawn")
+    ready, go = ctx.Semaphore(0), ctx.Event()
+    pipes, workers = [], []
+    for shard in range(processes):
+        mine, theirs = ctx.Pipe(duplex=False)
+        worker = ctx.Process(
+            target=_bot_process, args=(args, url, shard, processes, ready, go, theirs)
+        )
+        worker.start()
+        pipes.append(mine)
+        workers.append(worker)
+    try:
+        for _ in workers:
+            while not ready.acquire(timeout=1.0):
+                if any(not w.is_alive() for w in workers):
+                    raise RuntimeError("a bot process stopped while making its tables")
+        go.set()
+        results = [pipe.recv() for pipe in pipes]
+    finally:
+        for worker in workers:
+            worker.join(timeout=30)
+            if worker.is_alive():
+                worker.kill()
+    total = Stats()
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+        total.total += result.total
+        total.commit += result.commit
+        total.render += result.render
+        total.hands += result.hands
+        total.matches += result.matches
+        total.elapsed = max(total.elapsed, result.elapsed)
+        total.rendered = result.rendered
+    return total
+
+
+@contextmanager
+def postgres_url(url: str) -> Iterator[str]:
+    """``url``, or a throw-away PostgreSQL server's for ``temp``."""
+    if url != "temp":
+        yield url
+        return
+    from tests.pg import PostgresServer, find_bindir
+
+    bindir = find_bindir()
+    if bindir is None:
+        raise SystemExit("no PostgreSQL 15+ programs (initdb, pg_ctl) for --database-url temp")
+    with PostgresServer(bindir) as server:
+        yield server.url()
+
+
+def compare_processes(args: argparse.Namespace) -> int:
+    """1..N bot processes on PostgreSQL, one on SQLite; figures and the speed-up."""
+    counts = args.bot_processes
+    with postgres_url(args.database_url) as url, tempfile.TemporaryDirectory() as tmp:
+        runs: list[tuple[str, int, str]] = [("PostgreSQL", n, url) for n in counts]
+        runs.append(("SQLite", 1, sqlite_url(Path(tmp) / "bench.sqlite3")))
+        for think in args.think:
+            args.think = think
+            rates: dict[int, float] = {}
+            for backend, n, where in runs:
+                stats = run_processes(args, where, n)
+                if not stats.total:
+                    print("no action was played", file=sys.stderr)
+                    return 1
+                rate = len(stats.total) / stats.elapsed
+                if backend == "PostgreSQL":
+                    rates[n] = rate
+                print(f"== {backend} ({redact_url(where)}), {n} bot process(es)")
+                print(report(args, stats))
+                print()
+            if 1 in rates:
+                ratios = ", ".join(f"{n}: {r / rates[1]:.2f}x" for n, r in rates.items() if n > 1)
+                if ratios:
+                    print(f"think {think:g}s: actions/s against 1 process on PostgreSQL: {ratios}")
+                    print()
+    return 0
 
 
 def _dist(values: list[float]) -> str:
@@ -181,6 +345,13 @@ def _thinks(text: str) -> list[float]:
     return [float(part) for part in text.split(",") if part.strip()]
 
 
+def _counts(text: str) -> list[int]:
+    counts = [int(part) for part in text.split(",") if part.strip()]
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("bot processes are counted from 1, like 1,2")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bot", description=__doc__)
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (200)")
@@ -203,6 +374,18 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="draw pictures in a pool of this many processes (0: worker threads, the default)",
     )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="a PostgreSQL database (postgresql://…, or temp for a throw-away server): compare "
+        "--bot-processes on it, and one process on SQLite",
+    )
+    parser.add_argument(
+        "--bot-processes",
+        type=_counts,
+        default=[1, 2],
+        help="bot processes sharing the database, one run each (1,2); needs --database-url",
+    )
     parser.add_argument("--seed", type=int, default=1, help="first table's seed")
     parser.add_argument(
         "--db",
@@ -210,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         help="database file or URL, e.g. postgresql://user@host/db (a temporary SQLite file)",
     )
     args = parser.parse_args(argv)
+    if args.database_url:
+        return compare_processes(args)
     thinks = args.think
     for n, think in enumerate(thinks):
         args.think = think

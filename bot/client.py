@@ -7,6 +7,7 @@ import asyncio
 import importlib
 import logging
 import pkgutil
+import signal
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -96,10 +97,15 @@ class DominoBot(commands.AutoShardedBot):
         self.leases: ShardLeases | None = None
         self.lease_ttl = settings.shard_lease_seconds if lease_ttl is None else lease_ttl
         self.failed_extensions: dict[str, str] = {}
+        self.stop_on_sigterm = False  # run_bot: SIGTERM closes cleanly (leases released)
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
         await self.tree.set_translator(CommandTranslator())  # es-ES, es-419, pt-BR commands
+        if self.stop_on_sigterm:
+            asyncio.get_running_loop().add_signal_handler(
+                signal.SIGTERM, lambda: asyncio.ensure_future(self.close())
+            )
         self.store = await Store.open(self.settings.database_url)
         count, ids = shard_space(self.settings)
         self.leases = ShardLeases(
@@ -182,6 +188,9 @@ class DominoBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self.service is not None:
             await self.service.aclose()
+        if not hasattr(self, "_AutoShardedClient__queue"):
+            # Never logged in: discord.py's sharded close posts to a queue made at login.
+            self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         await super().close()
         if self.leases is not None:
             await self.leases.stop(release=True)  # after the feeds: the next holder may start
@@ -198,6 +207,7 @@ def run_bot(settings: Settings) -> int:
     """Run until stopped; returns the process exit status."""
     setup_logging(settings.log_level)
     bot = DominoBot(settings)
+    bot.stop_on_sigterm = True
     try:
         bot.run(settings.token(), log_handler=None)
     except discord.LoginFailure:

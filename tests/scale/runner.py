@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
-import signal
 import sys
 
 import yarl
@@ -54,8 +53,7 @@ async def main() -> int:
         lease_ttl=float(os.environ["LEASE_TTL"]) if "LEASE_TTL" in os.environ else None,
     )
     bot._connection.guild_ready_timeout = 0.05
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    bot.stop_on_sigterm = True
     async with bot:
         await bot.start(settings.token())
     return 0

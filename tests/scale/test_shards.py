@@ -292,7 +292,7 @@ async def test_two_processes_share_the_tables_and_survive_a_kill(
     leases = LeaseRepo(store.driver)
     async with cluster(fake, pg_url, tmp_path) as procs:
         try:
-            _, p1 = await asyncio.gather(procs.start("p0", "0"), procs.start("p1", "1"))
+            p0, p1 = await asyncio.gather(procs.start("p0", "0"), procs.start("p1", "1"))
             await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
             # Each process got only the guilds of its shard.
             for shard in (0, 1):
@@ -347,6 +347,11 @@ async def test_two_processes_share_the_tables_and_survive_a_kill(
                     if time.monotonic() > deadline:
                         raise
                     await asyncio.sleep(0.1)
+            # A clean stop (SIGTERM) gives the lease up at once.
+            await p0.stop()
+            assert p0.proc.returncode == 0
+            lease0 = {r.shard_id: r for r in await leases.list()}[0]
+            assert lease0.expires_at < await leases.now()
         except BaseException:
             print(procs.logs())
             raise
