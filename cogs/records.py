@@ -606,6 +606,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
 
     def _holds(self, guild_id: int) -> bool:
         """Whether this process runs the shard of ``guild_id`` (so it would see the server)."""
+        leases = getattr(self.bot, "leases", None)
+        if leases is not None:
+            return bool(leases.owns(guild_id))
         count = self.bot.shard_count or 1
         ids = getattr(self.bot, "shard_ids", None)
         if ids is None:
