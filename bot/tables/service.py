@@ -1077,7 +1077,8 @@ class TableService:
             rt = await self._load(table_id, keep=not closed)
             if rt is None:
                 raise TableNotFound("There is no table {table_id}.", table_id=table_id)
-        self._check_owned(rt.row.guild_id)
+        if not closed:  # a change: only where this process runs the table
+            self._check_owned(rt.row.guild_id)
         return rt
 
     async def _running(self, table_id: int) -> _Table:
