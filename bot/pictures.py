@@ -11,6 +11,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 import render
+from bot import replay
 from bot.pools import Offload
 from domino import View
 
@@ -65,3 +66,8 @@ async def hand_png(view: View, **options: Any) -> bytes | None:
     if fn is None:
         return None
     return await _offload.run(fn, view, **options)
+
+
+async def replay_gif(stored: replay.StoredMatch, names: list[str], **options: Any) -> bytes:
+    """The animated replay of a stored match (:func:`bot.replay.replay_gif`), off the loop."""
+    return await _offload.run(replay.replay_gif, stored, list(names), **options)

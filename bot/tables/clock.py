@@ -24,8 +24,9 @@ log = logging.getLogger(__name__)
 
 #: What a deadline does: a computer moves; a person is reminded; the bot plays for an absent
 #: person; the pause after a hand ends (the next hand's message is posted); a lobby or an
-#: unanswered challenge expires; an only move is made for a person (forced moves).
-KINDS = ("move", "remind", "timeout", "pause", "expire", "forced")
+#: unanswered challenge expires; an only move is made for a person (forced moves); a finished
+#: table's rematch offer closes and its thread is archived (``bot.match_end``).
+KINDS = ("move", "remind", "timeout", "pause", "expire", "forced", "archive")
 
 Handler = Callable[[DeadlineRow], Awaitable[object]]
 
@@ -182,7 +183,11 @@ class Clock:
     async def stop(self) -> None:
         """Stop the background loop and wait for running deadlines."""
         if self._task is not None:
-            self._task.cancel()
+            # A wake-up landing with the cancellation can swallow it (asyncio.wait_for before
+            # Python 3.12): cancel until the loop is really over.
+            while not self._task.done():
+                self._task.cancel()
+                await asyncio.wait([self._task], timeout=self.poll)
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None

@@ -31,7 +31,6 @@ from bot.errors import (
 from bot.i18n import error_text, tr
 from bot.rules_text import common_rules, rules_text
 from bot.tables.service import (
-    DEFAULT_TURN_TIMER,
     MAX_TURN_TIMER,
     MIN_TURN_TIMER,
     TableInfo,
@@ -40,6 +39,8 @@ from bot.tables.service import (
 from cogs.domino import texts, ui
 from cogs.domino.ids import COG_NAME, DominoButton, make_view
 from cogs.domino.presenter import Presenter
+from cogs.domino.replay import ReplayMixin
+from cogs.domino.server_settings import ServerSettingsMixin
 from domino import OPTION_CHOICES, PRESETS, Draw, Pass, Play, Tile
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,8 @@ def _name(user: discord.abc.User) -> str:
 
 @app_commands.guild_only()
 class DominoCog(
+    ServerSettingsMixin,
+    ReplayMixin,
     commands.GroupCog,
     name=COG_NAME,
     group_name="domino",
@@ -179,9 +182,9 @@ class DominoCog(
     async def new(
         self,
         interaction: Interaction,
-        variant: str = "partners",
+        variant: str | None = None,
         target: int | None = None,
-        turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] = DEFAULT_TURN_TIMER,
+        turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] | None = None,
         first_hand: str | None = None,
         next_hand: str | None = None,
         scoring: str | None = None,
@@ -190,10 +193,14 @@ class DominoCog(
         bonuses: bool | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
     ) -> None:
-        """Open a lobby in this channel."""
+        """Open a lobby in this channel (options left out: the server's defaults)."""
         async with self._guard(interaction, "/domino new", None):
+            chosen = await self._table_defaults(
+                interaction, variant=variant, target=target, turn_timer=turn_timer
+            )
+            variant = chosen.variant
             options: dict[str, Any] = {
-                "target": target,
+                "target": chosen.target,
                 "first_hand": first_hand,
                 "next_hand": next_hand,
                 "scoring": scoring,
@@ -217,7 +224,7 @@ class DominoCog(
                 options={k: v for k, v in options.items() if v is not None},
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
-                turn_timer=turn_timer,
+                turn_timer=chosen.turn_timer,
                 locale=_guild_locale(interaction),
             )
             embed, view = self.presenter.lobby_payload(info, info.table.locale)
@@ -247,11 +254,14 @@ class DominoCog(
         player2: discord.Member | discord.User | None = None,
         player3: discord.Member | discord.User | None = None,
         target: int | None = None,
-        turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] = DEFAULT_TURN_TIMER,
+        turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] | None = None,
     ) -> None:
         """Challenge named people; the match starts when all of them accepted."""
         locale = _locale(interaction)
         async with self._guard(interaction, "/domino challenge", None):
+            chosen = await self._table_defaults(
+                interaction, variant=variant, target=target, turn_timer=turn_timer
+            )
             invited: list[int] = []
             for user in (player, player2, player3):
                 if user is None or user.id in invited:
@@ -280,10 +290,10 @@ class DominoCog(
                 host_id=interaction.user.id,
                 host_name=_name(interaction.user),
                 variant=variant,
-                options={"target": target} if target is not None else {},
+                options={"target": chosen.target} if chosen.target is not None else {},
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
-                turn_timer=turn_timer,
+                turn_timer=chosen.turn_timer,
                 locale=_guild_locale(interaction),
                 invited=invited,
             )
@@ -601,6 +611,9 @@ class DominoCog(
                 )
                 return
         await self.presenter.show_hand(interaction, table_id, new=True)
+
+    async def _btn_rematch(self, interaction: Interaction, table_id: int) -> None:
+        await self.presenter.wrapup.accept(interaction, table_id)
 
     async def _btn_resign(self, interaction: Interaction, table_id: int) -> None:
         locale = _locale(interaction)

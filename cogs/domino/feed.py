@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
+MATCH_PICTURE = "final.png"
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 60.0
 #: What can go wrong on the way to Discord and is worth trying again.
@@ -66,6 +67,12 @@ class FeedHost(Protocol):
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None: ...
 
     def forget_hands(self, table_id: int) -> None: ...
+
+    async def match_end_extras(
+        self, info: TableInfo, embed: discord.Embed
+    ) -> discord.ui.View | None: ...
+
+    async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None: ...
 
 
 def nonce(kind: str, table_id: int, *parts: int) -> str:
@@ -264,17 +271,27 @@ class Feed:
             return
         view = info.public_view()
         assert view is not None and view.outcome is not None
+        png = await self.presenter.table_png(info, view)
         if info.table.message_id is not None:
-            png = await self.presenter.table_png(info, view)
             await self._edit_game(info, view, png)
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
-        await self._send(
+        embed = ui.match_end_embed(info.table.locale, info, view.outcome, view.scores)
+        kwargs: dict[str, Any] = {}
+        buttons = await self.presenter.match_end_extras(info, embed)
+        if buttons is not None:
+            kwargs["view"] = buttons
+        if png is not None:
+            embed.set_image(url=f"attachment://{MATCH_PICTURE}")
+            kwargs["file"] = discord.File(io.BytesIO(png), filename=MATCH_PICTURE)
+        message = await self._send(
             info,
             " ".join(f"<@{u}>" for u in humans) or None,
-            embed=ui.match_end_embed(info.table.locale, info, view.outcome, view.scores),
+            embed=embed,
             allowed_mentions=USERS_ONLY,
             nonce=nonce("m", info.id),
+            **kwargs,
         )
+        await self.presenter.match_end_posted(info, getattr(message, "id", None))
         await self._save(dataclasses.replace(feed, match_announced=True))
         self.closed = True
         self.presenter.forget_hands(info.id)

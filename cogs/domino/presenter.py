@@ -28,6 +28,7 @@ from bot.tables.service import ActionResult, TableInfo, TableObserver, TableServ
 from cogs.domino import texts, ui
 from cogs.domino.feed import Feed
 from cogs.domino.ids import make_view
+from cogs.domino.matchend import Wrapup
 from domino import HandResult, Outcome, Tile, View
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class Presenter(TableObserver):
         self._last_by: dict[int, tuple[int, str]] = {}  # table -> (seq after, "timeout"...)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self.wrapup = Wrapup(bot, service, self)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -66,6 +68,7 @@ class Presenter(TableObserver):
         self.service.add_observer(self)
         self.bot.add_listener(self._on_tables_adopted, "on_tables_adopted")
         self.bot.add_listener(self._on_tables_released, "on_tables_released")
+        self.wrapup.start()
         self._spawn(self._recover(), "domino-recover")
 
     async def close(self) -> None:
@@ -75,6 +78,7 @@ class Presenter(TableObserver):
             self.service.remove_observer(self)
         self.bot.remove_listener(self._on_tables_adopted, "on_tables_adopted")
         self.bot.remove_listener(self._on_tables_released, "on_tables_released")
+        await self.wrapup.close()
         workers = [f._task for f in self.feeds.values() if f._task is not None]
         if workers:
             _, pending = await asyncio.wait(workers, timeout=SHUTDOWN_GRACE)
@@ -202,6 +206,15 @@ class Presenter(TableObserver):
         return await pictures.table_png(
             view, texts.picture_names(info, locale), **picture_options(locale)
         )
+
+    async def match_end_extras(
+        self, info: TableInfo, embed: discord.Embed
+    ) -> discord.ui.View | None:
+        """Rating changes on the match-end embed; its Rematch button."""
+        return await self.wrapup.decorate(info, embed)
+
+    async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None:
+        await self.wrapup.posted(info, message_id)
 
     def lobby_payload(
         self, info: TableInfo, locale: str | None

@@ -1,0 +1,135 @@
+"""Per-server settings: the defaults of ``/domino new``, where tables may be opened, who hosts.
+
+Stored in the database (``guild_settings``); read on every table opening (a server's row is one
+indexed lookup), so several processes always agree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bot.errors import InvalidOptions, ServiceError
+from bot.store import Store
+from bot.store.table_extras import GuildSettings, GuildSettingsRepo
+from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
+from domino import OPTION_CHOICES, PRESETS
+
+__all__ = [
+    "DEFAULT_VARIANT",
+    "FIELDS",
+    "MAX_CHANNELS",
+    "GuildSettings",
+    "ServerSettings",
+    "TableDefaults",
+]
+
+DEFAULT_VARIANT = "partners"
+MAX_CHANNELS = 25
+FIELDS = ("variant", "target", "turn_timer", "host_role", "channels")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableDefaults:
+    """What ``/domino new`` uses for options left out."""
+
+    variant: str
+    target: int | None  # None: the variant's own
+    turn_timer: int
+
+
+class ServerSettings:
+    """Reads, checks and changes the settings of servers."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        return await GuildSettingsRepo(self.store.db).get(guild_id)
+
+    async def update(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some fields (``None`` resets one to the bot's default); checked first, so a
+        bad value changes nothing."""
+        unknown = set(changes) - set(FIELDS)
+        if unknown:
+            raise ValueError(f"unknown server settings {sorted(unknown)}")
+        async with self.store.transaction() as tx:
+            repo = GuildSettingsRepo(tx.db)
+            new = dataclasses.replace(await repo.get(guild_id), **changes)
+            check(new)
+            await repo.put(new, now=self.clock())
+        return new
+
+    async def reset(self, guild_id: int) -> GuildSettings:
+        """Back to the bot's defaults."""
+        async with self.store.transaction() as tx:
+            await GuildSettingsRepo(tx.db).drop(guild_id)
+        return GuildSettings(guild_id)
+
+
+
+def check(settings: GuildSettings) -> None:
+    """Raise :class:`InvalidOptions` if ``settings`` cannot be applied."""
+    if settings.variant is not None and settings.variant not in PRESETS:
+        raise InvalidOptions("There is no variant {variant}.", variant=settings.variant)
+    if settings.turn_timer is not None and not (
+        MIN_TURN_TIMER <= settings.turn_timer <= MAX_TURN_TIMER
+    ):
+        raise InvalidOptions(
+            "The turn timer must be between {min} and {max} seconds.",
+            min=MIN_TURN_TIMER,
+            max=MAX_TURN_TIMER,
+        )
+    if settings.target is not None:
+        variant = settings.variant or DEFAULT_VARIANT
+        allowed = OPTION_CHOICES.get(variant, {}).get("target", ())
+        if settings.target not in allowed:
+            raise InvalidOptions(
+                "A match of {variant} can go to {allowed} points.",
+                variant=variant,
+                allowed=", ".join(map(str, allowed)) or "-",
+            )
+    if settings.channels is not None and len(settings.channels) > MAX_CHANNELS:
+        raise InvalidOptions("At most {count} channels can be chosen.", count=MAX_CHANNELS)
+
+
+def defaults(
+    settings: GuildSettings,
+    *,
+    variant: str | None = None,
+    target: int | None = None,
+    turn_timer: int | None = None,
+) -> TableDefaults:
+    """The options of a new table: what the host chose, else the server's, else the bot's.
+
+    The server's target applies only to a variant that can be played to it."""
+    chosen = variant or settings.variant or DEFAULT_VARIANT
+    allowed = OPTION_CHOICES.get(chosen, {}).get("target", ())
+    if target is None and settings.target is not None and settings.target in allowed:
+        target = settings.target
+    timer = turn_timer or settings.turn_timer or DEFAULT_TURN_TIMER
+    return TableDefaults(chosen, target, timer)
+
+
+def check_host(
+    settings: GuildSettings,
+    *,
+    channel_ids: tuple[int | None, ...],
+    role_ids: frozenset[int],
+    manager: bool,
+) -> None:
+    """Raise if the server does not let this member open a table here (the host role does not
+    bind members who manage the server)."""
+    if not settings.allows_channel(*channel_ids):
+        raise ServiceError(
+            "Tables can be opened only in {channels} on this server.",
+            channels=", ".join(f"<#{c}>" for c in settings.channels or ()),
+        )
+    if settings.host_role is not None and not manager and settings.host_role not in role_ids:
+        raise ServiceError(
+            "Only members with the role <@&{role}> can open tables on this server.",
+            role=settings.host_role,
+        )

@@ -1,0 +1,231 @@
+"""Repositories of per-server settings, rematch offers and practice tables (migration 0300).
+
+Used like the records' repository: ``GuildSettingsRepo(store.db)`` runs each statement alone,
+``GuildSettingsRepo(tx.db)`` inside a transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.store.connection import Db
+
+__all__ = [
+    "FinishedMatch",
+    "FinishedRepo",
+    "GuildSettings",
+    "GuildSettingsRepo",
+    "PracticeRepo",
+    "RematchRepo",
+    "RematchRow",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """What a server chose for its tables (None: the bot's default, or no restriction)."""
+
+    guild_id: int
+    variant: str | None = None
+    target: int | None = None
+    turn_timer: int | None = None
+    host_role: int | None = None
+    channels: tuple[int, ...] | None = None  # where tables may be opened (None: anywhere)
+
+    def allows_channel(self, *channel_ids: int | None) -> bool:
+        """True if tables may be opened here (a thread counts as its parent channel)."""
+        if not self.channels:
+            return True
+        return any(c in self.channels for c in channel_ids if c is not None)
+
+
+class GuildSettingsRepo:
+    """Per-server settings."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        row = await self._db.fetchone(
+            "SELECT variant, target, turn_timer, host_role, channels FROM guild_settings"
+            " WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if row is None:
+            return GuildSettings(guild_id)
+        channels = json.loads(row["channels"]) if row["channels"] else None
+        return GuildSettings(
+            guild_id,
+            variant=row["variant"],
+            target=row["target"],
+            turn_timer=row["turn_timer"],
+            host_role=row["host_role"],
+            channels=tuple(int(c) for c in channels) if channels else None,
+        )
+
+    async def put(self, settings: GuildSettings, *, now: float) -> None:
+        channels = json.dumps(list(settings.channels)) if settings.channels else None
+        await self._db.execute(
+            "INSERT INTO guild_settings"
+            " (guild_id, variant, target, turn_timer, host_role, channels, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            " variant = excluded.variant, target = excluded.target,"
+            " turn_timer = excluded.turn_timer, host_role = excluded.host_role,"
+            " channels = excluded.channels, updated_at = excluded.updated_at",
+            (
+                settings.guild_id,
+                settings.variant,
+                settings.target,
+                settings.turn_timer,
+                settings.host_role,
+                channels,
+                now,
+            ),
+        )
+
+    async def drop(self, guild_id: int) -> None:
+        await self._db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
+
+
+@dataclass(frozen=True, slots=True)
+class RematchRow:
+    """The rematch offered at a finished table."""
+
+    table_id: int
+    message_id: int | None
+    started_id: int | None
+    closed: bool
+    accepted: frozenset[int]
+
+
+class RematchRepo:
+    """Rematch offers and who accepted them."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def get(self, table_id: int) -> RematchRow | None:
+        row = await self._db.fetchone(
+            "SELECT message_id, started_id, closed FROM rematches WHERE table_id = ?",
+            (table_id,),
+        )
+        if row is None:
+            return None
+        votes = await self._db.fetchall(
+            "SELECT user_id FROM rematch_votes WHERE table_id = ?", (table_id,)
+        )
+        return RematchRow(
+            table_id,
+            row["message_id"],
+            row["started_id"],
+            bool(row["closed"]),
+            frozenset(int(v[0]) for v in votes),
+        )
+
+    async def offer(self, table_id: int, message_id: int | None) -> None:
+        """Record the offer (and the message carrying its button); an existing one keeps."""
+        await self._db.execute(
+            "INSERT INTO rematches (table_id, message_id) VALUES (?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id",
+            (table_id, message_id),
+        )
+
+    async def accept(self, table_id: int, user_id: int) -> None:
+        await self._db.execute(
+            "INSERT INTO rematch_votes (table_id, user_id) VALUES (?, ?)"
+            " ON CONFLICT (table_id, user_id) DO NOTHING",
+            (table_id, user_id),
+        )
+
+    async def close(self, table_id: int, started_id: int | None = None) -> None:
+        """Close the offer (with the table it started, if any) and forget who accepted."""
+        await self._db.execute(
+            "UPDATE rematches SET closed = 1, started_id = ? WHERE table_id = ?",
+            (started_id, table_id),
+        )
+        await self._db.execute("DELETE FROM rematch_votes WHERE table_id = ?", (table_id,))
+
+
+class PracticeRepo:
+    """Tables opened for practice."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def add(self, table_id: int) -> None:
+        await self._db.execute(
+            "INSERT INTO practice_tables (table_id) VALUES (?) ON CONFLICT (table_id) DO NOTHING",
+            (table_id,),
+        )
+
+    async def among(self, table_ids: Iterable[int]) -> set[int]:
+        """Which of ``table_ids`` are practice tables."""
+        ids = sorted(set(table_ids))
+        if not ids:
+            return set()
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._db.fetchall(
+            f"SELECT table_id FROM practice_tables WHERE table_id IN ({marks})", tuple(ids)
+        )
+        return {int(r[0]) for r in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """A finished match someone may replay: its table, variant, end and players' names."""
+
+    table_id: int
+    variant: str
+    finished_at: float
+    names: tuple[str, ...]
+
+
+class FinishedRepo:
+    """Finished matches a person may replay: his own, and those of the server he is on."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    _WHERE = (
+        "t.status = 'finished' AND (t.guild_id = ? OR EXISTS"
+        " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?))"
+    )
+
+    async def visible(
+        self, user_id: int, guild_id: int | None, *, limit: int = 25, table_id: int | None = None
+    ) -> list[FinishedMatch]:
+        """Newest first; with ``table_id``, that one only if visible."""
+        sql = (
+            "SELECT t.id, t.variant, m.finished_at FROM tables t"
+            " JOIN matches m ON m.table_id = t.id WHERE " + self._WHERE
+        )
+        params: tuple[object, ...] = (guild_id, user_id)
+        if table_id is not None:
+            sql += " AND t.id = ?"
+            params += (table_id,)
+        sql += " ORDER BY m.finished_at DESC, t.id DESC LIMIT ?"
+        rows = await self._db.fetchall(sql, (*params, limit))
+        ids = [int(r[0]) for r in rows]
+        names: dict[int, list[str]] = {i: [] for i in ids}
+        if ids:
+            marks = ", ".join("?" for _ in ids)
+            for s in await self._db.fetchall(
+                f"SELECT table_id, name FROM seats WHERE table_id IN ({marks})"
+                " ORDER BY table_id, seat",
+                tuple(ids),
+            ):
+                names[int(s[0])].append(s[1])
+        return [
+            FinishedMatch(int(r[0]), r[1], float(r[2] or 0.0), tuple(names[int(r[0])]))
+            for r in rows
+        ]

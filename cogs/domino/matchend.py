@@ -1,0 +1,166 @@
+"""The Discord side of a match's end: rating changes and the Rematch button on the match-end
+post, the rematch itself, and the wrap-up (offer closed, thread archived) at its deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from babel.numbers import format_decimal
+
+from bot.i18n import tr
+from bot.match_end import ARCHIVE_KIND, MatchEnd, RatingChange, humans
+from bot.store import DeadlineRow
+from bot.tables.service import TableInfo, TableService
+from cogs.domino.ids import DominoButton, make_view
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def number(locale: str | None, value: int) -> str:
+    """``value`` with the reader's digit grouping (1,487 · 1.487)."""
+    try:
+        return format_decimal(value, locale=(locale or "en-US").replace("-", "_"))
+    except (ValueError, LookupError):
+        return f"{value:,}"
+
+
+def rating_line(locale: str | None, change: RatingChange) -> str:
+    """``<@user>: +23 → 1,487``."""
+    sign = "+" if change.delta >= 0 else "−"
+    return tr(
+        locale,
+        "<@{user}>: {change} → {rating}",
+        user=change.user_id,
+        change=f"{sign}{number(locale, abs(change.delta))}",
+        rating=number(locale, change.after),
+    )
+
+
+def rematch_button(locale: str | None, table_id: int) -> DominoButton:
+    return DominoButton(
+        "rematch", table_id, label=tr(locale, "Rematch"), style=discord.ButtonStyle.success
+    )
+
+
+class Wrapup:
+    """Decorates the match-end post, runs rematches and the wrap-up deadline."""
+
+    def __init__(self, bot: Any, service: TableService, presenter: Any) -> None:
+        self.bot = bot
+        self.service = service
+        self.presenter = presenter
+        self.core = MatchEnd(service)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Handle the wrap-up deadlines; reload those a restart left in the store."""
+        self.service.scheduler.handlers[ARCHIVE_KIND] = self.on_deadline
+        self._task = asyncio.create_task(self.core.resume(), name="domino-wrapup-resume")
+
+    async def close(self) -> None:
+        self.service.scheduler.handlers.pop(ARCHIVE_KIND, None)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    # -- the match-end post --------------------------------------------------------------------
+
+    async def decorate(self, info: TableInfo, embed: discord.Embed) -> discord.ui.View | None:
+        """Add the rating changes to the match-end embed; the Rematch button, if people sat."""
+        locale = info.table.locale
+        changes = await self.core.rating_changes(info.id)
+        if changes:
+            embed.add_field(
+                name=tr(locale, "Ratings"),
+                value="\n".join(rating_line(locale, c) for c in changes),
+                inline=False,
+            )
+        if not humans(info):
+            return None
+        minutes = round(self.core.archive_after / 60)
+        embed.set_footer(
+            text=tr(
+                locale,
+                "Rematch: same seats, same options, once everyone accepts (open {minutes} min).",
+                minutes=minutes,
+            )
+        )
+        return make_view([rematch_button(locale, info.id)])
+
+    async def posted(self, info: TableInfo, message_id: int | None) -> None:
+        await self.core.offer(info, message_id)
+
+    # -- a click on Rematch ---------------------------------------------------------------------
+
+    async def accept(self, interaction: Interaction, table_id: int) -> None:
+        """The clicker accepts; the last acceptance starts the rematch where the match was."""
+
+        async def start(old: TableInfo) -> TableInfo:
+            place = old.table.thread_id or old.table.channel_id
+            return await self.core.open_rematch(old, place)
+
+        vote = await self.core.accept(table_id, interaction.user.id, start)
+        old = await self.service.get(table_id)
+        locale = old.table.locale
+        accepted = sorted(vote.offer.accepted)
+        if vote.started is None:
+            content = tr(
+                locale,
+                "Rematch? Accepted: {accepted}. Waiting for {waiting}.",
+                accepted=", ".join(f"<@{u}>" for u in accepted),
+                waiting=", ".join(f"<@{u}>" for u in vote.waiting),
+            )
+            await interaction.edit_original_response(
+                content=content, allowed_mentions=NO_PINGS
+            )
+            return
+        content = tr(locale, "Rematch accepted by everyone: table {id}.", id=vote.started.id)
+        await interaction.edit_original_response(
+            content=content, view=None, allowed_mentions=NO_PINGS
+        )
+        await self.presenter.open_game(vote.started.id)
+
+    # -- the wrap-up deadline ------------------------------------------------------------------
+
+    async def on_deadline(self, deadline: DeadlineRow) -> None:
+        """Close the rematch offer (its button goes) and archive the table's own thread."""
+        offer = await self.core.close(deadline.table_id)
+        info = await self.service.get(deadline.table_id)
+        place = info.table.thread_id or info.table.channel_id
+        if place is None:
+            return
+        where = self.bot.get_partial_messageable(place, guild_id=info.table.guild_id)
+        if offer is not None and not offer.closed and offer.message_id is not None:
+            message = where.get_partial_message(offer.message_id)
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await message.edit(
+                    content=tr(info.table.locale, "The rematch offer has closed."), view=None
+                )
+        await self._archive(info, place)
+
+    async def _archive(self, info: TableInfo, place: int) -> None:
+        """Archive the thread the match was played in, if the bot made it and nothing else
+        runs there now."""
+        if self.service.table_in(thread_id=place) or self.service.table_in(channel_id=place):
+            return
+        channel = self.bot.get_channel(place)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(place)
+            except discord.HTTPException:
+                return
+        me = self.bot.user
+        if not isinstance(channel, discord.Thread) or me is None or channel.owner_id != me.id:
+            return
+        try:
+            await channel.edit(archived=True)
+        except discord.HTTPException as exc:
+            log.info("table %s: thread %s not archived: %s", info.id, place, exc)

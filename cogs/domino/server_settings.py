@@ -1,0 +1,197 @@
+"""``/domino server-settings`` (Manage Server): the server's defaults for ``/domino new``, the
+channels where tables may be opened and the role allowed to host; and the check every table
+opening makes against them.
+
+A mixin of the dominoes cog (its commands join the ``/domino`` group); it needs the cog's
+``service`` and ``_guard``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+
+from bot.errors import ServiceError
+from bot.i18n import N_, tr
+from bot.server_settings import (
+    DEFAULT_VARIANT,
+    GuildSettings,
+    ServerSettings,
+    TableDefaults,
+    check_host,
+    defaults,
+)
+from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
+from cogs.domino import texts, ui
+from domino import OPTION_CHOICES
+
+Interaction = discord.Interaction[Any]
+
+VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
+TARGET_CHOICES = sorted({t for c in OPTION_CHOICES.values() for t in c.get("target", ())})
+RESET_CHOICES = [
+    Choice(name=locale_str("Everything"), value="all"),
+    Choice(name=locale_str("Default variant"), value="variant"),
+    Choice(name=locale_str("Default target"), value="target"),
+    Choice(name=locale_str("Default turn timer"), value="turn_timer"),
+    Choice(name=locale_str("Host role"), value="host_role"),
+    Choice(name=locale_str("Channels"), value="channels"),
+]
+NOT_A_MANAGER = N_("Only members who can manage the server can change its settings.")
+
+
+def _parent_channel(channel: Any) -> int | None:
+    return getattr(channel, "parent_id", None)
+
+
+class ServerSettingsMixin:
+    """``/domino server-settings`` and :meth:`_table_defaults` for the table openings."""
+
+    service: Any
+    _guard: Any
+    _reply: Any
+
+    @property
+    def server_settings(self) -> ServerSettings:
+        found: ServerSettings | None = getattr(self, "_server_settings", None)
+        if found is None:
+            found = ServerSettings(self.service.store, clock=self.service.clock)
+            self._server_settings = found
+        return found
+
+    async def _table_defaults(
+        self,
+        interaction: Interaction,
+        *,
+        variant: str | None = None,
+        target: int | None = None,
+        turn_timer: int | None = None,
+    ) -> TableDefaults:
+        """Check that the user may open a table here; the options to open it with."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return defaults(GuildSettings(0), variant=variant, target=target, turn_timer=turn_timer)
+        settings = await self.server_settings.get(guild_id)
+        user = interaction.user
+        roles = frozenset(r.id for r in getattr(user, "roles", ()))
+        check_host(
+            settings,
+            channel_ids=(interaction.channel_id, _parent_channel(interaction.channel)),
+            role_ids=roles,
+            manager=bool(interaction.permissions.manage_guild),
+        )
+        return defaults(settings, variant=variant, target=target, turn_timer=turn_timer)
+
+    @app_commands.command(
+        name="server-settings",
+        description=locale_str("This server's defaults, channels and host role (Manage Server)"),
+    )
+    @app_commands.describe(
+        variant=locale_str("Default variant of /domino new"),
+        target=locale_str("Default points to win (when the variant allows it)"),
+        turn_timer=locale_str("Default seconds per turn (30-600)"),
+        host_role=locale_str("Only this role may open tables (managers always may)"),
+        add_channel=locale_str("Allow tables in this channel (none chosen: any channel)"),
+        remove_channel=locale_str("Stop allowing tables in this channel"),
+        reset=locale_str("Put a setting back to the bot's default"),
+    )
+    @app_commands.choices(
+        variant=VARIANT_CHOICES,
+        target=[Choice(name=str(t), value=t) for t in TARGET_CHOICES],
+        reset=RESET_CHOICES,
+    )
+    async def server_settings_command(
+        self,
+        interaction: Interaction,
+        variant: str | None = None,
+        target: int | None = None,
+        turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] | None = None,
+        host_role: discord.Role | None = None,
+        add_channel: discord.TextChannel | None = None,
+        remove_channel: discord.TextChannel | None = None,
+        reset: str | None = None,
+    ) -> None:
+        """Show the settings; change those given (reset first, then the new values)."""
+        locale = interaction.locale.value
+        async with self._guard(interaction, "/domino server-settings", None):
+            guild_id = interaction.guild_id
+            if guild_id is None:
+                raise ServiceError("This command works only on a server.")
+            if not interaction.permissions.manage_guild:
+                await self._reply(interaction, tr(locale, NOT_A_MANAGER))
+                return
+            store = self.server_settings
+            current = await store.get(guild_id)
+            changes: dict[str, Any] = {}
+            if reset == "all":
+                changes = {f: None for f in ("variant", "target", "turn_timer", "host_role")}
+                changes["channels"] = None
+            elif reset is not None:
+                changes[reset] = None
+            if variant is not None:
+                changes["variant"] = variant
+            if target is not None:
+                changes["target"] = target
+            if turn_timer is not None:
+                changes["turn_timer"] = turn_timer
+            if host_role is not None:
+                changes["host_role"] = None if host_role.is_default() else host_role.id
+            channels = list(changes.get("channels", current.channels) or ())
+            if add_channel is not None and add_channel.id not in channels:
+                channels.append(add_channel.id)
+            if remove_channel is not None and remove_channel.id in channels:
+                channels.remove(remove_channel.id)
+            if add_channel is not None or remove_channel is not None:
+                changes["channels"] = tuple(channels) or None
+            if changes:
+                current = await store.update(guild_id, **changes)
+            embed = settings_embed(locale, current, changed=bool(changes))
+            await interaction.response.send_message(
+                embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+
+def settings_embed(locale: str | None, settings: GuildSettings, *, changed: bool) -> discord.Embed:
+    """The server's settings as they are now."""
+    title = tr(locale, "Server settings saved") if changed else tr(locale, "Server settings")
+    embed = discord.Embed(title=title, colour=ui.BLUE)
+    if settings.variant is None:
+        variant = tr(
+            locale, "{variant} (the bot's default)",
+            variant=texts.variant_name(locale, DEFAULT_VARIANT),
+        )
+    else:
+        variant = texts.variant_name(locale, settings.variant)
+    embed.add_field(name=tr(locale, "Default variant"), value=variant, inline=True)
+    target = (
+        tr(locale, "the variant's own")
+        if settings.target is None
+        else tr(locale, "{points} points", points=settings.target)
+    )
+    embed.add_field(name=tr(locale, "Default target"), value=target, inline=True)
+    timer = settings.turn_timer
+    embed.add_field(
+        name=tr(locale, "Default turn timer"),
+        value=tr(locale, "{seconds} seconds", seconds=timer)
+        if timer is not None
+        else tr(locale, "{seconds} seconds (the bot's default)", seconds=DEFAULT_TURN_TIMER),
+        inline=True,
+    )
+    role = (
+        tr(locale, "anyone") if settings.host_role is None else f"<@&{settings.host_role}>"
+    )
+    embed.add_field(name=tr(locale, "Who may open tables"), value=role, inline=False)
+    channels = (
+        tr(locale, "any channel")
+        if not settings.channels
+        else ", ".join(f"<#{c}>" for c in settings.channels)
+    )
+    embed.add_field(name=tr(locale, "Where tables may be opened"), value=channels, inline=False)
+    embed.set_footer(
+        text=tr(locale, "/domino new uses these when its options are left out.")
+    )
+    return embed
+

@@ -1,0 +1,135 @@
+"""The end of a match through the fake Discord: the final picture, the result, each person's
+rating change, a Rematch that starts once everyone accepted, and the thread archived later."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.match_end import ARCHIVE_AFTER
+from tests.cogs.helpers import (
+    FakeClock,
+    TestBot,
+    answer,
+    button,
+    factory,
+    game_message,
+    new_table,
+    settle,
+)
+from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
+
+RATING = re.compile(r"<@(\d+)>: ([+−]\d+) → (\d[\d,]*)")
+
+
+async def resign(fake: FakeDiscord, bot: TestBot, user: FakeUser, where: int) -> None:
+    asked = await fake.slash(user, where, "domino leave", {})
+    assert asked.message is not None
+    await fake.click(user, asked.message, button(asked.message, "resignok"))
+
+
+def match_end(fake: FakeDiscord, thread: int) -> StoredMessage | None:
+    found = [m for m in fake.messages(thread) if m.embed and m.embed.get("title") == "Match over"]
+    return found[-1] if found else None
+
+
+async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw", target=50, turn_timer=45)
+        lobby = result.message
+        assert lobby is not None
+        await fake.click(bob, lobby, button(lobby, "join"))
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        await fake.click(alice, lobby, button(lobby, "start"))
+        game = await game_message(fake, bot, tid)
+        thread = game.channel_id
+        first = await bot.svc.get(tid)
+        await resign(fake, bot, bob, thread)
+        end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+        await settle(bot)
+
+        # The final picture, the result and both rating changes.
+        text = end.text()
+        assert "Alice" in text and "won the match" in text
+        assert end.attachments and end.attachments[0].filename == "final.png"
+        assert end.embed["image"]["url"].endswith("final.png")
+        changes = {int(u): (d, r) for u, d, r in RATING.findall(text)}
+        assert set(changes) == {alice.id, bob.id}, text
+        assert changes[alice.id][0].startswith("+") and changes[bob.id][0].startswith("−")
+        stats = await bot.get_cog("Records").records.stats(alice.id)  # type: ignore[union-attr]
+        assert str(stats.ratings["two-player"].display) == changes[alice.id][1].replace(",", "")
+
+        # Only the players may ask; one acceptance waits for the other.
+        stranger = await fake.click(carol, end, button(end, "rematch"))
+        assert await answer(stranger) == "Only the players of this match can ask for a rematch."
+        click = await fake.click(alice, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        assert end.content == "Rematch? Accepted: <@1001>. Waiting for <@1002>."
+        assert not [t for t in bot.svc.open_tables() if t.status == "running"]
+        click = await fake.click(bob, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        await settle(bot)
+
+        # The rematch: same seats, same options, in the same thread, at once.
+        (new,) = bot.svc.open_tables()
+        assert new.status == "running" and new.id != tid
+        assert end.content == f"Rematch accepted by everyone: table {new.id}."
+        assert end.custom_ids() == []
+        assert [(s.user_id, s.kind) for s in new.seats] == [
+            (s.user_id, s.kind) for s in first.seats
+        ]
+        assert new.ruleset == first.ruleset and new.table.turn_timer == 45
+        assert new.table.channel_id == thread
+        second = await game_message(fake, bot, new.id)
+        assert second.channel_id == thread and "the match begins" in second.content
+        assert not fake.channels[thread].archived
+
+        # The rematch ends too; nobody asks for another: the thread is archived later.
+        await resign(fake, bot, alice, thread)
+        await fake.wait_for(lambda: not bot.svc.open_tables())
+        await settle(bot)
+        ends = [m for m in fake.messages(thread) if m.embed and m.embed["title"] == "Match over"]
+        assert len(ends) == 2 and button(ends[-1], "rematch")
+        clock.advance(ARCHIVE_AFTER - 1)
+        await bot.svc.tick()
+        assert not fake.channels[thread].archived
+        clock.advance(2)
+        await bot.svc.tick()
+        await fake.wait_for(lambda: fake.channels[thread].archived, what="the thread archived")
+        assert ends[-1].custom_ids() == [] and "offer has closed" in ends[-1].content
+        assert await bot.svc.store.deadlines.list() == []
+
+
+async def test_rematch_offer_survives_a_restart(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    make = factory(fake, tmp_path / "db.sqlite3", clock=clock)
+    async with running_bot(fake, make) as bot:
+        _, tid = await new_table(fake, bot, alice, variant="two")
+        lobby = fake.message((await bot.svc.get(tid)).table.lobby_message_id or 0)
+        await fake.click(bob, lobby, button(lobby, "join"))
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        await fake.click(alice, lobby, button(lobby, "start"))
+        thread = (await game_message(fake, bot, tid)).channel_id
+        await resign(fake, bot, alice, thread)
+        end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+        await settle(bot)
+        click = await fake.click(bob, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+    async with running_bot(fake, make) as bot:
+        # The vote was kept; the other acceptance starts the rematch.
+        click = await fake.click(alice, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        await settle(bot)
+        (new,) = bot.svc.open_tables()
+        assert new.status == "running"
+        clock.advance(ARCHIVE_AFTER + 1)
+        await bot.svc.tick()
+        assert not fake.channels[thread].archived  # the rematch plays there
