@@ -38,6 +38,7 @@ from bot.tables.service import (
 )
 from cogs.domino import texts, ui
 from cogs.domino.ids import COG_NAME, DominoButton, make_view
+from cogs.domino.practice import PracticeMixin
 from cogs.domino.presenter import Presenter
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
@@ -48,7 +49,8 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 TARGET_CHOICES = sorted({t for c in OPTION_CHOICES.values() for t in c.get("target", ())})
 PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked", "bonuses")
-NEW_MESSAGE_BUTTONS = frozenset({"tiles", "resign"})  # answered with a fresh ephemeral message
+#: Buttons answered with a fresh ephemeral message.
+NEW_MESSAGE_BUTTONS = frozenset({"tiles", "resign", "hint"})
 
 VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
 
@@ -84,6 +86,7 @@ def _name(user: discord.abc.User) -> str:
 class DominoCog(
     ServerSettingsMixin,
     ReplayMixin,
+    PracticeMixin,
     commands.GroupCog,
     name=COG_NAME,
     group_name="domino",

@@ -25,7 +25,7 @@ from bot import pictures
 from bot.errors import ServiceError
 from bot.i18n import picture_options, tr
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
-from cogs.domino import texts, ui
+from cogs.domino import practice, texts, ui
 from cogs.domino.feed import Feed
 from cogs.domino.ids import make_view
 from cogs.domino.matchend import Wrapup
@@ -343,6 +343,9 @@ class Presenter(TableObserver):
         notice: str | None = None,
     ) -> None:
         content, buttons = ui.hand_message(locale, info, views, choose=choose, notice=notice)
+        if choose is None:
+            acting = ui.acting_view(info, views)
+            buttons += await practice.hint_buttons(self.service, locale, info, acting)
         files: list[discord.File] = []
         for view in views:
             png = await pictures.hand_png(view, **picture_options(locale))

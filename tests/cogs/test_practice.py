@@ -1,0 +1,106 @@
+"""``/domino practice``: against computers at once, with a Hint button only there."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from bot.hint import hint, lacked_numbers
+from cogs.domino.ids import parse
+from domino import Match, Play, preset
+from tests.cogs.helpers import (
+    answer,
+    button,
+    factory,
+    human_to_move,
+    new_table,
+    open_hand,
+    settle,
+)
+from tests.fakediscord import FakeDiscord, running_bot
+
+HINT = re.compile(r"^Hint from the expert computer player: (.+), because (.+)$")
+
+
+async def test_practice_starts_at_once_and_offers_hints(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result = await fake.slash(
+            alice, fake.channel_id, "domino practice", {"variant": "draw", "level": "hard"}
+        )
+        assert not result.ephemeral and "practises Draw game" in result.content
+        await settle(bot)
+        (info,) = bot.svc.open_tables()
+        assert info.status == "running"
+        assert [(s.kind, s.ai_level) for s in info.seats] == [("human", None), ("computer", "hard")]
+        tid = info.id
+        await fake.wait_for(lambda: human_to_move(bot, tid) == alice.id)
+        hand = await open_hand(fake, bot, alice, tid)
+        await settle(bot)
+        message = hand.message
+        assert message is not None
+        cid = button(message, "hint")
+        _, _, args = parse(cid)  # type: ignore[misc]
+        info = await bot.svc.get(tid)
+        assert args[-1] == str(info.seq)
+        asked = await fake.click(alice, message, cid)
+        text = await answer(asked)
+        found = HINT.match(text)
+        assert found, text
+        assert (await bot.svc.get(tid)).seq == info.seq  # a hint plays nothing
+        (view,) = await bot.svc.views_for(tid, alice.id)
+        legal = {f"play {a.tile}" for a in view.legal if isinstance(a, Play)}
+        assert any(found.group(1).startswith(m) for m in legal) or found.group(1) in (
+            "draw a tile",
+            "pass",
+        )
+        es = await fake.click(alice, message, cid, locale="es-ES")
+        assert not (await answer(es)).startswith("Hint")
+
+
+async def test_no_hint_at_an_ordinary_table(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw")
+        lobby = result.message
+        assert lobby is not None
+        start = await fake.click(alice, lobby, button(lobby, "start"))
+        (confirm,) = await start.wait_for_followups(1)
+        await fake.click(alice, confirm, button(confirm, "fill"))
+        await fake.wait_for(lambda: human_to_move(bot, tid) == alice.id)
+        hand = await open_hand(fake, bot, alice, tid)
+        assert hand.message is not None
+        assert not [c for c in hand.message.custom_ids() if c.startswith("domino:hint:")]
+
+
+def test_hint_reasons_read_the_position() -> None:
+    """The only move, going out and a double are named as such; a pass is seen as a lack."""
+    rng = random.Random(3)
+    reasons: set[str] = set()
+    for seed in range(30):
+        match = Match.new(preset("draw"), seed)
+        for _ in range(60):
+            if match.turn is None:
+                break
+            view = match.view(match.turn)
+            found = hint(view, rng=random.Random(seed), budget=0.02)
+            assert found.action in view.legal
+            reasons.add(found.reason)
+            if len(view.legal) == 1:
+                assert found.reason in ("it is your only move.", "No tile fits: draw one.",
+                                        "No tile fits and you cannot draw: pass.",
+                                        "it is your last tile: you go out and win the hand.")
+            for seat in range(2):
+                passes = [e for e in view.events if e.kind == "pass" and e.seat == seat]
+                if seat != view.seat and passes and passes[-1].ends_before is not None:
+                    # A pass comes with an empty pile: the seat holds neither end's number.
+                    assert set(passes[-1].ends_before) <= lacked_numbers(view, seat)
+            match = match.apply(rng.choice(match.legal_actions()))
+    assert "a double fits one number only: lay it while you can." in reasons
+    assert "it is your only move." in reasons
+
