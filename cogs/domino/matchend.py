@@ -12,7 +12,7 @@ import discord
 from babel.numbers import format_decimal
 
 from bot.i18n import tr
-from bot.match_end import ARCHIVE_KIND, MatchEnd, RatingChange, humans
+from bot.match_end import ARCHIVE_KIND, RECORD_WAIT, MatchEnd, RatingChange, humans
 from bot.store import DeadlineRow
 from bot.tables.service import TableInfo, TableService
 from cogs.domino.ids import DominoButton, make_view
@@ -76,7 +76,8 @@ class Wrapup:
     async def decorate(self, info: TableInfo, embed: discord.Embed) -> discord.ui.View | None:
         """Add the rating changes to the match-end embed; the Rematch button, if people sat."""
         locale = info.table.locale
-        changes = await self.core.rating_changes(info.id)
+        recording = self.bot.get_cog("Records") is not None  # else nobody rates the match
+        changes = await self.core.rating_changes(info.id, wait=RECORD_WAIT if recording else 0.0)
         if changes:
             embed.add_field(
                 name=tr(locale, "Ratings"),
