@@ -77,6 +77,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "partnership": ("partners", "spanish", "venezuelan", "brazilian", "cuban", "seven-seven"),
     "two-player": ("draw", "two", "penalty"),
     "three-player": ("three",),
+    "fives": ("all-fives",),  # scored at the ends: a skill of its own, whatever the seats
 }
 DEFAULT_FAMILY = "partnership"
 BUCKETS: tuple[str, ...] = (ALL, *FAMILIES, *(v for vs in FAMILIES.values() for v in vs))

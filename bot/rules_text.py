@@ -583,10 +583,6 @@ RULES: dict[str, dict[str, str]] = {
             "totais iguais, a partida termina empatada."
         ),
     },
-}
-
-# Variants the engine plays that the bot does not offer yet (domino.STAGED).
-STAGED_RULES: dict[str, dict[str, str]] = {
     "all-fives": {
         "en": (
             "All Fives (Muggins), the game asked for in the comments of the partners source: "
@@ -678,6 +674,9 @@ STAGED_RULES: dict[str, dict[str, str]] = {
         ),
     },
 }
+
+# Variants the engine plays that the bot does not offer yet (domino.STAGED).
+STAGED_RULES: dict[str, dict[str, str]] = {}
 
 
 def option_names(locale: str | None) -> dict[str, str]:

@@ -67,6 +67,7 @@ FAMILY_NAMES: dict[str, str] = {
     "partnership": N_("Partnership games"),
     "two-player": N_("Two-player games"),
     "three-player": N_("Three players"),
+    "fives": N_("All Fives"),
 }
 RESULT_MARKS = {"win": "✅", "loss": "❌", "draw": "➖"}
 RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}

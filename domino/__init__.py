@@ -5,8 +5,8 @@ Public API (see ``docs/engine-api.md`` for details):
 - :class:`Tile` (``Tile.parse("3-5")``, ``pips``, ``is_double``) and :func:`tile_set`.
 - :class:`Ruleset`, a frozen dataclass of every column of RULES.md; :func:`preset` returns a
   named variant (``partners``, ``spanish``, ``venezuelan``, ``brazilian``, ``cuban``,
-  ``seven-seven``, ``three``, ``draw``, ``two``, ``penalty``, and ``all-fives``, staged in
-  :data:`STAGED` until the bot offers it) with options applied; :data:`OPTION_CHOICES` and
+  ``seven-seven``, ``three``, ``draw``, ``two``, ``penalty``, ``all-fives``; :data:`STAGED`
+  holds presets the bot does not offer yet) with options applied; :data:`OPTION_CHOICES` and
   :data:`FLAG_OPTIONS` (on/off options: ``forced_moves``, partners' ``bonuses``) list them.
 - :func:`forced_action` (the only action of the seat to move, at tables with forced moves).
 - :class:`Match`: ``Match.new(ruleset, seed, deal=None)``, ``turn``, ``legal_actions()``,

@@ -190,14 +190,6 @@ PRESETS: dict[str, Ruleset] = {
             target=None,
             hands=4,
         ),
-    )
-}
-
-# Presets the engine plays but the bot does not offer yet (their pictures and computer
-# players are being finished); ``preset`` knows them.
-STAGED: dict[str, Ruleset] = {
-    r.id: r
-    for r in (
         Ruleset(
             "all-fives",
             "All Fives (Muggins)",
@@ -215,6 +207,9 @@ STAGED: dict[str, Ruleset] = {
         ),
     )
 }
+
+# Presets the engine plays but the bot does not offer yet; ``preset`` knows them.
+STAGED: dict[str, Ruleset] = {}
 KNOWN: dict[str, Ruleset] = {**PRESETS, **STAGED}
 
 PARTNER_TARGETS = (50, 100, 150, 200)

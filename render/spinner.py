@@ -66,13 +66,13 @@ def _overlap(a: Box, b: Box) -> bool:
 
 def _arm(
     tiles: Sequence[tuple[int, Pair]], d: str, start: int, centre: int, long: int, area: Box,
-    end: tuple[str, int] | None,
+    end: tuple[str, int] | None, turns: int = 1,
 ) -> tuple[list[PlacedTile], list[EndMark]] | None:
-    """Walk one arm: ``tiles`` are (index, (near, far)) outward; it may turn once at the
-    edge. Returns the placed tiles and the end's square, or None if it does not fit."""
+    """Walk one arm: ``tiles`` are (index, (near, far)) outward; it may turn ``turns`` times
+    at the edge. Returns the placed tiles and the end's square, or None if it does not fit."""
     short, gap, badge = long // 2, _gap(long), _badge(long)
     sign = 1 if d in ("R", "D") else -1
-    turned = False
+    turned = 0
     placed: list[PlacedTile] = []
     for k, (index, (near, far)) in enumerate(tiles):
         double = near == far
@@ -81,9 +81,9 @@ def _arm(
         need = length + (gap + badge if last else 0)
         box = _box(d, start, centre, need, thick)
         if not _inside(box, area):
-            if turned or k == 0:  # an arm goes straight for a tile before it may turn
+            if turned == turns or k == 0:  # an arm goes straight for a tile before it turns
                 return None
-            turned = True
+            turned += 1
             new = _TURN[d]
             new_centre = start + sign * (thick // 2)
             start = centre - (1 if new in ("R", "D") else -1) * (short // 2)
@@ -109,7 +109,7 @@ def _arm(
 
 def _cross(
     line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, long: int, sx: int, sy: int,
-    ends: bool,
+    ends: bool, turns: int = 1,
 ) -> Layout | None:
     """Every tile and end square with the spinner's top left at (sx, sy), or None."""
     short, gap = long // 2, _gap(long)
@@ -131,7 +131,8 @@ def _cross(
     placed = [PlacedTile(spinner, spinner_box, "vertical", s, s)]
     marks: list[EndMark] = []
     for tiles, d, start, centre, side in walks:
-        walked = _arm(tiles, d, start, centre, long, area, (side, numbers[side]) if ends else None)
+        end = (side, numbers[side]) if ends else None
+        walked = _arm(tiles, d, start, centre, long, area, end, turns)
         if walked is None:
             return None
         placed += walked[0]
@@ -150,7 +151,8 @@ def _extent(pairs: Sequence[Pair], long: int) -> int:
 
 
 def _attempt(
-    line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool, long: int
+    line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool, long: int,
+    turns: int = 1,
 ) -> Layout | None:
     """The cross with tiles ``long`` px long, the spinner placed where it first fits."""
     x0, y0, x1, y1 = area
@@ -176,7 +178,7 @@ def _attempt(
     )
     for sy in ys:
         for sx in xs:
-            found = _cross(line, spinner, arms, area, long, sx, sy, ends)
+            found = _cross(line, spinner, arms, area, long, sx, sy, ends, turns)
             if found is not None:
                 return found
     return None
@@ -196,6 +198,12 @@ def _solve(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bo
         else:
             best, hi = found, mid - 1
     if best is None:
+        # Rare long arms under a banner: every size, largest first, then arms turning twice.
+        for turns in (1, 2):
+            for long in TILE_SIZES:
+                found = _attempt(line, spinner, arms, area, ends, long, turns)
+                if found is not None:
+                    return found
         raise ValueError(f"a cross of {len(line) + sum(map(len, arms))} tiles does not fit")
     index = TILE_SIZES.index(best.tile)
     for bigger in TILE_SIZES[max(0, index - 6) : index]:
@@ -209,7 +217,7 @@ def layout_cross(
     line: Sequence[Pair], spinner: int, arms: Arms, area: Box, *, ends: bool = True
 ) -> Layout:
     """Lay out the main ``line`` and the spinner's ``arms`` (pairs oriented outward) as a
-    cross inside ``area``, each arm turning once, clockwise, at the edge if it must;
+    cross inside ``area``, each arm turning once (rarely twice), clockwise, at the edge if it must;
     ``ends`` adds the square of each open end's number. The largest tiles that fit."""
     line = tuple((int(a), int(b)) for a, b in line)
     if not uses_cross(line, spinner):

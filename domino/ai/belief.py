@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from domino.ai.sim import DOUBLES, HIGH, PIPS, bits, mask_of
 from domino.match import BIT, NUM
+from domino.spinner import arm_tiles
 from domino.tiles import Tile
 from domino.views import View
 
@@ -80,7 +81,7 @@ class Belief:
         rs = view.ruleset
         me = view.seat
         own = mask_of(view.hand)
-        table = mask_of(Tile(a, b) for a, b in view.line)
+        table = mask_of(Tile(a, b) for a, b in (*view.line, *arm_tiles(view.arms)))
         unseen = mask_of(rs.tiles) & ~own & ~table
         opening = opening_constraint(view)
         slots: list[list[int]] = [

@@ -102,7 +102,12 @@ class SimRules:
 
 @cache
 def sim_rules(rs: Ruleset) -> SimRules:
-    """The (cached) :class:`SimRules` of a ruleset."""
+    """The (cached) :class:`SimRules` of a ruleset.
+
+    Raises ValueError for a ruleset with a spinner (All Fives): the simulator has two ends.
+    """
+    if rs.spinner:
+        raise ValueError(f"the simulator has no spinner ({rs.id} has one)")
     return SimRules(
         seats=rs.seats,
         sides=rs.sides,

@@ -73,7 +73,9 @@ async def test_records_migration_is_applied(store: Store) -> None:
 def test_families_cover_every_preset() -> None:
     from domino import PRESETS
 
-    assert {family_of(v) for v in PRESETS} == {"partnership", "two-player", "three-player"}
+    families = {"partnership", "two-player", "three-player", "fives"}
+    assert {family_of(v) for v in PRESETS} == families
+    assert family_of("all-fives", PRESETS["all-fives"]) == "fives"  # Our decision: any seats
     assert family_of("seven-seven") == "partnership" and family_of("penalty") == "two-player"
     assert len({computer_id(level) for level in ("easy", "normal", "hard", "heaviest")}) == 4
     assert all(computer_id(level) < 0 for level in ("hard", "grandmaster"))

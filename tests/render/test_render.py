@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from domino import PRESETS, Match, Play, preset
+from domino import OPTION_CHOICES, PRESETS, Match, Play, preset
 from render import LABELS, hand_layout, render_hand, render_table, table_layout
+from render.spinner import uses_cross
 from render.sprites import HIGHLIGHT, IVORY
 from render.table import (
     BANNER,
@@ -24,6 +25,7 @@ from render.table import (
     scene,
 )
 from tests.render.test_layout import _overlap, check_layout
+from tests.render.test_spinner import check_drawn_cross
 
 
 def check_geometry(m: Match) -> None:
@@ -32,7 +34,10 @@ def check_geometry(m: Match) -> None:
     view = m.public_view()
     s = scene(view)
     layout = table_layout(view)
-    check_layout(list(s.line), layout)
+    if uses_cross(s.line, s.spinner):
+        check_drawn_cross(view)  # All Fives: the spinner with its arms
+    else:
+        check_layout(list(s.line), layout)
     banner = banner_box(view)
     assert layout.area == line_box(view.ruleset.seats, banner is not None)
     if banner is not None:
@@ -151,7 +156,8 @@ def _near(colour: tuple[int, ...], ref: tuple[int, int, int], tol: int = 24) -> 
 def _playing(pid: str, seed: int, tiles: int = 6) -> Match:
     """A first hand of ``pid`` with at least ``tiles`` tiles down (or as far as it goes)."""
     rng = random.Random(seed)
-    m = Match.new(preset(pid, target=200) if pid != "penalty" else preset(pid), seed)
+    targets = [t for t in OPTION_CHOICES[pid].get("target", ()) if t <= 250]
+    m = Match.new(preset(pid, target=max(targets)) if targets else preset(pid), seed)
     while len(m.line) < tiles:
         nxt = m.apply(rng.choice(m.legal_actions()))
         if nxt.hand_number != 1 or nxt.turn is None:

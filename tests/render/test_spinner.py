@@ -8,11 +8,12 @@ import random
 import pytest
 from PIL import Image
 
-from domino import Match, Play, Tile, preset
+from domino import Match, Play, Tile, View, preset
 from domino.spinner import open_ends
 from render import render_table, table_layout
 from render.layout import PlacedTile
 from render.spinner import DOWN, UP, layout_cross, uses_cross
+from render.table import scene
 from tests.domino.test_fives import FIVES, PILE, S0, S1
 from tests.render.test_layout import _distance, _overlap
 
@@ -29,7 +30,12 @@ def open_cross() -> Match:
 def check_cross(m: Match) -> None:
     """Every tile on the table placed once, inside the area, none overlapping, each arm
     continuous from the spinner, and one end square per open end with its number."""
-    view = m.public_view()
+    check_drawn_cross(m.public_view())
+
+
+def check_drawn_cross(view: View) -> None:
+    """:func:`check_cross` of what ``view``'s picture draws (a finished hand's line too)."""
+    m = scene(view)
     layout = table_layout(view)
     tiles = {p.index: p for p in layout.tiles}
     expected = set(range(len(m.line)))
@@ -83,8 +89,6 @@ def test_the_snake_until_the_spinner_opens_up_and_down() -> None:
 
 
 def test_the_last_tile_on_an_arm_is_the_highlighted_one() -> None:
-    from render.table import scene
-
     m = open_cross()
     assert scene(m.public_view()).last_index == DOWN  # 5-6 went down
 

@@ -78,7 +78,10 @@ def walk(rs_id: str, seed: int, kinds: Counter[str]) -> None:
         match = after
 
 
-@pytest.mark.parametrize("rs_id", list(PRESETS))
+TWO_ENDED = [rid for rid, rs in PRESETS.items() if not rs.spinner]
+
+
+@pytest.mark.parametrize("rs_id", TWO_ENDED)
 def test_sim_matches_engine(rs_id: str) -> None:
     kinds: Counter[str] = Counter()
     for seed in range(SEEDS):
@@ -86,6 +89,14 @@ def test_sim_matches_engine(rs_id: str) -> None:
     assert kinds["domino"] and kinds["block"], kinds
     if PRESETS[rs_id].close_gives_pile:
         assert kinds["block with pile"], kinds  # two: the closer's opponent takes the pile
+
+
+def test_sim_refuses_a_spinner() -> None:
+    """The simulator models a line with two ends; All Fives' computers use domino.ai.fives."""
+    spinners = [rid for rid, rs in PRESETS.items() if rs.spinner]
+    assert spinners == ["all-fives"]
+    with pytest.raises(ValueError, match="no spinner"):
+        Sim.from_match(Match.new(PRESETS["all-fives"], 1))
 
 
 def test_conversions_round_trip() -> None:
