@@ -147,6 +147,13 @@ ENGINE_MESSAGES: dict[str, str] = {
     "choose_end": N_("{tile} fits both ends: choose left ({left}) or right ({right})."),
     "no_match_end:left": N_("{tile} does not match the left end ({number})."),
     "no_match_end:right": N_("{tile} does not match the right end ({number})."),
+    "no_match_end:up": N_("{tile} does not match the up end ({number})."),
+    "no_match_end:down": N_("{tile} does not match the down end ({number})."),
+    "arm_closed": N_(
+        "The spinner's up and down ends open once it has a tile on its left and on its right."
+    ),
+    # choose_end with the spinner's ends among the choices ({ends}: their names, translated)
+    "choose_ends": N_("{tile} fits several ends: choose one of {ends}."),
     "draw_limit": N_("You may draw at most {limit} tiles a turn."),
     "no_seat": N_("There is no seat {seat}."),
     "unknown_action": N_("That is not an action."),
@@ -182,6 +189,10 @@ OPTION_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"unknown variant (?P<variant>.+); choose one of: (?P<allowed>.+)"),
         N_("There is no variant {variant}; choose one of: {allowed}."),
     ),
+    (
+        re.compile(r"targets (?P<low>\d+) and (?P<high>\d+) need (?P<option>\w+) on"),
+        N_("The targets {low} and {high} need the option {option} turned on."),
+    ),
 )
 NO_OPTIONS = N_("none")
 
@@ -204,14 +215,26 @@ def _option_error(locale: str | None, text: str) -> str | None:
             params["allowed"] = (
                 tr(locale, NO_OPTIONS) if allowed == ["none"] else ", ".join(map(name, allowed))
             )
-        params["variant"] = f"`{params['variant'].strip(chr(39))}`"
+        if "variant" in params:
+            params["variant"] = f"`{params['variant'].strip(chr(39))}`"
         return tr(locale, template, **params)
     return None
+
+
+# The ends of the line and of the spinner's arms, as the engine names them.
+END_NAMES: dict[str, str] = {
+    "left": N_("left"),
+    "right": N_("right"),
+    "up": N_("up"),
+    "down": N_("down"),
+}
 
 
 def engine_message(code: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """The message id and parameters of an engine error with values, None if it has none."""
     key = f"{code}:{params.get('end')}" if code == "no_match_end" else code
+    if code == "choose_end" and params.get("ends", "left, right") != "left, right":
+        key = "choose_ends"  # the spinner's up or down is among the ends
     template = ENGINE_MESSAGES.get(key)
     if template is None:
         return None
@@ -231,7 +254,11 @@ def error_text(locale: str | None, error: Exception) -> str:
     if isinstance(engine_code, str):
         found = engine_message(engine_code, params)
         if found is not None:
-            return tr(locale, found[0], **found[1])
+            shown = found[1]
+            if isinstance(shown.get("ends"), str):
+                names = [tr(locale, END_NAMES.get(n, n)) for n in shown["ends"].split(", ")]
+                shown["ends"] = ", ".join(names)
+            return tr(locale, found[0], **shown)
     if getattr(error, "code", None) == "invalid_options":
         said = _option_error(locale, str(error))
         if said is not None:

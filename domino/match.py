@@ -610,7 +610,7 @@ class Match:
             elif end not in numbers:
                 raise IllegalAction(
                     f"The {end} end opens once the spinner has tiles on both other sides.",
-                    "no_match_end", tile=str(tile), end=end, number=line[spinner or 0][0],
+                    "arm_closed", tile=str(tile), end=end,
                 )
             elif not tile.has(numbers[end]):
                 if not fits:

@@ -649,7 +649,7 @@ class DominoCog(
                 return
             await self.presenter.show_hand(interaction, table_id, new=False, choose=played)
             return
-        if end not in ("any", "left", "right"):
+        if end not in ("any", "left", "right", "up", "down"):
             raise BadButton(end)
         action = Play(played, None if end == "any" else end)  # type: ignore[arg-type]
         await self._act(interaction, table_id, action, int(seq))

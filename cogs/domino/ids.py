@@ -12,8 +12,9 @@ Kinds and arguments:
 - challenge: ``accept:<ids>``, ``decline:<ids>`` (``ids``: invited user ids joined by ``.``)
 - game message: ``tiles:<seq>`` (My tiles), ``resign``; resign confirmation: ``resignok``
 - a player's hand (ephemeral): ``play:<tile>:<end>:<hand>:<seq>`` with ``end`` one of
-  ``any`` (only one way to lay it), ``ask`` (fits both ends: choose next), ``left``,
-  ``right``; ``draw:<hand>:<seq>``, ``pass:<hand>:<seq>``, ``back:<hand>:<seq>``
+  ``any`` (only one way to lay it), ``ask`` (fits several ends: choose next), ``left``,
+  ``right``, and on All Fives' spinner ``up``, ``down``; ``draw:<hand>:<seq>``,
+  ``pass:<hand>:<seq>``, ``back:<hand>:<seq>``
 """
 
 from __future__ import annotations

@@ -137,6 +137,14 @@ def action_text(locale: str | None, info: TableInfo, event: Event) -> str:
     if event.kind == "start":
         return tr(locale, "The start tile {tile} was laid.", tile=_tile(event))
     if event.kind == "play":
+        if event.points:  # All Fives: the ends added up to a multiple of 5
+            return tr(
+                locale,
+                "{name} played {tile}: the ends add up to {points}, +{points} points.",
+                name=name,
+                tile=_tile(event),
+                points=event.points,
+            )
         return tr(locale, "{name} played {tile}.", name=name, tile=_tile(event))
     if event.kind == "draw":
         return tr(locale, "{name} drew a tile.", name=name)
@@ -164,13 +172,66 @@ def _points_lines(locale: str | None, info: TableInfo, points: tuple[int, ...]) 
     )
 
 
-def hand_result_text(locale: str | None, info: TableInfo, result: HandResult) -> tuple[str, str]:
-    """(title, body) announcing the end of a hand: how it ended, pips left, points."""
+# The Latin bonuses as a hand result names them (domino.BONUS_NAMES).
+BONUS_TEXTS: dict[str, str] = {
+    "first-pass": N_("First-tile pass"),
+    "round-pass": N_("Round pass (pase corrido)"),
+    "capicua": N_("Capicúa"),
+    "dead-double-blank": N_("Dead 0-0"),
+}
+
+
+def _extra_lines(locale: str | None, info: TableInfo, result: HandResult) -> list[str]:
+    """The points scored at the ends during the hand (All Fives) and the bonuses, each
+    named with the player who earned it (both already counted in the hand's points)."""
+    lines: list[str] = []
+    ends = [(side, p) for side, p in enumerate(result.end_points) if p]
+    if ends:
+        lines.append(
+            tr(
+                locale,
+                "Scored at the ends: {points}",
+                points=" · ".join(
+                    tr(locale, "{side} {points}", side=side_label(locale, info, side), points=p)
+                    for side, p in ends
+                ),
+            )
+        )
+    for bonus in result.bonuses:
+        lines.append(
+            tr(
+                locale,
+                "Bonus {bonus} ({name}): +{points} for {side}",
+                bonus=tr(locale, BONUS_TEXTS.get(bonus.name, bonus.name)),
+                name=seat_name(info, bonus.seat, locale),
+                points=bonus.points,
+                side=side_label(locale, info, bonus.side),
+            )
+        )
+    return lines
+
+
+def hand_result_title(locale: str | None, info: TableInfo, result: HandResult) -> str:
+    """How the hand ended, as a title."""
+    number = result.hand_number
     if result.kind == "domino":
         who = seat_name(info, result.winner_seat, locale) if result.winner_seat is not None else "?"
-        title = tr(locale, "Hand {number}: domino by {name}!", number=result.hand_number, name=who)
-    else:
-        title = tr(locale, "Hand {number}: blocked!", number=result.hand_number)
+        return tr(locale, "Hand {number}: domino by {name}!", number=number, name=who)
+    if result.ending == "stuck":  # penalty: the round's second ending, not a block
+        return tr(
+            locale,
+            "Hand {number} ends: {pile} tiles left in the pile and no play for the player to "
+            "move.",
+            number=number,
+            pile=info.ruleset.draw_floor,
+        )
+    if result.ending == "closed":
+        return tr(locale, "Hand {number}: the line is closed!", number=number)
+    return tr(locale, "Hand {number}: blocked!", number=number)
+
+
+def hand_result_text(locale: str | None, info: TableInfo, result: HandResult) -> tuple[str, str]:
+    """(title, body) announcing the end of a hand: how it ended, pips left, points."""
     pips = " · ".join(
         tr(locale, "{name} {pips}", name=seat_name(info, seat, locale), pips=p)
         for seat, p in enumerate(result.pips)
@@ -178,10 +239,11 @@ def hand_result_text(locale: str | None, info: TableInfo, result: HandResult) ->
     body = "\n".join(
         [
             tr(locale, "Pips left: {pips}", pips=pips),
+            *_extra_lines(locale, info, result),
             _points_lines(locale, info, result.points),
         ]
     )
-    return title, body
+    return hand_result_title(locale, info, result), body
 
 
 def outcome_text(locale: str | None, info: TableInfo, outcome: Outcome) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import N_, tr
+from bot.i18n import END_NAMES, N_, tr
 from bot.tables.service import TableInfo
 from cogs.domino import texts
 from cogs.domino.ids import DominoButton
@@ -355,6 +355,33 @@ def _playable(view: View) -> dict[Tile, str]:
     return {tile: ("ask" if len(e) > 1 else "any") for tile, e in ends.items()}
 
 
+# The end buttons of a tile that fits several ends (All Fives adds the spinner's up and down).
+END_BUTTONS: dict[str, str] = {
+    "left": N_("Left ({number})"),
+    "right": N_("Right ({number})"),
+    "up": N_("Up ({number})"),
+    "down": N_("Down ({number})"),
+}
+
+
+def _ends_of(view: View, tile: Tile) -> list[tuple[str, int]]:
+    """The ends where ``tile`` may be laid now, with the number each shows."""
+    numbers = dict(view.open_ends)
+    if view.ends is not None:
+        numbers.setdefault("left", view.ends[0])
+        numbers.setdefault("right", view.ends[1])
+    return [
+        (a.end, numbers[a.end])
+        for a in view.legal
+        if isinstance(a, Play) and a.tile == tile and a.end in numbers
+    ]
+
+
+def spinner_ends_text(locale: str | None, view: View) -> str:
+    """The open ends, each named: "left 3, right 5, up 5, down 5"."""
+    return ", ".join(f"{tr(locale, END_NAMES[name])} {n}" for name, n in view.open_ends)
+
+
 def acting_view(info: TableInfo, views: Sequence[View]) -> View | None:
     """The view of the user's seat that is to move now, if any."""
     for view in views:
@@ -408,39 +435,33 @@ def hand_message(
         turn = info.turn
         waiting = texts.seat_name(info, turn, locale) if turn is not None else "?"
         lines.append(tr(locale, "Hand {number}. Waiting for {name}.", number=hand_no, name=waiting))
-    elif choose is not None and shown.ends is not None:
-        left, right = shown.ends
-        lines.append(
-            tr(
-                locale,
-                "Where do you lay {tile}? Left end: {left}, right end: {right}.",
-                tile=str(choose),
-                left=left,
-                right=right,
+    elif choose is not None and shown.ends is not None and (ends := _ends_of(shown, choose)):
+        if [name for name, _ in ends] == ["left", "right"]:
+            lines.append(
+                tr(
+                    locale,
+                    "Where do you lay {tile}? Left end: {left}, right end: {right}.",
+                    tile=str(choose),
+                    left=ends[0][1],
+                    right=ends[1][1],
+                )
             )
-        )
+        else:  # the spinner's up or down end is among them
+            lines.append(tr(locale, "Where do you lay {tile}? Choose an end.", tile=str(choose)))
         return "\n".join(lines), [
-            DominoButton(
-                "play",
-                t,
-                choose,
-                "left",
-                hand_no,
-                seq,
-                label=tr(locale, "Left ({number})", number=left),
-                style=Style.primary,
-                row=0,
-            ),
-            DominoButton(
-                "play",
-                t,
-                choose,
-                "right",
-                hand_no,
-                seq,
-                label=tr(locale, "Right ({number})", number=right),
-                style=Style.primary,
-                row=0,
+            *(
+                DominoButton(
+                    "play",
+                    t,
+                    choose,
+                    name,
+                    hand_no,
+                    seq,
+                    label=tr(locale, END_BUTTONS[name], number=number),
+                    style=Style.primary,
+                    row=0,
+                )
+                for name, number in ends
             ),
             DominoButton(
                 "back", t, hand_no, seq, label=tr(locale, "Back"), style=Style.secondary, row=0
@@ -452,15 +473,29 @@ def hand_message(
         if shown.ends is None:
             lines.append(tr(locale, "Your turn: you open the hand.", number=hand_no))
         else:
-            lines.append(
-                tr(
-                    locale,
-                    "Your turn (hand {number}). Open ends: {left} and {right}.",
-                    number=hand_no,
-                    left=shown.ends[0],
-                    right=shown.ends[1],
+            if len(shown.open_ends) > 2:  # the spinner's up and down are open
+                lines.append(
+                    tr(
+                        locale,
+                        "Your turn (hand {number}). Open ends: {ends}.",
+                        number=hand_no,
+                        ends=spinner_ends_text(locale, shown),
+                    )
                 )
-            )
+            else:
+                lines.append(
+                    tr(
+                        locale,
+                        "Your turn (hand {number}). Open ends: {left} and {right}.",
+                        number=hand_no,
+                        left=shown.ends[0],
+                        right=shown.ends[1],
+                    )
+                )
+            if shown.ruleset.end_scoring:
+                lines.append(
+                    tr(locale, "The ends add up to {count}.", count=shown.end_count)
+                )
         if any(isinstance(a, Draw) for a in shown.legal):
             lines.append(tr(locale, "No tile fits: draw one."))
         elif any(isinstance(a, Pass) for a in shown.legal):
