@@ -301,3 +301,31 @@ async def test_a_channel_without_threads_holds_one_running_table(
         assert await answer(busy) == "A match is already running here."
         assert (await bot.svc.get(b)).status == "lobby"
         assert (await bot.svc.get(a)).table.thread_id is None
+
+
+async def test_a_dropped_gateway_and_an_invalid_session_leave_no_one_stuck(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The connection drops mid-match (resumed), then the session is refused (a new one): the
+    players keep acting and the match ends with every hand announced once."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        tid, game = await two_humans(fake, bot, target=50)
+        await play_until_over(fake, bot, tid, [alice, bob], stop=lambda n: n >= 3)
+        await fake.disconnect_gateway()  # resumable: discord.py RESUMEs
+        await fake.wait_connected(timeout=20)
+        await play_until_over(fake, bot, tid, [alice, bob], stop=lambda n: n >= 3)
+        sessions = len(fake._sessions)
+        await fake.disconnect_gateway(code=1000)  # not resumable: a new session (IDENTIFY)
+        await fake.wait_for(lambda: len(fake._sessions) > sessions and fake.connected, timeout=20)
+        await play_until_over(fake, bot, tid, [alice, bob])
+        await settle(bot)
+        info = await bot.svc.get(tid)
+        view = info.public_view()
+        assert info.status == "finished" and view is not None
+        place = game.channel_id
+        assert results_posted(fake, place) == list(range(1, len(view.hand_results) + 1))
+        assert match_ends(fake, place) == 1
+
