@@ -14,6 +14,7 @@ from typing import Any
 from bot.i18n import N_, tr
 from bot.store import SeatRow
 from bot.tables.service import TableInfo
+from cogs.names import escape_name
 from domino import Event, HandResult, Outcome, Ruleset
 
 __all__ = [
@@ -93,7 +94,13 @@ _COMPUTER_NAME = re.compile(r"Computer (\d+)")
 
 
 def display_name(locale: str | None, row: SeatRow) -> str:
-    """A seat's name for display: computers are named in the reader's language."""
+    """A seat's name for Discord text: computers named in the reader's language, people's
+    names escaped (no markdown, link or mention can ride in a name)."""
+    return escape_name(picture_name(locale, row))
+
+
+def picture_name(locale: str | None, row: SeatRow) -> str:
+    """A seat's name as drawn in pictures (raw: pictures render no markdown)."""
     match = _COMPUTER_NAME.fullmatch(row.name) if row.kind == "computer" else None
     return tr(locale, "Computer {number}", number=match[1]) if match else row.name
 
@@ -106,7 +113,7 @@ def seat_name(info: TableInfo, seat: int, locale: str | None = None) -> str:
 
 def picture_names(info: TableInfo, locale: str | None) -> list[str]:
     """The names drawn in the table picture, one per seat."""
-    return [display_name(locale, row) if row is not None else "" for row in info.seats]
+    return [picture_name(locale, row) if row is not None else "" for row in info.seats]
 
 
 def people_of_side(info: TableInfo, side: int, locale: str | None = None) -> list[str]:
