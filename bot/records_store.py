@@ -623,9 +623,11 @@ class RecordsRepo:
         return [int(r[0]) for r in rows]
 
     async def drop_guild(self, guild_id: int) -> None:
-        """Drop a server's own data: its leaderboards' lines and the choices about them."""
+        """Drop a server's own data: its leaderboards' lines, the choices about them and its
+        ``/domino server-settings``."""
         await self._db.execute("DELETE FROM record_stats WHERE scope = ?", (guild_id,))
         await self._db.execute("DELETE FROM record_privacy WHERE scope = ?", (guild_id,))
+        await self._db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
         await self._db.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))
 
     async def unrecorded_finished(self, limit: int) -> list[int]:

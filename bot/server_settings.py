@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.errors import InvalidOptions, ServiceError
+from bot.limits import NO_LIMITS, Gate, Limits, OpenTable
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
@@ -28,7 +29,14 @@ __all__ = [
 
 DEFAULT_VARIANT = "partners"
 MAX_CHANNELS = 25
-FIELDS = ("variant", "target", "turn_timer", "host_role", "channels")
+LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
+FIELDS = ("variant", "target", "turn_timer", "host_role", "channels", *LIMITS)
+MAX_LIMIT = {
+    "lobbies_per_member": 20,
+    "matches_per_member": 20,
+    "open_tables": 500,
+    "cooldown": 3600,
+}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -46,6 +54,27 @@ class ServerSettings:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
+        self._gates: dict[int, Gate] = {}  # per server: its limits and members' cooldowns
+
+    def check_limits(
+        self, settings: GuildSettings, user_id: int, tables: Iterable[OpenTable]
+    ) -> None:
+        """Apply the server's own limits to a member opening a table (on top of the bot's,
+        which the table service applies); a member who may open one starts his cooldown."""
+        limits = Limits(
+            lobbies_per_user=settings.lobbies_per_member or 0,
+            matches_per_user=settings.matches_per_member or 0,
+            tables_per_server=settings.open_tables or 0,
+            cooldown=float(settings.cooldown or 0),
+        )
+        if limits == NO_LIMITS:
+            self._gates.pop(settings.guild_id, None)
+            return
+        gate = self._gates.get(settings.guild_id)
+        if gate is None or gate.limits != limits:
+            gate = self._gates[settings.guild_id] = Gate(limits, time.monotonic)
+        gate.check_open(user_id, settings.guild_id, tables)
+        gate.opened(user_id)
 
     async def get(self, guild_id: int) -> GuildSettings:
         return await GuildSettingsRepo(self.store.db).get(guild_id)
@@ -91,6 +120,12 @@ def check(settings: GuildSettings) -> None:
                 "A match of {variant} can go to {allowed} points.",
                 variant=variant,
                 allowed=", ".join(map(str, allowed)) or "-",
+            )
+    for name in LIMITS:
+        value = getattr(settings, name)
+        if value is not None and not 0 <= value <= MAX_LIMIT[name]:
+            raise InvalidOptions(
+                "{name} must be between 0 and {max}.", name=name, max=MAX_LIMIT[name]
             )
     if settings.channels is not None and len(settings.channels) > MAX_CHANNELS:
         raise InvalidOptions("At most {count} channels can be chosen.", count=MAX_CHANNELS)

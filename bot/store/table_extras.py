@@ -33,12 +33,20 @@ class GuildSettings:
     turn_timer: int | None = None
     host_role: int | None = None
     channels: tuple[int, ...] | None = None  # where tables may be opened (None: anywhere)
+    lobbies_per_member: int | None = None  # limits on top of the bot's (None: the bot's)
+    matches_per_member: int | None = None
+    open_tables: int | None = None
+    cooldown: int | None = None  # seconds between two tables opened by one member
 
     def allows_channel(self, *channel_ids: int | None) -> bool:
         """True if tables may be opened here (a thread counts as its parent channel)."""
         if not self.channels:
             return True
         return any(c in self.channels for c in channel_ids if c is not None)
+
+
+_LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
+_SETTINGS = ("variant", "target", "turn_timer", "host_role", "channels", *_LIMITS)
 
 
 class GuildSettingsRepo:
@@ -51,9 +59,7 @@ class GuildSettingsRepo:
 
     async def get(self, guild_id: int) -> GuildSettings:
         row = await self._db.fetchone(
-            "SELECT variant, target, turn_timer, host_role, channels FROM guild_settings"
-            " WHERE guild_id = ?",
-            (guild_id,),
+            f"SELECT {', '.join(_SETTINGS)} FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         if row is None:
             return GuildSettings(guild_id)
@@ -65,26 +71,19 @@ class GuildSettingsRepo:
             turn_timer=row["turn_timer"],
             host_role=row["host_role"],
             channels=tuple(int(c) for c in channels) if channels else None,
+            **{k: row[k] for k in _LIMITS},
         )
 
     async def put(self, settings: GuildSettings, *, now: float) -> None:
         channels = json.dumps(list(settings.channels)) if settings.channels else None
+        values = [getattr(settings, k) for k in _SETTINGS if k != "channels"]
+        columns = [k for k in _SETTINGS if k != "channels"]
+        updates = ", ".join(f"{c} = excluded.{c}" for c in (*columns, "channels", "updated_at"))
+        marks = ", ".join("?" for _ in range(len(columns) + 3))
         await self._db.execute(
-            "INSERT INTO guild_settings"
-            " (guild_id, variant, target, turn_timer, host_role, channels, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
-            " variant = excluded.variant, target = excluded.target,"
-            " turn_timer = excluded.turn_timer, host_role = excluded.host_role,"
-            " channels = excluded.channels, updated_at = excluded.updated_at",
-            (
-                settings.guild_id,
-                settings.variant,
-                settings.target,
-                settings.turn_timer,
-                settings.host_role,
-                channels,
-                now,
-            ),
+            f"INSERT INTO guild_settings (guild_id, {', '.join(columns)}, channels, updated_at)"
+            f" VALUES ({marks}) ON CONFLICT (guild_id) DO UPDATE SET {updates}",
+            (settings.guild_id, *values, channels, now),
         )
 
     async def drop(self, guild_id: int) -> None:

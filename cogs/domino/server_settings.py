@@ -18,6 +18,8 @@ from bot.errors import ServiceError
 from bot.i18n import N_, tr
 from bot.server_settings import (
     DEFAULT_VARIANT,
+    FIELDS,
+    LIMITS,
     GuildSettings,
     ServerSettings,
     TableDefaults,
@@ -39,6 +41,7 @@ RESET_CHOICES = [
     Choice(name=locale_str("Default turn timer"), value="turn_timer"),
     Choice(name=locale_str("Host role"), value="host_role"),
     Choice(name=locale_str("Channels"), value="channels"),
+    Choice(name=locale_str("Limits"), value="limits"),
 ]
 NOT_A_MANAGER = N_("Only members who can manage the server can change its settings.")
 
@@ -83,6 +86,7 @@ class ServerSettingsMixin:
             role_ids=roles,
             manager=bool(interaction.permissions.manage_guild),
         )
+        self.server_settings.check_limits(settings, user.id, self.service.open_tables())
         return defaults(settings, variant=variant, target=target, turn_timer=turn_timer)
 
     @app_commands.command(
@@ -97,6 +101,10 @@ class ServerSettingsMixin:
         add_channel=locale_str("Allow tables in this channel (none chosen: any channel)"),
         remove_channel=locale_str("Stop allowing tables in this channel"),
         reset=locale_str("Put a setting back to the bot's default"),
+        lobbies_per_member=locale_str("Lobbies one member may sit at (0: the bot's)"),
+        matches_per_member=locale_str("Running matches one member may play (0: the bot's)"),
+        open_tables=locale_str("Open tables this server may have at once (0: the bot's)"),
+        cooldown=locale_str("Seconds between two tables opened by one member (0: the bot's)"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -113,6 +121,10 @@ class ServerSettingsMixin:
         add_channel: discord.TextChannel | None = None,
         remove_channel: discord.TextChannel | None = None,
         reset: str | None = None,
+        lobbies_per_member: app_commands.Range[int, 0, 20] | None = None,
+        matches_per_member: app_commands.Range[int, 0, 20] | None = None,
+        open_tables: app_commands.Range[int, 0, 500] | None = None,
+        cooldown: app_commands.Range[int, 0, 3600] | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -127,8 +139,9 @@ class ServerSettingsMixin:
             current = await store.get(guild_id)
             changes: dict[str, Any] = {}
             if reset == "all":
-                changes = {f: None for f in ("variant", "target", "turn_timer", "host_role")}
-                changes["channels"] = None
+                changes = dict.fromkeys(FIELDS)
+            elif reset == "limits":
+                changes = dict.fromkeys(LIMITS)
             elif reset is not None:
                 changes[reset] = None
             if variant is not None:
@@ -137,6 +150,14 @@ class ServerSettingsMixin:
                 changes["target"] = target
             if turn_timer is not None:
                 changes["turn_timer"] = turn_timer
+            for name, value in (
+                ("lobbies_per_member", lobbies_per_member),
+                ("matches_per_member", matches_per_member),
+                ("open_tables", open_tables),
+                ("cooldown", cooldown),
+            ):
+                if value is not None:
+                    changes[name] = value or None
             if host_role is not None:
                 changes["host_role"] = None if host_role.is_default() else host_role.id
             channels = list(changes.get("channels", current.channels) or ())
@@ -190,6 +211,20 @@ def settings_embed(locale: str | None, settings: GuildSettings, *, changed: bool
         else ", ".join(f"<#{c}>" for c in settings.channels)
     )
     embed.add_field(name=tr(locale, "Where tables may be opened"), value=channels, inline=False)
+    limits = [
+        (tr(locale, "tables waiting per member"), settings.lobbies_per_member, ""),
+        (tr(locale, "matches per member"), settings.matches_per_member, ""),
+        (tr(locale, "open tables"), settings.open_tables, ""),
+        (tr(locale, "cooldown"), settings.cooldown, " s"),
+    ]
+    bots = tr(locale, "the bot's")
+    embed.add_field(
+        name=tr(locale, "Limits of this server (on top of the bot's)"),
+        value="\n".join(
+            f"{name}: {value}{unit}" if value else f"{name}: {bots}" for name, value, unit in limits
+        ),
+        inline=False,
+    )
     embed.set_footer(
         text=tr(locale, "/domino new uses these when its options are left out.")
     )

@@ -7,8 +7,11 @@ from pathlib import Path
 
 import discord
 
-from bot.store.table_extras import GuildSettingsRepo
-from tests.cogs.helpers import answer, factory, new_table
+from bot.records import Records
+from bot.server_settings import ServerSettings
+from bot.store import Store
+from bot.store.table_extras import GuildSettings, GuildSettingsRepo
+from tests.cogs.helpers import FakeClock, answer, factory, new_table
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 
@@ -117,3 +120,49 @@ async def test_refused_without_manage_server(fake_discord: FakeDiscord, tmp_path
             alice, fake.channel_id, "domino server-settings", {}, locale="es-ES"
         )
         assert await answer(es) != result.content  # said in Spanish
+
+
+async def test_server_limits_on_top_of_the_bots(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    alice = fake.add_user(1002, "alice", "Alice")
+    bob = fake.add_user(1003, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        shown = await fake.slash(
+            boss, fake.channel_id, "domino server-settings", {"lobbies_per_member": 1}
+        )
+        assert "tables waiting per member: 1" in shown.text()
+        assert "cooldown: the bot's" in shown.text()
+        await new_table(fake, bot, alice, variant="draw")
+        second = await fake.slash(alice, fake.channel_id, "domino new", {"variant": "two"})
+        assert await answer(second) == (
+            "You are already at 1 tables waiting for players: start or leave one first."
+        )
+        assert len(bot.svc.open_tables()) == 1
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"open_tables": 1})
+        full = await fake.slash(bob, fake.channel_id, "domino new", {"variant": "two"})
+        assert await answer(full) == (
+            "This server already has 1 open tables: wait until one finishes."
+        )
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"reset": "limits"})
+        stored = await GuildSettingsRepo(bot.svc.store.db).get(fake.guild_id)
+        assert (stored.lobbies_per_member, stored.open_tables) == (None, None)
+        opened = await fake.slash(bob, fake.channel_id, "domino new", {"variant": "two"})
+        assert not opened.ephemeral and len(bot.svc.open_tables()) == 2
+
+
+async def test_settings_go_with_a_departed_servers_data(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "db.sqlite3") as store:
+        clock = FakeClock()
+        settings = ServerSettings(store, clock=clock)
+        await settings.update(77, variant="draw", cooldown=30)
+        await settings.update(78, variant="two")
+        records = Records(store, clock=clock)
+        await records.guild_left(77)
+        clock.advance(6 * 24 * 3600)
+        assert await records.sweep_departed() == []
+        assert (await settings.get(77)).variant == "draw"  # invited back in time: nothing lost
+        clock.advance(2 * 24 * 3600)
+        assert await records.sweep_departed() == [77]
+        assert await settings.get(77) == GuildSettings(77)
+        assert (await settings.get(78)).variant == "two"
