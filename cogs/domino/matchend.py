@@ -15,6 +15,7 @@ from bot.i18n import tr
 from bot.match_end import ARCHIVE_KIND, RECORD_WAIT, MatchEnd, RatingChange, humans
 from bot.store import DeadlineRow
 from bot.tables.service import TableInfo, TableService
+from cogs.domino import practice
 from cogs.domino.ids import DominoButton, make_view
 
 log = logging.getLogger(__name__)
@@ -106,7 +107,11 @@ class Wrapup:
 
         async def start(old: TableInfo) -> TableInfo:
             place = old.table.thread_id or old.table.channel_id
-            return await self.core.open_rematch(old, place)
+            practising = await practice.is_practice(self.service, old.id)
+            new = await self.core.open_rematch(old, place)
+            if practising:
+                await practice.mark(self.service, new.id)
+            return new
 
         vote = await self.core.accept(table_id, interaction.user.id, start)
         old = await self.service.get(table_id)

@@ -42,6 +42,11 @@ async def is_practice(service: TableService, table_id: int) -> bool:
     return bool(await PracticeRepo(service.store.db).among([table_id]))
 
 
+async def mark(service: TableService, table_id: int) -> None:
+    """Make ``table_id`` a practice table (its hands offer hints)."""
+    await PracticeRepo(service.store.db).add(table_id)
+
+
 async def hint_buttons(
     service: TableService, locale: str | None, info: TableInfo, acting: View | None
 ) -> list[DominoButton]:
@@ -126,7 +131,7 @@ class PracticeMixin:
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale,
             )
-            await PracticeRepo(self.service.store.db).add(info.id)
+            await mark(self.service, info.id)
             for _ in info.groups[1:]:
                 info = await self.service.add_computer(info.id, user.id, level=level)
             await interaction.response.send_message(
@@ -173,4 +178,4 @@ class PracticeMixin:
         await interaction.followup.send(hint_text(locale, acting, found), ephemeral=True)
 
 
-__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_buttons", "is_practice"]
+__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_buttons", "is_practice", "mark"]

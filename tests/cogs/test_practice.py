@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.hint import hint, lacked_numbers
 from cogs.domino.ids import parse
+from cogs.domino.practice import is_practice
 from domino import Match, Play, preset
 from tests.cogs.helpers import (
     answer,
@@ -60,6 +61,21 @@ async def test_practice_starts_at_once_and_offers_hints(
         )
         es = await fake.click(alice, message, cid, locale="es-ES")
         assert not (await answer(es)).startswith("Hint")
+
+        # A rematch of a practice match is practice too.
+        thread = (await bot.svc.get(tid)).table.thread_id
+        assert thread is not None
+        asked = await fake.slash(alice, thread, "domino leave", {})
+        assert asked.message is not None
+        await fake.click(alice, asked.message, button(asked.message, "resignok"))
+        await fake.wait_for(lambda: not bot.svc.open_tables())
+        await settle(bot)
+        end = fake.messages(thread)[-1]
+        again = await fake.click(alice, end, button(end, "rematch"))
+        await again.wait_for_edits(1)
+        await settle(bot)
+        (rematch,) = bot.svc.open_tables()
+        assert await is_practice(bot.svc, rematch.id) and not await is_practice(bot.svc, 10**9)
 
 
 async def test_no_hint_at_an_ordinary_table(fake_discord: FakeDiscord, tmp_path: Path) -> None:
