@@ -46,6 +46,7 @@ MATCHUPS: tuple[tuple[str, str, str], ...] = (
 PEERS = ("dominoes", "openspiel")
 DUEL_RULES = "partners-all"
 _peer_cache: dict[str, object] = {}
+PEER_OPTIONS: dict[str, dict[str, int]] = {"dominoes": {}, "openspiel": {}}
 
 
 def ruleset_of(name: str) -> Ruleset:
@@ -64,7 +65,12 @@ def act(
         if peer is None:
             from benchmarks import peers
 
-            peer = peers.dominoes_player() if level == "dominoes" else peers.openspiel_player()
+            options = PEER_OPTIONS[level]
+            peer = (
+                peers.dominoes_player(**options)
+                if level == "dominoes"
+                else peers.openspiel_player(**options)
+            )
             _peer_cache[level] = peer
         return peer(match, seat, rng)  # type: ignore[operator]
     if budget is None:
@@ -202,7 +208,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--every", type=int, default=0, help="print running figures every N deals"
     )
+    parser.add_argument("--samples", type=int, default=10, help="the dominoes player's deals")
+    parser.add_argument("--depth", type=int, default=4, help="the dominoes player's plies")
+    parser.add_argument("--sims", type=int, default=1000, help="ISMCTS simulations per move")
     args = parser.parse_args(argv)
+    PEER_OPTIONS["dominoes"] = {"samples": args.samples, "depth": args.depth}
+    PEER_OPTIONS["openspiel"] = {"sims": args.sims}
     matchups = MATCHUPS
     if args.against:
         if args.against not in (*PEERS, *ALL_LEVELS) or args.level not in ALL_LEVELS:
@@ -218,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     shown = "each level's default" if budget is None else f"{budget}s"
     print(f"deals per matchup: {args.deals} (each played twice), budget per decision {shown}")
+    if args.against == "dominoes":
+        print(f"dominoes: probabilistic alpha-beta, {args.samples} deals, {args.depth} plies")
+    elif args.against == "openspiel":
+        print(f"openspiel: ISMCTS, {args.sims} simulations per move")
     print(header)
     print("-" * len(header))
     started = time.perf_counter()
