@@ -81,6 +81,8 @@ async def play_table(
     while info.status == "running" and time.perf_counter() < stop_at:
         if think:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            if time.perf_counter() >= stop_at:
+                break  # the run is over: no new action (the in-flight ones finish)
         turn = info.turn
         assert turn is not None
         user = users[turn]
