@@ -570,6 +570,22 @@ class DeadlineRepo(_Repo):
             (deadline.table_id, deadline.kind, deadline.due_at, deadline.seq),
         )
 
+    async def replace(
+        self, table_id: int, kinds: Iterable[str], deadlines: Iterable[DeadlineRow]
+    ) -> None:
+        """Drop the table's deadlines of ``kinds`` and set ``deadlines`` (two statements)."""
+        await self.clear(table_id, kinds)
+        rows = list(deadlines)
+        if not rows:
+            return
+        values = ", ".join("(?, ?, ?, ?)" for _ in rows)
+        await self._db.execute(
+            f"INSERT INTO deadlines (table_id, kind, due_at, seq) VALUES {values}"
+            " ON CONFLICT (table_id, kind) DO UPDATE SET due_at = excluded.due_at,"
+            " seq = excluded.seq",
+            tuple(v for d in rows for v in (d.table_id, d.kind, d.due_at, d.seq)),
+        )
+
     async def clear(self, table_id: int, kinds: Iterable[str] | None = None) -> None:
         """Drop the table's deadlines (only ``kinds`` if given)."""
         if kinds is None:

@@ -666,8 +666,7 @@ class TableService:
                 rt.match, rt.seed = match, seed
                 timers = self._turn_deadlines(rt, now, hand_ended=False)
                 await tx.deadlines.clear(rt.id)
-                for d in timers:
-                    await tx.deadlines.set(d)
+                await tx.deadlines.replace(rt.id, (), timers)
             rt.row = dataclasses.replace(rt.row, status="running", updated_at=now)
             if threaded:
                 rt.row = dataclasses.replace(rt.row, thread_id=0)
@@ -1256,9 +1255,7 @@ class TableService:
         transaction."""
         async with self.store.transaction() as tx:
             await tx.actions.append(rt.id, seq, seat, text, now=now)
-            await tx.deadlines.clear(rt.id, TURN_KINDS)
-            for d in timers:
-                await tx.deadlines.set(d)
+            await tx.deadlines.replace(rt.id, TURN_KINDS, timers)
             if hand_result is not None:
                 await tx.hand_results.add(rt.id, hand_result.hand_number, hand_result.to_dict())
             if outcome is not None:
