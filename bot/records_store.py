@@ -578,6 +578,7 @@ class RecordsRepo:
             ("record_players", "player_id"),
             ("record_privacy", "user_id"),
             ("players", "user_id"),
+            ("player_settings", "user_id"),
         ):
             await db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
         closed = "SELECT id FROM tables WHERE status IN ('finished', 'cancelled')"

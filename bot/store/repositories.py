@@ -98,6 +98,7 @@ class ActionRow:
     seat: int
     action: str
     created_at: float
+    made_by: str | None = None  # "player", "computer", "timeout" (None: not recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,17 +415,27 @@ class ActionRepo(_Repo):
 
     __slots__ = ()
 
-    async def append(self, table_id: int, seq: int, seat: int, action: str, *, now: float) -> None:
-        """Add action number ``seq`` (0-based); raise :class:`StaleAction` if it already exists.
+    async def append(
+        self,
+        table_id: int,
+        seq: int,
+        seat: int,
+        action: str,
+        *,
+        now: float,
+        made_by: str | None = None,
+    ) -> None:
+        """Add action number ``seq`` (0-based) made ``made_by`` ("player", "computer",
+        "timeout"); raise :class:`StaleAction` if it already exists.
 
         Writing ``seq = number of actions the writer has seen`` is the optimistic version check:
         of two writers that saw the same state, only the first succeeds.
         """
         try:
             await self._db.execute(
-                "INSERT INTO actions (table_id, seq, seat, action, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, seq, seat, action, now),
+                "INSERT INTO actions (table_id, seq, seat, action, created_at, made_by)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, seq, seat, action, now, made_by),
             )
         except IntegrityError as exc:
             if exc.kind == "unique":
@@ -435,14 +446,17 @@ class ActionRepo(_Repo):
                 ) from exc
             raise
 
-    async def list(self, table_id: int) -> list[ActionRow]:
+    async def list(self, table_id: int, since: int = 0) -> list[ActionRow]:
+        """The table's actions from number ``since`` on, in order."""
         rows = await self._db.fetchall(
-            "SELECT table_id, seq, seat, action, created_at FROM actions"
-            " WHERE table_id = ? ORDER BY seq",
-            (table_id,),
+            "SELECT table_id, seq, seat, action, created_at, made_by FROM actions"
+            " WHERE table_id = ? AND seq >= ? ORDER BY seq",
+            (table_id, since),
         )
         return [
-            ActionRow(r["table_id"], r["seq"], r["seat"], r["action"], r["created_at"])
+            ActionRow(
+                r["table_id"], r["seq"], r["seat"], r["action"], r["created_at"], r["made_by"]
+            )
             for r in rows
         ]
 
@@ -506,9 +520,21 @@ class FeedRow:
     hands_announced: int = 0
     match_announced: bool = False
     lobby_shown: str | None = None
+    ping_message_id: int | None = None  # the turn ping on show (deleted once the player moved)
+    ping_turn: int | None = None  # the action count at which the pinged turn began
+    ping_stage: int = 0  # 1: pinged as the turn began, 2: again at half time
 
 
-_FEED_FIELDS = ("shown_seq", "game_hand", "hands_announced", "match_announced", "lobby_shown")
+_FEED_FIELDS = (
+    "shown_seq",
+    "game_hand",
+    "hands_announced",
+    "match_announced",
+    "lobby_shown",
+    "ping_message_id",
+    "ping_turn",
+    "ping_stage",
+)
 
 
 class FeedRepo(_Repo):
@@ -529,6 +555,9 @@ class FeedRepo(_Repo):
             hands_announced=row["hands_announced"],
             match_announced=bool(row["match_announced"]),
             lobby_shown=row["lobby_shown"],
+            ping_message_id=row["ping_message_id"],
+            ping_turn=row["ping_turn"],
+            ping_stage=row["ping_stage"],
         )
 
     async def save(self, feed: FeedRow) -> None:
@@ -538,10 +567,14 @@ class FeedRepo(_Repo):
             feed.hands_announced,
             int(feed.match_announced),
             feed.lobby_shown,
+            feed.ping_message_id,
+            feed.ping_turn,
+            feed.ping_stage,
         )
         updates = ", ".join(f"{f} = excluded.{f}" for f in _FEED_FIELDS)
+        marks = ", ".join("?" for _ in range(len(_FEED_FIELDS) + 1))
         await self._db.execute(
-            f"INSERT INTO feeds (table_id, {', '.join(_FEED_FIELDS)}) VALUES (?, ?, ?, ?, ?, ?)"
+            f"INSERT INTO feeds (table_id, {', '.join(_FEED_FIELDS)}) VALUES ({marks})"
             f" ON CONFLICT (table_id) DO UPDATE SET {updates}",
             (feed.table_id, *values),
         )
@@ -636,6 +669,36 @@ class InviteeRepo(_Repo):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerSettingsRow:
+    """A person's own choices (the defaults until he changes one)."""
+
+    user_id: int
+    turn_pings: bool = True
+
+
+class PlayerSettingsRepo(_Repo):
+    """What each person chose with ``/domino settings``."""
+
+    __slots__ = ()
+
+    async def get(self, user_id: int) -> PlayerSettingsRow:
+        row = await self._db.fetchone(
+            "SELECT turn_pings FROM player_settings WHERE user_id = ?", (user_id,)
+        )
+        return PlayerSettingsRow(user_id) if row is None else PlayerSettingsRow(
+            user_id, bool(row["turn_pings"])
+        )
+
+    async def save(self, settings: PlayerSettingsRow, *, now: float) -> None:
+        await self._db.execute(
+            "INSERT INTO player_settings (user_id, turn_pings, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET turn_pings = excluded.turn_pings,"
+            " updated_at = excluded.updated_at",
+            (settings.user_id, int(settings.turn_pings), now),
+        )
+
+
 class Repos:
     """The repositories bound to one way of running statements."""
 
@@ -650,6 +713,7 @@ class Repos:
         self.feeds = FeedRepo(db)
         self.deadlines = DeadlineRepo(db)
         self.invitees = InviteeRepo(db)
+        self.player_settings = PlayerSettingsRepo(db)
 
 
 class Transaction(Repos):

@@ -13,7 +13,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,8 +39,17 @@ from bot.errors import (
     WrongStatus,
 )
 from bot.limits import NO_LIMITS, Gate, Limits
-from bot.store import DeadlineRow, FeedRow, SeatRow, Store, TableRow, Transaction
+from bot.store import (
+    DeadlineRow,
+    FeedRow,
+    PlayerSettingsRow,
+    SeatRow,
+    Store,
+    TableRow,
+    Transaction,
+)
 from bot.tables.clock import Clock
+from bot.tables.history import History
 from domino import (
     Action,
     HandResult,
@@ -76,6 +85,7 @@ MAX_TIMEOUTS = 3  # time-outs in a row before a computer takes the person's seat
 LOBBY_TTL = 30 * 60  # an idle lobby closes after this many seconds
 CHALLENGE_TTL = 24 * 3600  # an unanswered challenge closes after this many seconds
 MAX_TABLE_ID = 2**63 - 1  # ids beyond this cannot exist (the database's integer range)
+HISTORIES_KEPT = 256  # match histories kept read (each is read on from the store when used)
 TURN_KINDS = ("move", "remind", "timeout", "pause", "forced")
 FORCED_DELAY = 3.0  # seconds before a person's only possible move is made for him
 _UNSET: Any = object()
@@ -345,6 +355,7 @@ class TableService:
         )
         self._observers: list[TableObserver] = []
         self._notifiers: set[asyncio.Task[None]] = set()
+        self._histories: OrderedDict[int, History] = OrderedDict()
 
     # -- observers --------------------------------------------------------------------------
 
@@ -442,6 +453,22 @@ class TableService:
             seq += 1
         return seq, match.public_view()
 
+    async def history(self, table_id: int) -> History:
+        """The match's public history as stored (read on from where the last call stopped)."""
+        history = self._histories.get(table_id)
+        if history is None:
+            match_row = await self.store.matches.get(table_id)
+            if match_row is None:
+                raise WrongStatus("The match has not started yet.")
+            ruleset = Ruleset.from_dict(match_row.ruleset)
+            history = History(ruleset, match_row.seed, match_row.deal)
+        history.extend(await self.store.actions.list(table_id, since=history.seq))
+        self._histories[table_id] = history
+        self._histories.move_to_end(table_id)
+        while len(self._histories) > HISTORIES_KEPT:
+            self._histories.popitem(last=False)
+        return history
+
     async def unpublished(self) -> list[int]:
         """Closed tables of this process whose end is not published yet."""
         ids = await self.store.tables.unpublished()
@@ -458,6 +485,13 @@ class TableService:
 
     async def save_feed(self, feed: FeedRow) -> None:
         await self.store.feeds.save(feed)
+
+    async def player_settings(self, user_id: int) -> PlayerSettingsRow:
+        """What ``user_id`` chose with ``/domino settings`` (the defaults if nothing)."""
+        return await self.store.player_settings.get(user_id)
+
+    async def save_player_settings(self, settings: PlayerSettingsRow) -> None:
+        await self.store.player_settings.save(settings, now=self.clock())
 
     async def views_for(self, table_id: int, user_id: int) -> list[View]:
         """The private view of each seat ``user_id`` holds (two in seven-seven), seat order."""
@@ -1199,7 +1233,7 @@ class TableService:
         )
         try:
             await self._commit(
-                rt, seq, seat, text, now, hand_result, outcome, reset, timeouts, timers
+                rt, seq, seat, text, now, hand_result, outcome, reset, timeouts, timers, by
             )
         except StaleAction:
             await self._reload(rt)
@@ -1250,11 +1284,12 @@ class TableService:
         reset: list[int],
         timeouts: tuple[tuple[int, ...], int, bool] | None,
         timers: list[DeadlineRow],
+        by: str,
     ) -> None:
         """Write an action, everything it changed and the next turn's deadlines in one
         transaction."""
         async with self.store.transaction() as tx:
-            await tx.actions.append(rt.id, seq, seat, text, now=now)
+            await tx.actions.append(rt.id, seq, seat, text, now=now, made_by=by)
             await tx.deadlines.replace(rt.id, TURN_KINDS, timers)
             if hand_result is not None:
                 await tx.hand_results.add(rt.id, hand_result.hand_number, hand_result.to_dict())

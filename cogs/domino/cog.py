@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -345,6 +346,26 @@ class DominoCog(
                     colour=ui.BLUE,
                 )
             await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="settings", description=locale_str("Your own settings"))
+    @app_commands.describe(
+        turn_pings=locale_str("Be mentioned when your turn begins and again at half time")
+    )
+    @app_commands.choices(turn_pings=ui.ON_OFF_CHOICES)
+    async def settings(self, interaction: Interaction, turn_pings: str | None = None) -> None:
+        """Show your settings, or change them."""
+        locale = _locale(interaction)
+        user_id = interaction.user.id
+        async with self._guard(interaction, "/domino settings", None):
+            current = await self.service.player_settings(user_id)
+            if turn_pings is not None:
+                current = dataclasses.replace(current, turn_pings=turn_pings == "on")
+                await self.service.save_player_settings(current)
+                for info in self.service.tables_of(user_id):
+                    self.presenter.wake(info.id)
+            await self._reply(
+                interaction, ui.settings_text(locale, current, changed=turn_pings is not None)
+            )
 
     @app_commands.command(
         name="leave", description=locale_str("Leave a lobby, or resign: your side loses the match")

@@ -20,7 +20,7 @@ import io
 import logging
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import aiohttp
@@ -31,11 +31,14 @@ from bot.i18n import tr
 from bot.store import FeedRow
 from bot.tables.service import TableInfo
 from cogs.domino import texts, ui
+from cogs.domino.alt_text import table_alt_text
 from cogs.domino.ids import make_view
 from domino import HandResult, View
+from render.moves import LastMove, last_moves
 
 log = logging.getLogger(__name__)
 
+LOG_LINES = 8  # events the game message lists
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 MATCH_PICTURE = "final.png"
@@ -60,9 +63,9 @@ class FeedHost(Protocol):
         self, channel: discord.TextChannel, info: TableInfo
     ) -> discord.Thread | None: ...
 
-    async def table_png(self, info: TableInfo, view: View) -> bytes | None: ...
-
-    def last_by(self, info: TableInfo) -> str | None: ...
+    async def table_png(
+        self, info: TableInfo, view: View, last: Sequence[LastMove | None] | None = None
+    ) -> bytes | None: ...
 
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None: ...
 
@@ -73,6 +76,18 @@ class FeedHost(Protocol):
     ) -> discord.ui.View | None: ...
 
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None: ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Picture:
+    """A table picture (None: pictures are off) and its alt text."""
+
+    png: bytes | None
+    alt: str
+
+    def file(self, name: str) -> discord.File:
+        assert self.png is not None
+        return discord.File(io.BytesIO(self.png), filename=name, description=self.alt)
 
 
 def nonce(kind: str, table_id: int, *parts: int) -> str:
@@ -161,14 +176,17 @@ class Feed:
             if info.status == "lobby":
                 return
             if info.status == "cancelled":
+                feed = await self._ping(info, feed)
                 await self._cancelled(info, feed)
                 return
             info = await self._place(info, feed)
             feed = await self._hands(info, feed)
             if info.status == "finished":
+                feed = await self._ping(info, feed)
                 await self._match_end(info, feed)
                 return
-            await self._game(info, feed)
+            feed = await self._game(info, feed)
+            await self._ping(info, feed)
             await self._notices(info)
 
     async def _save(self, feed: FeedRow) -> FeedRow:
@@ -243,24 +261,24 @@ class Feed:
                 seq, final = info.seq, view
             else:
                 seq, final = await self.service.hand_end_view(self.table_id, number)
-            png = await self.presenter.table_png(info, final)
+            picture = await self._picture(info, final, seq)
             if feed.game_hand == number and info.table.message_id is not None:
-                await self._edit_game(info, final, png, finished_hand=True, seq=seq)
-            await self._post_result(info, result, final, png)
+                await self._edit_game(info, final, picture, finished_hand=True, seq=seq)
+            await self._post_result(info, result, final, picture)
             feed = await self._save(dataclasses.replace(feed, hands_announced=number))
         return feed
 
     async def _post_result(
-        self, info: TableInfo, result: HandResult, final: View, png: bytes | None
+        self, info: TableInfo, result: HandResult, final: View, picture: Picture
     ) -> None:
         locale = info.table.locale
         title, body = texts.hand_result_text(locale, info, result)
         embed = ui.hand_end_embed(locale, info, title, body, final.scores)
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
-        if png is not None:
+        if picture.png is not None:
             name = f"hand-{result.hand_number}.png"
             embed.set_image(url=f"attachment://{name}")
-            kwargs["file"] = discord.File(io.BytesIO(png), filename=name)
+            kwargs["file"] = picture.file(name)
         await self._send(info, nonce=nonce("h", info.id, result.hand_number), **kwargs)
 
     # -- the match end -------------------------------------------------------------------------
@@ -271,18 +289,18 @@ class Feed:
             return
         view = info.public_view()
         assert view is not None and view.outcome is not None
-        png = await self.presenter.table_png(info, view)
+        picture = await self._picture(info, view, info.seq)
         if info.table.message_id is not None:
-            await self._edit_game(info, view, png)
+            await self._edit_game(info, view, picture)
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
         embed = ui.match_end_embed(info.table.locale, info, view.outcome, view.scores)
         kwargs: dict[str, Any] = {}
         buttons = await self.presenter.match_end_extras(info, embed)
         if buttons is not None:
             kwargs["view"] = buttons
-        if png is not None:
+        if picture.png is not None:
             embed.set_image(url=f"attachment://{MATCH_PICTURE}")
-            kwargs["file"] = discord.File(io.BytesIO(png), filename=MATCH_PICTURE)
+            kwargs["file"] = picture.file(MATCH_PICTURE)
         message = await self._send(
             info,
             " ".join(f"<@{u}>" for u in humans) or None,
@@ -298,28 +316,31 @@ class Feed:
 
     # -- the game message of the running hand --------------------------------------------------
 
-    async def _game(self, info: TableInfo, feed: FeedRow) -> None:
+    async def _game(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         view = info.public_view()
         assert view is not None
         hand = view.hand_number
         if feed.game_hand != hand or info.table.message_id is None:
             if feed.game_hand is not None and feed.game_hand != hand and self._pausing(info, view):
-                return  # the pause after a hand: the clock wakes the feed when it is over
+                return feed  # the pause after a hand: the clock wakes the feed when it is over
+            shown = info.seq  # moves made while posting are shown by the next round
             await self._post_game(info, view, first=feed.game_hand is None)
             self.checked = True
             info = await self.service.get(self.table_id)
-            await self._save(dataclasses.replace(feed, game_hand=hand, shown_seq=info.seq))
+            feed = await self._save(dataclasses.replace(feed, game_hand=hand, shown_seq=shown))
             await self.presenter.refresh_hands(info, everyone=True)
-            return
+            return feed
         if feed.shown_seq == info.seq and self.checked:
-            return
-        png = await self.presenter.table_png(info, view)
-        if not await self._edit_game(info, view, png):
+            return feed
+        shown = info.seq
+        picture = await self._picture(info, view, info.seq)
+        if not await self._edit_game(info, view, picture):
             await self._post_game(info, view, first=False)
             info = await self.service.get(self.table_id)
         self.checked = True
-        await self._save(dataclasses.replace(feed, shown_seq=info.seq))
+        feed = await self._save(dataclasses.replace(feed, shown_seq=shown))
         await self.presenter.refresh_hands(info)
+        return feed
 
     def _pausing(self, info: TableInfo, view: View) -> bool:
         started = any(e.kind != "start" for e in view.events)
@@ -342,8 +363,8 @@ class Feed:
                 "{players}: the match begins! Press **My tiles** to see your tiles.",
                 players=" ".join(f"<@{u}>" for u in humans),
             )
-        png = await self.presenter.table_png(info, view)
-        embed, file, buttons = self._payload(info, view, png)
+        picture = await self._picture(info, view, info.seq)
+        embed, file, buttons = await self._payload(info, view, picture)
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": USERS_ONLY}
         if file is not None:
             kwargs["file"] = file
@@ -358,7 +379,7 @@ class Feed:
         self,
         info: TableInfo,
         view: View,
-        png: bytes | None,
+        picture: Picture,
         *,
         finished_hand: bool = False,
         seq: int | None = None,
@@ -366,7 +387,9 @@ class Feed:
         """Show ``view`` (the state after ``seq`` actions) on the game message; False if the
         message is gone."""
         assert info.table.message_id is not None
-        embed, file, buttons = self._payload(info, view, png, finished_hand=finished_hand, seq=seq)
+        embed, file, buttons = await self._payload(
+            info, view, picture, finished_hand=finished_hand, seq=seq
+        )
         message = self._where(info).get_partial_message(info.table.message_id)
         try:
             await message.edit(embed=embed, attachments=[file] if file else [], view=buttons)
@@ -375,26 +398,37 @@ class Feed:
             return False
         return True
 
-    def _payload(
+    async def _picture(self, info: TableInfo, view: View, seq: int) -> Picture:
+        """The table picture of ``view`` (the state after ``seq`` actions) and its alt text;
+        who timed out comes from the stored log."""
+        history = await self.service.history(self.table_id)
+        last = last_moves(view, history.timed_out(seq, view.hand_number))
+        png = await self.presenter.table_png(info, view, last)
+        names = texts.picture_names(info, info.table.locale)
+        return Picture(png, table_alt_text(view, names, info.table.locale, last=last))
+
+    async def _payload(
         self,
         info: TableInfo,
         view: View,
-        png: bytes | None,
+        picture: Picture,
         *,
         finished_hand: bool = False,
         seq: int | None = None,
     ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
         locale = info.table.locale
+        history = await self.service.history(self.table_id)
+        hand = view.previous.hand_number if finished_hand and view.previous else view.hand_number
+        entries = history.of_hand(info.seq if seq is None else seq, hand, LOG_LINES)
         embed = ui.game_embed(
             locale,
             info,
             view,
-            by=self.presenter.last_by(info) if seq is None else None,
-            picture=png is not None,
+            log=[texts.entry_text(locale, info, e) for e in entries],
+            picture=picture.png is not None,
             finished_hand=finished_hand,
-            seq=seq,
         )
-        file = discord.File(io.BytesIO(png), filename=ui.TABLE_PICTURE) if png else None
+        file = picture.file(ui.TABLE_PICTURE) if picture.png is not None else None
         over = finished_hand or view.outcome is not None
         buttons = [] if over else ui.game_buttons(locale, info)
         return embed, file, (make_view(buttons) if buttons else None)
@@ -413,7 +447,78 @@ class Feed:
                 file.reset()
             return await self._where(info).send(content, **kwargs)
 
-    # -- notices: reminders and take-overs (best effort) ----------------------------------------
+    # -- the turn ping ---------------------------------------------------------------------------
+
+    async def _ping(self, info: TableInfo, feed: FeedRow) -> FeedRow:
+        """The person to move is mentioned once as his turn begins and again at half time, in
+        one short message that goes once he has moved (or turned pings off)."""
+        wanted = await self._wanted_ping(info)
+        if (
+            wanted is not None
+            and feed.ping_message_id is not None
+            and (feed.ping_turn, feed.ping_stage) == wanted[1:]
+        ):
+            return feed
+        if feed.ping_message_id is not None:
+            message = self._where(info).get_partial_message(feed.ping_message_id)
+            try:
+                await message.delete()
+            except discord.NotFound:
+                pass
+            except RETRYABLE as exc:  # a ping is best effort: try again next round
+                log.info("table %s: turn ping not deleted (%s)", info.id, _describe(exc))
+                return feed
+            feed = await self._save(dataclasses.replace(feed, ping_message_id=None))
+        if wanted is None or (feed.ping_turn or -1, feed.ping_stage) >= wanted[1:]:
+            return feed  # nothing to ask, or this ping was posted and someone removed it
+        user, turn, stage = wanted
+        deadline = info.deadline
+        assert deadline is not None
+        text = tr(
+            info.table.locale,
+            "<@{user}>, it is your turn! The bot plays for you {when}.",
+            user=user,
+            when=f"<t:{int(deadline)}:R>",
+        )
+        try:
+            message = await self._send(
+                info, text, allowed_mentions=USERS_ONLY, nonce=nonce("p", info.id, turn, stage)
+            )
+        except RETRYABLE as exc:  # best effort: the game message shows whose turn it is
+            log.info("table %s: turn ping not posted (%s)", info.id, _describe(exc))
+            return feed
+        return await self._save(
+            dataclasses.replace(feed, ping_message_id=message.id, ping_turn=turn, ping_stage=stage)
+        )
+
+    async def _wanted_ping(self, info: TableInfo) -> tuple[int, int, int] | None:
+        """(user, the action count his turn began at, 1 or 2 at half time), or None."""
+        row = info.turn_seat
+        view = info.public_view()
+        if (
+            info.status != "running"
+            or row is None
+            or row.kind != "human"
+            or row.user_id is None
+            or view is None
+            or info.deadline is None
+            or info.turn_started is None
+        ):
+            return None
+        now = self.service.clock()
+        if now < info.turn_started:
+            return None  # the pause after a hand
+        if not (await self.service.player_settings(row.user_id)).turn_pings:
+            return None
+        drew = 0  # the turn began before the draws of the player to move
+        for event in reversed(view.events):
+            if event.seat != view.turn or event.kind != "draw":
+                break
+            drew += 1
+        half = info.turn_started + info.table.turn_timer / 2
+        return row.user_id, info.seq - drew, 2 if now >= half else 1
+
+    # -- notices: take-overs (best effort) --------------------------------------------------------
 
     def say(self, text: Callable[[str | None], str]) -> None:
         self.notices.append(text)

@@ -26,10 +26,12 @@ from bot.errors import ServiceError
 from bot.i18n import picture_options, tr
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 from cogs.domino import practice, texts, ui
-from cogs.domino.feed import Feed
+from cogs.domino.alt_text import hand_alt_text
+from cogs.domino.feed import LOG_LINES, Feed
 from cogs.domino.ids import make_view
 from cogs.domino.matchend import Wrapup
 from domino import HandResult, Outcome, Tile, View
+from render.moves import LastMove
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +58,6 @@ class Presenter(TableObserver):
         self.service = service
         self.feeds: dict[int, Feed] = {}
         self._hands: dict[tuple[int, int], _HandMessage] = {}
-        self._last_by: dict[int, tuple[int, str]] = {}  # table -> (seq after, "timeout"...)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.wrapup = Wrapup(bot, service, self)
@@ -148,7 +149,6 @@ class Presenter(TableObserver):
         self.wake(table.id)
 
     async def on_action(self, result: ActionResult) -> None:
-        self._last_by[result.table.id] = (result.seq + 1, result.by)
         self.wake(result.table.id)
 
     async def on_hand_ended(self, table: TableInfo, result: HandResult) -> None:
@@ -165,18 +165,7 @@ class Presenter(TableObserver):
         self.wake(table.id)
 
     async def on_reminder(self, table: TableInfo, seat: int, user_id: int, deadline: float) -> None:
-        when = f"<t:{int(deadline)}:R>"
-
-        def text(locale: str | None) -> str:
-            return tr(
-                locale,
-                "<@{user}>, it is your turn! The bot plays for you {when}.",
-                user=user_id,
-                when=when,
-            )
-
-        if not self.closing:
-            self.feed(table.id).say(text)
+        self.wake(table.id)  # half time: the feed pings the player again
 
     async def on_seat_taken_over(
         self, table: TableInfo, user_id: int, seats: tuple[int, ...]
@@ -196,16 +185,15 @@ class Presenter(TableObserver):
 
     # ------------------------------------------------------------------ what the feed draws
 
-    def last_by(self, info: TableInfo) -> str | None:
-        """How the last action was made ("timeout", "computer"…), if this process saw it."""
-        by = self._last_by.get(info.id)
-        return by[1] if by and by[0] == info.seq else None
-
-    async def table_png(self, info: TableInfo, view: View) -> bytes | None:
+    async def table_png(
+        self, info: TableInfo, view: View, last: Sequence[LastMove | None] | None = None
+    ) -> bytes | None:
+        """The table picture of ``view``; ``last``: each seat's latest move, when known."""
         locale = info.table.locale
-        return await pictures.table_png(
-            view, texts.picture_names(info, locale), **picture_options(locale)
-        )
+        options = picture_options(locale)
+        if last is not None:
+            options["last"] = list(last)
+        return await pictures.table_png(view, texts.picture_names(info, locale), **options)
 
     async def match_end_extras(
         self, info: TableInfo, embed: discord.Embed
@@ -288,7 +276,6 @@ class Presenter(TableObserver):
 
     def forget_hands(self, table_id: int) -> None:
         """Drop what is kept about a closed table's private hand messages."""
-        self._last_by.pop(table_id, None)
         for key in [k for k in self._hands if k[0] == table_id]:
             del self._hands[key]
 
@@ -342,7 +329,14 @@ class Presenter(TableObserver):
         choose: Tile | None = None,
         notice: str | None = None,
     ) -> None:
-        content, buttons = ui.hand_message(locale, info, views, choose=choose, notice=notice)
+        history = await self.service.history(info.id)
+        seats = [v.seat for v in views if v.seat is not None]
+        since = [
+            texts.entry_text(locale, info, e) for e in history.since(seats, limit=LOG_LINES)
+        ]
+        content, buttons = ui.hand_message(
+            locale, info, views, choose=choose, notice=notice, since=since
+        )
         if choose is None:
             acting = ui.acting_view(info, views)
             buttons += await practice.hint_buttons(self.service, locale, info, acting)
@@ -351,7 +345,8 @@ class Presenter(TableObserver):
             png = await pictures.hand_png(view, **picture_options(locale))
             if png is not None:
                 name = "hand.png" if len(views) == 1 else f"hand-seat{(view.seat or 0) + 1}.png"
-                files.append(discord.File(io.BytesIO(png), filename=name))
+                alt = hand_alt_text(view, locale)
+                files.append(discord.File(io.BytesIO(png), filename=name, description=alt))
         ui_view = make_view(buttons) if buttons else None
         if new:
             kwargs: dict[str, Any] = {"ephemeral": True, "files": files}

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.i18n import N_, tr
 from bot.store import SeatRow
+from bot.tables.history import Entry
 from bot.tables.service import TableInfo
 from cogs.names import escape_name
 from domino import Event, HandResult, Outcome, Ruleset
@@ -20,6 +21,7 @@ from domino import Event, HandResult, Outcome, Ruleset
 __all__ = [
     "VARIANTS",
     "action_text",
+    "entry_text",
     "hand_result_text",
     "outcome_text",
     "side_label",
@@ -156,6 +158,45 @@ def action_text(locale: str | None, info: TableInfo, event: Event) -> str:
     if event.kind == "draw":
         return tr(locale, "{name} drew a tile.", name=name)
     return tr(locale, "{name} passed.", name=name)
+
+
+def entry_text(locale: str | None, info: TableInfo, entry: Entry) -> str:
+    """One line of the move log: who did what (public facts only; drawn tiles are not named)."""
+    name = seat_name(info, entry.seat, locale) if entry.seat is not None else ""
+    tile = str(entry.tile) if entry.tile is not None else "?"
+    if entry.kind == "start":
+        return tr(locale, "The start tile {tile} was laid.", tile=tile)
+    if entry.kind == "hand" and entry.result is not None:
+        title, _ = hand_result_text(locale, info, entry.result)
+        scored = [
+            f"{side_label(locale, info, side)} +{p}"
+            for side, p in enumerate(entry.result.points)
+            if p
+        ]
+        return f"{title} {', '.join(scored)}".strip()
+    if entry.kind == "resign":
+        return tr(locale, "{name} resigned.", name=name)
+    if entry.kind == "play":
+        if entry.number is None:
+            text = tr(locale, "{name} opened with {tile}.", name=name, tile=tile)
+        else:
+            text = tr(
+                locale, "{name} played {tile} on the {number}.",
+                name=name, tile=tile, number=entry.number,
+            )
+    elif entry.kind == "draw":
+        text = (
+            tr(locale, "{name} drew a tile.", name=name)
+            if entry.count == 1
+            else tr(locale, "{name} drew {count} tiles.", name=name, count=entry.count)
+        )
+    else:
+        text = tr(locale, "{name} passed.", name=name)
+    if entry.timed_out:
+        text += " " + tr(locale, "(time ran out: the bot played)")
+    elif entry.forced:
+        text += " " + tr(locale, "(the only possible move, made by the bot)")
+    return text
 
 
 def _points_lines(locale: str | None, info: TableInfo, points: tuple[int, ...]) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import END_NAMES, N_, tr
+from bot.store import PlayerSettingsRow
 from bot.tables.service import TableInfo
 from cogs.domino import texts
 from cogs.domino.ids import DominoButton
@@ -241,20 +242,12 @@ def _players_text(locale: str | None, info: TableInfo, view: View) -> str:
     return "\n".join(lines)
 
 
-def last_action_text(locale: str | None, info: TableInfo, view: View, by: str | None) -> str:
-    """What happened last in the current hand (or how the previous hand ended)."""
-    if view.outcome is not None:
-        return texts.outcome_text(locale, info, view.outcome)
-    if view.events:
-        text = texts.action_text(locale, info, view.events[-1])
-        if by == "timeout":
-            text += " " + tr(locale, "(time ran out: the bot played)")
-        elif by == "forced":
-            text += " " + tr(locale, "(the only possible move, made by the bot)")
-        return text
-    if view.previous is not None and view.previous.hand_number == view.hand_number - 1:
-        return tr(locale, "Hand {number} begins.", number=view.hand_number)
-    return tr(locale, "The match begins.")
+def log_text(lines: Sequence[str], fallback: str) -> str:
+    """The move log: one event a line, oldest first, the latest in bold."""
+    if not lines:
+        return fallback
+    *older, latest = lines
+    return "\n".join([*(f"· {line}" for line in older), f"· **{latest}**"])
 
 
 def game_embed(
@@ -262,13 +255,11 @@ def game_embed(
     info: TableInfo,
     view: View,
     *,
-    by: str | None = None,
+    log: Sequence[str] = (),
     picture: bool = True,
     finished_hand: bool = False,
-    seq: int | None = None,
 ) -> discord.Embed:
-    """The public embed: variant and hand, last action, scores, players, whose turn (``seq``:
-    the number of actions ``view`` is after, when it is not the table's latest state)."""
+    """The public embed: variant and hand, the move log, scores, players, whose turn."""
     ruleset = info.ruleset
     name = texts.variant_name(locale, ruleset.id)
     if ruleset.hands is not None:
@@ -276,10 +267,18 @@ def game_embed(
     else:
         hand = tr(locale, "hand {number}", number=view.hand_number)
     over = view.outcome is not None or info.status != "running"
-    description = last_action_text(locale, info, view, by)
+    if view.outcome is not None:
+        first = texts.outcome_text(locale, info, view.outcome)
+    elif view.previous is not None and not any(e.kind != "start" for e in view.events):
+        first = tr(locale, "Hand {number} begins.", number=view.hand_number)
+    else:
+        first = tr(locale, "The match begins.")
+    description = log_text(log, first)
+    if view.outcome is not None and log:
+        description = f"**{first}**\n{description}"
     if finished_hand and view.previous is not None and view.outcome is None:
         title, body = texts.hand_result_text(locale, info, view.previous)
-        description = f"**{title}**\n{body}"
+        description = f"**{title}**\n{body}\n\n{log_text(log, '')}".strip()
         hand = tr(locale, "hand {number}", number=view.previous.hand_number)
     embed = discord.Embed(
         title=tr(locale, "{variant} · {hand}", variant=name, hand=hand),
@@ -299,7 +298,6 @@ def game_embed(
         footer.append(tr(locale, "pile: {count}", count=view.pile_size))
     if view.sleeping:
         footer.append(tr(locale, "face down: {count}", count=view.sleeping))
-    footer.append(tr(locale, "move {seq}", seq=info.seq if seq is None else seq))
     embed.set_footer(text=" · ".join(footer))
     if picture:
         embed.set_image(url=f"attachment://{TABLE_PICTURE}")
@@ -355,15 +353,6 @@ def _playable(view: View) -> dict[Tile, str]:
     return {tile: ("ask" if len(e) > 1 else "any") for tile, e in ends.items()}
 
 
-# The end buttons of a tile that fits several ends (All Fives adds the spinner's up and down).
-END_BUTTONS: dict[str, str] = {
-    "left": N_("Left ({number})"),
-    "right": N_("Right ({number})"),
-    "up": N_("Up ({number})"),
-    "down": N_("Down ({number})"),
-}
-
-
 def _ends_of(view: View, tile: Tile) -> list[tuple[str, int]]:
     """The ends where ``tile`` may be laid now, with the number each shows."""
     numbers = dict(view.open_ends)
@@ -380,6 +369,27 @@ def _ends_of(view: View, tile: Tile) -> list[tuple[str, int]]:
 def spinner_ends_text(locale: str | None, view: View) -> str:
     """The open ends, each named: "left 3, right 5, up 5, down 5"."""
     return ", ".join(f"{tr(locale, END_NAMES[name])} {n}" for name, n in view.open_ends)
+
+
+def end_buttons(
+    locale: str | None, info: TableInfo, acting: View, tile: Tile
+) -> list[DominoButton]:
+    """One button per end ``tile`` may go to, named by the number it is laid on ("on the 4"),
+    the number the picture shows on that end (and the end's name where two show the same)."""
+    ends = _ends_of(acting, tile)
+    numbers = [number for _, number in ends]
+    buttons = []
+    for end, number in ends:
+        text = tr(locale, "on the {number}", number=number)
+        if numbers.count(number) > 1:
+            text = tr(locale, "{place} ({end})", place=text, end=tr(locale, END_NAMES[end]))
+        buttons.append(
+            DominoButton(
+                "play", info.id, tile, end, acting.hand_number, info.seq,
+                label=text, style=Style.primary, row=0,
+            )
+        )
+    return buttons
 
 
 def acting_view(info: TableInfo, views: Sequence[View]) -> View | None:
@@ -400,16 +410,21 @@ def hand_message(
     *,
     choose: Tile | None = None,
     notice: str | None = None,
+    since: Sequence[str] = (),
 ) -> tuple[str, list[DominoButton]]:
     """The text and buttons of a player's private hand message.
 
-    ``choose``: the tile whose end the player picks now (Left / Right / Back).
+    ``choose``: the tile whose end the player picks now (one button per end, Back);
+    ``since``: what happened since the player's last turn, one event a line.
     """
     acting = acting_view(info, views)
     shown = acting or views[0]
     seq = info.seq
     hand_no = shown.hand_number
     lines: list[str] = []
+    if since:
+        lines.append(tr(locale, "Since your last turn:"))
+        lines.extend(f"· {line}" for line in since)
     if notice:
         lines.append(notice)
     if len(views) > 1:
@@ -435,34 +450,10 @@ def hand_message(
         turn = info.turn
         waiting = texts.seat_name(info, turn, locale) if turn is not None else "?"
         lines.append(tr(locale, "Hand {number}. Waiting for {name}.", number=hand_no, name=waiting))
-    elif choose is not None and shown.ends is not None and (ends := _ends_of(shown, choose)):
-        if [name for name, _ in ends] == ["left", "right"]:
-            lines.append(
-                tr(
-                    locale,
-                    "Where do you lay {tile}? Left end: {left}, right end: {right}.",
-                    tile=str(choose),
-                    left=ends[0][1],
-                    right=ends[1][1],
-                )
-            )
-        else:  # the spinner's up or down end is among them
-            lines.append(tr(locale, "Where do you lay {tile}? Choose an end.", tile=str(choose)))
+    elif choose is not None and acting is not None and _ends_of(acting, choose):
+        lines.append(tr(locale, "Where do you lay {tile}?", tile=str(choose)))
         return "\n".join(lines), [
-            *(
-                DominoButton(
-                    "play",
-                    t,
-                    choose,
-                    name,
-                    hand_no,
-                    seq,
-                    label=tr(locale, END_BUTTONS[name], number=number),
-                    style=Style.primary,
-                    row=0,
-                )
-                for name, number in ends
-            ),
+            *end_buttons(locale, info, acting, choose),
             DominoButton(
                 "back", t, hand_no, seq, label=tr(locale, "Back"), style=Style.secondary, row=0
             ),
@@ -535,6 +526,38 @@ def hand_message(
                 )
             )
     return "\n".join(lines), buttons
+
+
+# ---------------------------------------------------------------------------- settings
+
+#: The choices of an on/off setting.
+ON_OFF_CHOICES = [
+    discord.app_commands.Choice(name=discord.app_commands.locale_str("on"), value="on"),
+    discord.app_commands.Choice(name=discord.app_commands.locale_str("off"), value="off"),
+]
+
+
+def settings_text(locale: str | None, settings: PlayerSettingsRow, *, changed: bool) -> str:
+    """A player's settings, each with what it does."""
+    lines = [tr(locale, "Saved. Your settings:") if changed else tr(locale, "Your settings:")]
+    if settings.turn_pings:
+        lines.append(
+            tr(
+                locale,
+                "Turn pings: **on**. You are mentioned in the table's thread when your turn "
+                "begins and again at half time; the mention goes once you have moved.",
+            )
+        )
+    else:
+        lines.append(
+            tr(
+                locale,
+                "Turn pings: **off**. Nobody mentions you when your turn comes; the game "
+                "message still shows whose turn it is.",
+            )
+        )
+    lines.append(tr(locale, "Change them with /domino settings."))
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------ errors

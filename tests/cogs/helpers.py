@@ -16,7 +16,8 @@ from bot.settings import Settings
 from bot.tables.service import TableInfo, TableService
 from cogs.domino.cog import DominoCog
 from cogs.domino.ids import parse
-from domino import Match, Resign, Ruleset, decode_action
+from domino import Match, Resign, Ruleset, Tile, decode_action
+from render.moves import last_moves
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 
 COMPUTER_DELAY = 0.0
@@ -187,7 +188,6 @@ def hand_choice(message: StoredMessage) -> str:
 # ------------------------------------------------------------------------- playing turns
 
 TILE_LABEL = re.compile(r"(?<![\d-])(\d)-(\d)(?![\d-])")
-MOVE = re.compile(r"\bmove (\d+)\b")
 
 
 def human_to_move(bot: TestBot, table_id: int) -> int | str | None:
@@ -295,16 +295,49 @@ def _versions(message: StoredMessage) -> list[StoredMessage]:
     return [*message.history, message]
 
 
+def _shown_seq(version: StoredMessage) -> int | None:
+    """The state a game message version shows, from its My tiles button: the button's custom
+    id carries the table's action count (a marker no player reads)."""
+    for cid in version.custom_ids():
+        parsed = parse(cid)
+        if parsed and parsed[0] == "tiles" and parsed[2]:
+            return int(parsed[2][0])
+    return None
+
+
+def is_game_message(message: StoredMessage) -> bool:
+    """Whether ``message`` is (or was) a table's game message: it had a My tiles button."""
+    return any(_shown_seq(v) is not None for v in _versions(message))
+
+
 async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int) -> int:
     """Check every version of every public message of the table; returns versions checked.
 
-    A game message version names its state ("move N" in the footer): its text may not name a
-    tile held in any hand at that state, and its picture must be exactly the table picture of
-    that state's public view. Other public messages name no tile at all, and their pictures
-    are copies of checked game pictures.
+    A game message version is known by its state: the action count its My tiles button
+    carries, or, for a version without buttons (the final position of a hand or of the
+    match), the hand end whose picture it shows. Its text may not name a tile held in any
+    hand at that state, and its picture must be exactly the table picture of that state's
+    public view. Other public messages name no tile at all, and their pictures are copies of
+    checked game pictures.
     """
     states, names = await match_states(bot, table_id)
+    history = await bot.svc.history(table_id)
     renderer = pictures.table_renderer()
+    rendered: dict[int, bytes] = {}
+
+    def picture(seq: int) -> bytes:
+        if seq not in rendered:
+            assert renderer is not None
+            view = states[seq].public_view()
+            last = last_moves(view, history.timed_out(seq, view.hand_number))
+            rendered[seq] = renderer(view, names, last=list(last))
+        return rendered[seq]
+
+    def ended(seq: int) -> bool:
+        return seq > 0 and len(states[seq].hand_results) > len(states[seq - 1].hand_results)
+
+    hand_ends = [seq for seq in range(1, len(states)) if ended(seq)] + [len(states) - 1]
+    games = {m.id for m in fake.public_messages() if is_game_message(m)}
     pictured = 0
     checked: set[bytes] = set()
     unchecked: list[bytes] = []
@@ -312,11 +345,11 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
     for message in fake.public_messages():
         for version in _versions(message):
             text = version.text()
-            seq = None
-            for embed in version.embeds:
-                found = MOVE.search((embed.get("footer") or {}).get("text", ""))
-                if found:
-                    seq = int(found.group(1))
+            seq = _shown_seq(version)
+            if seq is None and message.id in games and version.attachments and renderer:
+                data = version.attachments[0].data
+                seq = next((s for s in hand_ends if picture(s) == data), None)
+                assert seq is not None, f"game message {version.id} shows no state's picture"
             if seq is None:
                 labels = [m.group(0) for m in TILE_LABEL.finditer(text)]
                 assert not labels, f"tile labels {labels} in public message {version.id}: {text}"
@@ -325,13 +358,20 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
             count += 1
             state = states[seq]
             hidden = {str(t) for hand in state.hands for t in hand}
+            if _shown_seq(version) is None and ended(seq):
+                # A hand's final position: the tiles left in that hand's hands stay hidden
+                # (those of the next deal are not its business).
+                before = states[seq - 1]
+                played = before.public_view().played_tiles() | state.public_view().played_tiles()
+                kept = {t for hand in before.hands for t in hand}
+                line = {Tile(*pair) for pair in state.hand_results[-1].line}
+                hidden = {str(t) for t in kept - line - played}
             named = {m.group(0) for m in TILE_LABEL.finditer(text)}
             assert not hidden & named, f"hidden tiles {hidden & named} in {version.id}: {text}"
             for att in version.attachments:
                 assert att.filename == "table.png", att.filename
                 if renderer is not None and att.data not in checked:
-                    expected = renderer(state.public_view(), names)
-                    assert att.data == expected, f"picture of message {version.id} at move {seq}"
+                    assert att.data == picture(seq), f"picture of message {version.id} at {seq}"
                     checked.add(att.data)
                 pictured += 1
     if renderer is not None:

@@ -102,7 +102,7 @@ async def test_a_spanish_server_with_a_brazilian_player(
         await settle(bot)
         text = game.text()
         assert "Marcador" in text and "Jugadores" in text and "Turno" in text, text
-        assert f"Mesa {tid} · pozo: 14 · jugada 0" in text
+        assert f"Mesa {tid} · pozo: 14" in text and "jugada" not in text
         assert [b["label"] for b in game.buttons()] == ["Mis fichas", "Rendirse"]
         # The table picture is drawn with the server's words.
         started = await bot.svc.get(tid)
@@ -142,7 +142,7 @@ async def test_a_spanish_server_with_a_brazilian_player(
         assert played[locales[mover.id]] in message.content, message.content
         await settle(bot)
         game = await game_message(fake, bot, tid)
-        assert f"{mover.global_name} juega el {tile}." in game.text()  # public: Spain's Spanish
+        assert f"{mover.global_name} sale con el {tile}." in game.text()  # public: Spain's Spanish
 
         # The other player's private hand is refreshed for his turn, in his language.
         turn = {"es-419": "Te toca (mano 1). Puntas:", "pt-BR": "Sua vez (rodada 1). Pontas:"}
@@ -226,7 +226,8 @@ async def test_the_words_in_the_pictures_follow_the_locale(
     tables = [options for kind, options in calls if kind == "render_table"]
     hands = [options for kind, options in calls if kind == "render_hand"]
     assert tables and all(
-        o == {"labels": {"score": "Placar", "pile": "monte: {count}"}} for o in tables
+        o["labels"] == {"score": "Placar", "pile": "monte: {count}"} for o in tables
     )
+    assert all(len(o["last"]) == 2 for o in tables)  # each seat's last move, from the log
     assert {"labels": {"score": "Marcador", "pile": "pozo: {count}"}} in hands  # Eve's
     assert {} in hands  # Ana's, in English

@@ -124,8 +124,14 @@ async def test_a_tile_that_fits_both_ends_asks_which_end(
             tile = ask[0].split(":")[3]
             click = await fake.click(user, hand, ask[0])
             await click.wait_for_edits(1)
-            assert hand.content.startswith(f"Where do you lay {tile}?")
-            assert [b["label"] for b in hand.buttons()][2] == "Back"
+            assert f"Where do you lay {tile}?" in hand.content
+            before = info.public_view()
+            assert before is not None and before.ends is not None
+            # The end buttons say the number they play on, as the picture's end discs do.
+            left, right = before.ends
+            labels = [b["label"] for b in hand.buttons()]
+            assert labels == [f"on the {left}", f"on the {right}", "Back"], labels
+            assert "move" not in hand.content
             back = await fake.click(user, hand, button(hand, "back"))
             await back.wait_for_edits(1)
             assert ask[0] in enabled(hand)  # the tiles again
@@ -134,7 +140,7 @@ async def test_a_tile_that_fits_both_ends_asks_which_end(
             right = button_with(hand, "play", "right")
             played = await fake.click(user, hand, right)
             await played.wait_for_edits(1)
-            assert hand.content.startswith(f"You played {tile}.")
+            assert f"You played {tile}." in hand.content
             after = await bot.svc.get(tid)
             view = after.public_view()
             assert view is not None and after.seq == info.seq + 1

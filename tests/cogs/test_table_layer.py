@@ -21,6 +21,7 @@ from tests.cogs.helpers import (
     button,
     factory,
     game_message,
+    is_game_message,
     new_table,
     play_until_over,
     settle,
@@ -96,7 +97,7 @@ async def test_every_hand_end_is_drawn_and_announced_once(
             if HAND_RESULT.match(title):
                 assert m.attachments and m.attachments[0].is_png, title
         # Each hand's game message was last edited into the final position of its hand.
-        games = [m for m in fake.messages(place) if m.embed and "move" in str(m.embed)]
+        games = [m for m in fake.messages(place) if is_game_message(m)]
         finished = [m for m in games if "is over" in m.text() or "domino" in m.text().lower()]
         assert len(finished) >= hands - 1
         assert await assert_no_hidden_tiles(fake, bot, tid) > hands
