@@ -167,6 +167,11 @@ class TableInfo:
             return None
         return self.turn_started + self.table.turn_timer
 
+    @property
+    def move_forced(self) -> bool:
+        """The seat to move has one possible move, which the bot makes for it in a moment."""
+        return self._match is not None and forced_action(self._match) is not None
+
     def seats_of(self, user_id: int) -> tuple[int, ...]:
         """Seats of ``user_id`` that he still plays himself."""
         return tuple(

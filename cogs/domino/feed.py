@@ -503,6 +503,7 @@ class Feed:
             or view is None
             or info.deadline is None
             or info.turn_started is None
+            or info.move_forced  # the bot makes his only possible move in a moment
         ):
             return None
         now = self.service.clock()
