@@ -229,8 +229,11 @@ async def play_turn(
     assert click.type == 6, click
     if parsed[0] == "play" and parsed[2][1] == "ask":
         await click.wait_for_edits(1)
-        left = button_with(message, "play", "left")
-        click = await fake.click(user, message, left)
+        try:
+            end = button_with(message, "play", "left")
+        except LookupError:  # All Fives: a tile fitting the spinner's arms only
+            end = hand_choice(message)
+        click = await fake.click(user, message, end)
     await click.wait_for_edits(1)
     assert not click.followups, [m.content for m in click.followups]
     return click
