@@ -14,6 +14,7 @@ from typing import Literal
 
 from bot.store import ActionRow
 from domino import Draw, HandResult, Match, Pass, Play, Resign, Ruleset, Tile, decode_action
+from domino.spinner import end_count
 
 __all__ = ["Entry", "History"]
 
@@ -42,6 +43,7 @@ class Entry:
     timed_out: bool = False
     forced: bool = False  # the only possible move, made by the bot (forced moves)
     result: HandResult | None = None
+    points: int = 0  # what a play scored at the ends (All Fives)
 
 
 class History:
@@ -132,7 +134,7 @@ class History:
             end, number = _where(before, after, action, ended)
             self.entries.append(Entry("play", hand, row.seat, seq, seq, tile=action.tile,
                                       end=end, number=number, timed_out=timed_out,
-                                      forced=forced))
+                                      forced=forced, points=_end_points(after, ended)))
         self.match = after
         self.seq = seq + 1
         if ended:
@@ -140,6 +142,18 @@ class History:
                                       result=after.hand_results[-1]))
             if after.outcome is None:
                 self._start()
+
+
+def _end_points(after: Match, ended: bool) -> int:
+    """What the play that led to ``after`` scored at the ends (games scored at the ends)."""
+    step = after.ruleset.end_scoring
+    if not step:
+        return 0
+    if not ended:
+        return after.events[-1].points if after.events else 0
+    final = after.hand_results[-1]  # the hand ended on it: count its final ends
+    count = end_count(final.line, final.spinner, final.arms)
+    return count if count % step == 0 else 0
 
 
 def _where(before: Match, after: Match, play: Play, ended: bool) -> tuple[str | None, int | None]:

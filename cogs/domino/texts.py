@@ -146,14 +146,6 @@ def action_text(locale: str | None, info: TableInfo, event: Event) -> str:
     if event.kind == "start":
         return tr(locale, "The start tile {tile} was laid.", tile=_tile(event))
     if event.kind == "play":
-        if event.points:  # All Fives: the ends added up to a multiple of 5
-            return tr(
-                locale,
-                "{name} played {tile}: the ends add up to {points}, +{points} points.",
-                name=name,
-                tile=_tile(event),
-                points=event.points,
-            )
         return tr(locale, "{name} played {tile}.", name=name, tile=_tile(event))
     if event.kind == "draw":
         return tr(locale, "{name} drew a tile.", name=name)
@@ -192,6 +184,8 @@ def entry_text(locale: str | None, info: TableInfo, entry: Entry) -> str:
         )
     else:
         text = tr(locale, "{name} passed.", name=name)
+    if entry.points:  # All Fives: the ends added up to a multiple of 5
+        text += " " + tr(locale, "The ends add up to {points}: +{points}.", points=entry.points)
     if entry.timed_out:
         text += " " + tr(locale, "(time ran out: the bot played)")
     elif entry.forced:

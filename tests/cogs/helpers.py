@@ -367,7 +367,8 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
                 before = states[seq - 1]
                 played = before.public_view().played_tiles() | state.public_view().played_tiles()
                 kept = {t for hand in before.hands for t in hand}
-                line = {Tile(*pair) for pair in state.hand_results[-1].line}
+                result = state.hand_results[-1]  # its line, and All Fives' spinner arms
+                line = {Tile(*pair) for pair in (*result.line, *result.arms[0], *result.arms[1])}
                 hidden = {str(t) for t in kept - line - played}
             named = {m.group(0) for m in TILE_LABEL.finditer(text)}
             assert not hidden & named, f"hidden tiles {hidden & named} in {version.id}: {text}"

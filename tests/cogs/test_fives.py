@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import error_text
-from bot.store import SeatRow, TableRow
+from bot.store import ActionRow, SeatRow, TableRow
+from bot.tables.history import History
 from bot.tables.service import TableInfo
 from cogs.domino import texts
 from cogs.domino.ids import parse
-from domino import Event, IllegalAction, Match, Play, Tile, preset
+from domino import IllegalAction, Match, Play, Tile, encode_action, preset
 from domino.spinner import arms_open
 from tests.cogs.helpers import (
     TestBot,
@@ -30,6 +31,8 @@ from tests.cogs.helpers import (
     start_with_computers,
 )
 from tests.cogs.test_match import first_button_policy
+from tests.domino.test_fives import PILE as FIVES_PILE
+from tests.domino.test_fives import S0, S1
 from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
 
 ARM_ENDS = ("up", "down")
@@ -64,14 +67,16 @@ async def click_turn(
     if asks:
         await click.wait_for_edits(1)
         ends = {p[1]: c for c in enabled(hand) if (p := _play(c))}
-        labels = [b["label"] for b in hand.buttons()]
-        assert labels[-1] == "Back" and len(ends) >= 2, labels
-        for name in ("up", "down", "left", "right"):
-            label = name.capitalize() + " ("
-            assert (name in ends) == any(x.startswith(label) for x in labels), labels
+        labels = {b["custom_id"]: b["label"] for b in hand.buttons()}
+        assert list(labels.values())[-1] == "Back" and len(ends) >= 2, labels
+        named = [labels[c] for c in ends.values()]
+        assert all(label.startswith("on the ") for label in named), named
+        for end, cid in ends.items():  # two ends showing one number are told apart by name
+            number = labels[cid].split()[2]
+            if sum(x.split()[2] == number for x in named) > 1:
+                assert labels[cid] == f"on the {number} ({end})", labels
         chosen = next(e for e in (*ARM_ENDS, "left", "right") if e in ends)
-        if chosen in ARM_ENDS:
-            assert hand.content.endswith("Choose an end."), hand.content
+        assert hand.content.endswith("?"), hand.content  # "Where do you lay 3-5?"
         click = await fake.click(user, hand, ends[chosen])
     await click.wait_for_edits(1)
     assert not click.followups, [m.content for m in click.followups]
@@ -112,7 +117,7 @@ async def check_finished_fives(fake: FakeDiscord, bot: TestBot, tid: int, target
     scored = [e for s in states for e in s.events[-1:] if e.points]
     assert scored, "some play scored at the ends"
     public = " ".join(v.text() for m in fake.public_messages() for v in (*m.history, m))
-    assert "the ends add up to" in public
+    assert "The ends add up to" in public  # the move log
     assert "Scored at the ends:" in public  # a hand result lists them
     assert await assert_no_hidden_tiles(fake, bot, tid) > 10
     assert fake.error_responses == []
@@ -225,20 +230,21 @@ def _info(variant: str, names: list[str], **options: Any) -> TableInfo:
 
 
 def test_a_play_that_scores_at_the_ends_says_so() -> None:
-    """The usual rule of All Fives: ends adding up to a multiple of 5 score at once."""
+    """The usual rule of All Fives: ends adding up to a multiple of 5 score at once; the move
+    log says so, the hand's last play too."""
     info = _info("all-fives", ["Ann", "Bob"])
-    opening = Event(0, "play", Tile(5, 5), None, None, 10)
-    assert texts.action_text(None, info, opening) == (
-        "Ann played 5-5: the ends add up to 10, +10 points."
+    history = History(info.ruleset, 1, {"hands": [S0, S1], "pile": FIVES_PILE})
+    rows = [ActionRow(1, k, k % 2, encode_action(Play(Tile.parse(t), e)), 0.0, "player")
+            for k, (t, e) in enumerate([("5-5", None), ("0-5", "right"), ("4-5", "left")])]
+    history.extend(rows)
+    opening, right, left = history.entries[-3:]
+    assert (opening.points, right.points, left.points) == (10, 10, 0)  # 5+5; 5+5+0; 4+5+0
+    assert texts.entry_text(None, info, opening) == (
+        "Ann opened with 5-5. The ends add up to 10: +10."
     )
-    assert texts.action_text("es-ES", info, opening) == (
-        "Ann juega el 5-5: las puntas suman 10, +10 puntos."
-    )
-    assert texts.action_text("pt-BR", info, opening) == (
-        "Ann jogou a 5-5: as pontas somam 10, +10 pontos."
-    )
-    plain = Event(1, "play", Tile(0, 5), "right", (5, 5), 0)
-    assert texts.action_text(None, info, plain) == "Bob played 0-5."
+    assert texts.entry_text("es-ES", info, right).endswith("Las puntas suman 10: +10.")
+    assert texts.entry_text("pt-BR", info, right).endswith("As pontas somam 10: +10.")
+    assert texts.entry_text(None, info, left) == "Ann played 4-5 on the 5."
 
 
 def test_the_penalty_games_stuck_end_is_no_block() -> None:
