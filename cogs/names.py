@@ -29,11 +29,17 @@ def _escape_bracket(match: re.Match[str]) -> str:
     return slashes + char if len(slashes) % 2 else f"{slashes}\\{char}"
 
 
+# escape_markdown escapes an indented list marker ("  - x") with a backslash before the
+# spaces, which Discord shows as a backslash: it goes right before the marker instead.
+_LIST_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\(\s+)(?=-)")
+
+
 def escape_name(name: str) -> str:
     """``name`` as inert Discord text (markdown, links, mentions and brackets escaped)."""
     text = name.replace(":/", f":{_ZWSP}/")  # no autolink, and escape_markdown sees no URL
     text = discord.utils.escape_mentions(text)
     text = discord.utils.escape_markdown(text)
+    text = _LIST_ESCAPE.sub(lambda m: f"{m[1]}{m[2]}\\", text)
     return _BRACKETS.sub(_escape_bracket, text)
 
 
