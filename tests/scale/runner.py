@@ -6,7 +6,8 @@ The settings come from the environment as for ``python -m bot`` (``DATABASE_URL`
 points discord.py's REST base and gateway at the fake, as ``tests.fakediscord`` does in-process;
 ``LEASE_TTL`` sets short leases; computers move after ``COMPUTER_DELAY`` seconds. The process
 prints ``ready`` on its standard output once Discord's READY came and every table it holds is
-loaded, then runs until it is killed or stopped (SIGTERM closes it cleanly).
+loaded, then runs until it is killed or stopped (SIGTERM closes it cleanly). Computers answer
+at once (no human-like pace).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ async def main() -> int:
         service_options={
             "seed_source": lambda: next(seeds),
             "computer_delay": float(os.environ.get("COMPUTER_DELAY", "0.05")),
+            "computer_pace": None,  # answer at once, not at a human pace
             "hand_pause": float(os.environ.get("HAND_PAUSE", "0.05")),
             "ai_level": "easy",
         },

@@ -34,6 +34,7 @@ __all__ = ["fake_discord"]
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE_TTL = 2.0
+WHOLE_TEST = 240.0  # seconds: far more than the ~45 s it takes on a busy 2-core machine
 HAND_RESULT = re.compile(r"^Hand (\d+): ")
 
 
@@ -67,7 +68,7 @@ class BotProcess:
                 await asyncio.wait_for(self.proc.wait(), 10)
             except TimeoutError:
                 self.kill()
-                await self.proc.wait()
+                await asyncio.wait_for(self.proc.wait(), 10)
         if self._reader is not None:
             self._reader.cancel()
 
@@ -289,72 +290,78 @@ async def test_two_processes_share_the_tables_and_survive_a_kill(
     tables = [Table(u, c.id) for u, c in zip(users, channels, strict=True)]
     store = await Store.open(pg_url)
     observer = TableService(store, owns=lambda guild_id: False)  # reads, never runs a table
-    leases = LeaseRepo(store.driver)
     async with cluster(fake, pg_url, tmp_path) as procs:
         try:
-            p0, p1 = await asyncio.gather(procs.start("p0", "0"), procs.start("p1", "1"))
-            await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
-            # Each process got only the guilds of its shard.
-            for shard in (0, 1):
-                (session,) = fake.shard_sessions(shard)
-                got = [int(d["id"]) for e, d in session.events if e == "GUILD_CREATE"]
-                assert got == fake.guilds_of([shard], 2)
-
-            # Tables in both shards play at once.
-            await asyncio.gather(*(open_table(fake, t) for t in tables))
-            t0, t1 = tables
-            await asyncio.gather(
-                *(play(fake, observer, t, until=lambda i: i.seq >= 6) for t in tables)
-            )
-            assert {r.shard_id: r.owner for r in await leases.list()}.keys() == {0, 1}
-
-            # SIGKILL the process of shard 1 right after an acknowledged move, mid-hand.
-            info1 = await play(fake, observer, t1, after_ack=lambda i: i.seq > 8)
-            assert info1.status == "running"
-            held = {r.shard_id: r for r in await leases.list()}[1]
-            p1.kill()
-            await p1.proc.wait()
-            seq0 = (await observer.get(t0.id)).seq
-            # Shard 0's table never stalls meanwhile.
-            p1b = await procs.start("p1-restarted", "1", wait=False)
-            await play(fake, observer, t0, until=lambda i: i.seq >= seq0 + 6)
-            await procs.wait_ready(p1b)
-            # The restarted process waits for the dead one's lease, then resumes its table.
-            info1 = await play(fake, observer, t1, until=lambda i: i.seq >= info1.seq + 4)
-            lease = {r.shard_id: r for r in await leases.list()}[1]
-            assert lease.epoch == 2 and lease.acquired_at >= held.expires_at
-
-            # A takeover: shard 1's process dies again; a third process is given shard 1.
-            await play(fake, observer, t1, after_ack=lambda i: i.seq > info1.seq)
-            held = {r.shard_id: r for r in await leases.list()}[1]
-            p1b.kill()
-            await p1b.proc.wait()
-            await procs.start("p2", "1")
-            await asyncio.gather(*(play(fake, observer, t) for t in tables))
-            lease = {r.shard_id: r for r in await leases.list()}[1]
-            assert lease.epoch == 3 and lease.acquired_at >= held.expires_at
-            assert lease.owner != held.owner
-            for table in tables:
-                assert (await observer.get(table.id)).status == "finished"
-            # Let the feeds publish the ends, then check everything.
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    for table in tables:
-                        await check_table(fake, store, table)
-                    break
-                except AssertionError:
-                    if time.monotonic() > deadline:
-                        raise
-                    await asyncio.sleep(0.1)
-            # A clean stop (SIGTERM) gives the lease up at once.
-            await p0.stop()
-            assert p0.proc.returncode == 0
-            lease0 = {r.shard_id: r for r in await leases.list()}[0]
-            assert lease0.expires_at < await leases.now()
+            async with asyncio.timeout(WHOLE_TEST):  # a hang fails with the processes' logs
+                await scenario(fake, procs, observer, store, tables)
         except BaseException:
             print(procs.logs())
             raise
         finally:
             await store.close()
     assert not fake.unknown_routes
+
+
+async def scenario(
+    fake: FakeDiscord, procs: Cluster, observer: TableService, store: Store, tables: list[Table]
+) -> None:
+    """Both shards play; shard 1's process is killed twice: restarted, then replaced."""
+    leases = LeaseRepo(store.driver)
+    p0, p1 = await asyncio.gather(procs.start("p0", "0"), procs.start("p1", "1"))
+    await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
+    # Each process got only the guilds of its shard.
+    for shard in (0, 1):
+        (session,) = fake.shard_sessions(shard)
+        got = [int(d["id"]) for e, d in session.events if e == "GUILD_CREATE"]
+        assert got == fake.guilds_of([shard], 2)
+
+    # Tables in both shards play at once.
+    await asyncio.gather(*(open_table(fake, t) for t in tables))
+    t0, t1 = tables
+    await asyncio.gather(*(play(fake, observer, t, until=lambda i: i.seq >= 6) for t in tables))
+    assert {r.shard_id: r.owner for r in await leases.list()}.keys() == {0, 1}
+
+    # SIGKILL the process of shard 1 right after an acknowledged move, mid-hand.
+    info1 = await play(fake, observer, t1, after_ack=lambda i: i.seq > 8)
+    assert info1.status == "running"
+    held = {r.shard_id: r for r in await leases.list()}[1]
+    p1.kill()
+    await p1.proc.wait()
+    seq0 = (await observer.get(t0.id)).seq
+    # Shard 0's table never stalls meanwhile.
+    p1b = await procs.start("p1-restarted", "1", wait=False)
+    await play(fake, observer, t0, until=lambda i: i.seq >= seq0 + 6)
+    await procs.wait_ready(p1b)
+    # The restarted process waits for the dead one's lease, then resumes its table.
+    info1 = await play(fake, observer, t1, until=lambda i: i.seq >= info1.seq + 4)
+    lease = {r.shard_id: r for r in await leases.list()}[1]
+    assert lease.epoch == 2 and lease.acquired_at >= held.expires_at
+
+    # A takeover: shard 1's process dies again; a third process is given shard 1.
+    await play(fake, observer, t1, after_ack=lambda i: i.seq > info1.seq)
+    held = {r.shard_id: r for r in await leases.list()}[1]
+    p1b.kill()
+    await p1b.proc.wait()
+    await procs.start("p2", "1")
+    await asyncio.gather(*(play(fake, observer, t) for t in tables))
+    lease = {r.shard_id: r for r in await leases.list()}[1]
+    assert lease.epoch == 3 and lease.acquired_at >= held.expires_at
+    assert lease.owner != held.owner
+    for table in tables:
+        assert (await observer.get(table.id)).status == "finished"
+    # Let the feeds publish the ends, then check everything.
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            for table in tables:
+                await check_table(fake, store, table)
+            break
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+    # A clean stop (SIGTERM) gives the lease up at once.
+    await p0.stop()
+    assert p0.proc.returncode == 0
+    lease0 = {r.shard_id: r for r in await leases.list()}[0]
+    assert lease0.expires_at < await leases.now()
