@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -228,6 +228,11 @@ END_NAMES: dict[str, str] = {
     "up": N_("up"),
     "down": N_("down"),
 }
+
+
+def named_ends(locale: str | None, ends: Sequence[tuple[str, int]]) -> str:
+    """Open ends each named with its number: "left 3, right 5, up 5, down 5"."""
+    return ", ".join(f"{tr(locale, END_NAMES.get(name, name))} {n}" for name, n in ends)
 
 
 def engine_message(code: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import tr
+from bot.i18n import named_ends, tr
 from domino import View
 from render.moves import LastMove, last_moves
 from render.table import LABELS, last_words, news, scene, side_names
@@ -60,7 +60,9 @@ def table_alt_text(view: View, names: Sequence[str], locale: str | None, *,
         pips = ", ".join(f"{_name(names, seat)} {p}" for seat, p in enumerate(s.result.pips))
         parts.append(_sentence(tr(locale, "Pips left: {pips}", pips=pips)))
         return _fit(parts)
-    if view.ends is not None:
+    if len(view.open_ends) > 2:  # All Fives: the spinner's up and down are open
+        parts.append(tr(locale, "Open ends: {ends}.", ends=named_ends(locale, view.open_ends)))
+    elif view.ends is not None:
         parts.append(tr(locale, "Open ends: {left} and {right}.", left=view.ends[0],
                         right=view.ends[1]))
     else:
@@ -94,7 +96,9 @@ def hand_alt_text(view: View, locale: str | None) -> str:
                             tiles=", ".join(str(t) for t in sorted(playable))))
         else:
             parts.append(tr(locale, "No tile can be played now."))
-    if view.ends is not None:
+    if len(view.open_ends) > 2:
+        parts.append(tr(locale, "Open ends: {ends}.", ends=named_ends(locale, view.open_ends)))
+    elif view.ends is not None:
         parts.append(tr(locale, "Open ends: {left} and {right}.", left=view.ends[0],
                         right=view.ends[1]))
     return _fit(parts)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import END_NAMES, N_, tr
+from bot.i18n import END_NAMES, N_, named_ends, tr
 from bot.store import PlayerSettingsRow
 from bot.tables.service import TableInfo
 from cogs.domino import texts
@@ -366,11 +366,6 @@ def _ends_of(view: View, tile: Tile) -> list[tuple[str, int]]:
     ]
 
 
-def spinner_ends_text(locale: str | None, view: View) -> str:
-    """The open ends, each named: "left 3, right 5, up 5, down 5"."""
-    return ", ".join(f"{tr(locale, END_NAMES[name])} {n}" for name, n in view.open_ends)
-
-
 def end_buttons(
     locale: str | None, info: TableInfo, acting: View, tile: Tile
 ) -> list[DominoButton]:
@@ -470,7 +465,7 @@ def hand_message(
                         locale,
                         "Your turn (hand {number}). Open ends: {ends}.",
                         number=hand_no,
-                        ends=spinner_ends_text(locale, shown),
+                        ends=named_ends(locale, shown.open_ends),
                     )
                 )
             else:

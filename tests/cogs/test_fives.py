@@ -337,3 +337,15 @@ async def test_partners_targets_500_and_1000_need_the_bonuses(
         assert bot.svc.open_tables() == []
         _, tid = await new_table(fake, bot, alice, variant="partners", target=500, bonuses=True)
         assert (await bot.svc.get(tid)).ruleset.target == 500
+
+
+def test_the_pictures_alt_text_names_the_spinners_ends() -> None:
+    from cogs.domino.alt_text import hand_alt_text, table_alt_text
+    from tests.render.test_spinner import open_cross
+
+    match = open_cross()  # 4-5 5-5 0-5 across, 3-5 3-3 up, 5-6 down
+    text = table_alt_text(match.public_view(), ["Ann", "Bob"], None)
+    assert "Open ends: left 4, right 0, up 3, down 6." in text
+    spanish = table_alt_text(match.public_view(), ["Ann", "Bob"], "es-ES")
+    assert "Extremos abiertos: izquierda 4, derecha 0, arriba 3, abajo 6." in spanish
+    assert "up 3, down 6" in hand_alt_text(match.view(0), None)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.i18n import tr
+from bot.i18n import named_ends, tr
 from cogs.domino.alt_text import (
     MAX_DESCRIPTION,
     hand_alt_text,
@@ -40,8 +40,11 @@ def test_table_alt_text_says_ends_counts_scores_and_turn(pid: str, locale: str |
     text = table_alt_text(view, names, locale)
     assert len(text) <= MAX_DESCRIPTION
     assert view.ends is not None and view.turn is not None
-    assert tr(locale, "Open ends: {left} and {right}.", left=view.ends[0],
-              right=view.ends[1]) in text
+    if len(view.open_ends) > 2:  # All Fives: the spinner's four ends, each named
+        assert tr(locale, "Open ends: {ends}.", ends=named_ends(locale, view.open_ends)) in text
+    else:
+        assert tr(locale, "Open ends: {left} and {right}.", left=view.ends[0],
+                  right=view.ends[1]) in text
     counts = ", ".join(f"{n} {c}" for n, c in zip(names, view.hand_sizes, strict=True))
     assert tr(locale, "Tiles in hand: {counts}.", counts=counts) in text
     for score in view.scores:
