@@ -95,6 +95,7 @@ LABELS: dict[str, str] = {
     "domino_penalty": "Domino! {name} went out",
     "blocked": "Blocked! {name} +{points}",
     "blocked_penalty": "Blocked: penalty points as they stand",
+    "stuck": "No play with {pile} left in the pile: penalty points as they stand",
     "nobody": "Blocked, tied: nobody scores",
     "wins": "{name} win the match!",
     "wins_one": "{name} wins the match!",
@@ -294,6 +295,8 @@ def _hand_news(view: View, names: Sequence[str], labels: Mapping[str, str] | Non
                result: HandResult) -> list[str]:
     rs = view.ruleset
     sides = side_names(view, names)
+    if result.ending == "stuck":  # penalty: the round's second ending, not a block
+        return [label(labels, "stuck", pile=rs.draw_floor)]
     if result.winner_side is None:
         return [label(labels, "blocked_penalty") if rs.scoring == "penalty"
                 else label(labels, "nobody")]

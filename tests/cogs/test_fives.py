@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import error_text
+from bot.i18n import error_text, picture_labels
 from bot.store import ActionRow, SeatRow, TableRow
 from bot.tables.history import History
 from bot.tables.service import TableInfo
@@ -16,6 +16,7 @@ from cogs.domino import texts
 from cogs.domino.ids import parse
 from domino import IllegalAction, Match, Play, Tile, encode_action, preset
 from domino.spinner import arms_open
+from render.table import LABELS, news
 from tests.cogs.helpers import (
     TestBot,
     assert_no_hidden_tiles,
@@ -271,6 +272,10 @@ def test_the_penalty_games_stuck_end_is_no_block() -> None:
     assert not any("tranca" in t or "blocked" in t for t in titles.values())
     blocked = dataclasses.replace(result, ending="block")
     assert texts.hand_result_title(None, info, blocked) == "Hand 1: blocked!"
+    banner = news(match.public_view(), ["Ann", "Bob"], None, result)  # the picture's banner
+    assert banner == ["No play with 2 left in the pile: penalty points as they stand"]
+    spanish = news(match.public_view(), ["Ann", "Bob"], picture_labels("es-ES", LABELS), result)
+    assert spanish == ["Sin jugada con 2 en el pozo: penalización por lo que queda en la mano"]
 
 
 def _spinner_errors() -> dict[str, IllegalAction]:
