@@ -20,7 +20,6 @@ from domino import Event, HandResult, Outcome, Ruleset
 
 __all__ = [
     "VARIANTS",
-    "action_text",
     "entry_text",
     "hand_result_text",
     "outcome_text",
@@ -138,18 +137,6 @@ def side_label(locale: str | None, info: TableInfo, side: int) -> str:
 
 def _tile(event: Event) -> str:
     return str(event.tile) if event.tile is not None else "?"
-
-
-def action_text(locale: str | None, info: TableInfo, event: Event) -> str:
-    """One public event as a sentence (never names a hidden tile)."""
-    name = seat_name(info, event.seat, locale) if event.seat is not None else ""
-    if event.kind == "start":
-        return tr(locale, "The start tile {tile} was laid.", tile=_tile(event))
-    if event.kind == "play":
-        return tr(locale, "{name} played {tile}.", name=name, tile=_tile(event))
-    if event.kind == "draw":
-        return tr(locale, "{name} drew a tile.", name=name)
-    return tr(locale, "{name} passed.", name=name)
 
 
 def entry_text(locale: str | None, info: TableInfo, entry: Entry) -> str:
