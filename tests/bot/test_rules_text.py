@@ -3,6 +3,7 @@ shows, and every decision the sources leave open is marked in every language."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from bot import rules_text
 from domino import PRESETS, STAGED
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+SHOWN = Path(__file__).with_name("rules_shown.json")
 LOCALES = ("en-US", "es-ES", "es-419", "pt-BR")
 DECISION = {"en-US": "**Our decision", "es-ES": "**Decisión nuestra", "es-419":
             "**Decisión nuestra", "pt-BR": "**Nossa decisão"}
@@ -31,6 +33,23 @@ def test_every_variant_has_rules_in_three_languages_within_discords_limit() -> N
         assert set(texts[variant]) == {"en", "es", "pt"}
         for locale in LOCALES:
             assert len(rules_text.rules_text(locale, variant)) <= 4096  # an embed description
+
+
+def test_the_rules_text_is_what_it_was_written() -> None:
+    """Every variant's rules and the common rules, in every language, word for word.
+
+    After a deliberate change of the rules text, regenerate ``rules_shown.json`` (locale ->
+    variant, ``(common)`` for the common rules -> text)."""
+    shown = json.loads(SHOWN.read_text(encoding="utf-8"))
+    assert set(shown) == set(LOCALES)
+    for locale, texts in shown.items():
+        assert set(texts) == {"(common)", *PRESETS, *STAGED}
+        assert rules_text.common_rules(locale) == texts["(common)"], locale
+        for variant in (*PRESETS, *STAGED):
+            assert rules_text.variant_rules(locale, variant) == texts[variant], (locale, variant)
+            assert rules_text.rules_text(locale, variant) == (
+                texts[variant] + "\n\n" + texts["(common)"]
+            )
 
 
 # Decisions where a source is silent or contradicts itself, per variant: how many at least.
