@@ -33,8 +33,6 @@ DEFAULT_LOCALE = "en-US"
 # Discord locale -> catalogue folder (es-419 falls back to es-ES's words where missing).
 CATALOGUES = {"es-ES": "es", "es-419": "es_419", "pt-BR": "pt_BR"}
 FALLBACKS = {"es_419": "es"}
-# Catalogue folder -> language of the hand-written texts (rules): en, es or pt.
-LANGUAGES = {"es": "es", "es_419": "es", "pt_BR": "pt"}
 
 COMMAND_NAME = "command name"  # msgctxt of slash command and group names
 OPTION_NAME = "option name"  # msgctxt of slash command option names
@@ -55,6 +53,11 @@ def N_(text: str) -> str:
     return text
 
 
+def NC_(context: str, text: str) -> Key:
+    """Mark ``text`` in the gettext ``context`` for extraction; its key for :func:`trc`."""
+    return (context, text)
+
+
 def catalogue_name(locale: str | None) -> str | None:
     """The catalogue folder for a Discord locale string, or None for English."""
     if not locale:
@@ -67,12 +70,6 @@ def catalogue_name(locale: str | None) -> str | None:
     if locale.startswith("pt"):
         return "pt_BR"
     return None
-
-
-def language(locale: str | None) -> str:
-    """``en``, ``es`` or ``pt``: the language of ``locale`` for hand-written texts."""
-    name = catalogue_name(locale)
-    return LANGUAGES.get(name, "en") if name else "en"
 
 
 def catalogue_path(name: str) -> Path:
@@ -125,7 +122,12 @@ def lookup(locale: str | None, text: str, context: str | None = None) -> str | N
 
 def tr(locale: str | None, text: str, /, **params: Any) -> str:
     """``text`` in ``locale`` (English when there is no translation), placeholders filled."""
-    translated = lookup(locale, text) or text
+    return trc(locale, None, text, **params)
+
+
+def trc(locale: str | None, context: str | None, text: str, /, **params: Any) -> str:
+    """:func:`tr` of ``text`` in the gettext ``context``."""
+    translated = lookup(locale, text, context) or text
     if not params:
         return translated
     try:

@@ -10,7 +10,9 @@ slash commands' strings and the words drawn in pictures, and merges it into ever
 Adding a string:
 
 1. In code, write the English text as the message id: ``tr(locale, "Hand {number} begins.",
-   number=n)``; text kept in a table is marked ``N_("...")`` and passed to ``tr`` when shown;
+   number=n)``; text kept in a table is marked ``N_("...")`` and passed to ``tr`` when shown
+   (``NC_("context", "...")`` and ``trc`` where the same English needs its own entry, as each
+   paragraph of the rules has in ``rules <variant>``);
    errors are ``raise NotSeated("...", **params)`` (every ``ServiceError`` class is a keyword
    in ``babel.cfg``); slash command strings are plain strings or ``locale_str``.
 2. ``python -m bot.locales update``: the id lands in ``messages.pot`` and, empty, in

@@ -1,6 +1,6 @@
 """The words of the dominoes cog: variant names and summaries, and sentences built from state.
 
-The rules of each variant, in every language, are in :mod:`bot.rules_text`.
+The rules of each variant are in :mod:`bot.rules_text` (laid out by :mod:`cogs.rules_text`).
 
 Every sentence goes through :func:`bot.i18n.tr` with its English text as the message id.
 Texts kept in tables are marked with :func:`N_` (for extraction) and translated when used.

@@ -1,5 +1,6 @@
 """The rules as the project's own document: ``docs/rules.md`` is what ``/domino rules``
-shows, and every decision the sources leave open is marked in every language."""
+shows, every decision the sources leave open is marked in every language, and the rules are
+the catalogue's paragraphs."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import rules_text
+from bot import locales
+from bot import rules_text as paragraphs
+from cogs import rules_text
 from domino import PRESETS, STAGED
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -19,7 +22,7 @@ DECISION = {"en-US": "**Our decision", "es-ES": "**Decisión nuestra", "es-419":
 
 
 def test_docs_rules_md_is_what_the_bot_shows() -> None:
-    """Regenerate with ``python -m bot.rules_text > docs/rules.md``."""
+    """Regenerate with ``python -m cogs.rules_text > docs/rules.md``."""
     assert DOC.read_text(encoding="utf-8") == rules_text.rules_document()
     for variant in (*PRESETS, *STAGED):
         assert rules_text.variant_rules(None, variant) in rules_text.rules_document()
@@ -27,19 +30,22 @@ def test_docs_rules_md_is_what_the_bot_shows() -> None:
 
 
 def test_every_variant_has_rules_in_three_languages_within_discords_limit() -> None:
-    texts = {**rules_text.RULES, **rules_text.STAGED_RULES}
+    texts = {**paragraphs.RULES, **paragraphs.STAGED_RULES}
     assert set(texts) == set(PRESETS) | set(STAGED)
     for variant in texts:
-        assert set(texts[variant]) == {"en", "es", "pt"}
+        english = rules_text.rules_text(None, variant)
         for locale in LOCALES:
-            assert len(rules_text.rules_text(locale, variant)) <= 4096  # an embed description
+            shown = rules_text.rules_text(locale, variant)
+            assert len(shown) <= 4096  # an embed description
+            assert (shown == english) == (locale == "en-US"), (variant, locale)
 
 
-def test_the_rules_text_is_what_it_was_written() -> None:
-    """Every variant's rules and the common rules, in every language, word for word.
+def test_the_rules_text_is_what_it_was_before_it_moved_into_the_catalogue() -> None:
+    """Every variant's rules and the common rules, in every language, word for word as they
+    were written by hand before each paragraph became a catalogue entry.
 
-    After a deliberate change of the rules text, regenerate ``rules_shown.json`` (locale ->
-    variant, ``(common)`` for the common rules -> text)."""
+    After a deliberate change of the rules text, regenerate ``rules_shown.json`` from
+    :mod:`cogs.rules_text` (locale -> variant, ``(common)`` for the common rules -> text)."""
     shown = json.loads(SHOWN.read_text(encoding="utf-8"))
     assert set(shown) == set(LOCALES)
     for locale, texts in shown.items():
@@ -50,6 +56,20 @@ def test_the_rules_text_is_what_it_was_written() -> None:
             assert rules_text.rules_text(locale, variant) == (
                 texts[variant] + "\n\n" + texts["(common)"]
             )
+
+
+def test_each_paragraph_is_one_catalogue_entry_in_its_variants_context() -> None:
+    """A translator sees one rule at a time and which variant it belongs to; the pot holds
+    every paragraph, with its option names as placeholders (not as markdown)."""
+    pot = locales.pot_keys()
+    texts = {**paragraphs.RULES, **paragraphs.STAGED_RULES, "common": paragraphs.COMMON}
+    for variant, rules in texts.items():
+        assert rules, variant
+        for depth, (context, text) in rules:
+            assert context == f"rules {variant}" and depth in (0, 1, 2)
+            assert (context, text) in pot
+            assert "`" not in text and not text.startswith(("-", " ")), text
+    assert paragraphs.COMMON_TITLE in pot
 
 
 # Decisions where a source is silent or contradicts itself, per variant: how many at least.

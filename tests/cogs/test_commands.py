@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules_text import common_rules, rules_text
 from cogs.domino import texts
+from cogs.rules_text import common_rules, rules_text
 from tests.cogs.helpers import (
     answer,
     button,

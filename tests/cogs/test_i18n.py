@@ -15,8 +15,8 @@ from PIL import Image
 
 from bot import i18n, pictures
 from bot.i18n import picture_options
-from bot.rules_text import rules_text
 from cogs.domino.ids import parse
+from cogs.rules_text import rules_text
 from render import render_table
 from tests.cogs.helpers import answer, button, enabled, factory, game_message, settle, table_id_of
 from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
