@@ -11,7 +11,7 @@
 See README.md in this folder.
 """
 
-from .fake import DENY_ACTIONS, ApiError, FakeDiscord, RequestRecord, Upload
+from .fake import DENY_ACTIONS, ApiError, FakeDiscord, RequestRecord, Tripwire, Upload
 from .interactions import InteractionResult, InteractionTimeout
 from .lifecycle import patch_discord, running_bot
 from .models import (
@@ -43,6 +43,7 @@ __all__ = [
     "RequestRecord",
     "StoredAttachment",
     "StoredMessage",
+    "Tripwire",
     "Upload",
     "fake_discord",
     "patch_discord",

@@ -9,8 +9,8 @@ import logging
 import re
 import secrets
 import socket
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import discord
@@ -187,6 +187,20 @@ class _Failure:
 
 
 @dataclass
+class Tripwire:
+    """What happens the first time a request matching ``match`` arrives: ``action`` (a
+    function, or a coroutine function) runs ``before`` Discord applies the request or after
+    it applied it but before the answer leaves; either way the answer goes nowhere."""
+
+    match: Callable[[RequestRecord], bool | Awaitable[bool]]
+    action: Callable[[], object]
+    before: bool
+    name: str = ""
+    fired: asyncio.Event = field(default_factory=asyncio.Event)
+    request: RequestRecord | None = None  # the request that tripped it
+
+
+@dataclass
 class _Denial:
     code: int
     message: str
@@ -244,6 +258,7 @@ class FakeDiscord:
         self._blocked_dms: set[int] = set()
         self._failures: list[_Failure] = []
         self.nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message id
+        self.tripwires: list[Tripwire] = []
 
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[str] = []
@@ -743,6 +758,24 @@ class FakeDiscord:
                 times,
             )
         )
+
+    def tripwire(
+        self,
+        match: Callable[[RequestRecord], bool | Awaitable[bool]],
+        action: Callable[[], object],
+        *,
+        before: bool,
+        name: str = "",
+    ) -> Tripwire:
+        """Run ``action`` (say, SIGKILL the bot's process) at the first request that ``match``
+        accepts (it sees ``method``, ``path`` and the JSON body, also a multipart one's
+        ``payload_json``; it may be a coroutine function). ``before=True``: the request is
+        never applied; ``before=False``: Discord applied it (a message exists, an edit shows)
+        and the bot never gets the answer. The request is recorded with status 499. Wait for
+        ``tripwire.fired``."""
+        wire = Tripwire(match, action, before, name)
+        self.tripwires.append(wire)
+        return wire
 
     def _check_denied(self, channel_id: int, action: str) -> None:
         denials = self._denials.get(channel_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import logging
 import re
@@ -62,6 +63,10 @@ _log = logging.getLogger(__name__)
 Handler = Callable[["ApiRequest"], Awaitable[Any]]
 
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+
+
+class Severed(Exception):
+    """A tripwire ran for this request: its answer goes to nobody."""
 
 
 @dataclass
@@ -226,9 +231,11 @@ class RestApi:
             if route.auth and request.headers.get("Authorization") != f"Bot {fake.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
             self._check_failures(request.method, path)
+            await self._trip(record, before=True)
             result = await route.handler(
                 ApiRequest(request.method, path, params, query, body, uploads)
             )
+            await self._trip(record, before=False)
             if result is None:
                 response: web.StreamResponse = web.Response(status=204)
             else:
@@ -236,6 +243,10 @@ class RestApi:
         except ApiError as exc:
             response = json_response(exc.body(), status=exc.status, headers=exc.headers)
             record.error_code = exc.code
+        except Severed:  # a tripwire ran (the bot's process was killed): nobody reads this
+            record.status = 499
+            fake._notify()
+            return web.Response(status=503)
         except ConnectionError:  # the client went away mid-request (a killed bot process)
             record.status = 499
             fake._notify()
@@ -294,6 +305,24 @@ class RestApi:
             if m:
                 return route, {k: unquote(v) for k, v in m.groupdict().items()}
         return None, {}
+
+    async def _trip(self, record: RequestRecord, *, before: bool) -> None:
+        """Run the first armed tripwire this request matches (see ``FakeDiscord.tripwire``)."""
+        for wire in self.fake.tripwires:
+            if wire.before != before or wire.fired.is_set():
+                continue
+            matched = wire.match(record)
+            if inspect.isawaitable(matched):
+                matched = await matched
+            if not matched:
+                continue
+            wire.request = record
+            self.fake.tripwires.remove(wire)
+            done = wire.action()
+            if inspect.isawaitable(done):
+                await done
+            wire.fired.set()
+            raise Severed(wire.name)
 
     def _check_failures(self, method: str, path: str) -> None:
         for failure in list(self.fake._failures):
