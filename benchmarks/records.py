@@ -2,7 +2,7 @@
 
 Fills a fresh store (the real migrations) with ``--players`` people and ``--matches`` recorded
 matches spread over ``--guilds`` servers of Zipf-like sizes, then times, through
-:class:`bot.records.Records` and aiosqlite exactly as the cogs call them:
+:class:`bot.records.service.Records` and aiosqlite exactly as the cogs call them:
 
 - a leaderboard page (count, page, the viewer's place) by rating and by wins, global and for
   the biggest and a middling server, first and deep pages, every bucket;
@@ -38,14 +38,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.records import (
+from bot.records.record import (
     ALL,
     FAMILIES,
     GLOBAL,
-    Records,
+    MatchRecord,
+    Participant,
     computer_id,
     family_of,
 )
+from bot.records.service import Records
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_url
 from bot.store import Store
 from domino import preset
@@ -452,7 +454,6 @@ async def measure(
 
 
 async def record_one(records: Records, i: int, info: dict[str, Any], rng: random.Random) -> bool:
-    from bot.records import MatchRecord, Participant
 
     people = info["members"][info["big_guild"]]
     four = rng.sample(people, 4) if len(people) >= 4 else rng.sample(info["players"], 4)

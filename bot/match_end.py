@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.errors import NotSeated, ServiceError, TableFinished, WrongStatus
-from bot.records import display_rating
-from bot.records_store import RecordsRepo
+from bot.records.rating import display_rating
+from bot.records.store import RecordsRepo
 from bot.store import DeadlineRow
 from bot.store.table_extras import RematchRepo, RematchRow
 from bot.tables.service import TableInfo, TableService

@@ -13,7 +13,10 @@ import re
 
 import discord
 
-__all__ = ["NAME_LIMIT", "escape_name", "public_name"]
+from bot.i18n import tr
+from bot.records.record import computer_level
+
+__all__ = ["NAME_LIMIT", "display_name", "escape_name", "public_name"]
 
 NAME_LIMIT = 32  # Discord's longest display name
 
@@ -47,3 +50,17 @@ def public_name(user: discord.abc.User) -> str:
     """The account's global display name (never a server nickname), at most 32 characters."""
     name = getattr(user, "global_name", None) or user.name
     return name[:NAME_LIMIT]
+
+
+def display_name(locale: str | None, name: str, kind: str, *, seat: int | None = None) -> str:
+    """A player's name as people read it, in the reader's language (raw: escape it for text).
+
+    A computer is named by what tells it apart: at a table by its seat (``seat``, from 0:
+    "Computer 2"), in the records by its level (``name`` ``computer:<level>``: "Computer
+    (hard)"). A person keeps his own name; one who asked to be forgotten reads "a former player".
+    """
+    if kind == "computer":
+        if seat is not None:
+            return tr(locale, "Computer {number}", number=seat + 1)
+        return tr(locale, "Computer ({level})", level=tr(locale, computer_level(name)))
+    return name or tr(locale, "a former player")

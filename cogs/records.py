@@ -2,8 +2,8 @@
 
 The commands join the ``/domino`` group of the dominoes cog (``cogs.domino``, loaded first) as
 subcommands; without it they form a ``/domino`` group of their own. The cog owns a
-:class:`bot.records.Records`, which it registers as an observer of the table service, so every
-finished match gets recorded (and, once at load, whatever finished while it was away).
+:class:`bot.records.service.Records`, which it registers as an observer of the table service, so
+every finished match gets recorded (and, once at load, whatever finished while it was away).
 
 Buttons carry everything in their custom ids (``records:<kind>:...``, the page they lead to
 included, so a double click shows the same page twice), and work after a restart. A
@@ -34,20 +34,16 @@ from discord.ext import commands, tasks
 
 from bot.errors import ServiceError
 from bot.i18n import N_, tr
-from bot.records import (
-    ALL,
-    BUCKETS,
-    FAMILIES,
-    GLOBAL,
+from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
+from bot.records.service import (
     LEADERBOARD_ORDERS,
     HistoryItem,
     LeaderboardPage,
     PlayerStats,
     Records,
-    display_name,
 )
-from bot.records_store import StatRow
-from cogs.names import escape_name, public_name
+from bot.records.store import StatRow
+from cogs.names import display_name, escape_name, public_name
 from render.stats import rating_chart
 
 __all__ = ["COG_NAME", "RecordsButton", "RecordsCog", "setup"]

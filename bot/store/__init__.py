@@ -9,7 +9,7 @@ transaction's repositories (``tx.actions.append(...)``) run inside it:
 - :mod:`bot.store.connection`: the drivers (aiosqlite, asyncpg) behind one small interface.
 - :mod:`bot.store.schema`: numbered migrations per dialect (``bot/migrations/<dialect>/``).
 - :mod:`bot.store.repositories`: the rows and repositories of the table service.
-- :mod:`bot.records_store`: the records' repository (on ``store.db`` or ``tx.db``).
+- :mod:`bot.records.store`: the records' repository (on ``store.db`` or ``tx.db``).
 """
 
 from __future__ import annotations

@@ -703,7 +703,7 @@ class Repos:
     """The repositories bound to one way of running statements."""
 
     def __init__(self, db: Db) -> None:
-        self.db = db  # for repositories kept in other bot/ modules (bot.records)
+        self.db = db  # for repositories kept in other bot/ modules (bot.records.store)
         self.tables = TableRepo(db)
         self.seats = SeatRepo(db)
         self.matches = MatchRepo(db)

@@ -8,14 +8,13 @@ Texts kept in tables are marked with :func:`N_` (for extraction) and translated 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from bot.i18n import N_, tr
 from bot.store import SeatRow
 from bot.tables.history import Entry
 from bot.tables.service import TableInfo
-from cogs.names import escape_name
+from cogs.names import display_name, escape_name
 from domino import Event, HandResult, Outcome, Ruleset
 
 __all__ = [
@@ -91,25 +90,18 @@ def variant_name(locale: str | None, variant: str) -> str:
     return tr(locale, entry[0]) if entry else variant
 
 
-_COMPUTER_NAME = re.compile(r"Computer (\d+)")
-
-
-def display_name(locale: str | None, row: SeatRow) -> str:
-    """A seat's name for Discord text: computers named in the reader's language, people's
-    names escaped (no markdown, link or mention can ride in a name)."""
-    return escape_name(picture_name(locale, row))
-
-
 def picture_name(locale: str | None, row: SeatRow) -> str:
-    """A seat's name as drawn in pictures (raw: pictures render no markdown)."""
-    match = _COMPUTER_NAME.fullmatch(row.name) if row.kind == "computer" else None
-    return tr(locale, "Computer {number}", number=match[1]) if match else row.name
+    """A seat's name as drawn in pictures (raw: pictures render no markdown); a seat a
+    computer took over from a person keeps the person's name."""
+    kind = "computer" if row.user_id is None else "human"
+    return display_name(locale, row.name, kind, seat=row.seat)
 
 
 def seat_name(info: TableInfo, seat: int, locale: str | None = None) -> str:
-    """The display name at ``seat``."""
+    """The name at ``seat`` for Discord text: computers named in the reader's language, people's
+    names escaped (no markdown, link or mention can ride in a name)."""
     row = info.seats[seat]
-    return display_name(locale, row) if row is not None else "?"
+    return escape_name(picture_name(locale, row)) if row is not None else "?"
 
 
 def picture_names(info: TableInfo, locale: str | None) -> list[str]:

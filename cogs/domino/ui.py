@@ -35,7 +35,7 @@ def _seat_row_text(locale: str | None, info: TableInfo, seat: int) -> str:
         return tr(locale, "*empty*")
     if row.kind == "computer":
         level = texts.LEVEL_NAMES.get(row.ai_level or "", row.ai_level or "")
-        return tr(locale, "{name} (computer, {level})", name=texts.display_name(locale, row),
+        return tr(locale, "{name} (computer, {level})", name=texts.seat_name(info, seat, locale),
                   level=tr(locale, level))
     if row.user_id is not None:
         return f"<@{row.user_id}>"
@@ -207,7 +207,8 @@ def _turn_text(locale: str | None, info: TableInfo) -> str:
     if row is None:
         return "?"
     if row.kind == "computer":
-        return tr(locale, "{name} (computer) is thinking…", name=texts.display_name(locale, row))
+        name = texts.seat_name(info, turn, locale)
+        return tr(locale, "{name} (computer) is thinking…", name=name)
     who = f"<@{row.user_id}>" if row.user_id is not None else row.name
     if info.ruleset.people < info.ruleset.seats:
         who = tr(locale, "{who} (seat {seat})", who=who, seat=turn + 1)

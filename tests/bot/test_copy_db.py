@@ -8,7 +8,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.copydb import CopyError, copy_database, verify_copy
-from bot.records import Records
+from bot.records.service import Records
 from bot.settings import sqlite_url
 from bot.store import Store
 from bot.store.schema import describe

@@ -7,16 +7,9 @@ import asyncio
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.records import (
-    ALL,
-    GLOBAL,
-    Records,
-    computer_id,
-    display_name,
-    display_rating,
-    family_of,
-    rate,
-)
+from bot.records.rating import display_rating, rate
+from bot.records.record import ALL, GLOBAL, computer_id, family_of
+from bot.records.service import Records
 from bot.store import Store, migrations
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock
@@ -79,7 +72,6 @@ def test_families_cover_every_preset() -> None:
     assert family_of("seven-seven") == "partnership" and family_of("penalty") == "two-player"
     assert len({computer_id(level) for level in ("easy", "normal", "hard", "heaviest")}) == 4
     assert all(computer_id(level) < 0 for level in ("hard", "grandmaster"))
-    assert display_name(None, "computer:hard", "computer") == "Computer (hard)"
 
 
 # ----------------------------------------------------------------------------- the record

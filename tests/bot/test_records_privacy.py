@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.records import Records
+from bot.records.service import Records
 from bot.store import POSTGRES, Store
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock

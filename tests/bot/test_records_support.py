@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.records import MatchRecord, Records, build_record
+from bot.records.record import MatchRecord, build_record
+from bot.records.service import Records
 from bot.store import HandResultRow, MatchRow, SeatRow, TableRow
 from domino import preset
 

@@ -6,7 +6,7 @@ import asyncio
 import dataclasses
 from pathlib import Path
 
-from bot.records import Records
+from bot.records.service import Records
 from bot.store import Store
 from tests.bot.test_records_privacy import occurrences
 from tests.bot.test_records_support import duel, human, make_record

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from bot.client import DominoBot
-from bot.records import Records, computer_id
+from bot.records.record import computer_id
+from bot.records.service import Records
 from tests.bot.test_records_support import duel, hand, human, make_record
 from tests.cogs.helpers import (
     answer,

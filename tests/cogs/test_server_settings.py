@@ -7,7 +7,7 @@ from pathlib import Path
 
 import discord
 
-from bot.records import Records
+from bot.records.service import Records
 from bot.server_settings import ServerSettings
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo

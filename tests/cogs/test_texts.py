@@ -4,16 +4,29 @@ from __future__ import annotations
 
 from bot.store import SeatRow
 from cogs.domino import texts
+from cogs.names import display_name
 
 
 def test_computer_players_are_named_in_the_readers_language() -> None:
     row = SeatRow(1, 1, None, "Computer 2", "computer", "hard")
-    assert texts.display_name(None, row) == "Computer 2"
-    assert texts.display_name("es-ES", row) == "Máquina 2"
-    assert texts.display_name("es-419", row) == "Computadora 2"
-    assert texts.display_name("pt-BR", row) == "Computador 2"
+    assert texts.picture_name(None, row) == "Computer 2"
+    assert texts.picture_name("es-ES", row) == "Máquina 2"
+    assert texts.picture_name("es-419", row) == "Computadora 2"
+    assert texts.picture_name("pt-BR", row) == "Computador 2"
     person = SeatRow(1, 0, 42, "Computer 2", "human", None)
-    assert texts.display_name("es-ES", person) == "Computer 2"  # a person's own name stays
+    assert texts.picture_name("es-ES", person) == "Computer 2"  # a person's own name stays
+    # A seat a computer took over after time-outs keeps its person's name.
+    taken = SeatRow(1, 3, 43, "Ana", "computer", "normal")
+    assert texts.picture_name("pt-BR", taken) == "Ana"
+
+
+def test_one_display_name_for_seats_and_records() -> None:
+    assert display_name(None, "Computer 3", "computer", seat=2) == "Computer 3"
+    assert display_name("es-ES", "", "computer", seat=0) == "Máquina 1"
+    assert display_name(None, "computer:hard", "computer") == "Computer (hard)"
+    assert display_name("pt-BR", "computer:expert", "computer").startswith("Computador")
+    assert display_name(None, "", "human") == "a former player"
+    assert display_name(None, "[Ana](x)", "human") == "[Ana](x)"  # raw: escaped where shown
 
 
 def test_every_partners_option_has_a_readable_text() -> None:

@@ -1,4 +1,4 @@
--- Records, ratings and leaderboards (issue 6). Owned by bot/records_store.py.
+-- Records, ratings and leaderboards . Owned by bot/records/store.py.
 -- A player id is a Discord user id (> 0) or a negative id for a computer level ("computer:hard").
 -- A scope is 0 for everything (global) or a Discord guild id for one server.
 -- A bucket is 'all', a variant family ('partnership', 'two-player', 'three-player') or a variant.
@@ -42,7 +42,7 @@ CREATE TABLE record_entries (
     hands_won      INTEGER NOT NULL,
     dominoes       INTEGER NOT NULL,
     blocks_won     INTEGER NOT NULL,
-    rated          INTEGER NOT NULL,       -- 0: rating and stats left alone (see bot/records.py)
+    rated          INTEGER NOT NULL,       -- 0: rating and stats left alone (see bot/records/rating.py)
     mu_before      REAL    NOT NULL,
     sigma_before   REAL    NOT NULL,
     mu_after       REAL    NOT NULL,

@@ -1,8 +1,8 @@
-"""SQL of the records (tables of ``migrations/0100_records.sql``), as a repository.
+"""SQL of the records (tables of ``migrations/*/0100_records.sql``), as a repository.
 
 :class:`RecordsRepo` wraps the statement runner of a :class:`~bot.store.Store` (``store.db``:
 each call alone) or of a transaction (``tx.db``: inside it). It only reads and writes rows; what
-they mean is decided in :mod:`bot.records`.
+they mean is decided in :mod:`bot.records.service`.
 """
 
 from __future__ import annotations
@@ -12,21 +12,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.records.record import MatchRecord
 from bot.store.connection import POSTGRES, Db, Row
 
-__all__ = [
-    "ALL",
-    "FORMER_PLAYERS",
-    "GLOBAL",
-    "EntryRow",
-    "MatchSummaryRow",
-    "RecordsRepo",
-    "StatRow",
-    "StatsDelta",
-]
+__all__ = ["FORMER_PLAYERS", "EntryRow", "RecordsRepo", "StatRow", "StatsDelta"]
 
-GLOBAL = 0  # the scope of everything; other scopes are guild ids
-ALL = "all"  # the bucket of every variant together
 RECORDS_LOCK = 0x7265636F726473  # PostgreSQL advisory lock of record writers ("records")
 FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below this one
 
@@ -89,28 +79,6 @@ class EntryRow:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchSummaryRow:
-    """A recorded match, without its participants."""
-
-    table_id: int
-    guild_id: int | None
-    variant: str
-    family: str
-    seats: int
-    teams: bool
-    people: int
-    computers: int
-    hands: int
-    scores: tuple[int, ...]
-    winner_side: int | None
-    draw: bool
-    reason: str
-    started_at: float
-    finished_at: float
-    duration: float
-
-
-@dataclass(frozen=True, slots=True)
 class StatsDelta:
     """What one match adds to a player's summary lines."""
 
@@ -138,7 +106,7 @@ _ENTRY_COLUMNS = (
 
 _MATCH_COLUMNS = (
     "table_id, guild_id, variant, family, seats, teams, people, computers, hands, scores,"
-    " winner_side, draw, reason, started_at, finished_at, duration"
+    " winner_side, draw, reason, started_at, finished_at"
 )
 
 _ORDER = {
@@ -158,12 +126,13 @@ def _entry(row: Row) -> EntryRow:
     return EntryRow(*values)
 
 
-def _summary(row: Row) -> MatchSummaryRow:
+def _match(row: Row) -> MatchRecord:
+    """A recorded match, read back without its participants."""
     values = list(row)
     values[5] = bool(values[5])
     values[9] = tuple(json.loads(values[9]))
     values[11] = bool(values[11])
-    return MatchSummaryRow(*values)
+    return MatchRecord(*values)
 
 
 # ---------------------------------------------------------------------------------- the repo
@@ -207,9 +176,10 @@ class RecordsRepo:
             found.update(int(r[0]) for r in rows)
         return found
 
-    async def add_match(self, m: MatchSummaryRow, *, now: float) -> None:
+    async def add_match(self, m: MatchRecord, *, now: float) -> None:
+        """The match's own row (its participants go in with :meth:`add_entry`)."""
         await self._db.execute(
-            f"INSERT INTO record_matches ({_MATCH_COLUMNS}, recorded_at)"
+            f"INSERT INTO record_matches ({_MATCH_COLUMNS}, duration, recorded_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 m.table_id,
@@ -540,7 +510,8 @@ class RecordsRepo:
         )
         return [_entry(r) for r in rows]
 
-    async def matches(self, table_ids: Sequence[int]) -> dict[int, MatchSummaryRow]:
+    async def matches(self, table_ids: Sequence[int]) -> dict[int, MatchRecord]:
+        """The recorded matches among ``table_ids`` (without their participants)."""
         if not table_ids:
             return {}
         marks = ", ".join("?" for _ in table_ids)
@@ -548,7 +519,7 @@ class RecordsRepo:
             f"SELECT {_MATCH_COLUMNS} FROM record_matches WHERE table_id IN ({marks})",
             tuple(table_ids),
         )
-        return {int(r[0]): _summary(r) for r in rows}
+        return {int(r[0]): _match(r) for r in rows}
 
     # -- forgetting a person (every table of the database) ---------------------------------
 

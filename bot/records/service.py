@@ -1,22 +1,14 @@
-"""Records, ratings and leaderboards of finished matches (issue 6).
+"""The records service: records finished matches and answers leaderboard, stats, history and
+privacy queries.
 
 :class:`Records` is a :class:`~bot.tables.service.TableObserver`: when the table service reports a
 finished match, the match is read back from the store and recorded in one transaction —
 the match, one entry per participant, openskill ratings per variant family and the summary
 lines (per scope: everything and each server; per bucket: all variants, the family, the
 variant) that leaderboards and ``/domino stats`` read. Recording is idempotent, and
-:meth:`Records.catch_up` records whatever finished while no observer was listening.
-
-Participants: each person with all his seats (seven-seven: two), and each computer level on a
-side as the pseudo-player ``computer:<level>`` (a negative player id). A seat a computer took
-over after time-outs still belongs to its person. A computer level that plays on more than one
-side of one match (it would win and lose at once) is recorded in the match but its rating and
-figures are left alone.
-
-Ratings: openskill's Plackett-Luce model over the sides of the match, ranked winner first, the
-side that resigned last, the others by score (penalty: fewer points is better); equal scores and
-drawn matches share a rank. Shown as ``1000 + 40 × ordinal`` (ordinal = mu − 3·sigma), so a
-newcomer shows 1000.
+:meth:`Records.catch_up` records whatever finished while no observer was listening. A computer
+level that plays on more than one side of one match is recorded in the match but its rating
+and figures are left alone.
 """
 
 from __future__ import annotations
@@ -24,325 +16,47 @@ from __future__ import annotations
 import logging
 import math
 import time
-import zlib
-from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from openskill.models import PlackettLuce
 
-from bot.i18n import tr
-from bot.records_store import (
+from bot.records.rating import display_ordinal, display_rating, ordinal, rate
+from bot.records.record import (
     ALL,
+    BUCKETS,
+    DEFAULT_FAMILY,
     GLOBAL,
-    EntryRow,
-    MatchSummaryRow,
-    RecordsRepo,
-    StatRow,
-    StatsDelta,
+    MatchRecord,
+    Participant,
+    build_record,
 )
-from bot.store import HandResultRow, MatchRow, SeatRow, Store, TableRow
+from bot.records.store import EntryRow, RecordsRepo, StatRow, StatsDelta
+from bot.store import Store
 from bot.tables.service import TableInfo, TableObserver
-from domino import Outcome, Ruleset
+from domino import Outcome
 
 __all__ = [
-    "ALL",
-    "BUCKETS",
-    "DEFAULT_FAMILY",
     "DEPARTED_GRACE",
-    "FAMILIES",
-    "GLOBAL",
     "LEADERBOARD_ORDERS",
     "HistoryItem",
     "LeaderRow",
     "LeaderboardPage",
-    "MatchRecord",
     "NameSource",
-    "Participant",
     "PlayerStats",
     "Rating",
     "Records",
-    "build_record",
-    "computer_id",
-    "display_name",
-    "display_rating",
-    "family_of",
-    "rate",
 ]
 
 log = logging.getLogger(__name__)
 
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "partnership": ("partners", "spanish", "venezuelan", "brazilian", "cuban", "seven-seven"),
-    "two-player": ("draw", "two", "penalty"),
-    "three-player": ("three",),
-    "fives": ("all-fives",),  # scored at the ends: a skill of its own, whatever the seats
-}
-DEFAULT_FAMILY = "partnership"
-BUCKETS: tuple[str, ...] = (ALL, *FAMILIES, *(v for vs in FAMILIES.values() for v in vs))
 LEADERBOARD_ORDERS = ("rating", "wins")
 PER_PAGE = 10
-DISPLAY_BASE = 1000
-DISPLAY_SCALE = 40
-COMPUTER_IDS = {"easy": -1, "normal": -2, "hard": -3, "heaviest": -4}
 SERIES_LIMIT = 200
 DEPARTED_GRACE = 7 * 24 * 3600.0  # a server's data outlives the bot's removal this long
 
 NameSource = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
 """Public names (never a server nickname) of user ids; ids it cannot name are left out."""
-
-
-def family_of(variant: str, ruleset: Ruleset | None = None) -> str:
-    """The rating family of a variant (unknown variants: by their shape)."""
-    for family, variants in FAMILIES.items():
-        if variant in variants:
-            return family
-    if ruleset is not None:
-        if ruleset.teams:
-            return "partnership"
-        if ruleset.seats == 3:
-            return "three-player"
-    return "two-player"
-
-
-def computer_id(level: str) -> int:
-    """The (negative) player id of the pseudo-player ``computer:<level>``."""
-    known = COMPUTER_IDS.get(level)
-    if known is not None:
-        return known
-    return -(1000 + zlib.crc32(level.encode()) % 1_000_000_000)
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    """openskill's conservative estimate: mu − 3·sigma."""
-    return mu - 3.0 * sigma
-
-
-def display_rating(mu: float, sigma: float) -> int:
-    """The rating people see: 1000 for a newcomer, 40 points per ordinal unit."""
-    return display_ordinal(ordinal(mu, sigma))
-
-
-def display_ordinal(value: float) -> int:
-    """The rating people see for an ordinal (mu − 3·sigma)."""
-    return round(DISPLAY_BASE + DISPLAY_SCALE * value)
-
-
-def display_name(locale: str | None, name: str, kind: str) -> str:
-    """A stored player name as people should read it (computers: their level, translated)."""
-    if kind == "computer":
-        level = name.split(":", 1)[1] if name.startswith("computer:") else name
-        return tr(locale, "Computer ({level})", level=tr(locale, level))
-    return name or tr(locale, "a former player")
-
-
-# ----------------------------------------------------------------------------- pure records
-
-
-@dataclass(frozen=True, slots=True)
-class Participant:
-    """A person (with all his seats) or a computer level on one side of a match."""
-
-    player_id: int
-    name: str  # display name of a person; "computer:<level>" for a computer
-    kind: str  # "human" | "computer"
-    side: int
-    seats: tuple[int, ...]
-    result: str  # "win" | "loss" | "draw"
-    rank: int  # 1 = best; equal ranks are ties
-    points_for: int
-    points_against: int
-    hands_won: int
-    dominoes: int
-    blocks_won: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
-    """Everything recorded about one finished match."""
-
-    table_id: int
-    guild_id: int | None
-    variant: str
-    family: str
-    seats: int
-    teams: bool
-    people: int
-    computers: int
-    hands: int
-    scores: tuple[int, ...]
-    winner_side: int | None
-    draw: bool
-    reason: str
-    started_at: float
-    finished_at: float
-    side_ranks: tuple[int, ...]
-    participants: tuple[Participant, ...]
-    seats_per_person: int = 1  # seven-seven: 2 (one person, or one computer, holds a team)
-
-    @property
-    def duration(self) -> float:
-        return max(0.0, self.finished_at - self.started_at)
-
-    def summary(self) -> MatchSummaryRow:
-        return MatchSummaryRow(
-            table_id=self.table_id,
-            guild_id=self.guild_id,
-            variant=self.variant,
-            family=self.family,
-            seats=self.seats,
-            teams=self.teams,
-            people=self.people,
-            computers=self.computers,
-            hands=self.hands,
-            scores=self.scores,
-            winner_side=self.winner_side,
-            draw=self.draw,
-            reason=self.reason,
-            started_at=self.started_at,
-            finished_at=self.finished_at,
-            duration=self.duration,
-        )
-
-
-def _side_ranks(rs: Ruleset, scores: Sequence[int], outcome: Outcome) -> tuple[int, ...]:
-    resigned = None if outcome.resigned_seat is None else rs.side_of(outcome.resigned_seat)
-    sign = 1 if rs.scoring == "penalty" else -1
-
-    def key(side: int) -> tuple[int, int, int]:
-        return (int(side != outcome.winner_side), int(side == resigned), sign * scores[side])
-
-    keys = sorted({key(s) for s in range(rs.sides)})
-    return tuple(keys.index(key(s)) + 1 for s in range(rs.sides))
-
-
-def build_record(
-    table: TableRow,
-    seats: Sequence[SeatRow],
-    match: MatchRow,
-    hands: Sequence[HandResultRow],
-    names: Mapping[int, str] | None = None,
-) -> MatchRecord:
-    """The record of a finished match from its stored rows (raises ValueError if unfinished).
-
-    With ``names``, people are recorded under those names (an unnamed person under ""), not
-    the seat's name, which may be a server nickname.
-    """
-    if match.outcome is None or match.finished_at is None:
-        raise ValueError(f"the match of table {table.id} has not finished")
-    rs = Ruleset.from_dict(match.ruleset)
-    outcome = Outcome(
-        winner_side=match.outcome.get("winner_side"),
-        draw=bool(match.outcome.get("draw")),
-        reason=match.outcome.get("reason", "target"),
-        resigned_seat=match.outcome.get("resigned_seat"),
-    )
-    results = [h.result for h in sorted(hands, key=lambda h: h.hand_number)]
-    scores = [0] * rs.sides
-    for r in results:
-        for side, points in enumerate(r["points"]):
-            scores[side] += points
-    ranks = _side_ranks(rs, scores, outcome)
-
-    groups: dict[tuple[int, int], dict[str, Any]] = {}
-    for s in sorted(seats, key=lambda s: s.seat):
-        side = rs.side_of(s.seat)
-        if s.user_id is not None:
-            pid, kind = s.user_id, "human"
-            name = s.name if names is None else names.get(s.user_id, "")
-        else:
-            level = s.ai_level or "normal"
-            pid, kind, name = computer_id(level), "computer", f"computer:{level}"
-        group = groups.setdefault((pid, side), {"name": name, "kind": kind, "seats": []})
-        group["seats"].append(s.seat)
-
-    penalty = rs.scoring == "penalty"
-    participants: list[Participant] = []
-    for (pid, side), group in groups.items():
-        own = tuple(group["seats"])
-        won = [r for r in results if r.get("winner_side") == side]
-        mine = sum(r["points"][side] for r in results)
-        theirs = sum(sum(r["points"]) - r["points"][side] for r in results)
-        if outcome.draw:
-            result = "draw" if ranks[side] == 1 else "loss"
-        else:
-            result = "win" if side == outcome.winner_side else "loss"
-        participants.append(
-            Participant(
-                player_id=pid,
-                name=group["name"],
-                kind=group["kind"],
-                side=side,
-                seats=own,
-                result=result,
-                rank=ranks[side],
-                points_for=theirs if penalty else mine,
-                points_against=mine if penalty else theirs,
-                hands_won=len(won),
-                dominoes=sum(
-                    1 for r in results if r.get("kind") == "domino" and r.get("winner_seat") in own
-                ),
-                blocks_won=sum(1 for r in won if r.get("kind") == "block"),
-            )
-        )
-    people = {s.user_id for s in seats if s.user_id is not None}
-    return MatchRecord(
-        table_id=table.id,
-        guild_id=table.guild_id,
-        variant=rs.id,
-        family=family_of(rs.id, rs),
-        seats=rs.seats,
-        teams=rs.teams,
-        people=len(people),
-        computers=sum(1 for s in seats if s.user_id is None),
-        hands=len(results),
-        scores=tuple(scores),
-        winner_side=outcome.winner_side,
-        draw=outcome.draw,
-        reason=outcome.reason,
-        started_at=match.started_at,
-        finished_at=match.finished_at,
-        side_ranks=ranks,
-        participants=tuple(participants),
-        seats_per_person=max(1, rs.seats // max(1, rs.people)),
-    )
-
-
-def rate(
-    record: MatchRecord,
-    priors: dict[int, tuple[float, float]],
-    model: PlackettLuce | None = None,
-) -> dict[tuple[int, int], tuple[float, float] | None]:
-    """New (mu, sigma) per (player id, side) after the match; None for a player left unrated.
-
-    Players without a prior start at the model's default. A computer level seated twice on one
-    side (not seven-seven, where one player holds a team) counts as two team members with the
-    same prior and gets that update once.
-    """
-    model = model or PlackettLuce()
-    sides = len(record.side_ranks)
-    on_sides = Counter(p.player_id for p in record.participants)
-    teams: list[list[Any]] = [[] for _ in range(sides)]
-    slot: dict[tuple[int, int], tuple[int, int]] = {}
-    default = model.rating()
-    for p in record.participants:
-        mu, sigma = priors.get(p.player_id, (default.mu, default.sigma))
-        for _ in range(max(1, len(p.seats) // record.seats_per_person)):
-            slot.setdefault((p.player_id, p.side), (p.side, len(teams[p.side])))
-            teams[p.side].append(model.rating(mu=mu, sigma=sigma))
-    present = [s for s in range(sides) if teams[s]]
-    rated = model.rate([teams[s] for s in present], ranks=[record.side_ranks[s] for s in present])
-    after = dict(zip(present, rated, strict=True))
-    out: dict[tuple[int, int], tuple[float, float] | None] = {}
-    for p in record.participants:
-        if on_sides[p.player_id] > 1:
-            out[(p.player_id, p.side)] = None
-            continue
-        side, index = slot[(p.player_id, p.side)]
-        new = after[side][index]
-        out[(p.player_id, p.side)] = (float(new.mu), float(new.sigma))
-    return out
 
 
 # ---------------------------------------------------------------------------- read models
@@ -502,7 +216,7 @@ class Records(TableObserver):
             hidden = await repo.hidden_scopes(
                 p.player_id for p in record.participants if p.kind == "human"
             )
-            await repo.add_match(record.summary(), now=now)
+            await repo.add_match(record, now=now)
             scopes = [GLOBAL] if record.guild_id is None else [GLOBAL, record.guild_id]
             buckets = ((ALL, None), (record.family, record.family), (record.variant, record.family))
             default = self.model.rating()
