@@ -41,6 +41,7 @@ from bot.records.service import (
     LeaderboardPage,
     PlayerStats,
     Records,
+    VersusLevel,
 )
 from bot.records.store import StatRow
 from cogs.names import display_name, escape_name, public_name
@@ -213,8 +214,21 @@ def leaderboard_buttons(
     ]
 
 
-def _line_text(locale: str | None, line: StatRow) -> str:
+def _versus_text(locale: str | None, versus: Sequence[VersusLevel]) -> str:
+    """ "vs computers: easy 5–1, hard 2–4 (1 drawn)": wins–losses against each level."""
+    parts = []
+    for v in versus:
+        level = tr(locale, v.level)
+        part = tr(locale, "{level} {wins}–{losses}", level=level, wins=v.wins, losses=v.losses)
+        if v.draws:
+            part += " " + tr(locale, "({draws} drawn)", draws=v.draws)
+        parts.append(part)
+    return tr(locale, "vs computers: {levels}", levels=", ".join(parts))
+
+
+def _line_text(locale: str | None, line: StatRow, versus: Sequence[VersusLevel] = ()) -> str:
     share = round(100 * line.wins / line.matches) if line.matches else 0
+    lines = [_versus_text(locale, versus)] if versus else []
     return "\n".join(
         [
             tr(
@@ -245,6 +259,7 @@ def _line_text(locale: str | None, line: StatRow) -> str:
                 streak=line.streak,
                 best=line.best_streak,
             ),
+            *lines,
         ]
     )
 
@@ -267,13 +282,13 @@ def stats_embed(locale: str | None, stats: PlayerStats, shown: str) -> discord.E
     if ALL in stats.overall:
         embed.add_field(
             name=tr(locale, "Everywhere"),
-            value=_line_text(locale, stats.overall[ALL]),
+            value=_line_text(locale, stats.overall[ALL], stats.versus),
             inline=False,
         )
     if ALL in stats.server:
         embed.add_field(
             name=tr(locale, "On this server"),
-            value=_line_text(locale, stats.server[ALL]),
+            value=_line_text(locale, stats.server[ALL], stats.versus_server),
             inline=False,
         )
     embed.set_image(url=f"attachment://{PICTURE}")
@@ -380,7 +395,7 @@ def privacy_buttons(
 FORGET_TEXT = N_(
     "This deletes your name, your figures, your ratings and your leaderboard choices, on every "
     "server. The matches you played stay in the other players' histories, played by "
-    "\"a former player\", so that their ratings do not change. This cannot be undone."
+    '"a former player", so that their ratings do not change. This cannot be undone.'
 )
 
 
@@ -936,9 +951,7 @@ def _privacy_args(args: tuple[str, ...]) -> bool:
 
 def _forget_args(args: tuple[str, ...]) -> bool:
     """owner, yes or no, running matches announced."""
-    return (
-        len(args) == 3 and args[0].isdigit() and args[1] in ("yes", "no") and args[2].isdigit()
-    )
+    return len(args) == 3 and args[0].isdigit() and args[1] in ("yes", "no") and args[2].isdigit()
 
 
 def _on_message(message: discord.Message | None, custom_id: Any) -> bool:

@@ -43,7 +43,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 DEFAULT_FAMILY = "partnership"
 BUCKETS: tuple[str, ...] = (ALL, *FAMILIES, *(v for vs in FAMILIES.values() for v in vs))
-COMPUTER_IDS = {"easy": -1, "normal": -2, "hard": -3, "heaviest": -4}
+# Fixed player ids of the computer levels; a level not listed gets one from its name (when a level
+# joins the list, a migration moves what it played before to its fixed id).
+COMPUTER_IDS = {"easy": -1, "normal": -2, "hard": -3, "heaviest": -4, "expert": -5}
 COMPUTER_PREFIX = "computer:"
 
 

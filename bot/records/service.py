@@ -30,11 +30,13 @@ from bot.records.record import (
     MatchRecord,
     Participant,
     build_record,
+    computer_level,
 )
 from bot.records.store import EntryRow, RecordsRepo, StatRow, StatsDelta
 from bot.store import Store
 from bot.tables.service import TableInfo, TableObserver
 from domino import Outcome
+from domino.ai import ALL_LEVELS
 
 __all__ = [
     "DEPARTED_GRACE",
@@ -46,6 +48,7 @@ __all__ = [
     "PlayerStats",
     "Rating",
     "Records",
+    "VersusLevel",
 ]
 
 log = logging.getLogger(__name__)
@@ -118,10 +121,22 @@ class PlayerStats:
     ratings: dict[str, Rating] = field(default_factory=dict)  # family -> rating
     series: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # family -> (t, r)
     hidden: frozenset[int] = frozenset()  # the scopes whose leaderboards the player left
+    versus: tuple[VersusLevel, ...] = ()  # against each computer level, everywhere
+    versus_server: tuple[VersusLevel, ...] = ()  # the same, on the one server
 
     @property
     def empty(self) -> bool:
         return not self.overall and not self.server
+
+
+@dataclass(frozen=True, slots=True)
+class VersusLevel:
+    """A person's results in the matches where one computer level was among his opponents."""
+
+    level: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,8 +406,43 @@ class Records(TableObserver):
                 if series:
                     points = await repo.rating_series(player_id, family, limit=SERIES_LIMIT)
                     curves[family] = [(t, display_rating(m, s)) for t, m, s in points]
+        versus: dict[int, tuple[VersusLevel, ...]] = {}
+        if kind == "human":
+            for scope in (s for s in scopes if s in {r.scope for r in lines}):
+                versus[scope] = await self.against_computers(
+                    player_id, None if scope == GLOBAL else scope
+                )
         return PlayerStats(
-            player_id, name, kind, overall, server, ratings, curves, frozenset(hidden)
+            player_id,
+            name,
+            kind,
+            overall,
+            server,
+            ratings,
+            curves,
+            frozenset(hidden),
+            versus.get(GLOBAL, ()),
+            versus.get(guild_id, ()) if guild_id is not None else (),
+        )
+
+    async def against_computers(
+        self, player_id: int, guild_id: int | None = None
+    ) -> tuple[VersusLevel, ...]:
+        """A person's wins, losses and draws against each computer level, weakest level first
+        (with ``guild_id``: on that server only).
+
+        Our decision: a match counts once against each computer level among the opponents (one
+        against an easy and a hard computer counts for both levels); computers that were only
+        partners do not count.
+        """
+        found: dict[str, dict[str, int]] = {}
+        for name, result, matches in await self.repo.against_computers(player_id, guild_id):
+            tally = found.setdefault(computer_level(name), {})
+            tally[result] = tally.get(result, 0) + matches
+        order = {level: i for i, level in enumerate(ALL_LEVELS)}
+        return tuple(
+            VersusLevel(level, t.get("win", 0), t.get("loss", 0), t.get("draw", 0))
+            for level, t in sorted(found.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))
         )
 
     async def history(

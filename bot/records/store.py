@@ -439,6 +439,29 @@ class RecordsRepo:
         )
         return [_stat(r) for r in rows]
 
+    async def against_computers(
+        self, player_id: int, guild_id: int | None = None
+    ) -> list[tuple[str, str, int]]:
+        """(computer's recorded name, the player's result, matches) over the matches where a
+        computer level sat on another side than ``player_id`` (with ``guild_id``: there only).
+
+        A match counts once per computer level among the opponents.
+        """
+        join, params = "", [player_id]
+        if guild_id is not None:
+            join = " JOIN record_matches m ON m.table_id = e.table_id AND m.guild_id = ?"
+            params = [guild_id, player_id]
+        rows = await self._db.fetchall(
+            "SELECT p.name, v.result, v.matches FROM (SELECT o.player_id, e.result,"
+            " count(DISTINCT e.table_id) AS matches FROM record_entries e"
+            f"{join} JOIN record_entries o ON o.table_id = e.table_id AND o.side <> e.side"
+            " WHERE e.player_id = ? AND o.kind = 'computer'"
+            " GROUP BY o.player_id, e.result) AS v"
+            " JOIN record_players p ON p.player_id = v.player_id",
+            params,
+        )
+        return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
+
     async def player_ratings(self, player_id: int) -> dict[str, tuple[float, float, int]]:
         """The player's (mu, sigma, rated matches) per family."""
         rows = await self._db.fetchall(

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import zlib
 
 import pytest
 from openskill.models import PlackettLuce
 
 from bot.records.rating import display_rating, rate
 from bot.records.record import ALL, GLOBAL, computer_id, family_of
-from bot.records.service import Records
+from bot.records.service import Records, VersusLevel
 from bot.store import Store, migrations
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock
@@ -477,3 +479,108 @@ async def test_catch_up_records_what_finished_unobserved(
     assert await records.catch_up() == 1
     assert await records.catch_up() == 0
     assert await count(store, "record_matches") == 1
+
+
+# ---------------------------------------------------------------- results against computers
+
+
+async def test_results_against_each_computer_level(records: Records) -> None:
+    """Our decision: a match counts once against each computer level among the opponents;
+    a computer partner does not count; the person's result is what counts (a draw apart)."""
+    tid = iter(range(1, 100))
+
+    async def duel_with(level: str, result: str, guild: int = GUILD) -> None:
+        won = result == "win"
+        await records.record_match(
+            make_record(
+                next(tid),
+                "draw",
+                [human(ANA), computer(level)],
+                [
+                    hand(1, "block", None, None, [0, 0])
+                    if result == "draw"
+                    else hand(
+                        1, "domino", 0 if won else 1, 0 if won else 1, [100, 0] if won else [0, 100]
+                    )
+                ],
+                winner_side=None if result == "draw" else (0 if won else 1),
+                draw=result == "draw",
+                guild_id=guild,
+            )
+        )
+
+    for level, result in [("easy", "win"), ("easy", "loss"), ("hard", "loss"), ("expert", "draw")]:
+        await duel_with(level, result)
+    await duel_with("hard", "win", guild=OTHER_GUILD)
+    # Three players: Ana beats an easy and a hard computer at once (one match for each level),
+    # and two computers of one level on two sides count once.
+    await records.record_match(
+        make_record(
+            next(tid),
+            "three",
+            [human(ANA), computer("easy"), computer("hard")],
+            [hand(1, "domino", 0, 0, [100, 0, 0])],
+            winner_side=0,
+        )
+    )
+    await records.record_match(
+        make_record(
+            next(tid),
+            "three",
+            [human(ANA), computer("normal"), computer("normal")],
+            [hand(1, "domino", 1, 1, [0, 100, 0])],
+            winner_side=1,
+        )
+    )
+    # A normal computer as Ana's partner against two people: not a match against computers.
+    await records.record_match(
+        make_record(
+            next(tid),
+            "partners",
+            [human(ANA), human(BEA), computer("normal"), human(CID)],
+            [hand(1, "domino", 0, 0, [100, 0])],
+            winner_side=0,
+        )
+    )
+
+    def table(found: tuple[VersusLevel, ...]) -> list[tuple[str, int, int, int]]:
+        return [(v.level, v.wins, v.losses, v.draws) for v in found]
+
+    everywhere = [("easy", 2, 1, 0), ("normal", 0, 1, 0), ("hard", 2, 1, 0), ("expert", 0, 0, 1)]
+    stats = await records.stats(ANA, guild_id=GUILD)
+    assert table(stats.versus) == everywhere
+    assert table(stats.versus_server) == [*everywhere[:2], ("hard", 1, 1, 0), everywhere[3]]
+    # Bea lost to Ana and her computer partner: a loss against a normal computer.
+    assert table(await records.against_computers(BEA)) == [("normal", 0, 1, 0)]
+    assert table(await records.against_computers(DAN)) == []
+    # A computer's own figures carry no such lines.
+    assert (await records.stats(computer_id("hard"))).versus == ()
+
+
+async def test_expert_matches_recorded_under_the_old_id_move_to_the_fixed_one(
+    store: Store, records: Records
+) -> None:
+    """Matches an expert computer played before it had a fixed id still count."""
+    old = -327208234
+    assert computer_id("expert") == -5 and zlib.crc32(b"expert") % 1_000_000_000 + 1000 == -old
+    record = make_record(
+        1,
+        "draw",
+        [human(ANA), computer("expert")],
+        [hand(1, "domino", 1, 1, [0, 100])],
+        winner_side=1,
+    )
+    moved = tuple(
+        dataclasses.replace(p, player_id=old) if p.kind == "computer" else p
+        for p in record.participants
+    )
+    await records.record_match(dataclasses.replace(record, participants=moved))
+    assert (await records.stats(old)).overall["all"].wins == 1
+    (sql,) = [s for v, _, s in migrations(store.dialect) if v == 160]
+    async with store.transaction() as tx:
+        await tx.db.run_script(sql)
+    assert (await records.stats(old)).empty
+    expert = await records.stats(-5)
+    assert expert.overall["all"].wins == 1 and expert.name == "computer:expert"
+    assert "two-player" in expert.ratings
+    assert [(v.level, v.losses) for v in (await records.stats(ANA)).versus] == [("expert", 1)]

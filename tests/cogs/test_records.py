@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +12,10 @@ import pytest
 from bot.client import DominoBot
 from bot.records.record import computer_id
 from bot.records.service import Records
-from tests.bot.test_records_support import duel, hand, human, make_record
+from bot.store import POSTGRES, SQLITE
+from tests.bot.test_records_support import computer, duel, hand, human, make_record
 from tests.cogs.helpers import (
+    TestBot,
     answer,
     button,
     factory,
@@ -189,6 +193,7 @@ async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
         assert "Statistics of Alice" in text
         assert "Matches: 1 · wins 0 (0%) · losses 1 · draws 0" in text
         assert "Two-player games: **" in text and "(1 rated matches)" in text
+        assert "vs computers: easy 0–1" in text
         picture = shown.attachment("rating.png")
         assert picture is not None and picture.is_png
 
@@ -267,3 +272,100 @@ async def test_records_alone_make_their_own_domino_group(
         await duel(records_of(bot), 1, 1001, 1002, guild_id=fake.guild_id)
         board = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
         assert board.message is not None and places(board.message) == ["Alice", "P1002"]
+
+
+@pytest.fixture(params=[SQLITE, POSTGRES])
+def any_backend(
+    request: pytest.FixtureRequest, fake_discord: FakeDiscord, tmp_path: Path
+) -> Callable[[], TestBot]:
+    """A bot on a SQLite file, or on a throw-away PostgreSQL database."""
+    settings = settings_for(fake_discord, tmp_path / "db.sqlite3")
+    if request.param == POSTGRES:
+        url = request.getfixturevalue("postgres_databases").migrated()
+        settings = replace(settings, database_path=None, database_url=url)
+    return lambda: TestBot(settings)
+
+
+async def test_stats_count_results_against_each_computer_level(
+    fake_discord: FakeDiscord, any_backend: Callable[[], TestBot]
+) -> None:
+    """Our decision: a match counts once against each computer level among the player's
+    opponents (a computer partner does not count); wins–losses, draws apart."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, any_backend) as bot:
+        records = records_of(bot)
+        tables = iter(range(1, 100))
+
+        async def against(levels: list[str], won: bool, guild: int = fake.guild_id) -> None:
+            seats = [human(alice.id), *(computer(level) for level in levels)]
+            points = [0] * len(seats)
+            points[0 if won else 1] = 100
+            await records.record_match(
+                make_record(
+                    next(tables),
+                    "draw" if len(seats) == 2 else "three",
+                    seats,
+                    [hand(1, "domino", 0 if won else 1, 0 if won else 1, points)],
+                    winner_side=0 if won else 1,
+                    guild_id=guild,
+                )
+            )
+
+        for won in (True, True, True, True, False):
+            await against(["easy"], won)
+        await against(["easy", "hard"], True)  # counts against easy and against hard
+        await against(["hard"], True)
+        for _ in range(4):
+            await against(["hard"], False)
+        for _ in range(3):
+            await against(["expert"], False)
+        await against(["expert"], True, guild=999)  # on another server
+        await records.record_match(  # a drawn match
+            make_record(
+                next(tables),
+                "draw",
+                [human(alice.id), computer("expert")],
+                [hand(1, "block", None, None, [0, 0])],
+                winner_side=None,
+                draw=True,
+                guild_id=fake.guild_id,
+            )
+        )
+        await records.record_match(  # a computer partner: not a match against computers
+            make_record(
+                next(tables),
+                "partners",
+                [human(alice.id), human(1002), computer("normal"), human(1003)],
+                [hand(1, "domino", 0, 0, [100, 0])],
+                winner_side=0,
+                guild_id=fake.guild_id,
+            )
+        )
+
+        expected = {
+            "en-US": (
+                "vs computers: easy 5–1, hard 2–4, expert 1–3 (1 drawn)",
+                "vs computers: easy 5–1, hard 2–4, expert 0–3 (1 drawn)",
+            ),
+            "es-ES": (
+                "contra la máquina: fácil 5–1, difícil 2–4, experto 1–3 (empates: 1)",
+                "contra la máquina: fácil 5–1, difícil 2–4, experto 0–3 (empates: 1)",
+            ),
+            "es-419": (
+                "contra la computadora: fácil 5–1, difícil 2–4, experto 1–3 (empates: 1)",
+                "contra la computadora: fácil 5–1, difícil 2–4, experto 0–3 (empates: 1)",
+            ),
+            "pt-BR": (
+                "contra o computador: fácil 5–1, difícil 2–4, especialista 1–3 (empates: 1)",
+                "contra o computador: fácil 5–1, difícil 2–4, especialista 0–3 (empates: 1)",
+            ),
+        }
+        for locale, (everywhere, here) in expected.items():
+            asked = await fake.slash(alice, fake.channel_id, "domino stats", {}, locale=locale)
+            (shown,) = await asked.wait_for_followups(1)
+            fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+            overall, server = list(fields.values())[-2:]
+            assert overall.splitlines()[-1] == everywhere, locale
+            assert server.splitlines()[-1] == here, locale
+            assert "normal" not in overall and "normal" not in server
