@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot import computer, pictures
-from bot.i18n import CommandTranslator
+from bot.i18n import translate_command_string
 from bot.log import setup_logging
 from bot.settings import Settings, redact_url
 from bot.store import DatabaseUnavailable, Store
@@ -26,6 +27,22 @@ from bot.tables.service import TableService
 log = logging.getLogger(__name__)
 
 COGS_PACKAGE = "cogs"
+
+
+class CommandTranslator(app_commands.Translator):
+    """Slash command names, descriptions, option names and choices from the catalogues.
+
+    English is the default; ``es-ES``, ``es-419`` and ``pt-BR`` get localizations where the
+    catalogue has them. A translated name Discord would refuse is left out (and logged).
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        return translate_command_string(string.message, locale.value, context.location.name)
 
 
 def discover_extensions(package: str = COGS_PACKAGE) -> list[str]:

@@ -6,10 +6,14 @@ filled from keyword arguments. Catalogues are gettext ``.po`` files under
 Supported locales: English (default), ``es-ES``, ``es-419`` and ``pt-BR``; ``es_419`` holds
 only the words Latin America says differently and falls back to ``es`` for the rest.
 
-Slash command names, descriptions, option names and choices are translated by
-:class:`CommandTranslator` from the same catalogues; names use the gettext contexts
-``command name`` and ``option name`` so that e.g. the command ``new`` and the word "new" in
-a sentence are separate entries. ``python -m bot.locales`` extracts and checks them.
+Slash command names, descriptions, option names and choices are translated from the same
+catalogues (:func:`translate_command_string`, for the client's command translator); names
+use the gettext contexts ``command name`` and ``option name`` so that e.g. the command
+``new`` and the word "new" in a sentence are separate entries. ``python -m bot.locales``
+extracts and checks them.
+
+Nothing here is Discord markup: messages come back as ids and parameters (words a reader
+types as :class:`Typed`, channels and roles as :class:`Ref`), which the cogs show.
 """
 
 from __future__ import annotations
@@ -17,12 +21,10 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import discord
-from discord import app_commands
+from typing import Any, Literal
 
 from domino.errors import IllegalAction
 
@@ -36,10 +38,11 @@ FALLBACKS = {"es_419": "es"}
 
 COMMAND_NAME = "command name"  # msgctxt of slash command and group names
 OPTION_NAME = "option name"  # msgctxt of slash command option names
-NAME_CONTEXTS: dict[app_commands.TranslationContextLocation, str] = {
-    app_commands.TranslationContextLocation.command_name: COMMAND_NAME,
-    app_commands.TranslationContextLocation.group_name: COMMAND_NAME,
-    app_commands.TranslationContextLocation.parameter_name: OPTION_NAME,
+# discord.py's TranslationContextLocation names -> msgctxt
+NAME_CONTEXTS: dict[str, str] = {
+    "command_name": COMMAND_NAME,
+    "group_name": COMMAND_NAME,
+    "parameter_name": OPTION_NAME,
 }
 # Discord's rule for command and option names (lowercase letters, digits, - and _).
 NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
@@ -199,27 +202,41 @@ OPTION_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
 NO_OPTIONS = N_("none")
 
 
-def _option_error(locale: str | None, text: str) -> str | None:
-    """An engine option error in ``locale`` (option names as the reader's Discord shows them)."""
+class Typed(str):
+    """A word the reader types in a command (an option name, a variant id), not prose."""
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A Discord channel or role by id, in a message's parameters (the cogs mention it)."""
+
+    kind: Literal["channel", "role"]
+    id: int
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.id}"
+
+
+def _option_error(locale: str | None, text: str) -> tuple[str, dict[str, Any]] | None:
+    """An engine option error: its message id and parameters, the option names as the
+    reader's Discord shows them (``allowed``: a list of them, empty for none)."""
     for pattern, template in OPTION_ERRORS:
         found = pattern.fullmatch(text.strip())
         if found is None:
             continue
-        params = dict(found.groupdict())
+        params: dict[str, Any] = dict(found.groupdict())
 
-        def name(option: str) -> str:
-            return f"`{lookup(locale, option, OPTION_NAME) or option}`"
+        def name(option: str) -> Typed:
+            return Typed(lookup(locale, option, OPTION_NAME) or option)
 
         if "option" in params:
             params["option"] = name(params["option"])
         if "value" not in params and "allowed" in params and "option" in params:
             allowed = [a.strip() for a in params["allowed"].split(",")]
-            params["allowed"] = (
-                tr(locale, NO_OPTIONS) if allowed == ["none"] else ", ".join(map(name, allowed))
-            )
+            params["allowed"] = [] if allowed == ["none"] else [name(a) for a in allowed]
         if "variant" in params:
-            params["variant"] = f"`{params['variant'].strip(chr(39))}`"
-        return tr(locale, template, **params)
+            params["variant"] = Typed(params["variant"].strip(chr(39)))
+        return template, params
     return None
 
 
@@ -252,8 +269,10 @@ def engine_message(code: str, params: Mapping[str, Any]) -> tuple[str, dict[str,
     return template, shown
 
 
-def error_text(locale: str | None, error: Exception) -> str:
-    """What to tell a user about ``error`` (a service error or an engine ``IllegalAction``)."""
+def error_message(locale: str | None, error: Exception) -> tuple[str, dict[str, Any]]:
+    """What to tell a user about ``error`` (a service error or an engine ``IllegalAction``):
+    the message id and its parameters as data, words in ``locale`` (:class:`Typed` words,
+    :class:`Ref` ids and lists of them are for the Discord layer to show)."""
     params: dict[str, Any] = dict(getattr(error, "params", None) or {})
     engine_code = getattr(error, "engine_code", None)  # an IllegalMove from the service
     if engine_code is None and isinstance(error, IllegalAction):
@@ -265,15 +284,15 @@ def error_text(locale: str | None, error: Exception) -> str:
             if isinstance(shown.get("ends"), str):
                 names = [tr(locale, END_NAMES.get(n, n)) for n in shown["ends"].split(", ")]
                 shown["ends"] = ", ".join(names)
-            return tr(locale, found[0], **shown)
+            return found
     if getattr(error, "code", None) == "invalid_options":
         said = _option_error(locale, str(error))
         if said is not None:
             return said
     template = getattr(error, "template", None)
     if isinstance(template, str):
-        return tr(locale, template, **params)
-    return tr(locale, str(error))
+        return template, params
+    return str(error), {}
 
 
 # ----------------------------------------------------------------------------- pictures
@@ -318,26 +337,9 @@ def valid_name(text: str) -> bool:
     return bool(NAME_PATTERN.match(text)) and text == text.lower()
 
 
-class CommandTranslator(app_commands.Translator):
-    """Slash command names, descriptions, option names and choices from the catalogues.
-
-    English is the default; ``es-ES``, ``es-419`` and ``pt-BR`` get localizations where the
-    catalogue has them. A translated name Discord would refuse is left out (and logged).
-    """
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        return translate_command_string(string.message, locale.value, context.location)
-
-
-def translate_command_string(
-    message: str, locale: str, location: app_commands.TranslationContextLocation
-) -> str | None:
-    """The localization of one command string, None when English should be used."""
+def translate_command_string(message: str, locale: str, location: str) -> str | None:
+    """The localization of one command string (``location``: the name of discord.py's
+    ``TranslationContextLocation``), None when English should be used."""
     if locale not in CATALOGUES:
         return None
     context = NAME_CONTEXTS.get(location)

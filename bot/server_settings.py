@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.errors import InvalidOptions, ServiceError
+from bot.i18n import Ref
 from bot.limits import NO_LIMITS, Gate, Limits, OpenTable
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
@@ -161,10 +162,10 @@ def check_host(
     if not settings.allows_channel(*channel_ids):
         raise ServiceError(
             "Tables can be opened only in {channels} on this server.",
-            channels=", ".join(f"<#{c}>" for c in settings.channels or ()),
+            channels=[Ref("channel", c) for c in settings.channels or ()],
         )
     if settings.host_role is not None and not manager and settings.host_role not in role_ids:
         raise ServiceError(
-            "Only members with the role <@&{role}> can open tables on this server.",
-            role=settings.host_role,
+            "Only members with the role {role} can open tables on this server.",
+            role=Ref("role", settings.host_role),
         )

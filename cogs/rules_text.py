@@ -11,11 +11,7 @@ from collections.abc import Iterable
 
 from bot import rules_text as rules
 from bot.rules_text import Paragraph
-
-
-def code(name: str) -> str:
-    """An option name as Discord shows code."""
-    return f"`{name}`"
+from cogs.markup import code
 
 
 def markdown(paragraphs: Iterable[Paragraph]) -> str:

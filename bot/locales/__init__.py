@@ -98,7 +98,7 @@ class RecordingTranslator:
         message = string.message
         if not any(ch.isalpha() for ch in message):
             return None  # numbers (choices like 100) stay as they are
-        ctx = NAME_CONTEXTS.get(context.location)
+        ctx = NAME_CONTEXTS.get(context.location.name)
         self.seen.setdefault((ctx, message), set()).add(context.location.name)
         return None
 

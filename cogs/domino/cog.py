@@ -29,7 +29,7 @@ from bot.errors import (
     TableFinished,
     WrongStatus,
 )
-from bot.i18n import error_text, tr
+from bot.i18n import tr
 from bot.tables.service import (
     MAX_TURN_TIMER,
     MIN_TURN_TIMER,
@@ -42,6 +42,7 @@ from cogs.domino.practice import PracticeMixin
 from cogs.domino.presenter import Presenter
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
+from cogs.markup import error_text
 from cogs.rules_text import common_rules, rules_text
 from domino import OPTION_CHOICES, PRESETS, Draw, Pass, Play, Tile
 

@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot import i18n, locales
 from bot import rules_text as paragraphs
+from bot.client import CommandTranslator
 from bot.errors import (
     IllegalMove,
     InvalidOptions,
@@ -30,12 +31,12 @@ from bot.i18n import (
     ENGINE_MESSAGES,
     ENGINE_PLAIN,
     OPTION_NAME,
-    error_text,
     picture_labels,
     tr,
     translate_command_string,
 )
 from cogs import rules_text
+from cogs.markup import error_text
 from domino import PRESETS, Match, Play, preset
 from domino.errors import IllegalAction
 from domino.tiles import tile_set
@@ -270,15 +271,16 @@ def test_picture_labels(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_translate_command_strings() -> None:
-    assert translate_command_string("new", "es-ES", Location.command_name) == "nueva"
-    assert translate_command_string("new", "pt-BR", Location.command_name) == "nova"
-    assert translate_command_string("blocked", "es-419", Location.parameter_name) == "tranque"
-    assert translate_command_string("blocked", "es-ES", Location.parameter_name) == "tranca"
-    assert translate_command_string("new", "fr", Location.command_name) is None
-    assert translate_command_string("100", "es-ES", Location.choice_name) is None
-    assert translate_command_string("domino", "es-ES", Location.group_name) is None  # same
+    assert set(i18n.NAME_CONTEXTS) <= {location.name for location in Location}
+    assert translate_command_string("new", "es-ES", "command_name") == "nueva"
+    assert translate_command_string("new", "pt-BR", "command_name") == "nova"
+    assert translate_command_string("blocked", "es-419", "parameter_name") == "tranque"
+    assert translate_command_string("blocked", "es-ES", "parameter_name") == "tranca"
+    assert translate_command_string("new", "fr", "command_name") is None
+    assert translate_command_string("100", "es-ES", "choice_name") is None
+    assert translate_command_string("domino", "es-ES", "group_name") is None  # same
     desc = translate_command_string(
-        "Open a table and wait for players", "pt-BR", Location.command_description
+        "Open a table and wait for players", "pt-BR", "command_description"
     )
     assert desc == "Abra uma mesa e espere os jogadores"
     # The word "new" inside a sentence is not the command name.
@@ -288,8 +290,8 @@ def test_translate_command_strings() -> None:
 def test_invalid_translated_names_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = {(COMMAND_NAME, "new"): "Nueva Mesa", (None, "x" * 5): "y" * 101}
     monkeypatch.setattr(i18n, "_messages", lambda name: fake)
-    assert translate_command_string("new", "es-ES", Location.command_name) is None
-    assert translate_command_string("x" * 5, "es-ES", Location.parameter_description) is None
+    assert translate_command_string("new", "es-ES", "command_name") is None
+    assert translate_command_string("x" * 5, "es-ES", "parameter_description") is None
 
 
 def _walk(payload: dict[str, Any], path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
@@ -316,7 +318,7 @@ def test_translated_payloads_carry_localizations_for_every_string() -> None:
             bot = Offline(Settings(None, Path(tmp) / "db.sqlite3", None, "WARNING"))
             async with bot:
                 await bot.setup_hook()
-                assert isinstance(bot.tree.translator, i18n.CommandTranslator)
+                assert isinstance(bot.tree.translator, CommandTranslator)
                 return [
                     await c.get_translated_payload(bot.tree, bot.tree.translator)
                     for c in bot.tree.get_commands()

@@ -8,12 +8,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import error_text, picture_labels
+from bot.i18n import picture_labels
 from bot.store import ActionRow, SeatRow, TableRow
 from bot.tables.history import History
 from bot.tables.service import TableInfo
 from cogs.domino import texts
 from cogs.domino.ids import parse
+from cogs.markup import error_text
 from domino import IllegalAction, Match, Play, Tile, encode_action, preset
 from domino.spinner import arms_open
 from render.table import LABELS, news

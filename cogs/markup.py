@@ -1,0 +1,37 @@
+"""How the cogs show the bot's words in Discord: the markup the bot itself never writes.
+
+The bot hands over message ids with parameters as data (:func:`bot.i18n.error_message`);
+here words a reader types become code, channels and roles mentions, lists comma-separated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import NO_OPTIONS, Ref, Typed, error_message, tr
+
+MENTIONS = {"channel": "<#{id}>", "role": "<@&{id}>"}
+
+
+def code(word: str) -> str:
+    """A word the reader types (an option name, a variant id) as Discord shows code."""
+    return f"`{word}`"
+
+
+def shown(locale: str | None, value: Any) -> Any:
+    """A message parameter as Discord shows it."""
+    if isinstance(value, Typed):
+        return code(value)
+    if isinstance(value, Ref):
+        return MENTIONS[value.kind].format(id=value.id)
+    if isinstance(value, list | tuple):
+        if not value:
+            return tr(locale, NO_OPTIONS)
+        return ", ".join(str(shown(locale, item)) for item in value)
+    return value
+
+
+def error_text(locale: str | None, error: Exception) -> str:
+    """What to tell a user about ``error`` (a service error or an engine ``IllegalAction``)."""
+    text, params = error_message(locale, error)
+    return tr(locale, text, **{key: shown(locale, value) for key, value in params.items()})
