@@ -16,7 +16,7 @@ import discord
 from bot.i18n import tr
 from bot.records.record import computer_level
 
-__all__ = ["NAME_LIMIT", "display_name", "escape_name", "public_name"]
+__all__ = ["NAME_LIMIT", "display_name", "escape_name", "public_name", "table_name"]
 
 NAME_LIMIT = 32  # Discord's longest display name
 
@@ -64,3 +64,9 @@ def display_name(locale: str | None, name: str, kind: str, *, seat: int | None =
             return tr(locale, "Computer {number}", number=seat + 1)
         return tr(locale, "Computer ({level})", level=tr(locale, computer_level(name)))
     return name or tr(locale, "a former player")
+
+
+def table_name(user: discord.abc.User) -> str:
+    """The name a player sits under at a table: his display name where he plays, at most 32
+    characters."""
+    return user.display_name[:NAME_LIMIT]

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -21,13 +21,8 @@ from discord.ext import commands
 
 from bot.errors import (
     InvalidOptions,
-    NotSeated,
     PlaceBusy,
-    SeatsEmpty,
     ServiceError,
-    StaleAction,
-    TableFinished,
-    WrongStatus,
 )
 from bot.i18n import tr
 from bot.tables.service import (
@@ -36,23 +31,22 @@ from bot.tables.service import (
     TableInfo,
     TableService,
 )
-from cogs.domino import texts, ui
-from cogs.domino.ids import COG_NAME, DominoButton, make_view
+from cogs.domino import buttons, texts, ui
+from cogs.domino.buttons import COG_NAME, BadButton, confirm_resign
 from cogs.domino.practice import PracticeMixin
 from cogs.domino.presenter import Presenter
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
 from cogs.markup import error_text
+from cogs.names import table_name
 from cogs.rules_text import common_rules, rules_text
-from domino import OPTION_CHOICES, PRESETS, Draw, Pass, Play, Tile
+from domino import OPTION_CHOICES, PRESETS, Tile
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 TARGET_CHOICES = sorted({t for c in OPTION_CHOICES.values() for t in c.get("target", ())})
 PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked", "bonuses")
-#: Buttons answered with a fresh ephemeral message.
-NEW_MESSAGE_BUTTONS = frozenset({"tiles", "resign", "hint"})
 
 VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
 
@@ -68,20 +62,12 @@ SCORING_CHOICES = _option_choices("scoring")
 BLOCKED_CHOICES = _option_choices("blocked")
 
 
-class BadButton(Exception):
-    """A custom id that does not make sense (forged or from an incompatible version)."""
-
-
 def _locale(interaction: Interaction) -> str:
     return interaction.locale.value
 
 
 def _guild_locale(interaction: Interaction) -> str | None:
     return interaction.guild_locale.value if interaction.guild_locale else None
-
-
-def _name(user: discord.abc.User) -> str:
-    return user.display_name[:32]
 
 
 @app_commands.guild_only()
@@ -104,7 +90,7 @@ class DominoCog(
         self._handlers: set[asyncio.Task[Any]] = set()  # interactions being handled
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DominoButton)
+        self.bot.add_dynamic_items(*buttons.ALL)
         self.presenter.start()
 
     async def cog_unload(self) -> None:
@@ -112,7 +98,7 @@ class DominoCog(
         if running:
             await asyncio.wait(running, timeout=5.0)
         await self.presenter.close()
-        self.bot.remove_dynamic_items(DominoButton)
+        self.bot.remove_dynamic_items(*buttons.ALL)
 
     # ------------------------------------------------------------------ error handling
 
@@ -126,7 +112,7 @@ class DominoCog(
             if not [t for t in self._handlers if t is not asyncio.current_task()]:
                 return
 
-    async def _reply(self, interaction: Interaction, text: str, **kwargs: Any) -> None:
+    async def reply(self, interaction: Interaction, text: str, **kwargs: Any) -> None:
         """An ephemeral answer, whether or not the interaction was answered already."""
         try:
             if interaction.response.is_done():
@@ -137,7 +123,7 @@ class DominoCog(
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
 
     @contextlib.asynccontextmanager
-    async def _guard(
+    async def guard(
         self, interaction: Interaction, what: str, table_id: int | None
     ) -> AsyncIterator[None]:
         """Turn errors into ephemeral answers: service errors, permissions, the unexpected."""
@@ -148,15 +134,15 @@ class DominoCog(
         try:
             yield
         except ServiceError as exc:
-            await self._reply(interaction, error_text(locale, exc))
+            await self.reply(interaction, error_text(locale, exc))
         except BadButton:
-            await self._reply(interaction, tr(locale, "This button is not valid any more."))
+            await self.reply(interaction, tr(locale, "This button is not valid any more."))
         except discord.Forbidden as exc:
             log.info("table %s: %s: Discord refused: %s", table_id, what, exc.text)
-            await self._reply(interaction, ui.permission_text(locale))
+            await self.reply(interaction, ui.permission_text(locale))
         except Exception:
             log.exception("table %s: %s failed", table_id, what)
-            await self._reply(interaction, ui.apology_text(locale))
+            await self.reply(interaction, ui.apology_text(locale))
         finally:
             if task is not None:
                 self._handlers.discard(task)
@@ -199,7 +185,7 @@ class DominoCog(
         players: app_commands.Range[int, 2, 4] | None = None,
     ) -> None:
         """Open a lobby in this channel (options left out: the server's defaults)."""
-        async with self._guard(interaction, "/domino new", None):
+        async with self.guard(interaction, "/domino new", None):
             chosen = await self._table_defaults(
                 interaction, variant=variant, target=target, turn_timer=turn_timer
             )
@@ -224,7 +210,7 @@ class DominoCog(
             self._check_place_free(interaction.channel)
             info = await self.service.create_table(
                 host_id=interaction.user.id,
-                host_name=_name(interaction.user),
+                host_name=table_name(interaction.user),
                 variant=variant,
                 options={k: v for k, v in options.items() if v is not None},
                 guild_id=interaction.guild_id,
@@ -263,7 +249,7 @@ class DominoCog(
     ) -> None:
         """Challenge named people; the match starts when all of them accepted."""
         locale = _locale(interaction)
-        async with self._guard(interaction, "/domino challenge", None):
+        async with self.guard(interaction, "/domino challenge", None):
             chosen = await self._table_defaults(
                 interaction, variant=variant, target=target, turn_timer=turn_timer
             )
@@ -272,16 +258,16 @@ class DominoCog(
                 if user is None or user.id in invited:
                     continue
                 if user.bot:
-                    await self._reply(interaction, tr(locale, "Bots cannot accept challenges."))
+                    await self.reply(interaction, tr(locale, "Bots cannot accept challenges."))
                     return
                 if user.id == interaction.user.id:
-                    await self._reply(interaction, tr(locale, "You cannot challenge yourself."))
+                    await self.reply(interaction, tr(locale, "You cannot challenge yourself."))
                     return
                 invited.append(user.id)
             self._check_place_free(interaction.channel)
             ruleset_people = PRESETS[variant].people
             if len(invited) + 1 > ruleset_people:
-                await self._reply(
+                await self.reply(
                     interaction,
                     tr(
                         locale,
@@ -293,7 +279,7 @@ class DominoCog(
                 return
             info = await self.service.create_table(
                 host_id=interaction.user.id,
-                host_name=_name(interaction.user),
+                host_name=table_name(interaction.user),
                 variant=variant,
                 options={"target": chosen.target} if chosen.target is not None else {},
                 guild_id=interaction.guild_id,
@@ -326,7 +312,7 @@ class DominoCog(
     async def rules(self, interaction: Interaction, variant: str | None = None) -> None:
         """The rules text (with the decisions where the sources are silent)."""
         locale = _locale(interaction)
-        async with self._guard(interaction, "/domino rules", None):
+        async with self.guard(interaction, "/domino rules", None):
             if variant is None:
                 embed = discord.Embed(
                     title=tr(locale, "Dominoes variants"),
@@ -357,14 +343,14 @@ class DominoCog(
         """Show your settings, or change them."""
         locale = _locale(interaction)
         user_id = interaction.user.id
-        async with self._guard(interaction, "/domino settings", None):
+        async with self.guard(interaction, "/domino settings", None):
             current = await self.service.player_settings(user_id)
             if turn_pings is not None:
                 current = dataclasses.replace(current, turn_pings=turn_pings == "on")
                 await self.service.save_player_settings(current)
                 for info in self.service.tables_of(user_id):
                     self.presenter.wake(info.id)
-            await self._reply(
+            await self.reply(
                 interaction, ui.settings_text(locale, current, changed=turn_pings is not None)
             )
 
@@ -376,7 +362,7 @@ class DominoCog(
         """Leave the lobby you sit in, or resign (after a confirmation) the match you play."""
         locale = _locale(interaction)
         user = interaction.user
-        async with self._guard(interaction, "/domino leave", table):
+        async with self.guard(interaction, "/domino leave", table):
             tables = self.service.tables_of(user.id, interaction.guild_id)
             if table is not None:
                 candidates = [t for t in tables if t.id == table]
@@ -384,10 +370,10 @@ class DominoCog(
                 here = [t for t in tables if self._is_here(t, interaction.channel_id)]
                 candidates = here or tables
             if not candidates:
-                await self._reply(interaction, tr(locale, "You have no seat at an open table."))
+                await self.reply(interaction, tr(locale, "You have no seat at an open table."))
                 return
             if len(candidates) > 1:
-                await self._reply(
+                await self.reply(
                     interaction,
                     tr(
                         locale,
@@ -399,13 +385,10 @@ class DominoCog(
             info = candidates[0]
             if info.status == "lobby":
                 await self.service.leave(info.id, user.id)
-                await self._reply(interaction, tr(locale, "You left table {id}.", id=info.id))
+                await self.reply(interaction, tr(locale, "You left table {id}.", id=info.id))
                 return
-            await self._reply(
-                interaction,
-                tr(locale, "Resign? Your side loses the match."),
-                view=make_view([ui.resign_button(locale, info.id)]),
-            )
+            text, view = confirm_resign(locale, info.id)
+            await self.reply(interaction, text, view=view)
 
     @app_commands.command(
         name="cancel", description=locale_str("Cancel the table here (host or Manage Server)")
@@ -414,7 +397,7 @@ class DominoCog(
     async def cancel(self, interaction: Interaction, table: int | None = None) -> None:
         """Cancel a table of this server that you host (any, with Manage Server)."""
         locale = _locale(interaction)
-        async with self._guard(interaction, "/domino cancel", table):
+        async with self.guard(interaction, "/domino cancel", table):
             manager = bool(interaction.permissions.manage_guild)
             mine = self.service.tables_in_guild(interaction.guild_id)
             if table is not None:
@@ -422,10 +405,10 @@ class DominoCog(
             else:
                 candidates = [t for t in mine if self._is_here(t, interaction.channel_id)]
             if not candidates:
-                await self._reply(interaction, tr(locale, "There is no table to cancel here."))
+                await self.reply(interaction, tr(locale, "There is no table to cancel here."))
                 return
             if len(candidates) > 1:
-                await self._reply(
+                await self.reply(
                     interaction,
                     tr(
                         locale,
@@ -436,7 +419,7 @@ class DominoCog(
                 return
             info = candidates[0]
             await self.service.cancel(info.id, interaction.user.id, force=manager)
-            await self._reply(interaction, tr(locale, "Table {id} was cancelled.", id=info.id))
+            await self.reply(interaction, tr(locale, "Table {id} was cancelled.", id=info.id))
 
     def _cancellable(self, interaction: Interaction) -> list[TableInfo]:
         """Open tables of this server the user may cancel."""
@@ -517,198 +500,43 @@ class DominoCog(
         perms = channel.permissions_for(me)
         return perms.create_public_threads and perms.send_messages_in_threads
 
-    async def _start(self, info: TableInfo, user_id: int, *, fill: bool) -> TableInfo:
+    async def start(self, info: TableInfo, user_id: int, *, fill: bool) -> TableInfo:
         threaded = await self._check_start_place(info)
         return await self.service.start(
             info.id, user_id, fill_with_computers=fill, threaded=threaded
         )
 
-    # ------------------------------------------------------------------ buttons
+    # ------------------------------------------------------------------ what a click needs
 
-    async def on_button(
-        self, interaction: Interaction, kind: str, table_id: int, args: tuple[str, ...]
-    ) -> None:
-        """Every click on a ``domino:`` button lands here."""
-        handler: Callable[..., Awaitable[None]] | None = getattr(self, f"_btn_{kind}", None)
-        async with self._guard(interaction, f"button {kind}", table_id):
-            if handler is None:
-                raise BadButton(kind)
-            if kind in NEW_MESSAGE_BUTTONS:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
-            try:
-                await handler(interaction, table_id, *args)
-            except (TypeError, ValueError) as exc:
-                raise BadButton(str(exc)) from exc
-
-    async def _opened(self, interaction: Interaction, info: TableInfo) -> bool:
+    async def opened(self, interaction: Interaction, info: TableInfo) -> bool:
         """Open the started table's game; explain if Discord would not let the bot post it."""
         if await self.presenter.open_game(info.id):
             return True
         locale = _locale(interaction)
-        await self._reply(
+        await self.reply(
             interaction,
             ui.permission_text(locale) + "\n" + tr(locale, "The table was cancelled."),
         )
         return False
 
-    async def _btn_join(self, interaction: Interaction, table_id: int) -> None:
-        await self.service.join(table_id, interaction.user.id, _name(interaction.user))
-
-    async def _btn_leave(self, interaction: Interaction, table_id: int) -> None:
-        await self.service.leave(table_id, interaction.user.id)
-
-    async def _btn_ai(self, interaction: Interaction, table_id: int, level: str) -> None:
-        await self.service.add_computer(table_id, interaction.user.id, level=level)
-
-    async def _btn_start(self, interaction: Interaction, table_id: int) -> None:
-        locale = _locale(interaction)
-        try:
-            info = await self._start(
-                await self.service.get(table_id), interaction.user.id, fill=False
-            )
-        except SeatsEmpty as exc:
-            count = exc.params.get("empty", 0)
-            button = DominoButton(
-                "fill",
-                table_id,
-                label=tr(locale, "Start with computer players"),
-                style=discord.ButtonStyle.primary,
-            )
-            await interaction.followup.send(
-                tr(
-                    locale,
-                    "{count} seat(s) are empty. Fill them with computer players and start?",
-                    count=count,
-                ),
-                view=make_view([button]),
-                ephemeral=True,
-            )
-            return
-        await self._opened(interaction, info)
-
-    async def _btn_fill(self, interaction: Interaction, table_id: int) -> None:
-        locale = _locale(interaction)
-        info = await self._start(await self.service.get(table_id), interaction.user.id, fill=True)
-        if await self._opened(interaction, info):
-            await interaction.edit_original_response(
-                content=tr(locale, "The match has started."), view=None
-            )
-
-    async def _btn_cancel(self, interaction: Interaction, table_id: int) -> None:
-        manager = bool(interaction.permissions.manage_guild)
-        await self.service.cancel(table_id, interaction.user.id, force=manager)
-
-    async def _btn_accept(self, interaction: Interaction, table_id: int, *_: str) -> None:
-        """Accept a challenge: the invitees come from the store, never from the button."""
-        user = interaction.user
-        info = await self.service.join(table_id, user.id, _name(user))
-        if not all(info.is_seated(u) for u in info.invited):
-            return
-        try:
-            info = await self._start(info, info.host_id, fill=True)
-        except WrongStatus:
-            return  # another acceptance started it a moment ago
-        await self._opened(interaction, info)
-
-    async def _btn_decline(self, interaction: Interaction, table_id: int, *_: str) -> None:
-        user = interaction.user
-        info = await self.service.decline(table_id, user.id)
-        public = info.table.locale
-        text = (
-            tr(public, "{user} withdrew the challenge.", user=user.mention)
-            if user.id == info.host_id
-            else tr(public, "{user} declined the challenge.", user=user.mention)
-        )
-        await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
-
-    async def _btn_tiles(self, interaction: Interaction, table_id: int, seq: str = "0") -> None:
-        locale = _locale(interaction)
-        info = await self.service.get(table_id)
-        if info.status == "running":
-            message = interaction.message
-            current = info.table.message_id
-            if message is not None and current is not None and message.id != current:
-                await self._reply(
-                    interaction,
-                    tr(locale, "This message is out of date: use the latest game message."),
-                )
-                return
-        await self.presenter.show_hand(interaction, table_id, new=True)
-
-    async def _btn_rematch(self, interaction: Interaction, table_id: int) -> None:
-        await self.presenter.wrapup.accept(interaction, table_id)
-
-    async def _btn_resign(self, interaction: Interaction, table_id: int) -> None:
-        locale = _locale(interaction)
-        info = await self.service.get(table_id)
-        if info.status == "lobby":
-            raise WrongStatus("The match has not started yet.")
-        if info.status != "running":
-            raise TableFinished("This table is closed.")
-        if not info.is_seated(interaction.user.id):
-            raise NotSeated("You are not seated at this table.")
-        await interaction.followup.send(
-            tr(locale, "Resign? Your side loses the match."),
-            view=make_view([ui.resign_button(locale, table_id)]),
-            ephemeral=True,
-        )
-
-    async def _btn_resignok(self, interaction: Interaction, table_id: int) -> None:
-        locale = _locale(interaction)
-        await self.service.resign(table_id, interaction.user.id)
-        await interaction.edit_original_response(content=tr(locale, "You resigned."), view=None)
-
-    async def _btn_play(
-        self, interaction: Interaction, table_id: int, tile: str, end: str, hand: str, seq: str
+    async def show_hand(
+        self,
+        interaction: Interaction,
+        table_id: int,
+        *,
+        new: bool,
+        choose: Tile | None = None,
+        notice: str | None = None,
     ) -> None:
-        played = Tile.parse(tile)
-        if end == "ask":
-            info = await self.service.get(table_id)
-            if info.seq != int(seq):
-                await self._stale(interaction, table_id)
-                return
-            await self.presenter.show_hand(interaction, table_id, new=False, choose=played)
-            return
-        if end not in ("any", "left", "right", "up", "down"):
-            raise BadButton(end)
-        action = Play(played, None if end == "any" else end)  # type: ignore[arg-type]
-        await self._act(interaction, table_id, action, int(seq))
-
-    async def _btn_draw(self, interaction: Interaction, table_id: int, hand: str, seq: str) -> None:
-        await self._act(interaction, table_id, Draw(), int(seq))
-
-    async def _btn_pass(self, interaction: Interaction, table_id: int, hand: str, seq: str) -> None:
-        await self._act(interaction, table_id, Pass(), int(seq))
-
-    async def _btn_back(self, interaction: Interaction, table_id: int, hand: str, seq: str) -> None:
-        await self.presenter.show_hand(interaction, table_id, new=False)
-
-    async def _stale(self, interaction: Interaction, table_id: int) -> None:
-        """Say the button is out of date and show the hand as it is now."""
-        locale = _locale(interaction)
-        await self._reply(
-            interaction,
-            tr(locale, "This was for an earlier state of the game; look at the latest message."),
+        """Send (``new``) or edit the clicker's private hand message."""
+        await self.presenter.show_hand(
+            interaction, table_id, new=new, choose=choose, notice=notice
         )
-        with contextlib.suppress(ServiceError):
-            await self.presenter.show_hand(interaction, table_id, new=False)
 
-    async def _act(self, interaction: Interaction, table_id: int, action: Any, seq: int) -> None:
-        locale = _locale(interaction)
-        try:
-            result = await self.service.act(table_id, interaction.user.id, action, expected_seq=seq)
-        except StaleAction:
-            await self._stale(interaction, table_id)
-            return
-        self.presenter.claim_hand(interaction, table_id, result.seq + 1)
-        if isinstance(action, Play):
-            notice = tr(locale, "You played {tile}.", tile=str(action.tile))
-        elif isinstance(action, Draw):
-            notice = tr(locale, "You drew a tile.")
-        else:
-            notice = tr(locale, "You passed.")
-        if result.hand_result is not None:
-            notice += " " + tr(locale, "The hand is over.")
-        await self.presenter.show_hand(interaction, table_id, new=False, notice=notice)
+    def claim_hand(self, interaction: Interaction, table_id: int, seq: int) -> None:
+        """The clicker's hand message is about to show the state ``seq``."""
+        self.presenter.claim_hand(interaction, table_id, seq)
+
+    async def rematch(self, interaction: Interaction, table_id: int) -> None:
+        """The clicker accepts the rematch of ``table_id``."""
+        await self.presenter.wrapup.accept(interaction, table_id)

@@ -32,7 +32,7 @@ from bot.store import FeedRow
 from bot.tables.service import TableInfo
 from cogs.domino import texts, ui
 from cogs.domino.alt_text import table_alt_text
-from cogs.domino.ids import make_view
+from cogs.domino.buttons import make_view
 from domino import HandResult, View
 from render.moves import LastMove, last_moves
 

@@ -16,7 +16,7 @@ from bot.match_end import ARCHIVE_KIND, RECORD_WAIT, MatchEnd, RatingChange, hum
 from bot.store import DeadlineRow
 from bot.tables.service import TableInfo, TableService
 from cogs.domino import practice
-from cogs.domino.ids import DominoButton, make_view
+from cogs.domino.buttons import RematchButton, make_view
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +44,8 @@ def rating_line(locale: str | None, change: RatingChange) -> str:
     )
 
 
-def rematch_button(locale: str | None, table_id: int) -> DominoButton:
-    return DominoButton(
-        "rematch", table_id, label=tr(locale, "Rematch"), style=discord.ButtonStyle.success
-    )
+def rematch_button(locale: str | None, table_id: int) -> RematchButton:
+    return RematchButton(table_id, label=tr(locale, "Rematch"), style=discord.ButtonStyle.success)
 
 
 class Wrapup:

@@ -1,7 +1,7 @@
 """``/domino practice``: you against computer players, starting at once; only there, a Hint
 button in your hand message says what the strongest computer player would play and why.
 
-A mixin of the dominoes cog; it needs the cog's ``service``, ``presenter``, ``_guard`` and
+A mixin of the dominoes cog; it needs the cog's ``service``, ``presenter``, ``guard`` and
 table-opening helpers.
 """
 
@@ -18,11 +18,11 @@ from discord.app_commands import Choice, locale_str
 from bot import computer
 from bot.errors import NotYourTurn, ServiceError, TableFinished
 from bot.hint import HINT_LEVEL, Hint, hint
-from bot.i18n import N_, tr
+from bot.i18n import tr
 from bot.store.table_extras import PracticeRepo
-from bot.tables.service import TableInfo, TableService
+from bot.tables.service import TableService
 from cogs.domino import texts
-from cogs.domino.ids import DominoButton
+from cogs.names import table_name
 from domino import Draw, Play, View
 
 Interaction = discord.Interaction[Any]
@@ -35,7 +35,6 @@ LEVEL_CHOICES = [
     Choice(name=locale_str("Expert"), value="expert"),
 ]
 DEFAULT_LEVEL = "normal"
-STALE = N_("This was for an earlier state of the game; look at the latest message.")
 
 
 async def is_practice(service: TableService, table_id: int) -> bool:
@@ -45,25 +44,6 @@ async def is_practice(service: TableService, table_id: int) -> bool:
 async def mark(service: TableService, table_id: int) -> None:
     """Make ``table_id`` a practice table (its hands offer hints)."""
     await PracticeRepo(service.store.db).add(table_id)
-
-
-async def hint_buttons(
-    service: TableService, locale: str | None, info: TableInfo, acting: View | None
-) -> list[DominoButton]:
-    """The Hint button for the player to move at a practice table (none elsewhere)."""
-    if acting is None or info.status != "running" or not await is_practice(service, info.id):
-        return []
-    return [
-        DominoButton(
-            "hint",
-            info.id,
-            acting.hand_number,
-            info.seq,
-            label=tr(locale, "Hint"),
-            style=discord.ButtonStyle.secondary,
-            row=4,
-        )
-    ]
 
 
 def action_text(locale: str | None, view: View, action: Any) -> str:
@@ -97,11 +77,11 @@ class PracticeMixin:
 
     service: Any
     presenter: Any
-    _guard: Any
+    guard: Any
     _table_defaults: Any
     _check_place_free: Any
-    _start: Any
-    _opened: Any
+    start: Any
+    opened: Any
 
     @app_commands.command(
         name="practice", description=locale_str("Play at once against computer players")
@@ -116,14 +96,14 @@ class PracticeMixin:
     ) -> None:
         """Open a table of ``variant``, fill it with computers and start it."""
         locale = interaction.locale.value
-        async with self._guard(interaction, "/domino practice", None):
+        async with self.guard(interaction, "/domino practice", None):
             chosen = await self._table_defaults(interaction, variant=variant)
             self._check_place_free(interaction.channel)
             user = interaction.user
             guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
             info = await self.service.create_table(
                 host_id=user.id,
-                host_name=user.display_name[:32],
+                host_name=table_name(user),
                 variant=variant,
                 options={"target": chosen.target} if chosen.target is not None else {},
                 guild_id=interaction.guild_id,
@@ -145,37 +125,35 @@ class PracticeMixin:
             )
             message = await interaction.original_response()
             info = await self.service.set_messages(info.id, lobby_message_id=message.id)
-            info = await self._start(info, user.id, fill=True)
-            if await self._opened(interaction, info):
+            info = await self.start(info, user.id, fill=True)
+            if await self.opened(interaction, info):
                 await interaction.followup.send(
                     tr(locale, "Your practice table is ready: press **My tiles** there."),
                     ephemeral=True,
                 )
 
-    async def _btn_hint(
-        self, interaction: Interaction, table_id: int, hand: str = "0", seq: str = "0"
-    ) -> None:
-        locale = interaction.locale.value
-        info = await self.service.get(table_id)
-        if info.status != "running":
-            raise TableFinished("This table is closed.")
-        if not await is_practice(self.service, table_id):
-            raise ServiceError("Hints are for practice tables only.")
-        views: Sequence[View] = await self.service.views_for(table_id, interaction.user.id)
-        acting = next(
-            (v for v in views if v.seat is not None and v.seat == info.turn and v.legal), None
-        )
-        if acting is None:
-            raise NotYourTurn("It is not your turn.")
-        if info.seq != int(seq):
-            await interaction.followup.send(
-                tr(locale, STALE),
-                ephemeral=True,
-            )
-            return
-        rng = computer.rng_for(f"hint/{table_id}", info.seq)
-        found = await asyncio.to_thread(hint, acting, rng=rng)
-        await interaction.followup.send(hint_text(locale, acting, found), ephemeral=True)
+
+async def hint_answer(
+    service: TableService, locale: str | None, table_id: int, user_id: int, seq: int
+) -> str:
+    """What the Hint button answers ``user_id``, made at the state ``seq`` of a practice table:
+    the strongest computer player's move for him and why (or that the button is stale)."""
+    info = await service.get(table_id)
+    if info.status != "running":
+        raise TableFinished("This table is closed.")
+    if not await is_practice(service, table_id):
+        raise ServiceError("Hints are for practice tables only.")
+    views: Sequence[View] = await service.views_for(table_id, user_id)
+    acting = next(
+        (v for v in views if v.seat is not None and v.seat == info.turn and v.legal), None
+    )
+    if acting is None:
+        raise NotYourTurn("It is not your turn.")
+    if info.seq != seq:
+        return tr(locale, texts.STALE)
+    rng = computer.rng_for(f"hint/{table_id}", info.seq)
+    found = await asyncio.to_thread(hint, acting, rng=rng)
+    return hint_text(locale, acting, found)
 
 
-__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_buttons", "is_practice", "mark"]
+__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_answer", "is_practice", "mark"]

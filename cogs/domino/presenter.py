@@ -25,10 +25,10 @@ from bot import pictures
 from bot.errors import ServiceError
 from bot.i18n import picture_options, tr
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
-from cogs.domino import practice, texts, ui
+from cogs.domino import texts, ui
 from cogs.domino.alt_text import hand_alt_text
+from cogs.domino.buttons import make_view
 from cogs.domino.feed import LOG_LINES, Feed
-from cogs.domino.ids import make_view
 from cogs.domino.matchend import Wrapup
 from domino import HandResult, Outcome, Tile, View
 from render.moves import LastMove
@@ -339,7 +339,7 @@ class Presenter(TableObserver):
         )
         if choose is None:
             acting = ui.acting_view(info, views)
-            buttons += await practice.hint_buttons(self.service, locale, info, acting)
+            buttons += await ui.hint_buttons(self.service, locale, info, acting)
         files: list[discord.File] = []
         for view in views:
             png = await pictures.hand_png(view, **picture_options(locale))

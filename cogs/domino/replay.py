@@ -2,7 +2,7 @@
 
 A match of yours, or one played on this server, chosen by autocomplete. The picture is
 rebuilt from the stored action log (:mod:`bot.replay`), one frame per move, and drawn off the
-event loop. A mixin of the dominoes cog; it needs the cog's ``service`` and ``_guard``.
+event loop. A mixin of the dominoes cog; it needs the cog's ``service`` and ``guard``.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class ReplayMixin:
     """``/domino replay``."""
 
     service: Any
-    _guard: Any
+    guard: Any
 
     @app_commands.command(
         name="replay", description=locale_str("Watch a finished match again, move by move")
@@ -64,7 +64,7 @@ class ReplayMixin:
     ) -> None:
         """Send the animated replay."""
         locale = interaction.locale.value
-        async with self._guard(interaction, "/domino replay", table):
+        async with self.guard(interaction, "/domino replay", table):
             repo = FinishedRepo(self.service.store.db)
             found = await repo.visible(
                 interaction.user.id, interaction.guild_id, table_id=table, limit=1

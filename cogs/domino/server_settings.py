@@ -3,7 +3,7 @@ channels where tables may be opened and the role allowed to host; and the check 
 opening makes against them.
 
 A mixin of the dominoes cog (its commands join the ``/domino`` group); it needs the cog's
-``service`` and ``_guard``.
+``service`` and ``guard``.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ class ServerSettingsMixin:
     """``/domino server-settings`` and :meth:`_table_defaults` for the table openings."""
 
     service: Any
-    _guard: Any
-    _reply: Any
+    guard: Any
+    reply: Any
 
     @property
     def server_settings(self) -> ServerSettings:
@@ -128,12 +128,12 @@ class ServerSettingsMixin:
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
-        async with self._guard(interaction, "/domino server-settings", None):
+        async with self.guard(interaction, "/domino server-settings", None):
             guild_id = interaction.guild_id
             if guild_id is None:
                 raise ServiceError("This command works only on a server.")
             if not interaction.permissions.manage_guild:
-                await self._reply(interaction, tr(locale, NOT_A_MANAGER))
+                await self.reply(interaction, tr(locale, NOT_A_MANAGER))
                 return
             store = self.server_settings
             current = await store.get(guild_id)

@@ -26,6 +26,8 @@ __all__ = [
     "variant_name",
 ]
 
+#: The answer to a button made for an earlier state of the table.
+STALE = N_("This was for an earlier state of the game; look at the latest message.")
 
 # id -> (name, short description for the command choice); the rules are in bot.rules_text
 VARIANTS: dict[str, tuple[str, str]] = {

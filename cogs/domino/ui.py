@@ -13,9 +13,25 @@ import discord
 
 from bot.i18n import END_NAMES, N_, named_ends, tr
 from bot.store import PlayerSettingsRow
-from bot.tables.service import TableInfo
-from cogs.domino import texts
-from cogs.domino.ids import DominoButton
+from bot.tables.service import TableInfo, TableService
+from cogs.domino import practice, texts
+from cogs.domino.buttons import (
+    AcceptButton,
+    AddComputerButton,
+    BackButton,
+    CancelButton,
+    DeclineButton,
+    DominoButton,
+    DrawButton,
+    HintButton,
+    JoinButton,
+    LeaveButton,
+    PassButton,
+    PlayButton,
+    ResignButton,
+    StartButton,
+    TilesButton,
+)
 from domino import Draw, Outcome, Pass, Play, Tile, View
 
 GREEN = discord.Colour.from_rgb(46, 125, 50)
@@ -109,15 +125,14 @@ def lobby_buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
     """Join, Leave, Start, Cancel, and one Add computer button per level."""
     t = info.id
     buttons = [
-        DominoButton("join", t, label=tr(locale, "Join"), style=Style.success, row=0),
-        DominoButton("leave", t, label=tr(locale, "Leave"), style=Style.secondary, row=0),
-        DominoButton("start", t, label=tr(locale, "Start"), style=Style.primary, row=0),
-        DominoButton("cancel", t, label=tr(locale, "Cancel"), style=Style.danger, row=0),
+        JoinButton(t, label=tr(locale, "Join"), style=Style.success, row=0),
+        LeaveButton(t, label=tr(locale, "Leave"), style=Style.secondary, row=0),
+        StartButton(t, label=tr(locale, "Start"), style=Style.primary, row=0),
+        CancelButton(t, label=tr(locale, "Cancel"), style=Style.danger, row=0),
     ]
     for level, text in texts.LEVEL_NAMES.items():
         buttons.append(
-            DominoButton(
-                "ai",
+            AddComputerButton(
                 t,
                 level,
                 label=tr(locale, "Add computer: {level}", level=tr(locale, text)),
@@ -191,8 +206,8 @@ def challenge_buttons(
     """Accept and Decline (the invited ids ride along in the custom id)."""
     ids = ".".join(str(u) for u in invited)
     return [
-        DominoButton("accept", info.id, ids, label=tr(locale, "Accept"), style=Style.success),
-        DominoButton("decline", info.id, ids, label=tr(locale, "Decline"), style=Style.danger),
+        AcceptButton(info.id, ids, label=tr(locale, "Accept"), style=Style.success),
+        DeclineButton(info.id, ids, label=tr(locale, "Decline"), style=Style.danger),
     ]
 
 
@@ -310,14 +325,9 @@ def game_buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
     if info.status != "running":
         return []
     return [
-        DominoButton("tiles", info.id, info.seq, label=tr(locale, "My tiles"), style=Style.primary),
-        DominoButton("resign", info.id, label=tr(locale, "Resign"), style=Style.danger),
+        TilesButton(info.id, info.seq, label=tr(locale, "My tiles"), style=Style.primary),
+        ResignButton(info.id, label=tr(locale, "Resign"), style=Style.danger),
     ]
-
-
-def resign_button(locale: str | None, table_id: int) -> DominoButton:
-    """The button that confirms a resignation."""
-    return DominoButton("resignok", table_id, label=tr(locale, "Resign"), style=Style.danger)
 
 
 def hand_end_embed(
@@ -380,12 +390,28 @@ def end_buttons(
         if numbers.count(number) > 1:
             text = tr(locale, "{place} ({end})", place=text, end=tr(locale, END_NAMES[end]))
         buttons.append(
-            DominoButton(
-                "play", info.id, tile, end, acting.hand_number, info.seq,
+            PlayButton(
+                info.id, tile, end, acting.hand_number, info.seq,
                 label=text, style=Style.primary, row=0,
             )
         )
     return buttons
+
+
+async def hint_buttons(
+    service: TableService, locale: str | None, info: TableInfo, acting: View | None
+) -> list[DominoButton]:
+    """The Hint button for the player to move at a practice table (none elsewhere)."""
+    if acting is None or info.status != "running":
+        return []
+    if not await practice.is_practice(service, info.id):
+        return []
+    return [
+        HintButton(
+            info.id, acting.hand_number, info.seq, label=tr(locale, "Hint"), style=Style.secondary,
+            row=4,
+        )
+    ]
 
 
 def acting_view(info: TableInfo, views: Sequence[View]) -> View | None:
@@ -450,8 +476,8 @@ def hand_message(
         lines.append(tr(locale, "Where do you lay {tile}?", tile=str(choose)))
         return "\n".join(lines), [
             *end_buttons(locale, info, acting, choose),
-            DominoButton(
-                "back", t, hand_no, seq, label=tr(locale, "Back"), style=Style.secondary, row=0
+            BackButton(
+                t, hand_no, seq, label=tr(locale, "Back"), style=Style.secondary, row=0
             ),
         ]
     else:
@@ -495,8 +521,7 @@ def hand_message(
     for i, tile in enumerate(hand):
         end = playable.get(tile)
         buttons.append(
-            DominoButton(
-                "play",
+            PlayButton(
                 t,
                 tile,
                 end or "any",
@@ -511,14 +536,14 @@ def hand_message(
     if acting is not None:
         if any(isinstance(a, Draw) for a in acting.legal):
             buttons.append(
-                DominoButton(
-                    "draw", t, hand_no, seq, label=tr(locale, "Draw"), style=Style.success, row=4
+                DrawButton(
+                    t, hand_no, seq, label=tr(locale, "Draw"), style=Style.success, row=4
                 )
             )
         if any(isinstance(a, Pass) for a in acting.legal):
             buttons.append(
-                DominoButton(
-                    "pass", t, hand_no, seq, label=tr(locale, "Pass"), style=Style.success, row=4
+                PassButton(
+                    t, hand_no, seq, label=tr(locale, "Pass"), style=Style.success, row=4
                 )
             )
     return "\n".join(lines), buttons

@@ -14,8 +14,8 @@ from bot.client import DominoBot
 from bot.limits import Limits
 from bot.settings import Settings
 from bot.tables.service import TableInfo, TableService
+from cogs.domino.buttons import KINDS
 from cogs.domino.cog import DominoCog
-from cogs.domino.ids import parse
 from domino import Match, Resign, Ruleset, Tile, decode_action
 from render.moves import last_moves
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
@@ -91,6 +91,15 @@ def settings_for(fake: FakeDiscord, db: Path, **limits: Any) -> Settings:
 
 def factory(fake: FakeDiscord, db: Path, **kwargs: Any) -> Callable[[], TestBot]:
     return lambda: TestBot(settings_for(fake, db), **kwargs)
+
+
+def parse(custom_id: str) -> tuple[str, int, tuple[str, ...]] | None:
+    """``(kind, table id, the other parts)`` of a custom id one of the cog's buttons reads."""
+    for kind in KINDS:
+        if kind.__discord_ui_compiled_template__.fullmatch(custom_id):
+            _, name, table, *args = custom_id.split(":")
+            return name, int(table), tuple(args)
+    return None
 
 
 def button(message: StoredMessage, kind: str) -> str:

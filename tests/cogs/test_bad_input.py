@@ -8,7 +8,6 @@ from typing import Any
 
 import discord
 
-from cogs.domino.ids import parse
 from tests.cogs.helpers import (
     TestBot,
     answer,
@@ -19,6 +18,7 @@ from tests.cogs.helpers import (
     hand_choice,
     new_table,
     open_hand,
+    parse,
     settle,
 )
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionResult, StoredMessage, running_bot

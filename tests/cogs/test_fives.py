@@ -13,7 +13,6 @@ from bot.store import ActionRow, SeatRow, TableRow
 from bot.tables.history import History
 from bot.tables.service import TableInfo
 from cogs.domino import texts
-from cogs.domino.ids import parse
 from cogs.markup import error_text
 from domino import IllegalAction, Match, Play, Tile, encode_action, preset
 from domino.spinner import arms_open
@@ -28,6 +27,7 @@ from tests.cogs.helpers import (
     match_states,
     new_table,
     open_hand,
+    parse,
     play_until_over,
     settle,
     start_with_computers,

@@ -15,10 +15,18 @@ from PIL import Image
 
 from bot import i18n, pictures
 from bot.i18n import picture_options
-from cogs.domino.ids import parse
 from cogs.rules_text import rules_text
 from render import render_table
-from tests.cogs.helpers import answer, button, enabled, factory, game_message, settle, table_id_of
+from tests.cogs.helpers import (
+    answer,
+    button,
+    enabled,
+    factory,
+    game_message,
+    parse,
+    settle,
+    table_id_of,
+)
 from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
 
 

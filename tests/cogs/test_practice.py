@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 from bot.hint import hint, lacked_numbers
-from cogs.domino.ids import parse
 from cogs.domino.practice import is_practice
 from domino import Match, Play, preset
 from tests.cogs.helpers import (
@@ -17,6 +16,7 @@ from tests.cogs.helpers import (
     human_to_move,
     new_table,
     open_hand,
+    parse,
     settle,
 )
 from tests.fakediscord import FakeDiscord, running_bot

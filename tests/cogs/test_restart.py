@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cogs.domino.ids import parse
 from tests.cogs.helpers import (
     TestBot,
     assert_no_hidden_tiles,
@@ -13,6 +12,7 @@ from tests.cogs.helpers import (
     hand_choice,
     human_to_move,
     new_table,
+    parse,
     play_until_over,
     settle,
     start_with_computers,

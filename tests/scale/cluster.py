@@ -16,9 +16,8 @@ from pathlib import Path
 
 from bot.store import Store
 from bot.tables.service import TableInfo, TableService
-from cogs.domino.ids import parse
 from domino import Match, Ruleset, decode_action
-from tests.cogs.helpers import button
+from tests.cogs.helpers import button, parse
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
