@@ -13,7 +13,9 @@ players hold the same tiles once. One hand per deal. Prints, per matchup: hands 
 player (and ties), the first player's win rate over decided hands with a 95% (Wilson)
 interval, his net points per deal (own side's points minus the other's, per hand) with a 95%
 interval over deals, and the median and 95th percentile of each player's decision time over
-decisions with more than one legal action.
+decisions with more than one legal action, in CPU seconds of its process (the machine may be
+shared: wall time counts other people's work too), and the wall-time 95th percentiles apart.
+Our levels' budgets count the same CPU seconds (``--wall``: wall time, as the bot does).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ PEERS = ("dominoes", "openspiel")
 DUEL_RULES = "partners-all"
 _peer_cache: dict[str, object] = {}
 PEER_OPTIONS: dict[str, dict[str, int]] = {"dominoes": {}, "openspiel": {}}
+CLOCK: dict[str, bool] = {"wall": False}  # budgets count wall time instead of CPU time
 
 
 def ruleset_of(name: str) -> Ruleset:
@@ -73,9 +76,8 @@ def act(
             )
             _peer_cache[level] = peer
         return peer(match, seat, rng)  # type: ignore[operator]
-    if budget is None:
-        return choose(match.view(seat), level, rng=rng)
-    return choose(match.view(seat), level, rng=rng, budget=budget)
+    clock = time.perf_counter if CLOCK["wall"] else time.process_time
+    return choose(match.view(seat), level, rng=rng, budget=budget, clock=clock)
 
 
 @dataclass
@@ -84,14 +86,15 @@ class DealResult:
 
     net: list[float] = field(default_factory=list)
     won: list[int] = field(default_factory=list)  # +1 first player won, -1 lost, 0 tie
-    times: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds per decision
+    walls: dict[str, list[float]] = field(default_factory=dict)  # wall seconds per decision
 
 
 def play_deal(args: tuple[str, str, str, int, float | None]) -> DealResult:
     """Play hand 1 of deal ``seed`` twice, swapping which side each player holds."""
     ruleset_id, first, second, seed, budget = args
     rs = ruleset_of(ruleset_id)
-    out = DealResult(times={first: [], second: []})
+    out = DealResult(times={first: [], second: []}, walls={first: [], second: []})
     for swap in (0, 1):
         side_a = swap  # side held by the first player
         match = Match.new(rs, seed)
@@ -103,10 +106,11 @@ def play_deal(args: tuple[str, str, str, int, float | None]) -> DealResult:
             rng = random.Random(f"{seed}/{swap}/{count}")
             choices = len(match.legal_actions())
             t0 = time.perf_counter()
+            c0 = time.process_time()
             action = act(level, match, seat, rng, budget)
-            elapsed = time.perf_counter() - t0
             if choices > 1:
-                out.times[level].append(elapsed)
+                out.times[level].append(time.process_time() - c0)
+                out.walls[level].append(time.perf_counter() - t0)
             match = match.apply(action)
             count += 1
         result = match.hand_results[0]
@@ -155,6 +159,7 @@ def summarize(
         else float("nan")
     )
     times = {lvl: [t for d in deals for t in d.times.get(lvl, [])] for lvl in (first, second)}
+    walls = {lvl: [t for d in deals for t in d.walls.get(lvl, [])] for lvl in (first, second)}
     wins, losses = won.count(1), won.count(-1)
     return {
         "preset": ruleset_id,
@@ -168,6 +173,7 @@ def summarize(
         "net": mean,
         "half": half,
         "times": times,
+        "walls": walls,
     }
 
 
@@ -180,6 +186,7 @@ def row(s: dict[str, object]) -> str:
     """One printed line of a matchup's summary."""
     first, second = str(s["a"]), str(s["b"])
     times: dict[str, list[float]] = s["times"]  # type: ignore[assignment]
+    walls: dict[str, list[float]] = s["walls"]  # type: ignore[assignment]
     low, high = wilson(int(s["a_won"]), int(s["a_won"]) + int(s["b_won"]))  # type: ignore[call-overload]
     rate = f"{s['a_rate'] * 100:5.1f}% ({low * 100:4.1f}-{high * 100:4.1f})"  # type: ignore[operator]
     ci = f"{s['net']:+6.2f} ± {s['half']:5.2f}"
@@ -187,7 +194,8 @@ def row(s: dict[str, object]) -> str:
         f"{s['preset']:12} {first:8} {second:9} {s['hands']:5d} {s['a_won']:5d} "
         f"{s['b_won']:5d} {s['tied']:4d} {rate:>19} {ci:>16}  "
         f"{ms(times[first], 0.5)}/{ms(times[first], 0.95)}  "
-        f"{ms(times[second], 0.5)}/{ms(times[second], 0.95)}"
+        f"{ms(times[second], 0.5)}/{ms(times[second], 0.95)}  "
+        f"{ms(walls[first], 0.95)}/{ms(walls[second], 0.95)}"
     )
 
 
@@ -211,7 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=10, help="the dominoes player's deals")
     parser.add_argument("--depth", type=int, default=4, help="the dominoes player's plies")
     parser.add_argument("--sims", type=int, default=1000, help="ISMCTS simulations per move")
+    parser.add_argument(
+        "--wall", action="store_true", help="our budgets count wall time, not CPU time"
+    )
     args = parser.parse_args(argv)
+    CLOCK["wall"] = args.wall
     PEER_OPTIONS["dominoes"] = {"samples": args.samples, "depth": args.depth}
     PEER_OPTIONS["openspiel"] = {"sims": args.sims}
     matchups = MATCHUPS
@@ -225,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     header = (
         f"{'rules':12} {'A':8} {'B':9} {'hands':>5} {'A won':>5} {'B won':>5} {'tied':>4} "
         f"{'A win% (95% CI)':>19} {'A pts/deal (CI)':>16}  {'A ms med/p95':>15}"
-        f"  {'B ms med/p95':>15}"
+        f"  {'B ms med/p95':>15}  {'wall p95 A/B':>15}"
     )
     shown = "each level's default" if budget is None else f"{budget}s"
     print(f"deals per matchup: {args.deals} (each played twice), budget per decision {shown}")
@@ -257,8 +269,9 @@ def main(argv: list[str] | None = None) -> int:
             pool.shutdown()
     print(
         "win% over decided hands (95% Wilson interval); pts/deal = A's side points minus B's"
-        " per hand, 95% interval over deals; times over decisions with more than one legal"
-        f" action; {time.perf_counter() - started:.0f}s in all"
+        " per hand, 95% interval over deals; ms = CPU milliseconds per decision (wall p95"
+        " apart) over decisions with more than one legal action; our budgets count"
+        f" {'wall' if args.wall else 'CPU'} time; {time.perf_counter() - started:.0f}s in all"
     )
     return 0
 

@@ -24,7 +24,7 @@ Levels (:data:`LEVELS` are the ones offered to players):
   simulated deal (leaves ends the next seat cannot follow, keeps ends its partner can), each
   deal weighed by how well it explains the other seats' earlier plays under a model of their
   play (partner signals included), exact alpha-beta search of each deal once six tiles or fewer
-  are left in hands, and a budget of 0.42 s per decision.
+  are left in hands, and a budget of 0.5 s per decision.
 - ``heaviest`` (not offered): lays the heaviest legal tile; the benchmark's baseline.
 
 In games scored at the ends (All Fives) every level but ``easy`` and ``heaviest`` plays
@@ -39,6 +39,8 @@ engine), :mod:`domino.ai.belief` (inference and consistent deals), :mod:`domino.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from time import perf_counter
 
 from domino.actions import Action
 from domino.ai.expert import EXPERT_BUDGET, choose_expert
@@ -59,13 +61,15 @@ def choose(
     rng: random.Random | None = None,
     budget: float | None = None,
     samples: int | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Action:
     """One of ``view.legal`` for the seat of ``view``, chosen by the player ``level``.
 
     ``rng`` drives every random choice (a fresh generator when None). ``budget`` is the
-    most wall time, in seconds, ``hard`` (default 0.3) or ``expert`` (default 0.42) spends;
+    most time, in seconds, ``hard`` (default 0.3) or ``expert`` (default 0.5) spends;
     ``samples`` instead fixes how many deals they simulate, which makes the choice a pure
-    function of ``view`` and ``rng``.
+    function of ``view`` and ``rng``. ``clock`` reads the seconds the budget counts (wall
+    time by default; e.g. ``time.process_time`` counts only this process's CPU time).
     Raises ValueError for an unknown level or a view with nothing to do.
     """
     if level not in ALL_LEVELS:
@@ -84,9 +88,12 @@ def choose(
         return heaviest(view)
     if level == "normal":
         return normal(view)
+    clock = clock or perf_counter
     if level == "expert":
-        return choose_expert(view, rng, EXPERT_BUDGET if budget is None else budget, samples)
-    return choose_hard(view, rng, DEFAULT_BUDGET if budget is None else budget, samples)
+        budget = EXPERT_BUDGET if budget is None else budget
+        return choose_expert(view, rng, budget, samples, clock=clock)
+    budget = DEFAULT_BUDGET if budget is None else budget
+    return choose_hard(view, rng, budget, samples, clock=clock)
 
 
 __all__ = ["ALL_LEVELS", "DEFAULT_BUDGET", "EXPERT_BUDGET", "LEVELS", "choose"]

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from time import perf_counter
 
 from domino.actions import Action, Play
 from domino.ai.hard import search
@@ -34,10 +36,10 @@ from domino.ai.sim import bits, to_move
 from domino.match import NUM
 from domino.views import View
 
-EXPERT_BUDGET = 0.42
+EXPERT_BUDGET = 0.5
 ENDGAME_TILES = 6  # solve exactly once the hands hold this many tiles or fewer in all
 TEMPERATURE = 8.0  # of the play model's softmax, in score points (sharper measured worse)
-BUDGET_SHARE = 0.8  # of the budget spent searching (the rest is margin)
+BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
 
 
 class _Decision:
@@ -166,6 +168,7 @@ def choose_expert(
     budget: float = EXPERT_BUDGET,
     samples: int | None = None,
     stats: dict[str, float] | None = None,
+    clock: Callable[[], float] = perf_counter,
 ) -> Action:
     """The legal action with the best average outcome over consistent deals, each weighed
     by the play model, with exact search once :data:`ENDGAME_TILES` or fewer are in hands."""
@@ -177,7 +180,7 @@ def choose_expert(
     return search(
         view, rng, budget, samples, stats,
         share=BUDGET_SHARE, weigh=weigh if choices else None, endgame=ENDGAME_TILES,
-        finish=play_out_seen,
+        finish=play_out_seen, clock=clock,
     )
 
 

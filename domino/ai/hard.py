@@ -17,7 +17,20 @@ from time import perf_counter
 from domino.actions import Action
 from domino.ai.belief import Belief
 from domino.ai.policy import play_out
-from domino.ai.sim import DOUBLES, PIPS, Sim, SimResult, mask_of, sim_rules, to_move
+from domino.ai.sim import (
+    DOUBLES,
+    NUM,
+    OTHER,
+    PIPS,
+    Sim,
+    SimResult,
+    bits,
+    mask_of,
+    pips_of,
+    sim_rules,
+    to_move,
+)
+from domino.scoring import score_hand
 from domino.tiles import Tile
 from domino.views import View
 
@@ -25,20 +38,19 @@ from domino.views import View
 # the caller), and the fixed margin in seconds.
 BUDGET_SHARE = 0.8
 BUDGET_MARGIN = 0.004
-WIN_BONUS = 0.0  # extra value of winning the hand, in points
 MIN_ROUNDS = 64  # deals simulated before the first check whether one move is clearly best
 SETTLED_Z = 3.5
 NODE_LIMIT = 4000  # exact-search nodes per deal before the rest is played out
 
 
-def outcome_value(result: SimResult, side: int, penalty: bool) -> float:
+def outcome_value(result: SimResult, side: int, penalty: bool, bonus: float = 0.0) -> float:
     """The hand's value for ``side``: own points minus the others' average (penalty: the
     others' average penalty minus one's own)."""
     points = result.points
     others = (sum(points) - points[side]) / (len(points) - 1)
     value = others - points[side] if penalty else points[side] - others
-    if WIN_BONUS and result.winner_side is not None:
-        value += WIN_BONUS if result.winner_side == side else -WIN_BONUS
+    if bonus and result.winner_side is not None:
+        value += bonus if result.winner_side == side else -bonus
     return value
 
 
@@ -75,13 +87,17 @@ def root_sim(view: View, belief: Belief, hands: list[int], pile: list[int]) -> S
 
 
 def evaluate(
-    sim: Sim, side: int, penalty: bool, finish: Callable[[Sim], None] = play_out
+    sim: Sim,
+    side: int,
+    penalty: bool,
+    finish: Callable[[Sim], None] = play_out,
+    bonus: float = 0.0,
 ) -> float:
     """Finish the hand with ``finish`` (the fast heuristic for every seat) and value it for
-    ``side``."""
+    ``side`` (:func:`outcome_value`)."""
     finish(sim)
     assert sim.result is not None
-    return outcome_value(sim.result, side, penalty)
+    return outcome_value(sim.result, side, penalty, bonus)
 
 
 Weigh = Callable[[list[int]], float]
@@ -98,6 +114,8 @@ def search(
     weigh: Weigh | None = None,
     endgame: int = 0,
     finish: Callable[[Sim], None] = play_out,
+    clock: Callable[[], float] = perf_counter,
+    bonus: float = 0.0,
 ) -> Action:
     """The legal action with the best (weighted) average outcome over consistent deals.
 
@@ -106,10 +124,12 @@ def search(
     given (then the choice depends on ``view`` and ``rng`` only). ``weigh(hands)`` gives a
     deal's log-weight (default: all deals weigh the same). Once the hands hold ``endgame``
     tiles or fewer and nothing can be drawn, each deal is solved exactly (:func:`solve`)
-    instead of played out by ``finish``. ``stats``, when given, receives the number of deals
-    simulated.
+    instead of played out by ``finish``. ``stats``, when given, receives the number of
+    deals simulated. ``clock`` reads the seconds the budget counts
+    (wall time by default; the benchmarks pass the process's CPU time). ``bonus`` is added
+    to the value of a won hand and taken from a lost one (:func:`outcome_value`).
     """
-    start = perf_counter()
+    start = clock()
     legal = view.legal
     if len(legal) == 1:
         return legal[0]
@@ -129,7 +149,7 @@ def search(
     check = MIN_ROUNDS
     while True:
         if samples is None:
-            if rounds and perf_counter() >= deadline:
+            if rounds and clock() >= deadline:
                 break
             if rounds >= check:
                 if settled(values, log_weights):
@@ -152,9 +172,9 @@ def search(
             sim = root.copy()
             sim.apply(move)
             if exact:
-                values[k].append(solve(sim, side, penalty, -1e18, 1e18, [NODE_LIMIT]))
+                values[k].append(solve(sim, side, penalty, -1e18, 1e18, [NODE_LIMIT], bonus))
             else:
-                values[k].append(evaluate(sim, side, penalty, finish))
+                values[k].append(evaluate(sim, side, penalty, finish, bonus))
         rounds += 1
     if stats is not None:
         stats["rounds"] = rounds
@@ -168,34 +188,65 @@ def choose_hard(
     budget: float = 0.3,
     samples: int | None = None,
     stats: dict[str, float] | None = None,
+    clock: Callable[[], float] = perf_counter,
 ) -> Action:
     """Pick the legal action with the best average simulated outcome (:func:`search` with
     every deal weighing the same and heuristic play-outs to the end)."""
-    return search(view, rng, budget, samples, stats)
+    return search(view, rng, budget, samples, stats, clock=clock)
 
 
 def solve(
-    sim: Sim, side: int, penalty: bool, alpha: float, beta: float, budget: list[int]
+    sim: Sim,
+    side: int,
+    penalty: bool,
+    alpha: float,
+    beta: float,
+    budget: list[int],
+    bonus: float = 0.0,
 ) -> float:
     """The exact value of ``sim`` for ``side`` when every seat plays its best (alpha-beta on
     a position where nothing can be drawn; with more than two sides the others play against
     ``side``). ``budget[0]`` counts nodes left; once spent, the remaining lines are finished
-    with the heuristic play-out."""
+    with the heuristic play-out. Values as :func:`outcome_value` with ``bonus``."""
+    rules = sim.rules
+    if (
+        sim.turn >= 0
+        and sim.left >= 0
+        and not rules.close_gives_pile
+        and not rules.stuck_ends_hand
+        and not (rules.draw and len(sim.pile) > rules.floor)
+    ):
+        return _Solver(sim, side, penalty, budget, bonus).run(
+            sim.hands[:], sim.left, sim.right, sim.turn, sim.last, alpha, beta
+        )
+    return _solve_sim(sim, side, penalty, alpha, beta, budget, bonus)
+
+
+def _solve_sim(
+    sim: Sim,
+    side: int,
+    penalty: bool,
+    alpha: float,
+    beta: float,
+    budget: list[int],
+    bonus: float = 0.0,
+) -> float:
+    """:func:`solve` on simulator copies (any rules)."""
     if sim.turn < 0:
         assert sim.result is not None
-        return outcome_value(sim.result, side, penalty)
+        return outcome_value(sim.result, side, penalty, bonus)
     budget[0] -= 1
     if budget[0] <= 0:
-        return evaluate(sim, side, penalty)
+        return evaluate(sim, side, penalty, bonus=bonus)
     moves = sim.legal()
     maximize = sim.rules.side_of[sim.turn] == side
     if len(moves) > 1:
-        moves.sort(key=lambda m: -PIPS[m >> 2] - (20 if (1 << (m >> 2)) & DOUBLES else 0))
+        moves.sort(key=_order)
     best = -1e18 if maximize else 1e18
     for m in moves:
         child = sim.copy()
         child.apply(m)
-        v = solve(child, side, penalty, alpha, beta, budget)
+        v = _solve_sim(child, side, penalty, alpha, beta, budget, bonus)
         if maximize:
             if v > best:
                 best = v
@@ -206,6 +257,107 @@ def solve(
         if alpha >= beta:
             break
     return best
+
+
+def _order(move: int) -> int:
+    """Sort key of moves in the exact search: doubles first, then heavier tiles."""
+    return -PIPS[move >> 2] - (20 if (1 << (move >> 2)) & DOUBLES else 0)
+
+
+class _Solver:
+    """Alpha-beta on bare hand masks for a hand with two ends where nothing can be drawn and
+    a block is only the end of all plays (no ``two`` closing, no penalty stuck end): the
+    same values as :func:`_solve_sim`, without copying the simulator at each node."""
+
+    __slots__ = ("bonus", "budget", "penalty", "root", "rules", "side")
+
+    def __init__(
+        self, root: Sim, side: int, penalty: bool, budget: list[int], bonus: float
+    ) -> None:
+        self.bonus = bonus
+        self.root = root
+        self.rules = root.rules
+        self.side = side
+        self.penalty = penalty
+        self.budget = budget
+
+    def run(
+        self, hands: list[int], left: int, right: int, turn: int, last: int,
+        alpha: float, beta: float,
+    ) -> float:
+        """The value with ``turn`` to act on ends ``left``/``right`` (not blocked)."""
+        rules = self.rules
+        seats = rules.seats
+        ends = NUM[left] | NUM[right]
+        while not hands[turn] & ends:  # a pass: no choice
+            turn = (turn + 1) % seats
+        budget = self.budget
+        budget[0] -= 1
+        if budget[0] <= 0:
+            sim = self.root.copy()
+            sim.hands = hands[:]
+            sim.left, sim.right, sim.turn, sim.last = left, right, turn, last
+            sim.drawn = 0
+            sim.forced = -1
+            return evaluate(sim, self.side, self.penalty, bonus=self.bonus)
+        hand = hands[turn]
+        moves: list[tuple[int, int, int]] = []  # (tile, new left, new right)
+        if left == right:
+            for i in bits(hand & ends):
+                moves.append((i, left, OTHER[i * 10 + right]))
+        else:
+            nl = NUM[left]
+            nr = NUM[right]
+            for i in bits(hand & ends):
+                bit = 1 << i
+                if bit & nl:
+                    moves.append((i, OTHER[i * 10 + left], right))
+                if bit & nr:
+                    moves.append((i, left, OTHER[i * 10 + right]))
+        if len(moves) > 1:
+            moves.sort(key=lambda m: _order(m[0] * 4))
+        maximize = rules.side_of[turn] == self.side
+        best = -1e18 if maximize else 1e18
+        nxt = (turn + 1) % seats
+        for i, new_left, new_right in moves:
+            rest = hand ^ (1 << i)
+            hands[turn] = rest
+            if not rest:
+                v = self.value(hands, "domino", turn, turn)
+            else:
+                open_ends = NUM[new_left] | NUM[new_right]
+                if any(h & open_ends for h in hands):
+                    v = self.run(hands, new_left, new_right, nxt, turn, alpha, beta)
+                else:
+                    v = self.value(hands, "block", -1, turn)
+            hands[turn] = hand
+            if maximize:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        return best
+
+    def value(self, hands: list[int], kind: str, domino_seat: int, blocker: int) -> float:
+        """The finished hand's value for the searching side."""
+        r = self.rules
+        pips = tuple(pips_of(h) for h in hands)
+        winner_seat, winner_side, points = score_hand(
+            r.ruleset, kind, pips, domino_seat if domino_seat >= 0 else None,
+            blocker if blocker >= 0 else None, r.side_of, r.seats_of_side,
+        )
+        return outcome_value(
+            SimResult(kind, winner_seat, winner_side, points, pips),
+            self.side,
+            self.penalty,
+            self.bonus,
+        )
 
 
 def normalised(log_weights: list[float]) -> list[float]:

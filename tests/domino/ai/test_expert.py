@@ -193,3 +193,45 @@ def test_play_outs_that_read_the_deal_beat_plain_play_outs() -> None:
                 wins += sim.result.winner_side == side
                 losses += sim.result.winner_side != side
     assert wins > 1.2 * losses, (wins, losses)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["partners", "cuban", "three", "draw"]),
+    st.integers(0, 10**6),
+    st.sampled_from([0.0, 25.0]),
+)
+def test_the_mask_search_agrees_with_the_simulator_search(
+    rs_id: str, seed: int, bonus: float
+) -> None:
+    """Our decision: exact search on bare hand masks where nothing can be drawn and only a
+    block or a domino ends the hand; it must give the simulator search's values."""
+    from domino.ai.hard import _solve_sim
+
+    sim = endgame(rs_id, seed, 12)
+    if sim is None:
+        return
+    side = sim.rules.side_of[sim.turn]
+    args = (side, sim.rules.penalty, -1e18, 1e18)
+    fast = solve(sim.copy(), *args, [10**9], bonus)
+    assert fast == _solve_sim(sim.copy(), *args, [10**9], bonus)
+
+
+def test_a_win_bonus_counts_for_the_winner_only() -> None:
+    from domino.ai.sim import SimResult
+
+    won = SimResult("domino", 0, 0, (30, 0), (0, 10, 8, 12))
+    assert outcome_value(won, 0, False, 20.0) == 50.0
+    assert outcome_value(won, 1, False, 20.0) == -50.0
+    tie = SimResult("block", None, None, (0, 0), (5, 5, 5, 5))
+    assert outcome_value(tie, 0, False, 20.0) == 0.0
+
+
+def test_the_budget_counts_the_clock_it_is_given() -> None:
+    """A clock that jumps past the budget after the first deal stops the search there."""
+    match = Match.new(any_opener(preset("partners")), 2, None)
+    view = match.view(match.turn)
+    ticks = iter([0.0] + [100.0] * 1000)
+    stats: dict[str, float] = {}
+    choose_expert(view, random.Random(0), budget=1.0, stats=stats, clock=lambda: next(ticks))
+    assert stats["rounds"] == 1
