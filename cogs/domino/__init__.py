@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from cogs.domino.cog import DominoCog
+from cogs.domino.commands import DominoCog
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import Choice, locale_str
+from discord.app_commands import locale_str
 
 from bot import computer
 from bot.errors import NotYourTurn, ServiceError, TableFinished
@@ -22,18 +22,12 @@ from bot.i18n import tr
 from bot.store.table_extras import PracticeRepo
 from bot.tables.service import TableService
 from cogs.domino import texts
+from cogs.domino.choices import LEVEL_CHOICES, VARIANT_CHOICES
 from cogs.names import table_name
 from domino import Draw, Play, View
 
 Interaction = discord.Interaction[Any]
 
-VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
-LEVEL_CHOICES = [
-    Choice(name=locale_str("Easy"), value="easy"),
-    Choice(name=locale_str("Normal"), value="normal"),
-    Choice(name=locale_str("Hard"), value="hard"),
-    Choice(name=locale_str("Expert"), value="expert"),
-]
 DEFAULT_LEVEL = "normal"
 
 
@@ -79,7 +73,7 @@ class PracticeMixin:
     presenter: Any
     guard: Any
     _table_defaults: Any
-    _check_place_free: Any
+    check_place_free: Any
     start: Any
     opened: Any
 
@@ -98,7 +92,7 @@ class PracticeMixin:
         locale = interaction.locale.value
         async with self.guard(interaction, "/domino practice", None):
             chosen = await self._table_defaults(interaction, variant=variant)
-            self._check_place_free(interaction.channel)
+            self.check_place_free(interaction.channel)
             user = interaction.user
             guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
             info = await self.service.create_table(

@@ -28,12 +28,10 @@ from bot.server_settings import (
 )
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
 from cogs.domino import texts, ui
-from domino import OPTION_CHOICES
+from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
 
 Interaction = discord.Interaction[Any]
 
-VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
-TARGET_CHOICES = sorted({t for c in OPTION_CHOICES.values() for t in c.get("target", ())})
 RESET_CHOICES = [
     Choice(name=locale_str("Everything"), value="all"),
     Choice(name=locale_str("Default variant"), value="variant"),
@@ -108,7 +106,7 @@ class ServerSettingsMixin:
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
-        target=[Choice(name=str(t), value=t) for t in TARGET_CHOICES],
+        target=TARGET_CHOICES,
         reset=RESET_CHOICES,
     )
     async def server_settings_command(

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import END_NAMES, N_, named_ends, tr
-from bot.store import PlayerSettingsRow
 from bot.tables.service import TableInfo, TableService
 from cogs.domino import practice, texts
 from cogs.domino.buttons import (
@@ -547,53 +546,3 @@ def hand_message(
                 )
             )
     return "\n".join(lines), buttons
-
-
-# ---------------------------------------------------------------------------- settings
-
-#: The choices of an on/off setting.
-ON_OFF_CHOICES = [
-    discord.app_commands.Choice(name=discord.app_commands.locale_str("on"), value="on"),
-    discord.app_commands.Choice(name=discord.app_commands.locale_str("off"), value="off"),
-]
-
-
-def settings_text(locale: str | None, settings: PlayerSettingsRow, *, changed: bool) -> str:
-    """A player's settings, each with what it does."""
-    lines = [tr(locale, "Saved. Your settings:") if changed else tr(locale, "Your settings:")]
-    if settings.turn_pings:
-        lines.append(
-            tr(
-                locale,
-                "Turn pings: **on**. You are mentioned in the table's thread when your turn "
-                "begins and again at half time; the mention goes once you have moved.",
-            )
-        )
-    else:
-        lines.append(
-            tr(
-                locale,
-                "Turn pings: **off**. Nobody mentions you when your turn comes; the game "
-                "message still shows whose turn it is.",
-            )
-        )
-    lines.append(tr(locale, "Change them with /domino settings."))
-    return "\n".join(lines)
-
-
-# ------------------------------------------------------------------------------ errors
-
-
-def permission_text(locale: str | None) -> str:
-    """What to do when Discord refused the bot a channel permission."""
-    return tr(
-        locale,
-        "I am missing a permission in this channel. A server manager can let me view the "
-        "channel, send messages, embed links, attach files, create public threads and send "
-        "messages in threads here.",
-    )
-
-
-def apology_text(locale: str | None) -> str:
-    """The answer to an unexpected error."""
-    return tr(locale, "Sorry, something went wrong on my side. Please try again.")

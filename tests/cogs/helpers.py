@@ -15,7 +15,7 @@ from bot.limits import Limits
 from bot.settings import Settings
 from bot.tables.service import TableInfo, TableService
 from cogs.domino.buttons import KINDS
-from cogs.domino.cog import DominoCog
+from cogs.domino.commands import DominoCog
 from domino import Match, Resign, Ruleset, Tile, decode_action
 from render.moves import last_moves
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
