@@ -6,7 +6,8 @@ matches spread over ``--guilds`` servers of Zipf-like sizes, then times, through
 
 - a leaderboard page (count, page, the viewer's place) by rating and by wins, global and for
   the biggest and a middling server, first and deep pages, every bucket;
-- ``/domino stats`` (every summary line, the ratings and the rating curves for the picture),
+- ``/domino stats`` (every summary line, the results against each computer level, the ratings
+  and the rating curves for the picture), also of the person with the most matches;
   ``/domino history`` (ten latest matches with everyone in them), the picture itself;
 - recording one more match into the full store.
 
@@ -351,9 +352,14 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
         for t in ("record_matches", "record_entries", "record_stats", "record_ratings")
     }
     sizes = sorted(((len(members[g]), guild_ids[g]) for g in range(guilds)), reverse=True)
+    busiest = conn.execute(
+        "SELECT player_id, matches FROM record_stats WHERE scope = 0 AND bucket = 'all'"
+        " AND player_id > 0 ORDER BY matches DESC LIMIT 1"
+    ).fetchone()
     conn.close()
     return {
         "counts": counts,
+        "busiest": (int(busiest[0]), int(busiest[1])),
         "big_guild": sizes[0][1],
         "big_guild_players": sizes[0][0],
         "mid_guild": sizes[len(sizes) // 2][1],
@@ -438,6 +444,9 @@ async def measure(
             results.append((name, await timed(repeat, stats(guild, people))))
             name = f"history (10 latest), {label}"
             results.append((name, await timed(repeat, history(guild, people))))
+        busiest, played = info["busiest"]
+        name = f"stats, the busiest person ({played:,} matches)"
+        results.append((name, await timed(repeat, stats(info["big_guild"], [busiest]))))
         hard = [computer_id("hard")]
         results.append(("stats, computer:hard (busiest)", await timed(repeat, stats(None, hard))))
         results.append(("history, computer:hard", await timed(repeat, history(None, hard))))

