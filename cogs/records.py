@@ -44,6 +44,7 @@ from bot.records.service import (
     VersusLevel,
 )
 from bot.records.store import StatRow
+from cogs.domino.texts import VARIANTS, variant_name
 from cogs.names import display_name, escape_name, public_name
 from render.stats import rating_chart
 
@@ -71,26 +72,19 @@ RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
 
 
 def _variant_name(locale: str | None, bucket: str) -> str:
-    """The name of a bucket: a family, 'all' or a variant (named by the dominoes cog)."""
+    """The name of a bucket: a family, 'all' or a variant (named as the dominoes cog names it)."""
     if bucket in FAMILY_NAMES:
         return tr(locale, FAMILY_NAMES[bucket])
     if bucket == ALL:
         return tr(locale, "All variants")
-    try:
-        from cogs.domino.texts import variant_name
-    except ImportError:  # the play cog is absent: the id will do
-        return bucket
     return variant_name(locale, bucket)
 
 
 def _variant_choices() -> list[Choice[str]]:
     choices = [Choice(name=locale_str(FAMILY_NAMES[f]), value=f) for f in FAMILIES]
-    names: dict[str, tuple[str, ...]] = {}
-    with contextlib.suppress(ImportError):  # without the play cog, the ids will do
-        from cogs.domino.texts import VARIANTS as names
     for variants in FAMILIES.values():
         for v in variants:
-            name = names[v][0] if v in names else v
+            name = VARIANTS[v][0] if v in VARIANTS else v
             choices.append(Choice(name=locale_str(name), value=v))
     return choices
 
