@@ -299,6 +299,24 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
         " sum(points_for) AS points_for, sum(points_against) AS points_against,"
         " max(finished_at) AS last_at FROM stage GROUP BY guild_id, variant, player_id"
     )
+    # Each person's results against each computer level, everywhere and per server.
+    conn.execute("CREATE INDEX temp.stage_table ON stage (table_id)")
+    conn.execute(
+        "CREATE TEMP TABLE versus AS SELECT DISTINCT e.table_id, e.guild_id, e.player_id,"
+        " e.result, o.player_id AS computer_id FROM stage e JOIN stage o"
+        " ON o.table_id = e.table_id AND o.side <> e.side"
+        " WHERE e.kind = 'human' AND o.kind = 'computer'"
+    )
+    for scope in ("0", "guild_id"):
+        terms = (
+            "guild_id, player_id, computer_id" if scope == "guild_id" else "player_id, computer_id"
+        )
+        conn.execute(
+            "INSERT INTO record_versus (scope, player_id, computer_id, wins, losses, draws)"
+            f" SELECT {scope}, player_id, computer_id, sum(result = 'win'), sum(result = 'loss'),"
+            f" sum(result = 'draw') FROM versus GROUP BY {terms}"
+        )
+    conn.execute("DROP TABLE versus")
     conn.execute("DROP TABLE stage")
     sums = (
         "sum(matches), sum(wins), sum(losses), sum(draws), sum(hands_won), sum(dominoes),"
@@ -349,7 +367,13 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
     lap("indexes")
     counts = {
         t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-        for t in ("record_matches", "record_entries", "record_stats", "record_ratings")
+        for t in (
+            "record_matches",
+            "record_entries",
+            "record_stats",
+            "record_ratings",
+            "record_versus",
+        )
     }
     sizes = sorted(((len(members[g]), guild_ids[g]) for g in range(guilds)), reverse=True)
     busiest = conn.execute(
@@ -570,7 +594,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"filled in {filled:.0f} s: {args.players:,} players, {counts['record_matches']:,}"
             f" matches, {counts['record_entries']:,} entries, {counts['record_stats']:,} summary"
-            f" lines, {args.guilds} servers (biggest {info['big_guild_players']:,} players,"
+            f" lines, {counts['record_versus']:,} lines against computers, {args.guilds} servers"
+            f" (biggest {info['big_guild_players']:,} players,"
             f" middling {info['mid_guild_players']:,}); {path.stat().st_size / 2**20:,.0f} MiB"
         )
         print("  " + ", ".join(f"{k} {v:.0f} s" for k, v in info["phases"].items()))

@@ -256,6 +256,10 @@ class Records(TableObserver):
                 left = hidden.get(p.player_id, set())
                 lines = [(s, b, f, s in left) for s in scopes for b, f in buckets]
                 await repo.add_stats(p.player_id, lines, delta, at=record.finished_at)
+                if p.kind == "human":
+                    await repo.add_versus(
+                        p.player_id, scopes, _computers_against(record, p), p.result
+                    )
                 await repo.set_stat_ratings(p.player_id, record.family, ordinal(*after))
         return True
 
@@ -406,12 +410,9 @@ class Records(TableObserver):
                 if series:
                     points = await repo.rating_series(player_id, family, limit=SERIES_LIMIT)
                     curves[family] = [(t, display_rating(m, s)) for t, m, s in points]
-        versus: dict[int, tuple[VersusLevel, ...]] = {}
-        if kind == "human":
-            for scope in (s for s in scopes if s in {r.scope for r in lines}):
-                versus[scope] = await self.against_computers(
-                    player_id, None if scope == GLOBAL else scope
-                )
+        versus = await self.against_computers(
+            player_id, [s for s in scopes if s in {r.scope for r in lines}]
+        )
         return PlayerStats(
             player_id,
             name,
@@ -426,24 +427,28 @@ class Records(TableObserver):
         )
 
     async def against_computers(
-        self, player_id: int, guild_id: int | None = None
-    ) -> tuple[VersusLevel, ...]:
-        """A person's wins, losses and draws against each computer level, weakest level first
-        (with ``guild_id``: on that server only).
+        self, player_id: int, scopes: Sequence[int] = (GLOBAL,)
+    ) -> dict[int, tuple[VersusLevel, ...]]:
+        """Per scope, a person's wins, losses and draws against each computer level, weakest
+        level first.
 
         Our decision: a match counts once against each computer level among the opponents (one
         against an easy and a hard computer counts for both levels); computers that were only
         partners do not count.
         """
-        found: dict[str, dict[str, int]] = {}
-        for name, result, matches in await self.repo.against_computers(player_id, guild_id):
-            tally = found.setdefault(computer_level(name), {})
-            tally[result] = tally.get(result, 0) + matches
+        found: dict[int, dict[str, list[int]]] = {}
+        for scope, name, *figures in await self.repo.against_computers(player_id, scopes):
+            tally = found.setdefault(scope, {}).setdefault(computer_level(name), [0, 0, 0])
+            for k, n in enumerate(figures):
+                tally[k] += n
         order = {level: i for i, level in enumerate(ALL_LEVELS)}
-        return tuple(
-            VersusLevel(level, t.get("win", 0), t.get("loss", 0), t.get("draw", 0))
-            for level, t in sorted(found.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))
-        )
+        return {
+            scope: tuple(
+                VersusLevel(level, *t)
+                for level, t in sorted(levels.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))
+            )
+            for scope, levels in found.items()
+        }
 
     async def history(
         self,
@@ -527,4 +532,11 @@ def _entry(
         sigma_after=sigma_after,
         family=record.family,
         finished_at=record.finished_at,
+    )
+
+
+def _computers_against(record: MatchRecord, p: Participant) -> list[int]:
+    """The computer levels (their ids) among ``p``'s opponents, each once."""
+    return sorted(
+        {o.player_id for o in record.participants if o.kind == "computer" and o.side != p.side}
     )

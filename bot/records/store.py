@@ -1,4 +1,4 @@
-"""SQL of the records (tables of ``migrations/*/0100_records.sql``), as a repository.
+"""SQL of the records (tables of ``migrations/*/0100_records.sql`` and later), as a repository.
 
 :class:`RecordsRepo` wraps the statement runner of a :class:`~bot.store.Store` (``store.db``:
 each call alone) or of a transaction (``tx.db``: inside it). It only reads and writes rows; what
@@ -18,7 +18,7 @@ from bot.store.connection import POSTGRES, Db, Row
 __all__ = ["FORMER_PLAYERS", "EntryRow", "RecordsRepo", "StatRow", "StatsDelta"]
 
 RECORDS_LOCK = 0x7265636F726473  # PostgreSQL advisory lock of record writers ("records")
-FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below; computers above, < 0
+FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below this one
 
 
 def _dumps(value: Any) -> str:
@@ -336,6 +336,27 @@ class RecordsRepo:
             params,
         )
 
+    async def add_versus(
+        self, player_id: int, scopes: Sequence[int], computer_ids: Sequence[int], result: str
+    ) -> None:
+        """Count one match of ``player_id`` (his ``result``) against each of ``computer_ids``
+        in each of ``scopes``."""
+        lines = [(scope, cid) for scope in scopes for cid in computer_ids]
+        if not lines:
+            return
+        figures = (int(result == "win"), int(result == "loss"), int(result == "draw"))
+        values = ", ".join("(?, ?, ?, ?, ?, ?)" for _ in lines)
+        params: list[Any] = []
+        for scope, cid in lines:
+            params += [scope, player_id, cid, *figures]
+        await self._db.execute(
+            "INSERT INTO record_versus AS v (scope, player_id, computer_id, wins, losses, draws)"
+            f" VALUES {values} ON CONFLICT (scope, player_id, computer_id) DO UPDATE SET"
+            " wins = v.wins + excluded.wins, losses = v.losses + excluded.losses,"
+            " draws = v.draws + excluded.draws",
+            params,
+        )
+
     async def set_stat_ratings(self, player_id: int, family: str, rating: float) -> None:
         """Copy a new family rating into every summary line of the family (all scopes)."""
         await self._db.execute(
@@ -440,29 +461,20 @@ class RecordsRepo:
         return [_stat(r) for r in rows]
 
     async def against_computers(
-        self, player_id: int, guild_id: int | None = None
-    ) -> list[tuple[str, str, int]]:
-        """(computer's recorded name, the player's result, matches) over the matches where a
-        computer level sat on another side than ``player_id`` (with ``guild_id``: there only).
-
-        A match counts once per computer level among the opponents. Computers are told apart by
-        their ids alone (between :data:`FORMER_PLAYERS` and 0), which the match index holds: no
-        row of the opponents is read (6 ms instead of 95 for a person with 5,860 matches).
-        """
-        join, params = "", [FORMER_PLAYERS, player_id]
-        if guild_id is not None:
-            join = " JOIN record_matches m ON m.table_id = e.table_id AND m.guild_id = ?"
-            params = [guild_id, *params]
+        self, player_id: int, scopes: Sequence[int]
+    ) -> list[tuple[int, str, int, int, int]]:
+        """(scope, computer's recorded name, wins, losses, draws) of ``player_id`` against each
+        computer level he met as an opponent, in ``scopes``."""
+        if not scopes:
+            return []
+        marks = ", ".join("?" for _ in scopes)
         rows = await self._db.fetchall(
-            "SELECT p.name, v.result, v.matches FROM (SELECT o.player_id, e.result,"
-            " count(DISTINCT e.table_id) AS matches FROM record_entries e"
-            f"{join} JOIN record_entries o ON o.table_id = e.table_id AND o.side <> e.side"
-            " AND o.player_id < 0 AND o.player_id > ? WHERE e.player_id = ?"
-            " GROUP BY o.player_id, e.result) AS v"
-            " JOIN record_players p ON p.player_id = v.player_id",
-            params,
+            "SELECT v.scope, p.name, v.wins, v.losses, v.draws FROM record_versus v"
+            " JOIN record_players p ON p.player_id = v.computer_id"
+            f" WHERE v.player_id = ? AND v.scope IN ({marks})",
+            (player_id, *scopes),
         )
-        return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
+        return [(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
     async def player_ratings(self, player_id: int) -> dict[str, tuple[float, float, int]]:
         """The player's (mu, sigma, rated matches) per family."""
@@ -570,6 +582,7 @@ class RecordsRepo:
         )
         for table, column in (
             ("record_stats", "player_id"),
+            ("record_versus", "player_id"),
             ("record_ratings", "player_id"),
             ("record_players", "player_id"),
             ("record_privacy", "user_id"),
@@ -623,6 +636,7 @@ class RecordsRepo:
         """Drop a server's own data: its leaderboards' lines, the choices about them and its
         ``/domino server-settings``."""
         await self._db.execute("DELETE FROM record_stats WHERE scope = ?", (guild_id,))
+        await self._db.execute("DELETE FROM record_versus WHERE scope = ?", (guild_id,))
         await self._db.execute("DELETE FROM record_privacy WHERE scope = ?", (guild_id,))
         await self._db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
         await self._db.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))

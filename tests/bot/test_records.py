@@ -486,8 +486,8 @@ async def test_catch_up_records_what_finished_unobserved(
 
 @given(st.text(min_size=1, max_size=30))
 def test_every_computer_level_has_an_id_between_forgotten_people_and_people(level: str) -> None:
-    """Results against computers find them by id alone: every level's id, fixed or made from
-    its name, lies between the forgotten people's aliases and 0."""
+    """Every level's id, fixed or made from its name, stays apart from people (above 0) and
+    from the aliases of forgotten people (below ``FORMER_PLAYERS``)."""
     assert FORMER_PLAYERS < computer_id(level) < 0
 
 
@@ -561,10 +561,29 @@ async def test_results_against_each_computer_level(records: Records) -> None:
     assert table(stats.versus) == everywhere
     assert table(stats.versus_server) == [*everywhere[:2], ("hard", 1, 1, 0), everywhere[3]]
     # Bea lost to Ana and her computer partner: a loss against a normal computer.
-    assert table(await records.against_computers(BEA)) == [("normal", 0, 1, 0)]
-    assert table(await records.against_computers(DAN)) == []
+    assert table((await records.against_computers(BEA))[GLOBAL]) == [("normal", 0, 1, 0)]
+    assert await records.against_computers(DAN) == {}
     # A computer's own figures carry no such lines.
     assert (await records.stats(computer_id("hard"))).versus == ()
+
+    # The migration that made these lines counts the matches recorded before it alike.
+    before = {
+        p: await records.against_computers(p, [GLOBAL, GUILD, OTHER_GUILD]) for p in (ANA, BEA)
+    }
+    await rerun_versus_migration(records.store)
+    after = {
+        p: await records.against_computers(p, [GLOBAL, GUILD, OTHER_GUILD]) for p in (ANA, BEA)
+    }
+    assert after == before
+
+
+async def rerun_versus_migration(store: Store) -> None:
+    """Forget the results against computers, as before they were kept, and count them again
+    from the recorded matches."""
+    (sql,) = [s for v, _, s in migrations(store.dialect) if v == 170]
+    async with store.transaction() as tx:
+        await tx.db.execute("DROP TABLE record_versus")
+        await tx.db.run_script(sql)
 
 
 async def test_expert_matches_recorded_under_the_old_id_move_to_the_fixed_one(
@@ -589,6 +608,7 @@ async def test_expert_matches_recorded_under_the_old_id_move_to_the_fixed_one(
     (sql,) = [s for v, _, s in migrations(store.dialect) if v == 160]
     async with store.transaction() as tx:
         await tx.db.run_script(sql)
+    await rerun_versus_migration(store)  # 0170 runs after 0160
     assert (await records.stats(old)).empty
     expert = await records.stats(-5)
     assert expert.overall["all"].wins == 1 and expert.name == "computer:expert"

@@ -8,7 +8,7 @@ from bot.records.service import Records
 from bot.store import POSTGRES, Store
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock
-from tests.bot.test_records_support import duel
+from tests.bot.test_records_support import computer, duel, hand, human, make_record
 
 ALICE = 187654321098765432  # a real-looking id: no other figure of the database contains it
 BOB = 1002
@@ -58,6 +58,16 @@ async def test_forgetting_removes_every_trace_and_keeps_the_others_figures(
         host_id=BOB, host_name="Bob", variant="draw", invited=[ALICE]
     )
     await service.decline(challenge.id, ALICE)
+    await records.record_match(  # and a match against a computer
+        make_record(
+            99,
+            "draw",
+            [human(ALICE, "Alicia"), computer("hard")],
+            [hand(1, "domino", 0, 0, [100, 0])],
+            winner_side=0,
+        )
+    )
+    assert (await records.stats(ALICE)).versus
     await records.set_privacy(ALICE, 0, True)
     assert await occurrences(store, ["Alicia"], ALICE)
     bob = await records.stats(BOB)
@@ -77,6 +87,17 @@ async def test_a_departed_servers_data_goes_after_the_grace_period(
     records = Records(store, clock=clock)
     await duel(records, 1, ALICE, BOB, guild_id=77)
     await duel(records, 2, ALICE, BOB, guild_id=78)
+    for table, guild in ((3, 77), (4, 78)):
+        await records.record_match(
+            make_record(
+                table,
+                "draw",
+                [human(ALICE), computer("easy")],
+                [hand(1, "domino", 0, 0, [100, 0])],
+                winner_side=0,
+                guild_id=guild,
+            )
+        )
     await records.set_privacy(ALICE, 77, True)
     assert await records.known_guilds() == {77, 78}
     await records.guild_left(77)
@@ -89,3 +110,4 @@ async def test_a_departed_servers_data_goes_after_the_grace_period(
     assert await records.known_guilds() == {78}
     assert await records.hidden_scopes(ALICE) == set()
     assert (await records.stats(ALICE, guild_id=78)).server
+    assert set(await records.against_computers(ALICE, [0, 77, 78])) == {0, 78}
