@@ -16,7 +16,7 @@ NO_TOKEN = (
 
 def build_parser() -> argparse.ArgumentParser:
     from bot.computer import LEVELS
-    from bot.demo import variants
+    from bot.demo import LOCALES, variants
 
     parser = argparse.ArgumentParser(
         prog="python -m bot", description="A Discord bot that hosts dominoes games."
@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--level", choices=LEVELS, default=None, help="computer players' level")
     demo.add_argument(
         "--keep-db", action="store_true", help="keep the demo's SQLite file in the out folder"
+    )
+    demo.add_argument(
+        "--locale", choices=LOCALES, default=None, help="language of the lines and pictures"
     )
     from bot.copydb import database_argument
 

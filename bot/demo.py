@@ -2,24 +2,34 @@
 
 The match goes through the same :class:`~bot.tables.service.TableService` and store as the bot
 (a throw-away database file in the output folder); the table picture is written after every
-move when ``render/`` is available.
+move when ``render/`` is available. What it prints and draws is in the language of
+``--locale`` (the catalogue's words, as the bot says them).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.i18n import CATALOGUES, DEFAULT_LOCALE, N_, picture_options, tr
 from bot.pictures import table_renderer
 from bot.store import Store
 from bot.tables.service import TableInfo, TableService
 from domino import PRESETS, HandResult, Outcome, Ruleset, View
 
 DEMO_DB_NAME = "demo.sqlite3"
+LOCALES = (DEFAULT_LOCALE, *CATALOGUES)
+# How a match ended, by Outcome.reason.
+REASONS = {
+    "target": N_("the target reached"),
+    "hands": N_("every hand played"),
+    "resign": N_("a resignation"),
+}
 Renderer = Callable[[View, list[str]], bytes]
 
 
@@ -48,10 +58,12 @@ async def run_demo(
     renderer: Renderer | bool | None = True,
     keep_db: bool = False,
     echo: TextIO | None = None,
+    locale: str | None = None,
 ) -> DemoResult:
     """Play one match of ``variant`` between computer players; pictures go to ``out``.
 
-    ``renderer=True`` uses :func:`load_renderer`; ``None``/``False`` writes no picture.
+    ``renderer=True`` uses :func:`load_renderer` (its words in ``locale``); ``None``/``False``
+    writes no picture. ``echo`` gets a line per hand and the result, in ``locale``.
     """
     out.mkdir(parents=True, exist_ok=True)
     db_path = out / DEMO_DB_NAME
@@ -59,8 +71,10 @@ async def run_demo(
         with contextlib.suppress(FileNotFoundError):
             Path(f"{db_path}{suffix}").unlink()
     render: Renderer | None = load_renderer() if renderer is True else (renderer or None)
+    if render is not None and renderer is True:
+        render = functools.partial(render, **picture_options(locale))
     if echo is not None and render is None and renderer is True:
-        print("render/ is not available yet: no pictures are written.", file=echo)
+        print(tr(locale, "render/ is not available: no pictures are written."), file=echo)
 
     store = await Store.open(db_path)
     try:
@@ -99,14 +113,20 @@ async def run_demo(
             if step.hand_result is not None:
                 result.hands.append(step.hand_result)
                 if echo is not None:
-                    print(describe_hand(step.table, step.hand_result), file=echo)
+                    print(describe_hand(step.table, step.hand_result, locale), file=echo)
             if step.outcome is not None:
                 result.outcome = step.outcome
         await service.aclose()
         if echo is not None:
-            print(describe_outcome(result), file=echo)
+            print(describe_outcome(result, locale), file=echo)
             if result.pictures:
-                print(f"{len(result.pictures)} pictures written to {out}/", file=echo)
+                said = tr(
+                    locale,
+                    "{count} pictures written to {folder}",
+                    count=len(result.pictures),
+                    folder=f"{out}/",
+                )
+                print(said, file=echo)
         return result
     finally:
         await store.close()
@@ -116,49 +136,65 @@ async def run_demo(
                     Path(f"{db_path}{suffix}").unlink()
 
 
-def side_name(ruleset: Ruleset, names: list[str], side: int) -> str:
+def side_name(ruleset: Ruleset, names: list[str], side: int, locale: str | None = None) -> str:
     """ "Team 1 (A & B)" or a player's name."""
     seats = ruleset.seats_of_side(side)
     people = " & ".join(dict.fromkeys(names[s] for s in seats))
-    return f"Team {side + 1} ({people})" if ruleset.teams else people
+    if not ruleset.teams:
+        return people
+    return tr(locale, "Team {number} ({names})", number=side + 1, names=people)
 
 
 def _scores(values: tuple[int, ...] | list[int]) -> str:
     return "-".join(str(v) for v in values)
 
 
-def describe_hand(table: TableInfo, hand: HandResult) -> str:
+def describe_hand(table: TableInfo, hand: HandResult, locale: str | None = None) -> str:
     """One line per finished hand: how it ended, points, running score."""
     names = table.names
     if hand.kind == "domino" and hand.winner_seat is not None:
-        how = f"domino by {names[hand.winner_seat]}"
-    elif hand.kind == "block":
-        how = "blocked"
+        how = tr(locale, "domino by {name}", name=names[hand.winner_seat])
     else:
-        how = str(hand.kind)
+        how = tr(locale, "blocked")
     if hand.winner_side is None:
-        gain = "nobody scores"
+        gain = tr(locale, "nobody scores")
     else:
-        gain = f"{side_name(table.ruleset, names, hand.winner_side)} +{max(hand.points)}"
+        gain = f"{side_name(table.ruleset, names, hand.winner_side, locale)} +{max(hand.points)}"
     view = table.public_view()
-    total = _scores(view.scores) if view is not None else "?"
-    return f"Hand {hand.hand_number}: {how}; pips left {_scores(hand.pips)}; {gain}; score {total}"
+    return tr(
+        locale,
+        "Hand {number}: {how}; pips left {pips}; {gain}; score {score}",
+        number=hand.hand_number,
+        how=how,
+        pips=_scores(hand.pips),
+        gain=gain,
+        score=_scores(view.scores) if view is not None else "?",
+    )
 
 
-def describe_outcome(result: DemoResult) -> str:
+def describe_outcome(result: DemoResult, locale: str | None = None) -> str:
     """The final line: winner (or draw) and the score."""
     table, outcome = result.table, result.outcome
     view = table.public_view()
-    scores = _scores(view.scores) if view is not None else "?"
     if outcome is None:
-        return f"The match did not finish ({result.moves} moves)."
+        return tr(locale, "The match did not finish ({moves} moves).", moves=result.moves)
+    params = {
+        "score": _scores(view.scores) if view is not None else "?",
+        "hands": len(result.hands),
+        "moves": result.moves,
+        "reason": tr(locale, REASONS.get(outcome.reason, outcome.reason)),
+    }
     if outcome.draw or outcome.winner_side is None:
-        head = "Draw"
-    else:
-        head = f"Winner: {side_name(table.ruleset, table.names, outcome.winner_side)}"
-    return (
-        f"{head} — final score {scores} after {len(result.hands)} hands and {result.moves} "
-        f"moves ({outcome.reason})."
+        return tr(
+            locale,
+            "Draw: final score {score} after {hands} hands and {moves} moves ({reason}).",
+            **params,
+        )
+    return tr(
+        locale,
+        "Winner: {side}; final score {score} after {hands} hands and {moves} moves ({reason}).",
+        side=side_name(table.ruleset, table.names, outcome.winner_side, locale),
+        **params,
     )
 
 
@@ -177,6 +213,7 @@ def demo_main(args: Any, echo: TextIO) -> int:
             level=args.level,
             keep_db=args.keep_db,
             echo=echo,
+            locale=args.locale,
         )
     )
     return 0 if result.outcome is not None else 1

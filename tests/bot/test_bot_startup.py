@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import demo
 from bot.__main__ import NO_TOKEN, main
 from bot.client import DominoBot, discover_extensions
 from bot.demo import run_demo
@@ -99,6 +101,34 @@ def test_demo_command_prints_the_result(tmp_path: Path) -> None:
     lines = proc.stdout.splitlines()
     assert any(line.startswith("Hand 1:") for line in lines)
     assert any(line.startswith(("Winner:", "Draw")) for line in lines)
+
+
+async def test_demo_speaks_the_language_it_is_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its lines and its pictures' words come from the catalogue, as the bot's do."""
+    seen: list[dict[str, object]] = []
+
+    def fake_render(view: View, names: list[str], **options: object) -> bytes:
+        seen.append(options)
+        return b"\x89PNG fake"
+
+    echo = io.StringIO()
+    result = await run_demo(
+        "two", tmp_path, seed=3, renderer=fake_render, echo=echo, locale="pt-BR"
+    )
+    assert result.outcome is not None
+    assert seen and all(options == {} for options in seen)  # a renderer given is used as is
+    seen.clear()
+    lines = echo.getvalue().splitlines()
+    assert lines[0].startswith("Rodada 1: ") and "pontos na mão" in lines[0]
+    assert lines[-2].startswith(("Vencedor: ", "Empate: ")) and "placar final" in lines[-2]
+    assert lines[-1] == f"{len(result.pictures)} imagens salvas em {tmp_path}/"
+
+    monkeypatch.setattr(demo, "load_renderer", lambda: fake_render)
+    await run_demo("two", tmp_path / "es", seed=3, locale="es-ES")
+    labels = seen[0]["labels"]
+    assert isinstance(labels, dict) and labels["hand"] == "Mano {number}"
 
 
 def test_demo_rejects_an_unknown_variant(capsys: pytest.CaptureFixture[str]) -> None:
