@@ -102,14 +102,14 @@ async def run_demo(
             path.write_bytes(png)
             result.pictures.append(path)
 
-        await picture(table.public_view(), table.names)
+        await picture(table.public_view(), seat_names(table, locale))
         while True:
             step = await service.play_computer(table.id)
             if step is None:
                 break
             result.moves += 1
             result.table = step.table
-            await picture(step.view, step.table.names)
+            await picture(step.view, seat_names(step.table, locale))
             if step.hand_result is not None:
                 result.hands.append(step.hand_result)
                 if echo is not None:
@@ -136,6 +136,17 @@ async def run_demo(
                     Path(f"{db_path}{suffix}").unlink()
 
 
+def seat_names(table: TableInfo, locale: str | None = None) -> list[str]:
+    """Each seat's name as the bot shows it: a computer by its seat, in ``locale``."""
+    names = []
+    for number, seat in enumerate(table.seats, 1):
+        if seat is not None and seat.kind == "computer":
+            names.append(tr(locale, "Computer {number}", number=number))
+        else:
+            names.append(seat.name if seat is not None else "")
+    return names
+
+
 def side_name(ruleset: Ruleset, names: list[str], side: int, locale: str | None = None) -> str:
     """ "Team 1 (A & B)" or a player's name."""
     seats = ruleset.seats_of_side(side)
@@ -151,7 +162,7 @@ def _scores(values: tuple[int, ...] | list[int]) -> str:
 
 def describe_hand(table: TableInfo, hand: HandResult, locale: str | None = None) -> str:
     """One line per finished hand: how it ended, points, running score."""
-    names = table.names
+    names = seat_names(table, locale)
     if hand.kind == "domino" and hand.winner_seat is not None:
         how = tr(locale, "domino by {name}", name=names[hand.winner_seat])
     else:
@@ -193,7 +204,7 @@ def describe_outcome(result: DemoResult, locale: str | None = None) -> str:
     return tr(
         locale,
         "Winner: {side}; final score {score} after {hands} hands and {moves} moves ({reason}).",
-        side=side_name(table.ruleset, table.names, outcome.winner_side, locale),
+        side=side_name(table.ruleset, seat_names(table, locale), outcome.winner_side, locale),
         **params,
     )
 
