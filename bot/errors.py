@@ -1,8 +1,9 @@
 """Errors the table service reports to the people who caused them.
 
 Every error has a stable ``code`` (for tests and logic), a readable English ``message``, and
-the gettext-style ``template`` with its ``params`` it was made from, so the Discord layer can
-say it in the user's language: ``tr(locale, error.template, **error.params)``.
+the gettext-style ``template`` with its ``params`` it was made from (data: numbers, names, lists,
+:class:`~bot.i18n.Ref` channels and roles), so the Discord layer can say it in the user's
+language with its own markup (``cogs.markup.error_text``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ class ServiceError(Exception):
     code = "error"
 
     def __init__(self, template: str, /, **params: Any) -> None:
+        plain = {
+            key: ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
+            for key, value in params.items()
+        }
         try:
-            message = template.format(**params)
+            message = template.format(**plain)
         except (KeyError, IndexError, ValueError):
             message = template
         super().__init__(message)

@@ -214,7 +214,7 @@ class Ref:
     id: int
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.id}"
+        return str(self.id)  # in the English message of logs
 
 
 def _option_error(locale: str | None, text: str) -> tuple[str, dict[str, Any]] | None:

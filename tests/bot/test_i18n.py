@@ -31,6 +31,7 @@ from bot.i18n import (
     ENGINE_MESSAGES,
     ENGINE_PLAIN,
     OPTION_NAME,
+    error_message,
     picture_labels,
     tr,
     translate_command_string,
@@ -245,6 +246,31 @@ def test_option_errors_of_the_engine_are_translated(
     error = InvalidOptions.verbatim(str(caught.value), variant=variant)
     assert spanish in error_text("es-ES", error)
     assert error_text("pt-BR", error) != error_text("en-US", error)
+
+
+def test_errors_carry_data_and_the_cogs_add_the_markup() -> None:
+    """The bot's error says which channels, role and option; the cogs mention and mark them."""
+    places = ServiceError(
+        "Tables can be opened only in {channels} on this server.",
+        channels=[i18n.Ref("channel", 5), i18n.Ref("channel", 6)],
+    )
+    assert str(places) == "Tables can be opened only in 5, 6 on this server."
+    assert error_message("es-ES", places)[1]["channels"] == [
+        i18n.Ref("channel", 5), i18n.Ref("channel", 6)
+    ]
+    spanish = "En este servidor solo se pueden abrir mesas en <#5>, <#6>."
+    assert error_text("es-ES", places) == spanish
+    role = ServiceError(
+        "Only members with the role {role} can open tables on this server.",
+        role=i18n.Ref("role", 9),
+    )
+    assert "<@&9>" in error_text("pt-BR", role) and "<@&" not in str(role)
+    with pytest.raises(ValueError) as caught:
+        preset("penalty", target=100)
+    error = InvalidOptions.verbatim(str(caught.value), variant="penalty")
+    text, params = error_message("es-ES", error)
+    assert params["option"] == "puntos" and isinstance(params["option"], i18n.Typed)
+    assert "`" not in text and "`puntos`" in error_text("es-ES", error)
 
 
 def test_picture_labels(monkeypatch: pytest.MonkeyPatch) -> None:
