@@ -27,6 +27,8 @@ OPTIONS = (
 Rules = tuple[tuple[int, Key], ...]  # (depth, catalogue key) per paragraph
 Paragraph = tuple[int, str]  # (depth, text in the reader's language)
 
+# Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+# keep **bold**, *italics* and the {option} placeholders (option names, filled in).
 COMMON_TITLE = NC_("rules common", "Common rules")
 COMMON: Rules = (
     (1, NC_("rules common", "A tile a-b is worth a+b pips. The double-six set has 28 tiles "
@@ -59,6 +61,8 @@ COMMON: Rules = (
 
 RULES: dict[str, Rules] = {
     "partners": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules partners", "4 players in two pairs, 7 tiles each; all 28 are dealt, "
                                   "there is no pile.")),
         (1, NC_("rules partners", "First hand (option {first_hand}): *double-six* (default): "
@@ -100,6 +104,8 @@ RULES: dict[str, Rules] = {
                                   "or 200; with the bonuses also 500 or 1000).")),
     ),
     "spanish": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules spanish", "Rules of the Federación Española de Dominó: 4 players in two "
                                  "pairs, 7 tiles each, no pile.")),
         (1, NC_("rules spanish", "The first hand is opened by a random player (**Our "
@@ -114,6 +120,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules spanish", "The match goes to 150 points.")),
     ),
     "venezuelan": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules venezuelan", "Like the Spanish game in pairs, but only the opponents' "
                                     "pips count. 4 players in two pairs, 7 tiles each, no pile.")),
         (1, NC_("rules venezuelan", "The first hand is opened by a random player (**Our "
@@ -129,6 +137,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules venezuelan", "The match goes to 100 points.")),
     ),
     "brazilian": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules brazilian", "4 players in two pairs, 7 tiles each, no pile.")),
         (1, NC_("rules brazilian", "First hand: the holder of 6-6 opens with it. Later hands: "
                                    "the player after the previous opener, with any tile.")),
@@ -140,6 +150,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules brazilian", "The match goes to 50 points.")),
     ),
     "cuban": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules cuban", "Double-nine set (55 tiles), 4 players in two pairs, 10 tiles "
                                "each; the other 15 stay face down, unused.")),
         (1, NC_("rules cuban", "First hand: the holder of the highest double dealt opens with "
@@ -157,6 +169,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules cuban", "The match goes to 100 points.")),
     ),
     "seven-seven": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules seven-seven", "Two people, each holding both seats of one pair of a "
                                      "Spanish game in pairs (seats 1 and 3 against 2 and 4), 7 "
                                      "tiles per seat, no pile. You play whichever of your "
@@ -173,6 +187,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules seven-seven", "The match goes to 150 points.")),
     ),
     "three": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules three", "3 players, no teams, 27 tiles (no 0-0), 9 each, no pile.")),
         (1, NC_("rules three", "First hand: the holder of 6-6 opens with it; then the player "
                                "after the previous opener, with any tile.")),
@@ -184,6 +200,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules three", "The match goes to 100 points.")),
     ),
     "draw": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules draw", "2 players, 7 tiles each, 14 in the pile.")),
         (1, NC_("rules draw", "Every hand: the holder of the highest double opens with it; if "
                               "no double was dealt, the holder of the heaviest tile (most "
@@ -206,6 +224,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules draw", "The match goes to 100 points.")),
     ),
     "two": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules two", "2 players, 7 tiles each, 14 in the pile.")),
         (1, NC_("rules two", "First hand: the highest double opens (**Our decision:** without "
                              "a double, the heaviest tile); later hands: the players take "
@@ -219,6 +239,8 @@ RULES: dict[str, Rules] = {
         (1, NC_("rules two", "The match goes to 100 points.")),
     ),
     "penalty": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules penalty", "Brettspielnetz rules: 2 players, 7 tiles each; a random "
                                  "non-double tile from the pile is laid as the start tile.")),
         (1, NC_("rules penalty", "Seat 1 moves first in hand 1; the first mover alternates "
@@ -236,6 +258,8 @@ RULES: dict[str, Rules] = {
                                  "are a draw.")),
     ),
     "all-fives": (
+        # Translators: /domino rules, one paragraph per entry. Write with the players' own words;
+        # keep **bold**, *italics* and the {option} placeholders (option names, filled in).
         (0, NC_("rules all-fives", "All Fives (Muggins), the game asked for in the comments of "
                                    "the partners source: 2 to 4 players (option {players}, "
                                    "default 2; with 4, two pairs: seats 1 and 3 against 2 and "
