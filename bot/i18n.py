@@ -310,16 +310,10 @@ def picture_labels(locale: str | None, defaults: Mapping[str, str]) -> dict[str,
 
 @cache
 def render_defaults() -> dict[str, str]:
-    """The renderer's own words (key -> English): ``render.LABELS`` or ``render.DEFAULT_LABELS``."""
-    try:
-        import render
-    except ImportError:
-        return {}
-    for name in ("LABELS", "DEFAULT_LABELS"):
-        value = getattr(render, name, None)
-        if isinstance(value, Mapping):
-            return {str(k): str(v) for k, v in value.items()}
-    return {}
+    """The renderer's own words (key -> English): ``render.LABELS``."""
+    import render  # at first use, so that reading the catalogues needs no Pillow
+
+    return dict(render.LABELS)
 
 
 def picture_options(locale: str | None) -> dict[str, Any]:

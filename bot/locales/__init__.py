@@ -157,16 +157,10 @@ def every_extension(package: str = "cogs") -> list[str]:
 def picture_defaults() -> dict[str, str]:
     """The words the renderers draw: every ``*LABELS`` dict of str in ``render/``'s modules."""
     words: dict[str, str] = {}
-    try:
-        package = importlib.import_module("render")
-    except ImportError:
-        return words
+    package = importlib.import_module("render")
     modules = [package]
     for info in pkgutil.iter_modules(getattr(package, "__path__", [])):
-        try:
-            modules.append(importlib.import_module(f"render.{info.name}"))
-        except ImportError:
-            continue
+        modules.append(importlib.import_module(f"render.{info.name}"))
     for module in modules:
         for name, value in vars(module).items():
             if name.upper() == name and name.endswith("LABELS") and isinstance(value, Mapping):
