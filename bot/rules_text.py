@@ -3,9 +3,10 @@
 Each paragraph is one catalogue entry, its English text here with the gettext context
 ``rules <variant>`` (``rules common`` for the rules every variant shares), so a translator
 works on one rule at a time and sees which variant it belongs to. The Spanish and
-Portuguese texts are written by hand with the players' own words (Spanish: ficha, mano/data,
-pasar, dominar, tranca/tranque, capicúa; Portuguese: pedra, rodada, passar a vez, bater,
-tranca, carroça) rather than translated sentence by sentence. Every decision of
+Portuguese texts (the ``es`` and ``pt_BR`` catalogues; ``es_419`` uses ``es``'s) are written
+by hand with the players' own words (Spanish: ficha, mano/data, pasar, dominar,
+tranca/tranque, capicúa; Portuguese: pedra, rodada, passar a vez, bater, tranca, carroça)
+rather than translated sentence by sentence. Every decision of
 ``RULES.md`` where the sources are silent is stated ("Our decision"). ``{first_hand}`` and
 the other option names are filled with the option names the reader's Discord shows.
 
