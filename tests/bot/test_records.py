@@ -614,3 +614,25 @@ async def test_expert_matches_recorded_under_the_old_id_move_to_the_fixed_one(
     assert expert.overall["all"].wins == 1 and expert.name == "computer:expert"
     assert "two-player" in expert.ratings
     assert [(v.level, v.losses) for v in (await records.stats(ANA)).versus] == [("expert", 1)]
+
+
+async def test_results_against_computers_follow_the_leaderboards_a_person_is_on(
+    records: Records,
+) -> None:
+    """Someone else sees them only for the scopes whose leaderboards the person did not leave."""
+    for table, guild in ((1, GUILD), (2, OTHER_GUILD)):
+        await records.record_match(
+            make_record(
+                table,
+                "draw",
+                [human(ANA), computer("easy")],
+                [hand(1, "domino", 0, 0, [100, 0])],
+                winner_side=0,
+                guild_id=guild,
+            )
+        )
+    await records.set_privacy(ANA, GLOBAL, True)
+    seen = await records.stats(ANA, guild_id=GUILD, viewer_id=BEA)
+    assert seen.versus == () and [(v.level, v.wins) for v in seen.versus_server] == [("easy", 1)]
+    own = await records.stats(ANA, guild_id=GUILD, viewer_id=ANA)
+    assert [(v.level, v.wins) for v in own.versus] == [("easy", 2)]
