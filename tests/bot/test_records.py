@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import zlib
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
@@ -17,6 +18,7 @@ from bot.records.service import Records, VersusLevel
 from bot.records.store import FORMER_PLAYERS
 from bot.store import Store, migrations
 from bot.tables.service import TableService
+from domino import preset
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import computer, duel, hand, human, make_record
 
@@ -636,3 +638,59 @@ async def test_results_against_computers_follow_the_leaderboards_a_person_is_on(
     assert seen.versus == () and [(v.level, v.wins) for v in seen.versus_server] == [("easy", 1)]
     own = await records.stats(ANA, guild_id=GUILD, viewer_id=ANA)
     assert [(v.level, v.wins) for v in own.versus] == [("easy", 2)]
+
+
+_LEVELS = ("easy", "normal", "hard", "expert")
+_SEATS = {"draw": 2, "three": 3, "partners": 4}
+_people = itertools.count(10_000)
+_tables = itertools.count(10_000)
+
+
+@st.composite
+def _matches(draw: st.DrawFn) -> list[tuple[str, list[str | None], int | None]]:
+    """Matches of one person (seat 0): the variant, each other seat's computer level (None: a
+    person), and the winning side (None: drawn)."""
+    found = []
+    for _ in range(draw(st.integers(1, 5))):
+        variant = draw(st.sampled_from(sorted(_SEATS)))
+        others = [draw(st.sampled_from((None, *_LEVELS))) for _ in range(_SEATS[variant] - 1)]
+        sides = preset(variant).sides
+        found.append((variant, others, draw(st.sampled_from((None, *range(sides))))))
+    return found
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(_matches())
+async def test_results_against_computers_count_each_level_among_the_opponents_once(
+    records: Records, matches: list[tuple[str, list[str | None], int | None]]
+) -> None:
+    """Our decision, checked on random matches against a count made seat by seat."""
+    person = next(_people)
+    expected: dict[str, list[int]] = {}
+    for variant, others, winner in matches:
+        rs = preset(variant)
+        seats = [human(person)] + [
+            computer(level) if level else human(next(_people)) for level in others
+        ]
+        points = [0] * rs.sides
+        if winner is not None:
+            points[winner] = 100
+        record = make_record(
+            next(_tables),
+            variant,
+            seats,
+            [hand(1, "domino" if winner is not None else "block", None, winner, points)],
+            winner_side=winner,
+            draw=winner is None,
+        )
+        await records.record_match(record)
+        (mine,) = [p for p in record.participants if p.player_id == person]
+        against = {level for seat, level in enumerate(others, 1) if level and rs.side_of(seat) != 0}
+        for level in against:
+            tally = expected.setdefault(level, [0, 0, 0])
+            tally[("win", "loss", "draw").index(mine.result)] += 1
+    found = (await records.against_computers(person)).get(GLOBAL, ())
+    assert {v.level: [v.wins, v.losses, v.draws] for v in found} == expected
+    assert [v.level for v in found] == [level for level in _LEVELS if level in expected]
