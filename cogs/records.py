@@ -44,6 +44,7 @@ from bot.records.service import (
     VersusLevel,
 )
 from bot.records.store import StatRow
+from cogs.colours import BLUE, GOLD
 from cogs.domino.texts import VARIANTS, variant_name
 from cogs.names import display_name, escape_name, public_name
 from render.stats import rating_chart
@@ -57,8 +58,6 @@ COG_NAME = "Records"
 GROUP_NAME = "domino"
 HISTORY_SIZE = 10
 PICTURE = "rating.png"
-BLUE = discord.Colour.from_rgb(21, 101, 192)
-GOLD = discord.Colour.from_rgb(249, 168, 37)
 SEEN_NAMES = 10_000  # public names of recent users kept in memory (saves asking Discord)
 
 FAMILY_NAMES: dict[str, str] = {

@@ -21,10 +21,12 @@ from bot.errors import InvalidOptions
 from bot.i18n import N_, tr
 from bot.store import PlayerSettingsRow
 from bot.tables.service import MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
-from cogs.domino import texts, ui
+from cogs.colours import BLUE
+from cogs.domino import texts
 from cogs.domino.buttons import COG_NAME, confirm_resign
 from cogs.domino.choices import ON_OFF_CHOICES, TARGET_CHOICES, VARIANT_CHOICES, option_choices
 from cogs.domino.host import TableHost, guild_locale, locale_of
+from cogs.domino.lobby import lobby_payload
 from cogs.domino.practice import PracticeMixin
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
@@ -122,7 +124,7 @@ class DominoCog(
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale(interaction),
             )
-            embed, view = self.presenter.lobby_payload(info, info.table.locale)
+            embed, view = lobby_payload(info, info.table.locale)
             await interaction.response.send_message(embed=embed, view=view)
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_id=message.id)
@@ -193,7 +195,7 @@ class DominoCog(
                 invited=invited,
             )
             public = info.table.locale
-            embed, view = self.presenter.lobby_payload(info, public)
+            embed, view = lobby_payload(info, public)
             content = tr(
                 public,
                 "{invited}: {host} challenges you to {variant}!",
@@ -221,7 +223,7 @@ class DominoCog(
                 embed = discord.Embed(
                     title=tr(locale, "Dominoes variants"),
                     description=common_rules(locale),
-                    colour=ui.BLUE,
+                    colour=BLUE,
                 )
                 for key, (name, summary) in texts.VARIANTS.items():
                     embed.add_field(
@@ -234,7 +236,7 @@ class DominoCog(
                 embed = discord.Embed(
                     title=texts.variant_name(locale, variant),
                     description=rules_text(locale, variant),
-                    colour=ui.BLUE,
+                    colour=BLUE,
                 )
             await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -20,7 +20,7 @@ import io
 import logging
 import random
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import aiohttp
@@ -30,11 +30,13 @@ from bot.errors import TableNotFound
 from bot.i18n import tr
 from bot.store import FeedRow
 from bot.tables.service import TableInfo
-from cogs.domino import texts, ui
+from cogs.colours import GREY
+from cogs.domino import game_message, texts
 from cogs.domino.alt_text import table_alt_text
 from cogs.domino.buttons import make_view
+from cogs.domino.lobby import lobby_payload
 from domino import HandResult, View
-from render.moves import LastMove, last_moves
+from render.moves import last_moves
 
 log = logging.getLogger(__name__)
 
@@ -55,17 +57,9 @@ class FeedHost(Protocol):
     service: Any
     closing: bool
 
-    def lobby_payload(
-        self, info: TableInfo, locale: str | None
-    ) -> tuple[discord.Embed, discord.ui.View | None]: ...
-
     async def make_thread(
         self, channel: discord.TextChannel, info: TableInfo
     ) -> discord.Thread | None: ...
-
-    async def table_png(
-        self, info: TableInfo, view: View, last: Sequence[LastMove | None] | None = None
-    ) -> bytes | None: ...
 
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None: ...
 
@@ -201,7 +195,7 @@ class Feed:
         key = _lobby_key(info)
         if feed.lobby_shown == key:
             return feed
-        embed, view = self.presenter.lobby_payload(info, info.table.locale)
+        embed, view = lobby_payload(info, info.table.locale)
         channel = self.bot.get_partial_messageable(
             info.table.channel_id, guild_id=info.table.guild_id
         )
@@ -219,7 +213,7 @@ class Feed:
         if info.table.message_id is not None and info.table.thread_id != 0:
             embed = discord.Embed(
                 title=tr(info.table.locale, "Table {id} was cancelled", id=info.id),
-                colour=ui.GREY,
+                colour=GREY,
             )
             message = self._where(info).get_partial_message(info.table.message_id)
             with contextlib.suppress(discord.NotFound):
@@ -273,7 +267,7 @@ class Feed:
     ) -> None:
         locale = info.table.locale
         title, body = texts.hand_result_text(locale, info, result)
-        embed = ui.hand_end_embed(locale, info, title, body, final.scores)
+        embed = game_message.hand_end_embed(locale, info, title, body, final.scores)
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
         if picture.png is not None:
             name = f"hand-{result.hand_number}.png"
@@ -293,7 +287,7 @@ class Feed:
         if info.table.message_id is not None:
             await self._edit_game(info, view, picture)
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
-        embed = ui.match_end_embed(info.table.locale, info, view.outcome, view.scores)
+        embed = game_message.match_end_embed(info.table.locale, info, view.outcome, view.scores)
         kwargs: dict[str, Any] = {}
         buttons = await self.presenter.match_end_extras(info, embed)
         if buttons is not None:
@@ -403,7 +397,7 @@ class Feed:
         who timed out comes from the stored log."""
         history = await self.service.history(self.table_id)
         last = last_moves(view, history.timed_out(seq, view.hand_number))
-        png = await self.presenter.table_png(info, view, last)
+        png = await game_message.table_png(info, view, last)
         names = texts.picture_names(info, info.table.locale)
         return Picture(png, table_alt_text(view, names, info.table.locale, last=last))
 
@@ -420,7 +414,7 @@ class Feed:
         history = await self.service.history(self.table_id)
         hand = view.previous.hand_number if finished_hand and view.previous else view.hand_number
         entries = history.of_hand(info.seq if seq is None else seq, hand, LOG_LINES)
-        embed = ui.game_embed(
+        embed = game_message.game_embed(
             locale,
             info,
             view,
@@ -428,9 +422,9 @@ class Feed:
             picture=picture.png is not None,
             finished_hand=finished_hand,
         )
-        file = picture.file(ui.TABLE_PICTURE) if picture.png is not None else None
+        file = picture.file(game_message.TABLE_PICTURE) if picture.png is not None else None
         over = finished_hand or view.outcome is not None
-        buttons = [] if over else ui.game_buttons(locale, info)
+        buttons = [] if over else game_message.game_buttons(locale, info)
         return embed, file, (make_view(buttons) if buttons else None)
 
     async def _send(self, info: TableInfo, content: str | None = None, **kwargs: Any) -> Any:

@@ -196,13 +196,13 @@ class TableHost:
         notice: str | None = None,
     ) -> None:
         """Send (``new``) or edit the clicker's private hand message."""
-        await self.presenter.show_hand(
+        await self.presenter.hands.show(
             interaction, table_id, new=new, choose=choose, notice=notice
         )
 
     def claim_hand(self, interaction: Interaction, table_id: int, seq: int) -> None:
         """The clicker's hand message is about to show the state ``seq``."""
-        self.presenter.claim_hand(interaction, table_id, seq)
+        self.presenter.hands.claim(interaction, table_id, seq)
 
     async def rematch(self, interaction: Interaction, table_id: int) -> None:
         """The clicker accepts the rematch of ``table_id``."""

@@ -1,63 +1,44 @@
 """Keeps each table's Discord messages in step with the table service.
 
 The presenter is a :class:`~bot.tables.service.TableObserver`: every callback only wakes the
-table's :class:`~cogs.domino.feed.Feed`, which reads the store and converges. It also builds
-the lobby message, makes threads, draws table pictures, and remembers each player's private
-hand message so it can be refreshed when his turn comes. After a restart every open table's
-feed, and the feed of any table whose end a crash kept from being published, is woken.
+table's :class:`~cogs.domino.feed.Feed`, which reads the store and converges. It also makes
+the threads, opens a started table's game, and owns the private hand messages
+(:class:`~cogs.domino.hand_message.HandMessages`). After a restart every open table's feed,
+and the feed of any table whose end a crash kept from being published, is woken.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
-import time
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot import pictures
-from bot.errors import ServiceError
-from bot.i18n import picture_options, tr
+from bot.i18n import tr
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
-from cogs.domino import texts, ui
-from cogs.domino.alt_text import hand_alt_text
-from cogs.domino.buttons import make_view
-from cogs.domino.feed import LOG_LINES, Feed
+from cogs.domino import texts
+from cogs.domino.feed import Feed
+from cogs.domino.hand_message import HandMessages
 from cogs.domino.matchend import Wrapup
-from domino import HandResult, Outcome, Tile, View
-from render.moves import LastMove
+from domino import HandResult, Outcome
 
 log = logging.getLogger(__name__)
 
-HAND_TOKEN_LIFETIME = 14 * 60  # interaction tokens last 15 minutes
 SHUTDOWN_GRACE = 5.0
 
 
-@dataclass
-class _HandMessage:
-    """A player's private hand message, reachable through its interaction's token."""
-
-    interaction: discord.Interaction[Any]
-    locale: str | None
-    seq: int
-    acting: bool  # the message offered actions (it must not keep offering them)
-    since: float = field(default_factory=time.monotonic)
-
-
 class Presenter(TableObserver):
-    """Wakes the feeds of tables that changed; draws pictures; refreshes private hands."""
+    """Wakes the feeds of tables that changed; makes threads; keeps private hands fresh."""
 
     def __init__(self, bot: commands.Bot, service: TableService) -> None:
         self.bot = bot
         self.service = service
         self.feeds: dict[int, Feed] = {}
-        self._hands: dict[tuple[int, int], _HandMessage] = {}
+        self.hands = HandMessages(service)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.wrapup = Wrapup(bot, service, self)
@@ -179,21 +160,11 @@ class Presenter(TableObserver):
                 count=self.service.max_timeouts,
             )
 
-        self._hands.pop((table.id, user_id), None)
+        self.hands.drop(table.id, user_id)
         if not self.closing:
             self.feed(table.id).say(text)
 
     # ------------------------------------------------------------------ what the feed draws
-
-    async def table_png(
-        self, info: TableInfo, view: View, last: Sequence[LastMove | None] | None = None
-    ) -> bytes | None:
-        """The table picture of ``view``; ``last``: each seat's latest move, when known."""
-        locale = info.table.locale
-        options = picture_options(locale)
-        if last is not None:
-            options["last"] = list(last)
-        return await pictures.table_png(view, texts.picture_names(info, locale), **options)
 
     async def match_end_extras(
         self, info: TableInfo, embed: discord.Embed
@@ -203,33 +174,6 @@ class Presenter(TableObserver):
 
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None:
         await self.wrapup.posted(info, message_id)
-
-    def lobby_payload(
-        self, info: TableInfo, locale: str | None
-    ) -> tuple[discord.Embed, discord.ui.View | None]:
-        """The lobby (or challenge) message for ``info``'s state."""
-        if info.is_challenge:
-            embed = ui.challenge_embed(locale, info, info.invited)
-            if info.status != "lobby":
-                return self._closed(embed, locale, info), None
-            return embed, make_view(ui.challenge_buttons(locale, info, info.invited))
-        if info.status != "lobby":
-            return ui.closed_lobby_embed(locale, info, self._where(info)), None
-        return ui.lobby_embed(locale, info), make_view(ui.lobby_buttons(locale, info))
-
-    def _closed(self, embed: discord.Embed, locale: str | None, info: TableInfo) -> discord.Embed:
-        closed = ui.closed_lobby_embed(locale, info, self._where(info))
-        embed.description = closed.description
-        embed.colour = closed.colour
-        embed.set_footer(text=None)
-        return embed
-
-    @staticmethod
-    def _where(info: TableInfo) -> str | None:
-        thread = info.table.thread_id
-        if thread and thread != info.table.channel_id:
-            return f"<#{thread}>"
-        return None
 
     async def open_game(self, table_id: int) -> bool:
         """Right after the start: make the thread and post the game message now; False (and the
@@ -276,116 +220,8 @@ class Presenter(TableObserver):
 
     def forget_hands(self, table_id: int) -> None:
         """Drop what is kept about a closed table's private hand messages."""
-        for key in [k for k in self._hands if k[0] == table_id]:
-            del self._hands[key]
-
-    # ------------------------------------------------------------------ private hands
-
-    async def state_for(self, table_id: int, user_id: int) -> tuple[TableInfo, list[View]]:
-        """The table and the user's private views, taken at the same moment (an open table is
-        in memory: neither call waits, so nothing can move in between)."""
-        info = await self.service.get(table_id)
-        views = await self.service.views_for(table_id, user_id)
-        return info, views
-
-    async def show_hand(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int,
-        *,
-        new: bool,
-        choose: Tile | None = None,
-        notice: str | None = None,
-    ) -> None:
-        """Send (``new``) or edit the user's private hand message for the current state."""
-        user_id = interaction.user.id
-        locale = interaction.locale.value
-        try:
-            info, views = await self.state_for(table_id, user_id)
-        except ServiceError:
-            info = await self.service.get(table_id)
-            if info.status == "running":
-                raise
-            # The match is over (or was cancelled): say so in place of the tiles.
-            content = "\n".join(x for x in (notice, tr(locale, "The match is over.")) if x)
-            self._hands.pop((table_id, user_id), None)
-            if new:
-                await interaction.followup.send(content, ephemeral=True)
-            else:
-                await interaction.edit_original_response(content=content, attachments=[], view=None)
-            return
-        await self._send_hand(
-            interaction, info, views, locale, new=new, choose=choose, notice=notice
-        )
-
-    async def _send_hand(
-        self,
-        interaction: discord.Interaction[Any],
-        info: TableInfo,
-        views: Sequence[View],
-        locale: str | None,
-        *,
-        new: bool,
-        choose: Tile | None = None,
-        notice: str | None = None,
-    ) -> None:
-        history = await self.service.history(info.id)
-        seats = [v.seat for v in views if v.seat is not None]
-        since = [
-            texts.entry_text(locale, info, e) for e in history.since(seats, limit=LOG_LINES)
-        ]
-        content, buttons = ui.hand_message(
-            locale, info, views, choose=choose, notice=notice, since=since
-        )
-        if choose is None:
-            acting = ui.acting_view(info, views)
-            buttons += await ui.hint_buttons(self.service, locale, info, acting)
-        files: list[discord.File] = []
-        for view in views:
-            png = await pictures.hand_png(view, **picture_options(locale))
-            if png is not None:
-                name = "hand.png" if len(views) == 1 else f"hand-seat{(view.seat or 0) + 1}.png"
-                alt = hand_alt_text(view, locale)
-                files.append(discord.File(io.BytesIO(png), filename=name, description=alt))
-        ui_view = make_view(buttons) if buttons else None
-        if new:
-            kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
-            if ui_view is not None:
-                kwargs["view"] = ui_view
-            await interaction.followup.send(content, **kwargs)
-        else:
-            await interaction.edit_original_response(
-                content=content, attachments=files, view=ui_view
-            )
-        acting = ui.acting_view(info, views) is not None
-        self._hands[(info.id, interaction.user.id)] = _HandMessage(
-            interaction, locale, info.seq, acting
-        )
-
-    def claim_hand(self, interaction: discord.Interaction[Any], table_id: int, seq: int) -> None:
-        """The player's own click is about to redraw his hand message for the state at ``seq``:
-        the table's refresh must not race it (and wipe its "You played ..." line)."""
-        self._hands[(table_id, interaction.user.id)] = _HandMessage(
-            interaction, interaction.locale.value, seq, False
-        )
+        self.hands.forget(table_id)
 
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None:
-        """Refresh the remembered hand messages of the player to move, and of a player whose
-        message still offers actions although his turn is gone (``everyone``: all)."""
-        for (table_id, user_id), hand in list(self._hands.items()):
-            if table_id != info.id:
-                continue
-            if time.monotonic() - hand.since > HAND_TOKEN_LIFETIME:
-                del self._hands[(table_id, user_id)]
-                continue
-            if hand.seq == info.seq:
-                continue
-            if not everyone and not hand.acting and info.turn not in info.seats_of(user_id):
-                continue
-            try:
-                fresh, views = await self.state_for(info.id, user_id)
-                await self._send_hand(hand.interaction, fresh, views, hand.locale, new=False)
-                self._hands[(table_id, user_id)].since = hand.since
-            except (discord.HTTPException, ServiceError) as exc:
-                log.debug("table %s: hand of %s not refreshed: %s", info.id, user_id, exc)
-                self._hands.pop((table_id, user_id), None)
+        """Refresh the private hand messages whose state is behind the table's."""
+        await self.hands.refresh(info, everyone=everyone)

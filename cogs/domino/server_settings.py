@@ -27,7 +27,8 @@ from bot.server_settings import (
     defaults,
 )
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
-from cogs.domino import texts, ui
+from cogs.colours import BLUE
+from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
 
 Interaction = discord.Interaction[Any]
@@ -176,7 +177,7 @@ class ServerSettingsMixin:
 def settings_embed(locale: str | None, settings: GuildSettings, *, changed: bool) -> discord.Embed:
     """The server's settings as they are now."""
     title = tr(locale, "Server settings saved") if changed else tr(locale, "Server settings")
-    embed = discord.Embed(title=title, colour=ui.BLUE)
+    embed = discord.Embed(title=title, colour=BLUE)
     if settings.variant is None:
         variant = tr(
             locale, "{variant} (the bot's default)",

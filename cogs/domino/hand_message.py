@@ -1,0 +1,365 @@
+"""A player's private hand message: his tiles (picture and buttons), what happened since his
+last turn, and his choices (a tile's end, Draw, Pass, Hint). Sent ephemerally to him alone,
+and refreshed when his turn comes through the interaction token it was sent with.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot import pictures
+from bot.errors import ServiceError
+from bot.i18n import END_NAMES, named_ends, picture_options, tr
+from bot.tables.service import TableInfo, TableService
+from cogs.domino import practice, texts
+from cogs.domino.alt_text import hand_alt_text
+from cogs.domino.buttons import (
+    BackButton,
+    DominoButton,
+    DrawButton,
+    HintButton,
+    PassButton,
+    PlayButton,
+    make_view,
+)
+from cogs.domino.feed import LOG_LINES
+from domino import Draw, Pass, Play, Tile, View
+
+log = logging.getLogger(__name__)
+
+Style = discord.ButtonStyle
+MAX_TILE_BUTTONS = 20  # four rows of five; the fifth row holds Draw / Pass / Left / Right
+HAND_TOKEN_LIFETIME = 14 * 60  # interaction tokens last 15 minutes
+
+
+def _ends_of(view: View, tile: Tile) -> list[tuple[str, int]]:
+    """The ends where ``tile`` may be laid now, with the number each shows."""
+    numbers = dict(view.open_ends)
+    if view.ends is not None:
+        numbers.setdefault("left", view.ends[0])
+        numbers.setdefault("right", view.ends[1])
+    return [
+        (a.end, numbers[a.end])
+        for a in view.legal
+        if isinstance(a, Play) and a.tile == tile and a.end in numbers
+    ]
+
+
+def end_buttons(
+    locale: str | None, info: TableInfo, acting: View, tile: Tile
+) -> list[DominoButton]:
+    """One button per end ``tile`` may go to, named by the number it is laid on ("on the 4"),
+    the number the picture shows on that end (and the end's name where two show the same)."""
+    ends = _ends_of(acting, tile)
+    numbers = [number for _, number in ends]
+    buttons = []
+    for end, number in ends:
+        text = tr(locale, "on the {number}", number=number)
+        if numbers.count(number) > 1:
+            text = tr(locale, "{place} ({end})", place=text, end=tr(locale, END_NAMES[end]))
+        buttons.append(
+            PlayButton(
+                info.id, tile, end, acting.hand_number, info.seq,
+                label=text, style=Style.primary, row=0,
+            )
+        )
+    return buttons
+
+
+async def hint_buttons(
+    service: TableService, locale: str | None, info: TableInfo, acting: View | None
+) -> list[DominoButton]:
+    """The Hint button for the player to move at a practice table (none elsewhere)."""
+    if acting is None or info.status != "running":
+        return []
+    if not await practice.is_practice(service, info.id):
+        return []
+    return [
+        HintButton(
+            info.id, acting.hand_number, info.seq, label=tr(locale, "Hint"), style=Style.secondary,
+            row=4,
+        )
+    ]
+
+
+def acting_view(info: TableInfo, views: Sequence[View]) -> View | None:
+    """The view of the user's seat that is to move now, if any."""
+    for view in views:
+        if view.seat is None or view.seat != info.turn or not view.legal:
+            continue
+        row = info.seats[view.seat]
+        if row is not None and row.kind == "human":
+            return view
+    return None
+
+
+def hand_payload(
+    locale: str | None,
+    info: TableInfo,
+    views: Sequence[View],
+    *,
+    choose: Tile | None = None,
+    notice: str | None = None,
+    since: Sequence[str] = (),
+) -> tuple[str, list[DominoButton]]:
+    """The text and buttons of a player's private hand message.
+
+    ``choose``: the tile whose end the player picks now (one button per end, Back);
+    ``since``: what happened since the player's last turn, one event a line.
+    """
+    acting = acting_view(info, views)
+    shown = acting or views[0]
+    seq = info.seq
+    hand_no = shown.hand_number
+    lines: list[str] = []
+    if since:
+        lines.append(tr(locale, "Since your last turn:"))
+        lines.extend(f"· {line}" for line in since)
+    if notice:
+        lines.append(notice)
+    if len(views) > 1:
+        lines.append(
+            tr(
+                locale,
+                "Your seats: {seats}.",
+                seats=" & ".join(str(v.seat + 1) for v in views if v.seat is not None),
+            )
+        )
+    buttons: list[DominoButton] = []
+    t = info.id
+    if info.status != "running" or shown.outcome is not None:
+        lines.append(tr(locale, "The match is over."))
+        return "\n".join(lines), buttons
+    if any(
+        (row := info.seats[v.seat]) is not None and row.kind != "human"
+        for v in views
+        if v.seat is not None
+    ):
+        lines.append(tr(locale, "A computer plays for you now, after too many time-outs."))
+    if acting is None:
+        turn = info.turn
+        waiting = texts.seat_name(info, turn, locale) if turn is not None else "?"
+        lines.append(tr(locale, "Hand {number}. Waiting for {name}.", number=hand_no, name=waiting))
+    elif choose is not None and acting is not None and _ends_of(acting, choose):
+        lines.append(tr(locale, "Where do you lay {tile}?", tile=str(choose)))
+        return "\n".join(lines), [
+            *end_buttons(locale, info, acting, choose),
+            BackButton(
+                t, hand_no, seq, label=tr(locale, "Back"), style=Style.secondary, row=0
+            ),
+        ]
+    else:
+        if len(views) > 1 and acting.seat is not None:
+            lines.append(tr(locale, "You play seat {seat} now.", seat=acting.seat + 1))
+        if shown.ends is None:
+            lines.append(tr(locale, "Your turn: you open the hand.", number=hand_no))
+        else:
+            if len(shown.open_ends) > 2:  # the spinner's up and down are open
+                lines.append(
+                    tr(
+                        locale,
+                        "Your turn (hand {number}). Open ends: {ends}.",
+                        number=hand_no,
+                        ends=named_ends(locale, shown.open_ends),
+                    )
+                )
+            else:
+                lines.append(
+                    tr(
+                        locale,
+                        "Your turn (hand {number}). Open ends: {left} and {right}.",
+                        number=hand_no,
+                        left=shown.ends[0],
+                        right=shown.ends[1],
+                    )
+                )
+            if shown.ruleset.end_scoring:
+                lines.append(
+                    tr(locale, "The ends add up to {count}.", count=shown.end_count)
+                )
+        if any(isinstance(a, Draw) for a in shown.legal):
+            lines.append(tr(locale, "No tile fits: draw one."))
+        elif any(isinstance(a, Pass) for a in shown.legal):
+            lines.append(tr(locale, "No tile fits and you cannot draw: pass."))
+    playable = {
+        tile: "ask" if len(_ends_of(acting, tile)) > 1 else "any"
+        for tile in (acting.playable_tiles() if acting is not None else ())
+    }
+    hand = list(shown.hand or ())
+    if len(hand) > MAX_TILE_BUTTONS:
+        hand = [x for x in hand if x in playable] + [x for x in hand if x not in playable]
+        hand = sorted(hand[:MAX_TILE_BUTTONS])
+    for i, tile in enumerate(hand):
+        end = playable.get(tile)
+        buttons.append(
+            PlayButton(
+                t,
+                tile,
+                end or "any",
+                hand_no,
+                seq,
+                label=str(tile),
+                style=Style.primary if end else Style.secondary,
+                disabled=end is None,
+                row=i // 5,
+            )
+        )
+    if acting is not None:
+        if any(isinstance(a, Draw) for a in acting.legal):
+            buttons.append(
+                DrawButton(
+                    t, hand_no, seq, label=tr(locale, "Draw"), style=Style.success, row=4
+                )
+            )
+        if any(isinstance(a, Pass) for a in acting.legal):
+            buttons.append(
+                PassButton(
+                    t, hand_no, seq, label=tr(locale, "Pass"), style=Style.success, row=4
+                )
+            )
+    return "\n".join(lines), buttons
+
+
+@dataclass
+class _HandMessage:
+    """A player's private hand message, reachable through its interaction's token."""
+
+    interaction: discord.Interaction[Any]
+    locale: str | None
+    seq: int
+    acting: bool  # the message offered actions (it must not keep offering them)
+    since: float = field(default_factory=time.monotonic)
+
+
+class HandMessages:
+    """The private hand messages the bot keeps fresh: one per player and table, reachable
+    through the interaction it was sent with."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self._hands: dict[tuple[int, int], _HandMessage] = {}
+
+    def drop(self, table_id: int, user_id: int) -> None:
+        """Stop refreshing ``user_id``'s hand message at the table."""
+        self._hands.pop((table_id, user_id), None)
+
+    def forget(self, table_id: int) -> None:
+        """Drop what is kept about a closed table's private hand messages."""
+        for key in [k for k in self._hands if k[0] == table_id]:
+            del self._hands[key]
+
+    async def state_for(self, table_id: int, user_id: int) -> tuple[TableInfo, list[View]]:
+        """The table and the user's private views, taken at the same moment (an open table is
+        in memory: neither call waits, so nothing can move in between)."""
+        info = await self.service.get(table_id)
+        views = await self.service.views_for(table_id, user_id)
+        return info, views
+
+    async def show(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        *,
+        new: bool,
+        choose: Tile | None = None,
+        notice: str | None = None,
+    ) -> None:
+        """Send (``new``) or edit the user's private hand message for the current state."""
+        user_id = interaction.user.id
+        locale = interaction.locale.value
+        try:
+            info, views = await self.state_for(table_id, user_id)
+        except ServiceError:
+            info = await self.service.get(table_id)
+            if info.status == "running":
+                raise
+            # The match is over (or was cancelled): say so in place of the tiles.
+            content = "\n".join(x for x in (notice, tr(locale, "The match is over.")) if x)
+            self.drop(table_id, user_id)
+            if new:
+                await interaction.followup.send(content, ephemeral=True)
+            else:
+                await interaction.edit_original_response(content=content, attachments=[], view=None)
+            return
+        await self._send(
+            interaction, info, views, locale, new=new, choose=choose, notice=notice
+        )
+
+    async def _send(
+        self,
+        interaction: discord.Interaction[Any],
+        info: TableInfo,
+        views: Sequence[View],
+        locale: str | None,
+        *,
+        new: bool,
+        choose: Tile | None = None,
+        notice: str | None = None,
+    ) -> None:
+        history = await self.service.history(info.id)
+        seats = [v.seat for v in views if v.seat is not None]
+        since = [
+            texts.entry_text(locale, info, e) for e in history.since(seats, limit=LOG_LINES)
+        ]
+        content, buttons = hand_payload(
+            locale, info, views, choose=choose, notice=notice, since=since
+        )
+        if choose is None:
+            acting = acting_view(info, views)
+            buttons += await hint_buttons(self.service, locale, info, acting)
+        files: list[discord.File] = []
+        for view in views:
+            png = await pictures.hand_png(view, **picture_options(locale))
+            if png is not None:
+                name = "hand.png" if len(views) == 1 else f"hand-seat{(view.seat or 0) + 1}.png"
+                alt = hand_alt_text(view, locale)
+                files.append(discord.File(io.BytesIO(png), filename=name, description=alt))
+        ui_view = make_view(buttons) if buttons else None
+        if new:
+            kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
+            if ui_view is not None:
+                kwargs["view"] = ui_view
+            await interaction.followup.send(content, **kwargs)
+        else:
+            await interaction.edit_original_response(
+                content=content, attachments=files, view=ui_view
+            )
+        acting = acting_view(info, views) is not None
+        self._hands[(info.id, interaction.user.id)] = _HandMessage(
+            interaction, locale, info.seq, acting
+        )
+
+    def claim(self, interaction: discord.Interaction[Any], table_id: int, seq: int) -> None:
+        """The player's own click is about to redraw his hand message for the state at ``seq``:
+        the table's refresh must not race it (and wipe its "You played ..." line)."""
+        self._hands[(table_id, interaction.user.id)] = _HandMessage(
+            interaction, interaction.locale.value, seq, False
+        )
+
+    async def refresh(self, info: TableInfo, *, everyone: bool = False) -> None:
+        """Refresh the remembered hand messages of the player to move, and of a player whose
+        message still offers actions although his turn is gone (``everyone``: all)."""
+        for (table_id, user_id), hand in list(self._hands.items()):
+            if table_id != info.id:
+                continue
+            if time.monotonic() - hand.since > HAND_TOKEN_LIFETIME:
+                del self._hands[(table_id, user_id)]
+                continue
+            if hand.seq == info.seq:
+                continue
+            if not everyone and not hand.acting and info.turn not in info.seats_of(user_id):
+                continue
+            try:
+                fresh, views = await self.state_for(info.id, user_id)
+                await self._send(hand.interaction, fresh, views, hand.locale, new=False)
+                self._hands[(table_id, user_id)].since = hand.since
+            except (discord.HTTPException, ServiceError) as exc:
+                log.debug("table %s: hand of %s not refreshed: %s", info.id, user_id, exc)
+                self._hands.pop((table_id, user_id), None)
