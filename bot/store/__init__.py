@@ -31,6 +31,7 @@ from bot.store.connection import (
     connect,
 )
 from bot.store.repositories import (
+    ActionCommit,
     ActionRepo,
     ActionRow,
     DeadlineRepo,
@@ -58,6 +59,7 @@ from bot.store.schema import apply_migrations, migrations, schema_version
 __all__ = [
     "POSTGRES",
     "SQLITE",
+    "ActionCommit",
     "ActionRepo",
     "ActionRow",
     "DatabaseUnavailable",

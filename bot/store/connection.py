@@ -80,6 +80,11 @@ class Db(Protocol):
         """Run several statements without parameters (a migration), inside a transaction."""
         ...
 
+    async def run_batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Run ``(sql, params)`` statements in order as one transaction (inside the open one,
+        if any): all or nothing, in as few trips to the database as the driver allows."""
+        ...
+
 
 class Driver(Protocol):
     """An open database: a :class:`Db` for lone statements and transactions."""
@@ -205,6 +210,45 @@ class _SqliteDb:
         # executescript would commit first: run the statements one by one instead.
         for statement in split_sqlite_script(script):
             await self.execute(statement)
+
+    async def run_batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        alone = self._lock is not None  # not inside a transaction: make one
+        async with self._turn():
+            # aiosqlite runs each call on its connection thread; under load every hop there
+            # and back waits for the GIL. Its (private) queue takes a whole function: one hop.
+            submit = getattr(self._conn, "_execute", None)
+            raw = getattr(self._conn, "_connection", None)
+            if submit is not None and isinstance(raw, sqlite3.Connection):
+                await submit(_run_statements, raw, statements, alone)
+                return
+            if alone:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    await self._conn.execute(sql, params)
+            except BaseException:
+                if alone:
+                    await self._conn.execute("ROLLBACK")
+                raise
+            if alone:
+                await self._conn.execute("COMMIT")
+
+
+def _run_statements(
+    conn: sqlite3.Connection, statements: Sequence[tuple[str, Sequence[Any]]], begin: bool
+) -> None:
+    """The statements in order on the connection's own thread (a transaction if ``begin``)."""
+    if begin:
+        conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, params in statements:
+            conn.execute(sql, params)
+    except BaseException:
+        if begin:
+            conn.execute("ROLLBACK")
+        raise
+    if begin:
+        conn.execute("COMMIT")
 
 
 class SqliteDriver:
@@ -410,6 +454,16 @@ class _PostgresDb:
     async def run_script(self, script: str) -> None:
         with self._errors():
             await self._on.execute(script)  # no arguments: several statements allowed
+
+    async def run_batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            conn = self._on
+            if isinstance(conn, _Pool):  # not inside a transaction: make one
+                conn = await stack.enter_async_context(conn.acquire())
+                await stack.enter_async_context(conn.transaction())
+            with self._errors():
+                for sql, params in statements:
+                    await conn.execute(numbered_placeholders(sql), *params)
 
 
 class _Pool:

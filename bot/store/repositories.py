@@ -8,15 +8,17 @@ PostgreSQL, with ``?`` placeholders.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import StaleAction
-from bot.store.connection import Db, IntegrityError, Row
+from bot.store.connection import POSTGRES, Db, IntegrityError, Row
 
 __all__ = [
+    "ActionCommit",
     "ActionRepo",
     "ActionRow",
     "DeadlineRow",
@@ -410,10 +412,135 @@ class MatchRepo(_Repo):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ActionCommit:
+    """Everything one action writes, committed together: the action, the table's turn
+    deadlines (those of ``deadline_kinds`` are replaced by ``deadlines``), the hand result
+    and the match's end if it brought them, and its seats' time-out counts."""
+
+    table_id: int
+    seq: int
+    seat: int
+    action: str
+    now: float
+    made_by: str | None = None
+    deadline_kinds: tuple[str, ...] = ()
+    deadlines: tuple[DeadlineRow, ...] = ()
+    hand_result: tuple[int, dict[str, Any]] | None = None  # (hand number, result)
+    outcome: dict[str, Any] | None = None  # the match ended with this outcome
+    timeouts: tuple[tuple[int, int], ...] = ()  # (seat, time-outs in a row) to store
+    taken_over: tuple[tuple[int, str], ...] = ()  # (seat, level) a computer plays from now on
+
+
+def _action_statements(c: ActionCommit) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements of an :class:`ActionCommit`, in order (``?`` placeholders)."""
+    out: list[tuple[str, tuple[Any, ...]]] = [
+        (
+            "INSERT INTO actions (table_id, seq, seat, action, created_at, made_by)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (c.table_id, c.seq, c.seat, c.action, c.now, c.made_by),
+        )
+    ]
+    kept = [k for k in c.deadline_kinds if k not in {d.kind for d in c.deadlines}]
+    if kept:
+        marks = ", ".join("?" for _ in kept)
+        out.append(
+            (
+                f"DELETE FROM deadlines WHERE table_id = ? AND kind IN ({marks})",
+                (c.table_id, *kept),
+            )
+        )
+    if c.deadlines:
+        values = ", ".join("(?, ?, ?, ?)" for _ in c.deadlines)
+        out.append(
+            (
+                f"INSERT INTO deadlines (table_id, kind, due_at, seq) VALUES {values}"
+                " ON CONFLICT (table_id, kind) DO UPDATE SET due_at = excluded.due_at,"
+                " seq = excluded.seq",
+                tuple(v for d in c.deadlines for v in (d.table_id, d.kind, d.due_at, d.seq)),
+            )
+        )
+    if c.hand_result is not None:
+        out.append(
+            (
+                "INSERT INTO hand_results (table_id, hand_number, result) VALUES (?, ?, ?)",
+                (c.table_id, c.hand_result[0], _dumps(c.hand_result[1])),
+            )
+        )
+    if c.outcome is not None:
+        out.append(
+            (
+                "UPDATE matches SET finished_at = ?, outcome = ? WHERE table_id = ?",
+                (c.now, _dumps(c.outcome), c.table_id),
+            )
+        )
+        out.append(
+            (
+                "UPDATE tables SET status = 'finished', updated_at = ?, closed_reason = NULL"
+                " WHERE id = ?",
+                (c.now, c.table_id),
+            )
+        )
+    levels = dict(c.taken_over)
+    for seat, count in c.timeouts:
+        level = levels.pop(seat, None)
+        out.append(
+            (
+                "UPDATE seats SET timeouts = ?, kind = coalesce(?, kind),"
+                " ai_level = coalesce(?, ai_level) WHERE table_id = ? AND seat = ?",
+                (count, None if level is None else "computer", level, c.table_id, seat),
+            )
+        )
+    for seat, level in levels.items():
+        out.append(
+            (
+                "UPDATE seats SET kind = 'computer', ai_level = ? WHERE table_id = ? AND seat = ?",
+                (level, c.table_id, seat),
+            )
+        )
+    return out
+
+
+def _one_statement(statements: list[tuple[str, tuple[Any, ...]]]) -> tuple[str, tuple[Any, ...]]:
+    """PostgreSQL: the statements as one (data-modifying ``WITH`` parts), one round trip.
+
+    Each part sees the same snapshot and none changes a row another part changes; a failing
+    part (a duplicate action) fails the whole statement."""
+    parts = ", ".join(f"s{i} AS ({sql})" for i, (sql, _) in enumerate(statements))
+    return f"WITH {parts} SELECT 1", tuple(v for _, params in statements for v in params)
+
+
+@contextlib.contextmanager
+def _stale_if_recorded(table_id: int, seq: int) -> Iterator[None]:
+    """A duplicate ``(table_id, seq)`` means another writer recorded that action first."""
+    try:
+        yield
+    except IntegrityError as exc:
+        if exc.kind == "unique":
+            raise StaleAction(
+                "Action {seq} of table {table_id} was already recorded.",
+                seq=seq,
+                table_id=table_id,
+            ) from exc
+        raise
+
+
 class ActionRepo(_Repo):
     """The append-only action log of each match."""
 
     __slots__ = ()
+
+    async def record(self, commit: ActionCommit) -> None:
+        """Commit an action with everything it changed (see :class:`ActionCommit`), in one
+        transaction and one trip to the database; raise :class:`StaleAction` if action
+        ``seq`` of the table exists already (the optimistic version check, as in
+        :meth:`append`)."""
+        statements = _action_statements(commit)
+        with _stale_if_recorded(commit.table_id, commit.seq):
+            if self._db.dialect == POSTGRES:
+                await self._db.execute(*_one_statement(statements))
+            else:
+                await self._db.run_batch(statements)
 
     async def append(
         self,
@@ -431,20 +558,12 @@ class ActionRepo(_Repo):
         Writing ``seq = number of actions the writer has seen`` is the optimistic version check:
         of two writers that saw the same state, only the first succeeds.
         """
-        try:
+        with _stale_if_recorded(table_id, seq):
             await self._db.execute(
                 "INSERT INTO actions (table_id, seq, seat, action, created_at, made_by)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, seq, seat, action, now, made_by),
             )
-        except IntegrityError as exc:
-            if exc.kind == "unique":
-                raise StaleAction(
-                    "Action {seq} of table {table_id} was already recorded.",
-                    seq=seq,
-                    table_id=table_id,
-                ) from exc
-            raise
 
     async def list(self, table_id: int, since: int = 0) -> list[ActionRow]:
         """The table's actions from number ``since`` on, in order."""

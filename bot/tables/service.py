@@ -40,13 +40,13 @@ from bot.errors import (
 )
 from bot.limits import NO_LIMITS, Gate, Limits
 from bot.store import (
+    ActionCommit,
     DeadlineRow,
     FeedRow,
     PlayerSettingsRow,
     SeatRow,
     Store,
     TableRow,
-    Transaction,
 )
 from bot.tables.clock import Clock
 from bot.tables.history import History
@@ -1292,27 +1292,32 @@ class TableService:
         by: str,
     ) -> None:
         """Write an action, everything it changed and the next turn's deadlines in one
-        transaction."""
-        async with self.store.transaction() as tx:
-            await tx.actions.append(rt.id, seq, seat, text, now=now, made_by=by)
-            await tx.deadlines.replace(rt.id, TURN_KINDS, timers)
-            if hand_result is not None:
-                await tx.hand_results.add(rt.id, hand_result.hand_number, hand_result.to_dict())
-            if outcome is not None:
-                await tx.matches.finish(rt.id, now=now, outcome=outcome.to_dict())
-                await tx.tables.set_status(rt.id, "finished", now=now)
-            if reset:
-                await tx.seats.set_timeouts(rt.id, reset, 0)
-            if timeouts is not None:
-                await self._record_timeout(tx, rt, timeouts, self.ai_level)
-
-    async def _record_timeout(
-        self, tx: Transaction, rt: _Table, timeouts: tuple[tuple[int, ...], int, bool], level: str
-    ) -> None:
-        seats, count, taken = timeouts
-        await tx.seats.set_timeouts(rt.id, seats, count)
-        if taken:
-            await tx.seats.hand_to_computer(rt.id, seats, level)
+        transaction (one trip to the database)."""
+        counts = [(s, 0) for s in reset]
+        taken: list[tuple[int, str]] = []
+        if timeouts is not None:
+            seats, count, handed = timeouts
+            counts += [(s, count) for s in seats]
+            if handed:
+                taken = [(s, self.ai_level) for s in seats]
+        await self.store.actions.record(
+            ActionCommit(
+                table_id=rt.id,
+                seq=seq,
+                seat=seat,
+                action=text,
+                now=now,
+                made_by=by,
+                deadline_kinds=TURN_KINDS,
+                deadlines=tuple(timers),
+                hand_result=None
+                if hand_result is None
+                else (hand_result.hand_number, hand_result.to_dict()),
+                outcome=None if outcome is None else outcome.to_dict(),
+                timeouts=tuple(counts),
+                taken_over=tuple(taken),
+            )
+        )
 
     def _after(self, rt: _Table, result: ActionResult) -> None:
         """Queue the observer calls for a committed action; forget the table once finished."""
