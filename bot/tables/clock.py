@@ -56,7 +56,7 @@ class Clock:
         self.poll = poll
         self.handlers: dict[str, Handler] = {}
         self._heap: list[_Entry] = []
-        self._current: dict[tuple[int, str], _Entry] = {}
+        self._current: dict[int, dict[str, _Entry]] = {}  # table -> kind -> its deadline
         self._busy: set[int] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -76,23 +76,31 @@ class Clock:
         if not self.owns(row.table_id):
             return
         entry = _Entry(row.due_at, row.table_id, row.kind, row.seq)
-        self._current[(row.table_id, row.kind)] = entry
+        self._current.setdefault(row.table_id, {})[row.kind] = entry
         heapq.heappush(self._heap, entry)
         self._wake.set()
 
     def clear(self, table_id: int, kinds: Iterable[str] | None = None) -> None:
         """Forget the table's deadlines (only ``kinds`` if given)."""
-        for key in [k for k in self._current if k[0] == table_id]:
-            if kinds is None or key[1] in kinds:
-                del self._current[key]
+        mine = self._current.get(table_id)
+        if mine is None:
+            return
+        if kinds is None:
+            mine.clear()
+        else:
+            for kind in kinds:
+                mine.pop(kind, None)
+        if not mine:
+            del self._current[table_id]
 
     def pending(self, table_id: int | None = None) -> list[DeadlineRow]:
         """The deadlines known (of one table), soonest first."""
         return sorted(
             (
                 DeadlineRow(e.table_id, e.kind, e.due_at, e.seq)
-                for e in self._current.values()
-                if table_id is None or e.table_id == table_id
+                for t, kinds in self._current.items()
+                if table_id is None or t == table_id
+                for e in kinds.values()
             ),
             key=lambda r: (r.due_at, r.table_id, r.kind),
         )
@@ -104,7 +112,7 @@ class Clock:
     def _drop_void(self) -> None:
         while self._heap:
             top = self._heap[0]
-            if self._current.get((top.table_id, top.kind)) is top:
+            if self._current.get(top.table_id, {}).get(top.kind) is top:
                 return
             heapq.heappop(self._heap)
 
@@ -122,7 +130,7 @@ class Clock:
             if entry.table_id in self._busy or any(t.table_id == entry.table_id for t in taken):
                 later.append(entry)  # one deadline of a table at a time; the rest next round
                 continue
-            del self._current[(entry.table_id, entry.kind)]
+            self.clear(entry.table_id, (entry.kind,))
             taken.append(DeadlineRow(entry.table_id, entry.kind, entry.due_at, entry.seq))
         for entry in later:
             heapq.heappush(self._heap, entry)
