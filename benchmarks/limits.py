@@ -3,8 +3,8 @@
 Opens ``--tables`` lobbies through the real table service (SQLite in a temporary folder),
 three per host, spread over ``--guilds`` servers, each with a lobby message, then times:
 
-- the limits a ``/domino new`` checks (the host's tables and the server's, one pass over the
-  open tables in memory);
+- the limits a ``/domino new`` checks (the host's tables and the server's, counted in the
+  database inside a transaction, as the table service does);
 - finding a deleted message's table by id (the index), against the scan it replaced: building
   every open table's snapshot and comparing its message ids.
 
@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from bot.errors import LimitReached
 from bot.limits import Limits
 from bot.store import Store
 from bot.tables.service import TableService
@@ -49,7 +51,12 @@ async def run(tables: int, guilds: int, repeat: int) -> list[str]:
                 await service.set_messages(info.id, lobby_message_id=first + i)
 
             async def check(k: int) -> None:
-                service.gate.check_open(5, 1 + k % guilds, service._tables.values())
+                host, guild = first + (k * 7919) % tables // 3, 1 + k % guilds
+                async with store.transaction() as tx:
+                    await tx.limits.lock([host], guild)
+                    held = await tx.limits.held(host, guild)
+                with contextlib.suppress(LimitReached):  # each host is at 3: refused
+                    service.gate.check_open(host, guild, held)
 
             async def by_id(k: int) -> None:
                 await service.table_by_message(first + (k * 7919) % tables)

@@ -1,7 +1,10 @@
 """Limits on what one person or one server may keep open, and the cooldown on opening tables.
 
-:class:`Gate` checks a request against the open tables the service holds and refuses with a
-:class:`~bot.errors.LimitReached` whose one sentence says the limit. The defaults are in
+:class:`Gate` checks a request against what the person (and his server) hold open,
+:class:`Held`, and refuses with a :class:`~bot.errors.LimitReached` whose one sentence says the
+limit. The table service counts :class:`Held` in the shared database, inside the transaction
+that opens the table, seats the person or starts the match, so several bot processes never let
+one person past a limit. The defaults are in
 :class:`Limits` (``bot.settings`` reads overrides from the environment).
 """
 
@@ -14,7 +17,7 @@ from typing import Protocol
 
 from bot.errors import LimitReached
 
-__all__ = ["NO_LIMITS", "Gate", "Limits", "OpenTable"]
+__all__ = ["NO_LIMITS", "Gate", "Held", "Limits", "OpenTable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +39,7 @@ class _Row(Protocol):
 
 
 class OpenTable(Protocol):
-    """What the gate reads of an open table (the service's ``TableInfo``)."""
+    """What :meth:`Held.count` reads of an open table (the service's ``TableInfo``)."""
 
     @property
     def status(self) -> str: ...
@@ -47,52 +50,88 @@ class OpenTable(Protocol):
     def is_seated(self, user_id: int) -> bool: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Held:
+    """What one person holds open, and how many tables his server has open.
+
+    The table service counts these in the shared database (every process's tables, see
+    ``bot.store.LimitRepo``); :meth:`count` counts them over tables in memory."""
+
+    lobbies: int = 0  # tables waiting for players where he has a seat
+    matches: int = 0  # running matches where he has a seat (even one a computer took over)
+    server_tables: int = 0  # open tables (waiting or running) of the server asked about
+    last_opened: float | None = None  # when he last opened a table (the gate's clock)
+
+    @classmethod
+    def count(cls, user_id: int, guild_id: int | None, tables: Iterable[OpenTable]) -> Held:
+        tables = list(tables)
+        mine = [t for t in tables if t.is_seated(user_id)]
+        return cls(
+            lobbies=sum(1 for t in mine if t.status == "lobby"),
+            matches=sum(1 for t in mine if t.status == "running"),
+            server_tables=0
+            if guild_id is None
+            else sum(1 for t in tables if t.table.guild_id == guild_id),
+        )
+
+
 class Gate:
-    """Checks the limits; remembers when each person last opened a table."""
+    """Checks the limits against what people hold; remembers when each person last opened a
+    table here (on top of :attr:`Held.last_opened`)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
         self._opened: dict[int, float] = {}
 
-    def check_open(self, user_id: int, guild_id: int | None, tables: Iterable[OpenTable]) -> None:
-        """May ``user_id`` open a table (or a challenge) on ``guild_id``?"""
+    @property
+    def counts_people(self) -> bool:
+        """True if any limit needs a person's holdings (lobbies, matches, cooldown)."""
         lim = self.limits
-        last = self._opened.get(user_id)
-        if last is not None and lim.cooldown > 0:
-            wait = last + lim.cooldown - self.clock()
+        return bool(lim.lobbies_per_user or lim.matches_per_user or lim.cooldown > 0)
+
+    def check_open(self, user_id: int, guild_id: int | None, held: Held) -> None:
+        """May ``user_id``, holding ``held``, open a table (or a challenge) on ``guild_id``?"""
+        lim = self.limits
+        times = [t for t in (self._opened.get(user_id), held.last_opened) if t is not None]
+        if times and lim.cooldown > 0:
+            wait = max(times) + lim.cooldown - self.clock()
             if wait > 0:
                 raise LimitReached(
                     "Please wait {seconds} s before you open another table.",
                     seconds=max(1, round(wait)),
                 )
-        tables = list(tables)
-        self._check_seated(user_id, tables)
-        if lim.tables_per_server and guild_id is not None:
-            here = sum(t.table.guild_id == guild_id for t in tables)
-            if here >= lim.tables_per_server:
-                raise LimitReached(
-                    "This server already has {limit} open tables: wait until one finishes.",
-                    limit=lim.tables_per_server,
-                )
+        self.check_join(held)
+        server_full = lim.tables_per_server and held.server_tables >= lim.tables_per_server
+        if server_full and guild_id is not None:
+            raise LimitReached(
+                "This server already has {limit} open tables: wait until one finishes.",
+                limit=lim.tables_per_server,
+            )
 
-    def check_join(self, user_id: int, tables: Iterable[OpenTable]) -> None:
-        """May ``user_id`` sit down at one more table?"""
-        self._check_seated(user_id, list(tables))
+    def check_join(self, held: Held) -> None:
+        """May a person holding ``held`` sit down at one more table?"""
+        lim = self.limits
+        if lim.lobbies_per_user and held.lobbies >= lim.lobbies_per_user:
+            raise LimitReached(
+                "You are already at {limit} tables waiting for players: start or leave one first.",
+                limit=lim.lobbies_per_user,
+            )
+        if lim.matches_per_user and held.matches >= lim.matches_per_user:
+            raise LimitReached(
+                "You are already playing {limit} matches: finish one first.",
+                limit=lim.matches_per_user,
+            )
 
-    def check_start(self, people: Iterable[int], tables: Iterable[OpenTable]) -> None:
-        """May a match with ``people`` start (none of them playing too many already)?"""
+    def check_start(self, held: Iterable[Held]) -> None:
+        """May a match start whose people hold ``held`` (none playing too many already)?"""
         limit = self.limits.matches_per_user
-        if not limit:
-            return
-        running = [t for t in tables if t.status == "running"]
-        for user_id in set(people):
-            if sum(1 for t in running if t.is_seated(user_id)) >= limit:
-                raise LimitReached(
-                    "Someone at this table is already playing {limit} matches: the match can "
-                    "start once he has finished one.",
-                    limit=limit,
-                )
+        if limit and any(h.matches >= limit for h in held):
+            raise LimitReached(
+                "Someone at this table is already playing {limit} matches: the match can "
+                "start once he has finished one.",
+                limit=limit,
+            )
 
     def opened(self, user_id: int) -> None:
         """``user_id`` just opened a table: his cooldown starts."""
@@ -101,21 +140,3 @@ class Gate:
         if len(self._opened) > 10_000:  # forget the cooldowns that are over
             horizon = now - self.limits.cooldown
             self._opened = {u: t for u, t in self._opened.items() if t > horizon}
-
-    def _check_seated(self, user_id: int, tables: list[OpenTable]) -> None:
-        lim = self.limits
-        if not lim.lobbies_per_user and not lim.matches_per_user:
-            return
-        mine = [t for t in tables if t.is_seated(user_id)]
-        waiting = sum(1 for t in mine if t.status == "lobby")
-        if lim.lobbies_per_user and waiting >= lim.lobbies_per_user:
-            raise LimitReached(
-                "You are already at {limit} tables waiting for players: start or leave one first.",
-                limit=lim.lobbies_per_user,
-            )
-        running = sum(1 for t in mine if t.status == "running")
-        if lim.matches_per_user and running >= lim.matches_per_user:
-            raise LimitReached(
-                "You are already playing {limit} matches: finish one first.",
-                limit=lim.matches_per_user,
-            )

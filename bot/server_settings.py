@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import Ref
-from bot.limits import NO_LIMITS, Gate, Limits, OpenTable
+from bot.limits import NO_LIMITS, Gate, Held, Limits, OpenTable
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
@@ -74,7 +74,7 @@ class ServerSettings:
         gate = self._gates.get(settings.guild_id)
         if gate is None or gate.limits != limits:
             gate = self._gates[settings.guild_id] = Gate(limits, time.monotonic)
-        gate.check_open(user_id, settings.guild_id, tables)
+        gate.check_open(user_id, settings.guild_id, Held.count(user_id, settings.guild_id, tables))
         gate.opened(user_id)
 
     async def get(self, guild_id: int) -> GuildSettings:

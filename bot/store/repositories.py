@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import StaleAction
+from bot.limits import Held
 from bot.store.connection import POSTGRES, Db, IntegrityError, Row
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "FeedRow",
     "HandResultRepo",
     "HandResultRow",
+    "LimitRepo",
     "MatchRepo",
     "MatchRow",
     "PlayerRepo",
@@ -818,6 +820,53 @@ class PlayerSettingsRepo(_Repo):
         )
 
 
+_LOCK_SPACE = 0x4C494D  # PostgreSQL advisory locks of the limits: (space + kind, folded id)
+
+
+def _fold(value: int) -> int:
+    """A Discord id as a signed 32-bit lock key (two ids may share one: they wait in turn)."""
+    return (value ^ (value >> 31) ^ (value >> 62)) & 0x7FFFFFFF
+
+
+class LimitRepo(_Repo):
+    """What people and servers hold open, counted over every process's tables."""
+
+    __slots__ = ()
+
+    async def lock(self, user_ids: Iterable[int], guild_id: int | None = None) -> None:
+        """Inside a transaction: wait until no other transaction counts or changes what these
+        people (and this server) hold, until this one ends. On SQLite a transaction already
+        lets one writer in at a time."""
+        if self._db.dialect != POSTGRES:
+            return
+        keys = {(_LOCK_SPACE, _fold(u)) for u in user_ids}
+        if guild_id is not None:
+            keys.add((_LOCK_SPACE + 1, _fold(guild_id)))
+        for space, key in sorted(keys):  # one order everywhere: no deadlock
+            await self._db.execute("SELECT pg_advisory_xact_lock(?, ?)", (space, key))
+
+    async def held(self, user_id: int, guild_id: int | None = None) -> Held:
+        """The open tables where ``user_id`` has a seat (waiting, running), the open tables of
+        ``guild_id`` and when he last opened a table."""
+        seated = (
+            "SELECT count(DISTINCT s.table_id) FROM seats s JOIN tables t ON t.id = s.table_id"
+            " WHERE s.user_id = ? AND t.status = ?"
+        )
+        row = await self._db.fetchone(
+            f"SELECT ({seated}), ({seated}),"
+            " (SELECT count(*) FROM tables WHERE guild_id = ? AND status IN ('lobby', 'running')),"
+            " (SELECT max(created_at) FROM tables WHERE host_id = ?)",
+            (user_id, "lobby", user_id, "running", guild_id, user_id),
+        )
+        assert row is not None
+        return Held(
+            lobbies=int(row[0]),
+            matches=int(row[1]),
+            server_tables=int(row[2]),
+            last_opened=None if row[3] is None else float(row[3]),
+        )
+
+
 class Repos:
     """The repositories bound to one way of running statements."""
 
@@ -832,6 +881,7 @@ class Repos:
         self.feeds = FeedRepo(db)
         self.deadlines = DeadlineRepo(db)
         self.invitees = InviteeRepo(db)
+        self.limits = LimitRepo(db)
         self.player_settings = PlayerSettingsRepo(db)
 
 

@@ -47,6 +47,7 @@ from bot.store import (
     SeatRow,
     Store,
     TableRow,
+    Transaction,
 )
 from bot.tables.clock import Clock
 from bot.tables.history import History
@@ -528,7 +529,6 @@ class TableService:
         With ``invited`` the table is a challenge: only those people may take its seats."""
         self._check_owned(guild_id)
         invited = tuple(dict.fromkeys(u for u in invited if u != host_id))
-        self.gate.check_open(host_id, guild_id, self._tables.values())
         self._check_challenged(host_id, invited)
         clean = {k: v for k, v in (options or {}).items() if v is not None}
         ruleset = _ruleset(variant, clean)
@@ -540,6 +540,7 @@ class TableService:
             )
         now = self.clock()
         async with self.store.transaction() as tx:
+            await self._gate_open(tx, host_id, guild_id)
             row = await tx.tables.create(
                 host_id=host_id,
                 variant=variant,
@@ -579,11 +580,13 @@ class TableService:
                 raise NotInvited("This challenge is not for you.")
             if rt.user_seats(user_id):
                 raise AlreadySeated("You already have a seat at this table.")
-            self.gate.check_join(user_id, self._tables.values())
             seats = self._free_group(rt, group)
             now = self.clock()
             rows = [SeatRow(rt.id, s, user_id, name, "human") for s in seats]
             async with self.store.transaction() as tx:
+                if self.gate.counts_people:
+                    await tx.limits.lock([user_id])
+                    self.gate.check_join(await tx.limits.held(user_id))
                 for r in rows:
                     await tx.seats.put(r)
                 await tx.players.upsert(user_id, name, now=now)
@@ -679,7 +682,6 @@ class TableService:
             self._check_lobby(rt)
             self._check_host(rt, user_id)
             people = [s.user_id for s in rt.seats if s is not None and s.user_id is not None]
-            self.gate.check_start(people, self._tables.values())
             empty = [i for i, s in enumerate(rt.seats) if s is None]
             if empty and not fill_with_computers:
                 raise SeatsEmpty(
@@ -694,6 +696,9 @@ class TableService:
             now = self.clock()
             fillers = [_computer_seat(rt.id, s, self.ai_level) for s in empty]
             async with self.store.transaction() as tx:
+                if self.gate.limits.matches_per_user:
+                    await tx.limits.lock(people)
+                    self.gate.check_start([await tx.limits.held(p) for p in set(people)])
                 for r in fillers:
                     await tx.seats.put(r)
                 await tx.matches.create(rt.id, ruleset=rt.ruleset.to_dict(), seed=seed, now=now)
@@ -1092,6 +1097,15 @@ class TableService:
         for mid in (rt.row.message_id, rt.row.lobby_message_id):
             if mid is not None and self._by_message.get(mid) == rt.id:
                 del self._by_message[mid]
+
+    async def _gate_open(self, tx: Transaction, user_id: int, guild_id: int | None) -> None:
+        """The limits on opening a table, counted in the database under the person's (and the
+        server's) lock, so that no other process lets him past them meanwhile."""
+        per_server = bool(self.gate.limits.tables_per_server) and guild_id is not None
+        if not (self.gate.counts_people or per_server):
+            return
+        await tx.limits.lock([user_id], guild_id if per_server else None)
+        self.gate.check_open(user_id, guild_id, await tx.limits.held(user_id, guild_id))
 
     def _check_challenged(self, host_id: int, invited: tuple[int, ...]) -> None:
         """One open challenge per host and invitee."""
