@@ -15,17 +15,29 @@ flight). The paced runs show the latency people would feel at that load.
 ``--bot-processes 1,2`` runs the same load through 1, then 2 bot processes sharing that
 PostgreSQL, each an OS process holding one shard's lease and the tables of its shard's guilds
 (``SHARD_COUNT`` = processes), and once through one process on SQLite for comparison; it prints
-each run's figures and the ratio of 2 processes' actions/s to 1 process's.
+each run's figures and the ratio of 2 processes' actions/s to 1 process's (``--skip-sqlite``
+leaves the SQLite run out).
+
+``--against DIR`` compares this code with another checkout (``git worktree add --detach DIR
+<commit>``): both sides' benchmarks run in turn, each in a fresh process, ``--rounds`` times per
+``--think``, and the medians and their ratio are printed (the same machine load for both).
+
+Each report also says how late the event loop woke up (a 10 ms sampler) and how long the full
+garbage collections took: where a latency's tail comes from when it is not the work itself.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import multiprocessing
 import os
 import random
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -49,6 +61,8 @@ class Stats:
     total: list[float] = field(default_factory=list)  # arrival -> commit + picture
     commit: list[float] = field(default_factory=list)  # arrival -> commit
     render: list[float] = field(default_factory=list)
+    lag: list[float] = field(default_factory=list)  # how late the event loop woke up
+    gc_pauses: list[float] = field(default_factory=list)  # full (generation 2) collections
     hands: int = 0
     matches: int = 0
     elapsed: float = 0.0
@@ -102,6 +116,38 @@ async def play_table(
         info = result.table
 
 
+LAG_PERIOD = 0.01  # seconds between two wake-ups of the lag sampler
+
+
+@contextlib.contextmanager
+def _watch(stats: Stats) -> Iterator[None]:
+    """Record, while the tables play, how late the event loop wakes up and how long each full
+    garbage collection stops the process (the usual sources of a latency's tail)."""
+    began = [0.0]
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            stats.gc_pauses.append(time.perf_counter() - began[0])
+
+    async def sample() -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(LAG_PERIOD)
+            stats.lag.append(max(0.0, time.perf_counter() - t - LAG_PERIOD))
+
+    sampler = asyncio.get_running_loop().create_task(sample())
+    gc.callbacks.append(on_gc)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(on_gc)
+        sampler.cancel()
+
+
 def guild_for(n: int, shard: int, shard_count: int) -> int:
     """A server id of shard ``shard`` (Discord's rule: ``(id >> 22) % shard_count``)."""
     return ((1_000_000 + n) * shard_count + shard) << 22
@@ -145,21 +191,22 @@ async def play_tables(
     start = time.perf_counter() if start is None else start
     stop_at = start + args.seconds if args.seconds else float("inf")
     rng = random.Random(args.seed)
-    await asyncio.gather(
-        *(
-            play_table(
-                service,
-                tid,
-                users,
-                stats,
-                render,
-                rng=random.Random(rng.random()),
-                think=args.think,
-                stop_at=stop_at,
+    with _watch(stats):
+        await asyncio.gather(
+            *(
+                play_table(
+                    service,
+                    tid,
+                    users,
+                    stats,
+                    render,
+                    rng=random.Random(rng.random()),
+                    think=args.think,
+                    stop_at=stop_at,
+                )
+                for tid, users in tables
             )
-            for tid, users in tables
         )
-    )
     stats.elapsed = time.perf_counter() - start
     stats.rendered = render
     return stats
@@ -261,6 +308,8 @@ def run_processes(args: argparse.Namespace, url: str, processes: int) -> Stats:
         total.total += result.total
         total.commit += result.commit
         total.render += result.render
+        total.lag += result.lag
+        total.gc_pauses += result.gc_pauses
         total.hands += result.hands
         total.matches += result.matches
         total.elapsed = max(total.elapsed, result.elapsed)
@@ -288,7 +337,8 @@ def compare_processes(args: argparse.Namespace) -> int:
     counts = args.bot_processes
     with postgres_url(args.database_url) as url, tempfile.TemporaryDirectory() as tmp:
         runs: list[tuple[str, int, str]] = [("PostgreSQL", n, url) for n in counts]
-        runs.append(("SQLite", 1, sqlite_url(Path(tmp) / "bench.sqlite3")))
+        if not args.skip_sqlite:
+            runs.append(("SQLite", 1, sqlite_url(Path(tmp) / "bench.sqlite3")))
         for think in args.think:
             args.think = think
             rates: dict[int, float] = {}
@@ -308,6 +358,56 @@ def compare_processes(args: argparse.Namespace) -> int:
                 if ratios:
                     print(f"think {think:g}s: actions/s against 1 process on PostgreSQL: {ratios}")
                     print()
+    return 0
+
+
+_RATE = re.compile(r"(\d+) actions in ([\d.]+)s = \d+ actions/s")
+_TOTAL = re.compile(r"arrival -> commit \+ picture: p50 ([\d.]+) ms, p99 ([\d.]+) ms")
+HERE = Path(__file__).resolve().parents[1]  # this checkout
+
+
+def _one_run(checkout: Path, args: argparse.Namespace, think: float) -> tuple[float, float]:
+    """``python -m benchmarks.bot`` of ``checkout`` (its own code: the folder comes first on
+    the path), one value of ``--think``, in a fresh process; (actions/s, p99 ms)."""
+    command = [sys.executable, "-m", "benchmarks.bot", "--think", f"{think:g}"]
+    command += ["--tables", str(args.tables), "--seconds", f"{args.seconds:g}"]
+    command += ["--variant", args.variant, "--seed", str(args.seed)]
+    if args.target:
+        command += ["--target", str(args.target)]
+    if args.processes:
+        command += ["--processes", str(args.processes)]
+    if args.no_render:
+        command.append("--no-render")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run(
+        command, cwd=checkout, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    rate, total = _RATE.search(out), _TOTAL.search(out)
+    if rate is None or total is None:
+        raise RuntimeError(f"no figures in the output of {checkout}:\n{out}")
+    return int(rate[1]) / float(rate[2]), float(total[2])
+
+
+def compare_code(args: argparse.Namespace) -> int:
+    """This checkout against the one at ``--against`` (e.g. a git worktree of older code),
+    run after run in turn, ``--rounds`` times per ``--think``: medians and the ratio."""
+    peer = Path(args.against).resolve()
+    if not (peer / "benchmarks" / "bot.py").is_file():
+        raise SystemExit(f"{peer} holds no benchmarks/bot.py")
+    print(f"this code: {HERE}; against: {peer}; {args.rounds} rounds, taking turns")
+    for think in args.think:
+        ours: list[tuple[float, float]] = []
+        theirs: list[tuple[float, float]] = []
+        for _ in range(args.rounds):
+            ours.append(_one_run(HERE, args, think))
+            theirs.append(_one_run(peer, args, think))
+        rate = [statistics.median(r for r, _ in runs) for runs in (ours, theirs)]
+        p99 = [statistics.median(p for _, p in runs) for runs in (ours, theirs)]
+        print(
+            f"think {think:g}s, {args.tables} tables: actions/s {rate[0]:.0f} against "
+            f"{rate[1]:.0f} ({rate[0] / rate[1]:.2f}x); p99 arrival -> commit + picture "
+            f"{p99[0]:.0f} ms against {p99[1]:.0f} ms (medians of {args.rounds})"
+        )
     return 0
 
 
@@ -339,6 +439,13 @@ def report(args: argparse.Namespace, stats: Stats) -> str:
         lines.append(
             f"picture alone:               {_dist(stats.render)}, "
             f"mean {statistics.fmean(stats.render) * 1000:.2f} ms"
+        )
+    if stats.lag:
+        pauses = stats.gc_pauses
+        longest = f", longest {max(pauses) * 1000:.0f} ms" if pauses else ""
+        lines.append(
+            f"event loop late:             {_dist(stats.lag)}; "
+            f"{len(pauses)} full garbage collection(s){longest}"
         )
     return "\n".join(lines)
 
@@ -388,6 +495,21 @@ def main(argv: list[str] | None = None) -> int:
         default=[1, 2],
         help="bot processes sharing the database, one run each (1,2); needs --database-url",
     )
+    parser.add_argument(
+        "--skip-sqlite",
+        action="store_true",
+        help="with --database-url: leave out the comparison run on SQLite",
+    )
+    parser.add_argument(
+        "--against",
+        default=None,
+        metavar="DIR",
+        help="another checkout of the project (e.g. `git worktree add --detach DIR <commit>`): "
+        "run its benchmark and this one in turn, each in a fresh process, and print the ratios",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="with --against: runs of each side (3)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="first table's seed")
     parser.add_argument(
         "--db",
@@ -395,6 +517,8 @@ def main(argv: list[str] | None = None) -> int:
         help="database file or URL, e.g. postgresql://user@host/db (a temporary SQLite file)",
     )
     args = parser.parse_args(argv)
+    if args.against:
+        return compare_code(args)
     if args.database_url:
         return compare_processes(args)
     thinks = args.think
