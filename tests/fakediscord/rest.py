@@ -308,14 +308,14 @@ class RestApi:
 
     async def _trip(self, record: RequestRecord, *, before: bool) -> None:
         """Run the first armed tripwire this request matches (see ``FakeDiscord.tripwire``)."""
-        for wire in self.fake.tripwires:
+        for wire in list(self.fake.tripwires):
             if wire.before != before or wire.fired.is_set():
                 continue
             matched = wire.match(record)
             if inspect.isawaitable(matched):
                 matched = await matched
-            if not matched:
-                continue
+            if not matched or wire not in self.fake.tripwires:
+                continue  # another request claimed it while this one was being matched
             wire.request = record
             self.fake.tripwires.remove(wire)
             done = wire.action()
