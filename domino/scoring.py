@@ -27,7 +27,8 @@ def score_hand(
         side_of = [rs.side_of(s) for s in range(seats)]
     if seats_of_side is None:
         seats_of_side = [rs.seats_of_side(side) for side in range(rs.sides)]
-    points = [0] * rs.sides
+    sides = len(seats_of_side)
+    points = [0] * sides
     winner_side: int | None = None
     winner_seat: int | None = None
     if rs.scoring == "penalty":
@@ -42,7 +43,8 @@ def score_hand(
             if list(pips).count(low) == 1:
                 winner_seat = winner_side = list(pips).index(low)
         return winner_seat, winner_side, tuple(points)
-    side_pips = [sum(pips[s] for s in seats_of_side[side]) for side in range(rs.sides)]
+    pip = pips.__getitem__
+    side_pips = [sum(map(pip, seats)) for seats in seats_of_side]
     if kind == "domino":
         assert domino_seat is not None
         winner_seat = domino_seat
@@ -70,7 +72,7 @@ def score_hand(
         elif rs.scoring == "all":
             gained = sum(pips)
         else:
-            gained = sum(p for side, p in enumerate(side_pips) if side != winner_side)
+            gained = sum(side_pips) - side_pips[winner_side]
         if rs.round_to:
             gained = round_to(gained, rs.round_to)
         points[winner_side] = gained
