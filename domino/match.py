@@ -4,44 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from functools import cache
+from operator import add, attrgetter
 from typing import Any
 
 from domino.actions import Action, Draw, Pass, Play, Resign, decode_action, encode_action
 from domino.errors import DominoError, IllegalAction
-from domino.rules import Ruleset
+from domino.rules import OPENERS, Ruleset
 from domino.scoring import score_hand
 from domino.spinner import NO_ARMS, Arms, end_count, open_ends, place
 from domino.tiles import Tile
 from domino.views import Bonus, Event, HandResult, Outcome, Pair, View
 
 SCHEMA_VERSION = 1
-
-_FIELDS = (
-    "ruleset",
-    "seed",
-    "deal",
-    "hand_number",
-    "_hands",
-    "pile",
-    "sleeping",
-    "line",
-    "opener_index",
-    "last_index",
-    "opener",
-    "forced",
-    "turn",
-    "drawn",
-    "last_player",
-    "scores",
-    "hand_results",
-    "outcome",
-    "_events",
-    "_log",
-    "_count",
-    "spinner",
-    "arms",
-)
 
 # Tiles as bits: tile a-b (a <= b) is bit a*10+b. NUM[n]: every tile showing n.
 TILE_OF_BIT: dict[int, Tile] = {a * 10 + b: Tile(a, b) for a in range(10) for b in range(a, 10)}
@@ -55,7 +29,12 @@ _OPEN = {i: Play(t, None) for i, t in TILE_OF_BIT.items()}
 _DRAW = Draw()
 _PASS = Pass()
 _ENDS = ("left", "right", "up", "down")
+_LEFT_END = "left"
+_RIGHT_END = "right"
 _DOUBLE_BLANK = Tile(0, 0)
+_TILE_OF_VALUE: dict[int, Tile] = {t.bit: t for t in TILE_OF_BIT.values()}
+# FITS[left*10+right]: every tile that fits a line with those ends.
+_FITS: tuple[int, ...] = tuple(NUM[k // 10] | NUM[k % 10] for k in range(100))
 
 
 def bits(mask: int) -> list[int]:
@@ -85,8 +64,27 @@ def pips_of(mask: int) -> int:
     return sum(TILE_OF_BIT[i].pips for i in bits(mask))
 
 
-_PLAYS_CACHE: dict[tuple[int, int, int], tuple[Play, ...]] = {}
+# The plays of a hand on a two-ended line, by the line's ends (left*10+right) and then by the
+# hand's tiles that fit them; cleared as a whole once it holds _PLAYS_CACHE_SIZE entries.
+_PLAYS_BY_ENDS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(100))
 _PLAYS_CACHE_SIZE = 1 << 17
+_plays_cached = 0
+
+
+def _cached_plays(fitting: int, left: int, right: int) -> tuple[Play, ...]:
+    """:func:`_two_end_plays` through the cache (``fitting``: the hand's tiles that fit)."""
+    global _plays_cached
+    table = _PLAYS_BY_ENDS[left * 10 + right]
+    known = table.get(fitting)
+    if known is None:
+        known = _two_end_plays(fitting, left, right)
+        if _plays_cached >= _PLAYS_CACHE_SIZE:
+            for t in _PLAYS_BY_ENDS:
+                t.clear()
+            _plays_cached = 0
+        table[fitting] = known
+        _plays_cached += 1
+    return known
 
 
 def _two_end_plays(mask: int, left: int, right: int) -> tuple[Play, ...]:
@@ -108,13 +106,33 @@ def _two_end_plays(mask: int, left: int, right: int) -> tuple[Play, ...]:
     return tuple(plays)
 
 
-@cache
-def _sides(rs: Ruleset) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Each seat's side and each side's seats."""
-    return (
-        tuple(rs.side_of(s) for s in range(rs.seats)),
-        tuple(rs.seats_of_side(side) for side in range(rs.sides)),
-    )
+class _Facts:
+    """What the engine derives from a ruleset, computed once."""
+
+    __slots__ = ("all_tiles", "seats_of_side", "side_of", "tile_values")
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.side_of = tuple(rs.side_of(s) for s in range(rs.seats))
+        self.seats_of_side = tuple(rs.seats_of_side(side) for side in range(rs.sides))
+        self.tile_values = tuple(t.bit for t in rs.tiles)  # in the set's order
+        self.all_tiles = sum(self.tile_values)
+
+
+# By the ruleset's id, with the ruleset itself: the entry keeps it alive, so the id is not
+# reused while the entry stays, and a ruleset's hash (all its fields) is not computed.
+_FACTS: dict[int, tuple[Ruleset, _Facts]] = {}
+
+
+def _facts(rs: Ruleset) -> _Facts:
+    """The (cached) :class:`_Facts` of ``rs``."""
+    entry = _FACTS.get(id(rs))
+    if entry is not None and entry[0] is rs:
+        return entry[1]
+    facts = _Facts(rs)
+    if len(_FACTS) >= 1024:
+        _FACTS.clear()
+    _FACTS[id(rs)] = (rs, facts)
+    return facts
 
 
 def shuffle(items: list[Any], rng: random.Random) -> None:
@@ -131,10 +149,12 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def _heaviest(hands: Sequence[Sequence[Tile]], doubles_only: bool) -> tuple[int, Tile] | None:
+def _heaviest(hands: Sequence[int], doubles_only: bool) -> tuple[int, Tile] | None:
+    """The seat holding the heaviest tile (most pips, then the higher end) and that tile."""
     best: tuple[int, Tile] | None = None
     for seat, hand in enumerate(hands):
-        for tile in hand:
+        for i in bits(hand):
+            tile = TILE_OF_BIT[i]
             if doubles_only and not tile.is_double:
                 continue
             if best is None or (tile.pips, tile.b) > (best[1].pips, best[1].b):
@@ -142,34 +162,294 @@ def _heaviest(hands: Sequence[Sequence[Tile]], doubles_only: bool) -> tuple[int,
     return best
 
 
-class Match:
-    """An immutable match state. ``apply`` returns a new Match; the old one is unchanged."""
+def _choose_opener(
+    rs: Ruleset,
+    rule: str,
+    hands: Sequence[int],
+    previous: HandResult | None,
+    previous_opener: int,
+    rng: random.Random,
+    deal: dict[str, Any] | None,
+) -> tuple[int, Tile | None]:
+    """The seat that opens the hand and the tile it must open with (None: any)."""
+    seats = rs.seats
+    if rule in ("double-six", "highest-double", "heaviest"):
+        found: tuple[int, Tile] | None
+        if rule == "double-six":
+            six = Tile(6, 6)
+            found = next(((s, six) for s, h in enumerate(hands) if h & six.bit), None)
+        else:
+            found = _heaviest(hands, doubles_only=True)
+        if found is None:
+            found = _heaviest(hands, doubles_only=False)
+        assert found is not None
+        return found
+    if rule == "random":
+        if deal is not None and deal.get("opener") is not None:
+            return int(deal["opener"]) % seats, None
+        return rng.randrange(seats), None
+    if rule == "seat-0" or previous is None:
+        return 0, None
+    if rule == "rotate":
+        return (previous_opener + 1) % seats, None
+    if rule == "winner":
+        winner = previous.winner_seat
+        return (winner if winner is not None else previous_opener), None
+    raise DominoError(f"unknown opener rule {rule!r}")
 
-    __slots__ = _FIELDS
+
+def _check_deal(rs: Ruleset, hands: list[tuple[Tile, ...]], rest: list[Tile]) -> None:
+    if len(hands) != rs.seats or any(len(h) != rs.hand_size for h in hands):
+        raise DominoError(f"a {rs.id} deal has {rs.seats} hands of {rs.hand_size} tiles")
+    every = [t for h in hands for t in h] + rest
+    if sorted(every) != sorted(rs.tiles):
+        raise DominoError("a deal must hold every tile of the set exactly once")
+
+
+def _deal(
+    rs: Ruleset,
+    seed: int | str,
+    number: int,
+    deal: dict[str, Any] | None,
+    previous: HandResult | None,
+    previous_opener: int,
+) -> tuple[tuple[int, ...], tuple[Tile, ...], int, Tile | None, Tile | None]:
+    """Hand ``number``'s deal: ``(hands as masks, undealt tiles, opener, forced opening tile,
+    penalty's start tile)``; the same seed and number always deal the same."""
+    rng = random.Random(f"{seed}/{number}")
+    if deal is not None:
+        dealt = [tuple(sorted(Tile.parse(t) for t in h)) for h in deal["hands"]]
+        rest = [Tile.parse(t) for t in deal.get("pile", [])]
+        _check_deal(rs, dealt, rest)
+        hands = tuple(mask_of(h) for h in dealt)
+    else:
+        values = list(_facts(rs).tile_values)
+        shuffle(values, rng)
+        size = rs.hand_size
+        # the bits of different tiles never overlap: their sum is their union
+        hands = tuple(sum(values[i * size : (i + 1) * size]) for i in range(rs.seats))
+        rest = [_TILE_OF_VALUE[v] for v in values[rs.seats * size :]]
+    rule = rs.first_hand if number == 1 else rs.next_hand
+    opener, forced = _choose_opener(rs, rule, hands, previous, previous_opener, rng, deal)
+    start: Tile | None = None
+    if rs.start_tile:
+        start = Tile.parse(deal["start"]) if deal and deal.get("start") else None
+        if start is None:
+            start = next(t for t in rest if not t.is_double)
+        if start.is_double or start not in rest:
+            raise DominoError(f"the start tile {start} must be a non-double from the pile")
+        rest = [t for t in rest if t is not start]
+    return hands, tuple(rest), opener, forced, start
+
+
+class _HandState:
+    """The parts of a match state that change seldom (once a hand, or on a draw), shared by
+    every state that does not change them.
+
+    A hand that follows another is dealt when first looked at: ``previous`` then holds what the
+    deal needs (the last hand's result and opener), and the fields of ``_DEALT_HAND`` (with
+    the match's fields of ``_DEALT_MATCH``, kept in ``dealt``) are filled in on first use.
+    The deal depends only on the seed, so this is invisible from outside.
+    """
+
+    __slots__ = (
+        "arms",
+        "deal",
+        "dealt",  # the match's fields at the start of the hand (see _DEALT_MATCH)
+        "drawn",
+        "first",  # the match's history (its log node) when this hand began
+        "forced",
+        "hand_results",
+        "number",
+        "opener",
+        "outcome",
+        "pile",
+        "previous",  # (result, opener) of the hand before, while this one is not dealt
+        "ruleset",
+        "scores",
+        "seed",
+        "sleeping",
+        "spinner",
+        "start_events",
+    )
 
     ruleset: Ruleset
     seed: int | str
     deal: dict[str, Any] | None
-    hand_number: int
-    _hands: tuple[int, ...]
-    pile: tuple[Tile, ...]
-    sleeping: tuple[Tile, ...]
-    line: tuple[Pair, ...]
-    opener_index: int | None
-    last_index: int | None
-    opener: int
-    forced: Tile | None
-    turn: int | None
-    drawn: int
-    last_player: int | None
+    number: int
     scores: tuple[int, ...]
     hand_results: tuple[HandResult, ...]
     outcome: Outcome | None
-    _events: tuple[tuple[Any, ...], ...]
-    _log: tuple[Any, ...] | None  # cons list: (previous, seat, action)
-    _count: int
-    spinner: int | None  # index in line of the spinner (rulesets with a spinner)
-    arms: Arms  # the spinner's up and down arms
+    first: tuple[Any, ...] | None
+    previous: tuple[HandResult, int] | None
+    spinner: int | None
+    arms: Arms
+    drawn: int
+    sleeping: tuple[Tile, ...]
+    opener: int
+    forced: Tile | None
+    pile: tuple[Tile, ...]
+    start_events: tuple[tuple[Any, ...], ...]
+    dealt: tuple[Any, ...] | None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for a field that is not set: a hand that is not dealt yet.
+        if name in _DEALT_HAND and self.previous is not None:
+            self._deal_now()
+            return object.__getattribute__(self, name)
+        raise AttributeError(f"'_HandState' object has no attribute {name!r}")
+
+    def _deal_now(self) -> None:
+        """Deal this (following) hand; each field is set once, to its final value."""
+        assert self.previous is not None
+        result, opener = self.previous
+        rs = self.ruleset
+        hands, rest, opener, forced, _ = _deal(rs, self.seed, self.number, None, result, opener)
+        if rs.draw:
+            self.pile, self.sleeping = rest, ()
+        else:
+            self.pile, self.sleeping = (), rest
+        self.opener = opener
+        self.forced = forced
+        self.start_events = ()
+        self.dealt = (hands, 0, -1, -1, (), opener, None, None, None, None)
+
+    def copy(self) -> _HandState:
+        """A dealt copy to change."""
+        h = object.__new__(_HandState)
+        h.ruleset = self.ruleset
+        h.seed = self.seed
+        h.deal = self.deal
+        h.number = self.number
+        h.scores = self.scores
+        h.hand_results = self.hand_results
+        h.outcome = self.outcome
+        h.first = self.first
+        h.previous = None
+        h.spinner = self.spinner
+        h.arms = self.arms
+        h.drawn = self.drawn
+        h.sleeping = self.sleeping
+        h.opener = self.opener
+        h.forced = self.forced
+        h.pile = self.pile
+        h.start_events = self.start_events
+        h.dealt = None
+        return h
+
+
+# Set by a deal: the hand state's fields, and the match's (in the order of ``dealt``).
+_DEALT_HAND = frozenset({"sleeping", "opener", "forced", "pile", "start_events", "dealt"})
+_DEALT_MATCH = (
+    "_hands",
+    "_size",
+    "_left",
+    "_right",
+    "_line",
+    "turn",
+    "opener_index",
+    "last_index",
+    "last_player",
+    "_legal",
+)
+_DEALT_INDEX = {name: i for i, name in enumerate(_DEALT_MATCH)}
+# Opener rules a following hand may be dealt lazily with (any other raises at once).
+_LAZY_OPENERS = frozenset(OPENERS)
+
+# Compared by ==, besides the history.
+_EQ_FIELDS = (
+    "ruleset",
+    "seed",
+    "deal",
+    "hand_number",
+    "_hands",
+    "pile",
+    "sleeping",
+    "line",
+    "opener_index",
+    "last_index",
+    "opener",
+    "forced",
+    "turn",
+    "drawn",
+    "last_player",
+    "scores",
+    "hand_results",
+    "outcome",
+    "spinner",
+    "arms",
+)
+
+
+def _hand_field(name: str, doc: str) -> Any:
+    """A Match attribute kept in its hand state; setting it (to construct a position) gives
+    that match a hand state of its own."""
+
+    def set_field(match: Match, value: Any) -> None:
+        h = match._h.copy()
+        setattr(h, name, value)
+        match._h = h
+
+    return property(attrgetter(f"_h.{name}"), set_field, doc=doc)
+
+
+class Match:
+    """An immutable match state. ``apply`` returns a new Match; the old one is unchanged.
+
+    Successive states share what an action does not change (the hand state, the history).
+    """
+
+    __slots__ = (
+        "_h",
+        "_hands",
+        "_left",
+        "_legal",
+        "_line",
+        "_log",
+        "_right",
+        "_size",
+        "hand_number",
+        "last_index",
+        "last_player",
+        "opener_index",
+        "turn",
+    )
+
+    _h: _HandState
+    hand_number: int
+    _hands: tuple[int, ...]  # each seat's tiles as a mask
+    # The line: how many tiles it holds, its ends (-1 while it is empty) and, once built, the
+    # tuple (None until then: it is built from the hand's plays in the history; with a
+    # spinner it is always kept).
+    _size: int
+    _left: int
+    _right: int
+    _line: tuple[Pair, ...] | None
+    turn: int | None
+    opener_index: int | None
+    last_index: int | None
+    last_player: int | None
+    # the plays of the seat to move when the play that made this state found some (else None)
+    _legal: tuple[Play, ...] | None
+    # cons list of the actions: (previous, seat, action[, left, right[, points]]) where left
+    # and right were the ends before it (-1: an empty line); a node of more than three items
+    # is also a public event of its hand
+    _log: tuple[Any, ...] | None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for a field that is not set: the first look at a hand not dealt yet.
+        i = _DEALT_INDEX.get(name)
+        if i is not None:
+            values = self._h.dealt
+            if values is not None:
+                for field, value in zip(_DEALT_MATCH, values, strict=True):
+                    setattr(self, field, value)
+                return values[i]
+        raise AttributeError(f"'Match' object has no attribute {name!r}")
+
+    def _match_outcome(self) -> Outcome | None:
+        """How the match ends after this hand with these scores (None: it goes on)."""
+        return _match_outcome(self._h.ruleset, self.hand_number, self._h.scores)
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -184,16 +464,18 @@ class Match:
         where the ruleset picks a random seat.
         """
         m = object.__new__(cls)
-        m.ruleset = ruleset
-        m.seed = seed
-        m.deal = deal
+        h = object.__new__(_HandState)
+        h.ruleset = ruleset
+        h.seed = seed
+        h.deal = deal
+        h.number = 0
+        h.scores = (0,) * ruleset.sides
+        h.hand_results = ()
+        h.outcome = None
+        h.opener = 0
+        m._h = h
         m.hand_number = 0
-        m.scores = (0,) * ruleset.sides
-        m.hand_results = ()
-        m.outcome = None
         m._log = None
-        m._count = 0
-        m.opener = 0
         m._start_hand(None)
         return m
 
@@ -239,32 +521,75 @@ class Match:
 
     def _copy(self) -> Match:
         m = object.__new__(Match)
-        m.ruleset = self.ruleset
-        m.seed = self.seed
-        m.deal = self.deal
+        m._h = self._h
         m.hand_number = self.hand_number
         m._hands = self._hands
-        m.pile = self.pile
-        m.sleeping = self.sleeping
-        m.line = self.line
+        m._size = self._size
+        m._left = self._left
+        m._right = self._right
+        m._line = self._line
+        m.turn = self.turn
         m.opener_index = self.opener_index
         m.last_index = self.last_index
-        m.opener = self.opener
-        m.forced = self.forced
-        m.turn = self.turn
-        m.drawn = self.drawn
         m.last_player = self.last_player
-        m.scores = self.scores
-        m.hand_results = self.hand_results
-        m.outcome = self.outcome
-        m._events = self._events
+        m._legal = None
         m._log = self._log
-        m._count = self._count
-        m.spinner = self.spinner
-        m.arms = self.arms
         return m
 
     # -- reading ---------------------------------------------------------------------
+    ruleset = _hand_field("ruleset", "The rules of the match.")
+    seed = _hand_field("seed", "The seed every hand is dealt from.")
+    deal = _hand_field("deal", "The fixed deal of the first hand, if any.")
+    scores = _hand_field("scores", "Each side's score.")
+    hand_results = _hand_field("hand_results", "The finished hands, in order.")
+    outcome = _hand_field("outcome", "How the match ended, or None while it goes on.")
+    pile = _hand_field("pile", "The tiles left to draw, the next one first.")
+    sleeping = _hand_field("sleeping", "The undealt tiles of a game without drawing.")
+    opener = _hand_field("opener", "The seat that moved first in this hand.")
+    forced = _hand_field(
+        "forced", "The tile the hand must open with (None: any, or the line is started)."
+    )
+    drawn = _hand_field("drawn", "Tiles the seat to move drew this turn.")
+    spinner = _hand_field(
+        "spinner", "The index in ``line`` of the spinner (rulesets with a spinner), or None."
+    )
+    arms = _hand_field("arms", "The spinner's up and down arms.")
+
+    @property
+    def line(self) -> tuple[Pair, ...]:
+        """The main line, oriented ``(left, right)`` pairs from left to right."""
+        line = self._line
+        if line is None:
+            # From the last play of the hand back to the first: the tiles laid on the left
+            # fill the line from its left end in, those laid on the right from its right end
+            # in; the first tile (or penalty's start tile) goes after the left ones.
+            h = self._h
+            built: list[Any] = [None] * self._size
+            lefts = 0
+            rights = self._size - 1
+            node = self._log
+            first = h.first
+            while node is not first:
+                assert node is not None
+                if len(node) > 3 and type(node[2]) is Play:
+                    tile = node[2].tile
+                    left = node[3]
+                    if left < 0:
+                        built[lefts] = (tile.a, tile.b)
+                    elif node[2].end == "left":
+                        built[lefts] = (tile.a + tile.b - left, left)
+                        lefts += 1
+                    else:
+                        right = node[4]
+                        built[rights] = (right, tile.a + tile.b - right)
+                        rights -= 1
+                node = node[0]
+            if h.start_events:
+                start = h.start_events[0][2]
+                built[lefts] = (start.a, start.b)
+            line = self._line = tuple(built)
+        return line
+
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
         """Each seat's tiles, sorted."""
@@ -276,8 +601,8 @@ class Match:
         items: list[tuple[int, Action]] = []
         node = self._log
         while node is not None:
-            node, seat, action = node
-            items.append((seat, action))
+            items.append((node[1], node[2]))
+            node = node[0]
         items.reverse()
         return tuple(items)
 
@@ -286,33 +611,64 @@ class Match:
         """Every action applied since the start, in order (what to store)."""
         return tuple(a for _, a in self.history)
 
+    def _events(self) -> tuple[tuple[Any, ...], ...]:
+        """The public events of the current hand as tuples of :class:`Event`'s fields."""
+        h = self._h
+        found: list[tuple[Any, ...]] = []
+        node = self._log
+        first = h.first
+        while node is not first:
+            assert node is not None
+            if len(node) > 3:
+                seat, action, left = node[1], node[2], node[3]
+                ends = (left, node[4]) if left >= 0 else None
+                if type(action) is Play:
+                    if len(node) > 5:
+                        found.append((seat, "play", action.tile, action.end, ends, node[5]))
+                    else:
+                        found.append((seat, "play", action.tile, action.end, ends))
+                elif type(action) is Draw:
+                    found.append((seat, "draw", None, None, ends))
+                else:
+                    found.append((seat, "pass", None, None, ends))
+            node = node[0]
+        found.reverse()
+        return h.start_events + tuple(found)
+
     @property
     def events(self) -> tuple[Event, ...]:
         """The public events of the current hand."""
-        return tuple(Event(*e) for e in self._events)
+        return tuple(Event(*e) for e in self._events())
 
     @property
     def ends(self) -> Pair | None:
         """The two open numbers, or None on an empty line."""
-        line = self.line
-        if not line:
+        left = self._left
+        if left < 0:
             return None
-        return (line[0][0], line[-1][1])
+        return (left, self._right)
 
     @property
     def pile_size(self) -> int:
         """Tiles left in the pile to draw from."""
-        return len(self.pile)
+        return len(self._h.pile)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
-        return all(
-            getattr(self, f) == getattr(other, f) for f in _FIELDS if f != "_log"
-        ) and self.history == other.history
+        return (
+            all(getattr(self, f) == getattr(other, f) for f in _EQ_FIELDS)
+            and self._events() == other._events()
+            and self.history == other.history
+        )
 
     def __hash__(self) -> int:
-        return hash((self.seed, self._count, self._hands))
+        count = 0
+        node = self._log
+        while node is not None:
+            count += 1
+            node = node[0]
+        return hash((self.seed, count, self._hands))
 
     def __repr__(self) -> str:
         return (
@@ -322,23 +678,16 @@ class Match:
 
     def _plays(self, seat: int) -> list[Play]:
         hand = self._hands[seat]
-        line = self.line
-        if not line:
-            if self.forced is not None:
-                return [Play(self.forced, None)]
+        left = self._left
+        if left < 0:
+            forced = self._h.forced
+            if forced is not None:
+                return [Play(forced, None)]
             return [_OPEN[i] for i in bits(hand)]
-        if self.ruleset.spinner:
+        if self._h.ruleset.spinner:
             return self._spinner_plays(hand)
-        left = line[0][0]
-        right = line[-1][1]
-        key = (hand & (NUM[left] | NUM[right]), left, right)
-        known = _PLAYS_CACHE.get(key)
-        if known is None:
-            known = _two_end_plays(*key)
-            if len(_PLAYS_CACHE) >= _PLAYS_CACHE_SIZE:
-                _PLAYS_CACHE.clear()
-            _PLAYS_CACHE[key] = known
-        return list(known)
+        right = self._right
+        return list(_cached_plays(hand & _FITS[left * 10 + right], left, right))
 
     def _spinner_plays(self, hand: int) -> list[Play]:
         ends = self._distinct_ends()
@@ -351,86 +700,104 @@ class Match:
     def _distinct_ends(self) -> list[tuple[str, int]]:
         """The open ends, leaving out one of two ends where a tile lands alike."""
         line = self.line
-        ends = list(open_ends(line, self.spinner, self.arms))
-        same_sides = line[0][0] == line[-1][1] and (
-            self.spinner is None or (len(line) == 1)
-        )
+        spinner = self._h.spinner
+        arms = self._h.arms
+        ends = list(open_ends(line, spinner, arms))
+        same_sides = self._left == self._right and (spinner is None or (len(line) == 1))
         if same_sides:  # a lone spinner, or no spinner and both ends alike: mirror images
             ends = [e for e in ends if e[0] != "left"]
-        if len(ends) > 2 and not self.arms[0] and not self.arms[1]:
+        if len(ends) > 2 and not arms[0] and not arms[1]:
             ends = [e for e in ends if e[0] != "down"]
         return ends
 
     def _open_mask(self) -> int:
-        """Every tile that matches an open end."""
-        line = self.line
-        mask = NUM[line[0][0]] | NUM[line[-1][1]]
-        if self.spinner is not None:
-            for _, n in open_ends(line, self.spinner, self.arms)[2:]:
+        """Every tile that matches an open end (the line is not empty)."""
+        mask = _FITS[self._left * 10 + self._right]
+        spinner = self._h.spinner
+        if spinner is not None:
+            for _, n in open_ends(self.line, spinner, self._h.arms)[2:]:
                 mask |= NUM[n]
         return mask
 
     def open_ends(self) -> tuple[tuple[str, int], ...]:
         """Every open end as ``(name, number)``: left, right, and a spinner's up and down."""
-        return open_ends(self.line, self.spinner, self.arms)
+        return open_ends(self.line, self._h.spinner, self._h.arms)
 
     def _can_play(self, seat: int) -> bool:
-        line = self.line
-        if not line:
+        if self._left < 0:
             return True
         return bool(self._hands[seat] & self._open_mask())
 
     def _can_draw(self) -> bool:
-        rs = self.ruleset
+        h = self._h
+        rs = h.ruleset
         return (
             rs.draw
-            and len(self.pile) > rs.draw_floor
-            and (rs.draw_limit is None or self.drawn < rs.draw_limit)
+            and len(h.pile) > rs.draw_floor
+            and (rs.draw_limit is None or h.drawn < rs.draw_limit)
         )
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act (empty when the match is over)."""
-        if self.turn is None:
+        turn = self.turn
+        if turn is None:
             return []
-        plays: list[Action] = self._plays(self.turn)  # type: ignore[assignment]
-        if plays:
-            return plays
-        if self._can_draw():
+        known = self._legal
+        if known is not None:
+            return list(known)
+        left = self._left
+        if left >= 0 and not self._h.ruleset.spinner:
+            right = self._right
+            key = left * 10 + right
+            fitting = self._hands[turn] & _FITS[key]
+            known = _PLAYS_BY_ENDS[key].get(fitting)
+            if known is None:
+                known = _cached_plays(fitting, left, right)
+            if known:
+                return list(known)
+        else:
+            plays: list[Action] = self._plays(turn)  # type: ignore[assignment]
+            if plays:
+                return plays
+        if self._h.ruleset.draw and self._can_draw():
             return [_DRAW]
         return [_PASS]
 
     # -- views -----------------------------------------------------------------------
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (``None``: a spectator). Contains no hidden tile."""
-        if seat is not None and not 0 <= seat < self.ruleset.seats:
+        h = self._h
+        rs = h.ruleset
+        if seat is not None and not 0 <= seat < rs.seats:
             raise DominoError(f"there is no seat {seat}")
         legal = tuple(self.legal_actions()) if seat is not None and seat == self.turn else ()
+        line = self.line
         return View(
-            ruleset=self.ruleset,
+            ruleset=rs,
             seat=seat,
             hand=_tiles_of(self._hands[seat]) if seat is not None else None,
             hand_sizes=tuple(h.bit_count() for h in self._hands),
-            line=self.line,
+            line=line,
             ends=self.ends,
             opener_index=self.opener_index,
             last_index=self.last_index,
-            pile_size=len(self.pile),
-            sleeping=len(self.sleeping),
+            pile_size=len(h.pile),
+            sleeping=len(h.sleeping),
             turn=self.turn,
             hand_number=self.hand_number,
-            scores=self.scores,
-            target=self.ruleset.target,
-            hands_total=self.ruleset.hands,
+            scores=h.scores,
+            target=rs.target,
+            hands_total=rs.hands,
             events=self.events,
-            hand_results=self.hand_results,
-            outcome=self.outcome,
+            hand_results=h.hand_results,
+            outcome=h.outcome,
             legal=legal,
-            drawn_this_turn=self.drawn,
-            opener=self.opener,
-            spinner=self.spinner,
-            arms=self.arms,
+            drawn_this_turn=h.drawn,
+            opener=h.opener,
+            spinner=h.spinner,
+            arms=h.arms,
             open_ends=self.open_ends(),
-            end_count=end_count(self.line, self.spinner, self.arms),
+            end_count=end_count(line, h.spinner, h.arms),
         )
 
     def public_view(self) -> View:
@@ -443,23 +810,135 @@ class Match:
 
         Returns the new match; raises IllegalAction with a readable message.
         """
-        if self.outcome is not None:
+        h = self._h
+        if h.outcome is not None:
             raise IllegalAction("The match is over.", "match_over")
         turn = self.turn
-        assert turn is not None
-        if type(action) is Play:
+        if type(action) is not Play:
+            if isinstance(action, Resign):
+                return self._resign(action)
             if seat is not None and seat != turn:
                 raise self._not_your_turn(seat, turn)
-            return self._play(turn, action)
-        if isinstance(action, Resign):
-            return self._resign(action)
+            if isinstance(action, Draw):
+                return self._draw(turn)
+            if isinstance(action, Pass):
+                return self._pass(turn)
+            raise IllegalAction(f"{action!r} is not an action.", "unknown_action")
         if seat is not None and seat != turn:
             raise self._not_your_turn(seat, turn)
-        if isinstance(action, Draw):
-            return self._draw(turn)
-        if isinstance(action, Pass):
-            return self._pass(turn)
-        raise IllegalAction(f"{action!r} is not an action.", "unknown_action")
+        # A play on a line with two ends (the common case), inline for speed.
+        tile = action.tile
+        bit = tile.bit
+        hands = self._hands
+        hand = hands[turn]
+        if not hand & bit:
+            raise IllegalAction(f"You do not have {tile}.", "not_in_hand", tile=str(tile))
+        rs = h.ruleset
+        if rs.spinner:
+            return self._play_spinner(turn, action)
+        end = action.end
+        a = tile.a
+        b = tile.b
+        left = self._left
+        right = self._right
+        # A play from legal_actions() names an end it fits; anything else is checked in full.
+        if (end is _RIGHT_END and (a == right or b == right)) or (
+            end is _LEFT_END and (a == left or b == left)
+        ):
+            played = action
+        else:
+            end = self._two_end_check(tile, end, left, right)
+            played = Play(tile, end) if end is not action.end else action  # type: ignore[arg-type]
+        m = object.__new__(Match)
+        if h.forced is not None or h.drawn:
+            h = h.copy()
+            h.forced = None
+            h.drawn = 0
+        m._h = h
+        m.hand_number = self.hand_number
+        m._log = (self._log, turn, played, left, right)
+        rest = hand ^ bit
+        held = [*hands]
+        held[turn] = rest
+        m._hands = hands = (*held,)
+        m._line = None
+        if left < 0:
+            m._size = 1
+            m._left = left = a
+            m._right = right = b
+            m.opener_index = 0
+            m.last_index = 0
+        elif end == "left":
+            left = a + b - left
+            m._size = self._size + 1
+            m._left = left
+            m._right = right
+            m.opener_index = (self.opener_index or 0) + 1
+            m.last_index = 0
+        else:
+            size = self._size
+            m._size = size + 1
+            m._left = left
+            m._right = right = a + b - right
+            m.opener_index = self.opener_index
+            m.last_index = size
+        m.last_player = turn
+        nxt = turn + 1
+        if nxt == rs.seats:
+            nxt = 0
+        m.turn = nxt
+        if not rest:
+            m._legal = None
+            m._end_hand("domino", turn)
+        elif rs.close_gives_pile and m._closed():
+            m._legal = None
+            m._end_hand("block", None, "closed")
+        else:
+            key = left * 10 + right
+            fitting = hands[nxt] & _FITS[key]
+            if fitting:  # the next seat's plays, for legal_actions()
+                known = _PLAYS_BY_ENDS[key].get(fitting)
+                m._legal = known if known is not None else _cached_plays(fitting, left, right)
+            else:
+                m._legal = None
+                m._after_turn_step(nxt)  # the next seat cannot play: maybe blocked or stuck
+        return m
+
+    def _two_end_check(self, tile: Tile, end: str | None, left: int, right: int) -> str | None:
+        """The end a play goes to on a two-ended line (None: it opens the line); raises
+        IllegalAction when it may not be played there."""
+        if end == "up" or end == "down":
+            raise IllegalAction(f"There is no {end} end in this game.", "unknown_action")
+        if left < 0:
+            self._check_opening(tile)
+            return None
+        a = tile.a
+        b = tile.b
+        fits_left = a == left or b == left
+        fits_right = a == right or b == right
+        if not (fits_left or fits_right):
+            raise IllegalAction(
+                f"{tile} does not match {left} or {right}.", "no_match",
+                tile=str(tile), left=left, right=right,
+            )
+        if end is None:
+            if fits_left and fits_right and left != right:
+                raise IllegalAction(
+                    f"{tile} fits both ends: choose left ({left}) or right ({right}).",
+                    "choose_end", tile=str(tile), left=left, right=right,
+                )
+            return "right" if fits_right else "left"
+        if end == "left" and not fits_left:
+            raise IllegalAction(
+                f"{tile} does not match the left end ({left}).", "no_match_end",
+                tile=str(tile), end=end, number=left,
+            )
+        if end == "right" and not fits_right:
+            raise IllegalAction(
+                f"{tile} does not match the right end ({right}).", "no_match_end",
+                tile=str(tile), end=end, number=right,
+            )
+        return end
 
     @staticmethod
     def _not_your_turn(seat: int, turn: int) -> IllegalAction:
@@ -467,126 +946,33 @@ class Match:
             f"It is seat {turn}'s turn, not seat {seat}'s.", "not_your_turn", seat=seat, turn=turn
         )
 
-    def _play(self, seat: int, action: Play) -> Match:
-        tile = action.tile
-        bit = tile.bit
-        hand = self._hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"You do not have {tile}.", "not_in_hand", tile=str(tile))
-        rs = self.ruleset
-        if rs.spinner:
-            return self._play_spinner(seat, action)
-        line = self.line
-        end = action.end
-        if end == "up" or end == "down":
-            raise IllegalAction(f"There is no {end} end in this game.", "unknown_action")
-        a = tile.a
-        b = tile.b
-        if not line:
-            self._check_opening(tile)
-            end = None
-            ends = None
-        else:
-            left = line[0][0]
-            right = line[-1][1]
-            ends = (left, right)
-            fits_left = a == left or b == left
-            fits_right = a == right or b == right
-            if not (fits_left or fits_right):
-                raise IllegalAction(
-                    f"{tile} does not match {left} or {right}.", "no_match",
-                    tile=str(tile), left=left, right=right,
-                )
-            if end is None:
-                if fits_left and fits_right and left != right:
-                    raise IllegalAction(
-                        f"{tile} fits both ends: choose left ({left}) or right ({right}).",
-                        "choose_end", tile=str(tile), left=left, right=right,
-                    )
-                end = "right" if fits_right else "left"
-            elif end == "left" and not fits_left:
-                raise IllegalAction(
-                    f"{tile} does not match the left end ({left}).", "no_match_end",
-                    tile=str(tile), end=end, number=left,
-                )
-            elif end == "right" and not fits_right:
-                raise IllegalAction(
-                    f"{tile} does not match the right end ({right}).", "no_match_end",
-                    tile=str(tile), end=end, number=right,
-                )
-        m = object.__new__(Match)
-        m.ruleset = rs
-        m.seed = self.seed
-        m.deal = self.deal
-        m.hand_number = self.hand_number
-        m.pile = self.pile
-        m.sleeping = self.sleeping
-        m.opener = self.opener
-        m.scores = self.scores
-        m.hand_results = self.hand_results
-        m.outcome = None
-        m.spinner = None
-        m.arms = self.arms
-        m._log = (self._log, seat, Play(tile, end) if end is not action.end else action)
-        m._count = self._count + 1
-        m._events = (*self._events, (seat, "play", tile, end, ends))
-        rest = hand ^ bit
-        hands = self._hands
-        m._hands = hands = (*hands[:seat], rest, *hands[seat + 1 :])
-        if ends is None:
-            m.line = line = ((a, b),)
-            m.opener_index = 0
-            m.last_index = 0
-        elif end == "left":
-            m.line = line = ((a + b - left, left), *line)
-            m.opener_index = (self.opener_index or 0) + 1
-            m.last_index = 0
-        else:
-            m.opener_index = self.opener_index
-            m.last_index = len(line)
-            m.line = line = (*line, (right, a + b - right))
-        m.forced = None
-        m.drawn = 0
-        m.last_player = seat
-        nxt = seat + 1
-        if nxt == rs.seats:
-            nxt = 0
-        m.turn = nxt
-        if not rest:
-            m._end_hand("domino", seat)
-        elif rs.close_gives_pile and m._closed():
-            m._end_hand("block", None, "closed")
-        elif not hands[nxt] & (NUM[line[0][0]] | NUM[line[-1][1]]):
-            m._after_turn_step(nxt)  # the next seat cannot play: maybe blocked or stuck
-        return m
-
     def _check_opening(self, tile: Tile) -> None:
-        if self.forced is not None and tile is not self.forced:
+        forced = self._h.forced
+        if forced is not None and tile is not forced:
             raise IllegalAction(
-                f"This hand must open with {self.forced}.", "must_open_with",
-                tile=str(self.forced),
+                f"This hand must open with {forced}.", "must_open_with", tile=str(forced)
             )
 
-    def _after_play(self, seat: int, hands: list[int]) -> None:
-        """End the hand or pass the turn after ``seat`` laid a tile."""
-        self.forced = None
-        self.drawn = 0
+    def _after_play(self, seat: int) -> None:
+        """End the hand or pass the turn after ``seat`` laid a tile (the hand state's
+        ``forced`` and ``drawn`` are already cleared)."""
         self.last_player = seat
-        if not hands[seat]:
+        if not self._hands[seat]:
             self._end_hand("domino", seat)
-        elif self.ruleset.close_gives_pile and self._closed():
+        elif self._h.ruleset.close_gives_pile and self._closed():
             self._end_hand("block", None, "closed")
         else:
-            self._advance((seat + 1) % self.ruleset.seats)
+            self._advance((seat + 1) % self._h.ruleset.seats)
 
     def _play_spinner(self, seat: int, action: Play) -> Match:
         """Lay a tile where the first double is a spinner and the ends may score."""
-        rs = self.ruleset
+        h = self._h
+        rs = h.ruleset
         tile = action.tile
         line = self.line
         end: str | None = action.end
-        spinner = self.spinner
-        arms = self.arms
+        spinner = h.spinner
+        arms = h.arms
         if not line:
             self._check_opening(tile)
             end = None
@@ -630,27 +1016,33 @@ class Match:
         count = end_count(new_line, spinner, arms)
         points = count if count and rs.end_scoring and count % rs.end_scoring == 0 else 0
         m = self._copy()
-        m._log = (self._log, seat, Play(tile, end) if end != action.end else action)  # type: ignore[arg-type]
-        m._count = self._count + 1
-        m._events = (*self._events, (seat, "play", tile, end, ends_before, points))
+        played = Play(tile, end) if end != action.end else action  # type: ignore[arg-type]
+        m._log = (self._log, seat, played, self._left, self._right, points)
         hands = list(self._hands)
         hands[seat] ^= tile.bit
         m._hands = tuple(hands)
-        m.line = new_line
+        m._line = new_line
+        m._size = len(new_line)
+        m._left = new_line[0][0]
+        m._right = new_line[-1][1]
         m.opener_index = opener_index
         m.last_index = last_index
-        m.spinner = spinner
-        m.arms = arms
+        h = h.copy()
+        h.spinner = spinner
+        h.arms = arms
+        h.forced = None
+        h.drawn = 0
         if points:
-            scores = list(self.scores)
+            scores = list(h.scores)
             scores[rs.side_of(seat)] += points
-            m.scores = tuple(scores)
-        m._after_play(seat, hands)
+            h.scores = tuple(scores)
+        m._h = h
+        m._after_play(seat)
         return m
 
     def _no_match(self, tile: Tile) -> IllegalAction:
         numbers = ", ".join(str(n) for _, n in self.open_ends())
-        left, right = self.line[0][0], self.line[-1][1]
+        left, right = self._left, self._right
         return IllegalAction(
             f"{tile} does not match any open end ({numbers}).", "no_match",
             tile=str(tile), left=left, right=right, ends=numbers,
@@ -660,87 +1052,117 @@ class Match:
         if self._plays(seat):
             raise IllegalAction("You cannot draw while you can play.", "must_play")
         if not self._can_draw():
-            if not self.ruleset.draw:
+            rs = self._h.ruleset
+            if not rs.draw:
                 raise IllegalAction("There is no drawing in this game.", "no_drawing")
-            if self.ruleset.draw_limit is not None and self.drawn >= self.ruleset.draw_limit:
+            if rs.draw_limit is not None and self._h.drawn >= rs.draw_limit:
                 raise IllegalAction(
-                    f"You may draw at most {self.ruleset.draw_limit} tiles a turn.",
-                    "draw_limit", limit=self.ruleset.draw_limit,
+                    f"You may draw at most {rs.draw_limit} tiles a turn.",
+                    "draw_limit", limit=rs.draw_limit,
                 )
             raise IllegalAction(
-                "The pile is too small to draw from.", "pile_empty", floor=self.ruleset.draw_floor
+                "The pile is too small to draw from.", "pile_empty", floor=rs.draw_floor
             )
         m = self._copy()
-        m._log = (self._log, seat, _DRAW)
-        m._count = self._count + 1
-        m._events = (*self._events, (seat, "draw", None, None, self.ends))
-        tile = self.pile[0]
-        m.pile = self.pile[1:]
+        m._log = (self._log, seat, _DRAW, self._left, self._right)
+        h = self._h.copy()
+        tile = h.pile[0]
+        h.pile = h.pile[1:]
+        h.drawn += 1
+        m._h = h
         hands = list(self._hands)
         hands[seat] |= tile.bit
         m._hands = tuple(hands)
-        m.drawn = self.drawn + 1
         m._after_turn_step(seat)
         return m
 
     def _pass(self, seat: int) -> Match:
-        if self._can_play(seat):
+        left = self._left
+        h = self._h
+        if (
+            left < 0
+            or self._hands[seat]
+            & (_FITS[left * 10 + self._right] if h.spinner is None else self._open_mask())
+        ):
             raise IllegalAction("You cannot pass while you can play.", "must_play")
-        if self._can_draw():
+        rs = h.ruleset
+        if rs.draw and self._can_draw():
             raise IllegalAction("You cannot pass while you can draw.", "must_draw")
-        m = self._copy()
-        m._log = (self._log, seat, _PASS)
-        m._count = self._count + 1
-        m._events = (*self._events, (seat, "pass", None, None, self.ends))
-        m._advance((seat + 1) % self.ruleset.seats)
+        m = object.__new__(Match)
+        m._h = h
+        m.hand_number = self.hand_number
+        m._hands = hands = self._hands
+        m._size = self._size
+        m._left = left
+        m._right = right = self._right
+        m._line = self._line
+        m.opener_index = self.opener_index
+        m.last_index = self.last_index
+        m.last_player = self.last_player
+        m._legal = None
+        m._log = (self._log, seat, _PASS, left, right)
+        nxt = seat + 1
+        if nxt == rs.seats:
+            nxt = 0
+        m.turn = nxt
+        if h.drawn:
+            h = m._h = h.copy()
+            h.drawn = 0
+        if not hands[nxt] & _FITS[left * 10 + right]:
+            m._after_turn_step(nxt)  # the next seat cannot play: maybe blocked or stuck
         return m
 
     def _resign(self, action: Resign) -> Match:
-        rs = self.ruleset
+        h = self._h
+        rs = h.ruleset
         if not 0 <= action.seat < rs.seats:
             raise IllegalAction(f"There is no seat {action.seat}.", "no_seat", seat=action.seat)
         m = self._copy()
         m._log = (self._log, action.seat, action)
-        m._count = self._count + 1
         loser = rs.side_of(action.seat)
         others = [s for s in range(rs.sides) if s != loser]
+        scores = h.scores
         if rs.scoring == "penalty":
-            best = min(self.scores[s] for s in others)
+            best = min(scores[s] for s in others)
         else:
-            best = max(self.scores[s] for s in others)
+            best = max(scores[s] for s in others)
         # On a tie between the others, the first side after the resigning one wins.
         order = sorted(others, key=lambda s: (s - loser) % rs.sides)
-        winner = next(s for s in order if self.scores[s] == best)
-        m.outcome = Outcome(winner, False, "resign", action.seat)
+        winner = next(s for s in order if scores[s] == best)
+        h = h.copy()
+        h.outcome = Outcome(winner, False, "resign", action.seat)
+        m._h = h
         m.turn = None
         return m
 
     # -- turn flow ---------------------------------------------------------------------
     def _closed(self) -> bool:
         """No tile outside the line can ever match an open end."""
-        line = self.line
-        on_table = mask_of(Tile(a, b) for a, b in line)
-        outside = mask_of(self.ruleset.tiles) & ~on_table
-        return not outside & (NUM[line[0][0]] | NUM[line[-1][1]])
+        on_table = mask_of(Tile(a, b) for a, b in self.line)
+        outside = _facts(self._h.ruleset).all_tiles & ~on_table
+        return not outside & _FITS[self._left * 10 + self._right]
 
     def _blocked(self) -> bool:
         """Nobody can play and nobody can draw."""
-        rs = self.ruleset
-        if rs.draw and len(self.pile) > rs.draw_floor:
+        h = self._h
+        rs = h.ruleset
+        if rs.draw and len(h.pile) > rs.draw_floor:
             return False
-        line = self.line
-        if not line:
+        if self._left < 0:
             return False
-        held = 0
-        for hand in self._hands:
-            held |= hand
-        return not held & self._open_mask()
+        # the seats hold different tiles: the sum of their masks is their union
+        return not sum(self._hands) & self._open_mask()
 
     def _advance(self, seat: int) -> None:
+        """Give the turn to ``seat`` (this state's hand state is its own, or unchanged when
+        nothing was drawn)."""
         self.turn = seat
-        self.drawn = 0
-        line = self.line
-        if line and self._hands[seat] & (NUM[line[0][0]] | NUM[line[-1][1]]):
+        h = self._h
+        if h.drawn:
+            h = self._h = h.copy()
+            h.drawn = 0
+        left = self._left
+        if left >= 0 and self._hands[seat] & _FITS[left * 10 + self._right]:
             return  # the next seat can play: neither blocked nor stuck
         self._after_turn_step(seat)
 
@@ -749,155 +1171,156 @@ class Match:
         if self._blocked():
             self._end_hand("block", None)
             return
-        rs = self.ruleset
-        if rs.stuck_ends_hand and len(self.pile) <= rs.draw_floor and not self._can_play(seat):
+        h = self._h
+        rs = h.ruleset
+        if rs.stuck_ends_hand and len(h.pile) <= rs.draw_floor and not self._can_play(seat):
             self._end_hand("block", None, "stuck")
 
     def _start_hand(self, previous: HandResult | None) -> None:
-        rs = self.ruleset
-        self.hand_number += 1
-        number = self.hand_number
-        rng = random.Random(f"{self.seed}/{number}")
-        deal = self.deal if number == 1 else None
-        if deal is not None:
-            hands = [tuple(sorted(Tile.parse(t) for t in h)) for h in deal["hands"]]
-            rest = [Tile.parse(t) for t in deal.get("pile", [])]
-            self._check_deal(hands, rest)
-        else:
-            tiles = list(rs.tiles)
-            shuffle(tiles, rng)
-            size = rs.hand_size
-            hands = [tiles[i * size : (i + 1) * size] for i in range(rs.seats)]
-            rest = tiles[rs.seats * size :]
-        self.line = ()
-        self.opener_index = None
-        self.last_index = None
-        self._events = ()
-        self.drawn = 0
-        self.last_player = None
-        self.forced = None
-        self.spinner = None
-        self.arms = NO_ARMS
-        rule = rs.first_hand if number == 1 else rs.next_hand
-        opener = self._choose_opener(rule, hands, previous, rng, deal)
-        self.opener = opener
-        if rs.start_tile:
-            start = Tile.parse(deal["start"]) if deal and deal.get("start") else None
-            if start is None:
-                start = next(t for t in rest if not t.is_double)
-            if start.is_double or start not in rest:
-                raise DominoError(f"the start tile {start} must be a non-double from the pile")
-            rest = [t for t in rest if t is not start]
-            self.line = ((start.a, start.b),)
-            self.opener_index = 0
-            self._events = ((None, "start", start, None, None),)
-        self._hands = tuple(mask_of(h) for h in hands)
+        """Deal the next hand now (the first one, and those that may end before any move)."""
+        old = self._h
+        number = old.number + 1
+        rs = old.ruleset
+        deal = old.deal if number == 1 else None
+        hands, rest, opener, forced, start = _deal(
+            rs, old.seed, number, deal, previous, old.opener
+        )
+        h = object.__new__(_HandState)
+        h.ruleset = rs
+        h.seed = old.seed
+        h.deal = old.deal
+        h.number = number
+        h.scores = old.scores
+        h.hand_results = old.hand_results
+        h.outcome = old.outcome
+        h.first = self._log
+        h.previous = None
+        h.spinner = None
+        h.arms = NO_ARMS
+        h.drawn = 0
+        h.opener = opener
+        h.forced = forced
         if rs.draw:
-            self.pile, self.sleeping = tuple(rest), ()
+            h.pile, h.sleeping = rest, ()
         else:
-            self.pile, self.sleeping = (), tuple(rest)
+            h.pile, h.sleeping = (), rest
+        h.dealt = None
+        self._h = h
+        self.hand_number = number
+        self._hands = hands
         self.turn = opener
-        if rs.start_tile:
+        self.last_player = None
+        self.last_index = None
+        self._legal = None
+        if start is not None:
+            pair = (start.a, start.b)
+            self._size = 1
+            self._line = (pair,)
+            self._left, self._right = pair
+            self.opener_index = 0
+            h.start_events = ((None, "start", start, None, None),)
             self._after_turn_step(opener)
-
-    def _check_deal(self, hands: list[tuple[Tile, ...]], rest: list[Tile]) -> None:
-        rs = self.ruleset
-        if len(hands) != rs.seats or any(len(h) != rs.hand_size for h in hands):
-            raise DominoError(f"a {rs.id} deal has {rs.seats} hands of {rs.hand_size} tiles")
-        every = [t for h in hands for t in h] + rest
-        if sorted(every) != sorted(rs.tiles):
-            raise DominoError("a deal must hold every tile of the set exactly once")
-
-    def _choose_opener(
-        self,
-        rule: str,
-        hands: Sequence[Sequence[Tile]],
-        previous: HandResult | None,
-        rng: random.Random,
-        deal: dict[str, Any] | None,
-    ) -> int:
-        seats = self.ruleset.seats
-        if rule in ("double-six", "highest-double", "heaviest"):
-            if rule == "double-six":
-                six = Tile(6, 6)
-                found = next(((s, six) for s, h in enumerate(hands) if six in h), None)
-            else:
-                found = _heaviest(hands, doubles_only=True)
-            if found is None:
-                found = _heaviest(hands, doubles_only=False)
-            assert found is not None
-            self.forced = found[1]
-            return found[0]
-        if rule == "random":
-            if deal is not None and deal.get("opener") is not None:
-                return int(deal["opener"]) % seats
-            return rng.randrange(seats)
-        if rule == "seat-0" or previous is None:
-            return 0
-        if rule == "rotate":
-            return (self.opener + 1) % seats
-        if rule == "winner":
-            return previous.winner_seat if previous.winner_seat is not None else self.opener
-        raise DominoError(f"unknown opener rule {rule!r}")
+        else:
+            self._size = 0
+            self._line = ()
+            self._left = self._right = -1
+            self.opener_index = None
+            h.start_events = ()
 
     # -- end of a hand -------------------------------------------------------------------
     def _end_hand(self, kind: str, domino_seat: int | None, ending: str = "block") -> None:
-        rs = self.ruleset
+        """Score the hand on this new state, then end the match or begin the next hand."""
+        h = self._h
+        rs = h.ruleset
         blocker = self.last_player
-        if kind == "block" and rs.close_gives_pile and self.pile:
+        hands = self._hands
+        pile = h.pile
+        if kind == "block" and rs.close_gives_pile and pile:
             taker = ((blocker if blocker is not None else self.turn or 0) + 1) % rs.seats
-            hands = list(self._hands)
-            hands[taker] |= mask_of(self.pile)
-            self.pile = ()
-            self._hands = tuple(hands)
-        pips = tuple(pips_of(h) for h in self._hands)
-        side_of, seats_of_side = _sides(rs)
+            held = list(hands)
+            held[taker] |= mask_of(pile)
+            pile = ()
+            self._hands = hands = tuple(held)
+        pips = tuple([pips_of(hand) for hand in hands])
+        facts = _facts(rs)
         winner_seat, winner_side, points = score_hand(
-            rs, kind, pips, domino_seat, blocker, side_of, seats_of_side
+            rs, kind, pips, domino_seat, blocker, facts.side_of, facts.seats_of_side
         )
-        gained = list(points)
+        gained = points
+        total = points
         bonuses: tuple[Bonus, ...] = ()
-        if rs.bonuses:
-            bonuses = self._bonuses(kind, winner_side)
-            for bonus in bonuses:
-                gained[bonus.side] += bonus.points
         end_points: tuple[int, ...] = ()
-        if rs.end_scoring:
-            per_side = [0] * rs.sides
-            for event in self._events:
-                if len(event) > 5 and event[5]:
-                    per_side[rs.side_of(event[0])] += event[5]
-            end_points = tuple(per_side)
-        total = tuple(g + e for g, e in zip(gained, end_points or (0,) * rs.sides, strict=True))
+        if rs.bonuses or rs.end_scoring:
+            events = self._events()
+            if rs.bonuses:
+                bonuses = self._bonuses(events, kind, winner_side)
+                more = list(points)
+                for bonus in bonuses:
+                    more[bonus.side] += bonus.points
+                gained = total = tuple(more)
+            if rs.end_scoring:
+                per_side = [0] * rs.sides
+                for event in events:
+                    if len(event) > 5 and event[5]:
+                        per_side[rs.side_of(event[0])] += event[5]
+                end_points = tuple(per_side)
+                total = tuple(map(add, gained, end_points))
+        number = self.hand_number
         result = HandResult(
-            hand_number=self.hand_number,
+            hand_number=number,
             kind=kind,  # type: ignore[arg-type]
             winner_seat=winner_seat,
             winner_side=winner_side,
             points=total,
             pips=pips,
-            opener=self.opener,
+            opener=h.opener,
             last_player=blocker,
             line=self.line,
             opener_index=self.opener_index,
             bonuses=bonuses,
             end_points=end_points,
             ending="domino" if kind == "domino" else ending,  # type: ignore[arg-type]
-            spinner=self.spinner,
-            arms=self.arms,
+            spinner=h.spinner,
+            arms=h.arms,
         )
-        self.hand_results = (*self.hand_results, result)
-        self.scores = tuple(a + b for a, b in zip(self.scores, gained, strict=True))
-        self.outcome = self._match_outcome()
-        if self.outcome is not None:
-            self.turn = None
+        hand_results = (*h.hand_results, result)
+        scores = tuple(map(add, h.scores, gained))
+        outcome = _match_outcome(rs, number, scores)
+        if outcome is not None or rs.start_tile or rs.next_hand not in _LAZY_OPENERS:
+            h = self._h = h.copy()
+            h.pile = pile
+            h.hand_results = hand_results
+            h.scores = scores
+            h.outcome = outcome
+            if outcome is not None:
+                self.turn = None
+            else:
+                self._start_hand(result)
             return
-        self._start_hand(result)
+        # The next hand is dealt when first looked at (see _HandState).
+        nxt = object.__new__(_HandState)
+        nxt.ruleset = rs
+        nxt.seed = h.seed
+        nxt.deal = h.deal
+        nxt.number = number + 1
+        nxt.scores = scores
+        nxt.hand_results = hand_results
+        nxt.outcome = None
+        nxt.first = self._log
+        nxt.previous = (result, h.opener)
+        nxt.spinner = None
+        nxt.arms = NO_ARMS
+        nxt.drawn = 0
+        self._h = nxt
+        self.hand_number = number + 1
+        for name in _DEALT_MATCH:
+            delattr(self, name)
 
-    def _bonuses(self, kind: str, winner_side: int | None) -> tuple[Bonus, ...]:
+    def _bonuses(
+        self, events: tuple[tuple[Any, ...], ...], kind: str, winner_side: int | None
+    ) -> tuple[Bonus, ...]:
         """The Latin bonuses ("premios") this hand earned, by the rules of RULES.md."""
-        rs = self.ruleset
-        events = self._events
+        rs = self._h.ruleset
         found: list[Bonus] = []
         kinds = [e[1] for e in events]
         if kinds[:3] == ["play", "pass", "play"]:  # the rival passed, the partner played
@@ -917,7 +1340,7 @@ class Match:
                 (s for s, h in enumerate(self._hands) if h & _DOUBLE_BLANK.bit), None
             )
             on_table = mask_of(Tile(a, b) for a, b in self.line)
-            zeros = NUM[0] & mask_of(rs.tiles) & ~_DOUBLE_BLANK.bit
+            zeros = NUM[0] & _facts(rs).all_tiles & ~_DOUBLE_BLANK.bit
             ends = self.ends
             if (
                 holder is not None
@@ -928,26 +1351,26 @@ class Match:
             ):
                 found.append(Bonus("dead-double-blank", winner_side, 15, holder))
         target = rs.target
-        return tuple(
-            b for b in found if target is None or target - self.scores[b.side] > 25
-        )
+        scores = self._h.scores
+        return tuple(b for b in found if target is None or target - scores[b.side] > 25)
 
-    def _match_outcome(self) -> Outcome | None:
-        rs = self.ruleset
-        if rs.hands is not None:
-            if self.hand_number < rs.hands:
-                return None
-            best = min(self.scores) if rs.scoring == "penalty" else max(self.scores)
-            leaders = [s for s, v in enumerate(self.scores) if v == best]
-            if len(leaders) > 1:
-                return Outcome(None, True, "hands")
-            return Outcome(leaders[0], False, "hands")
-        assert rs.target is not None
-        reached = [s for s, v in enumerate(self.scores) if v >= rs.target]
-        if not reached:
+
+def _match_outcome(rs: Ruleset, hand_number: int, scores: tuple[int, ...]) -> Outcome | None:
+    """How the match ends after hand ``hand_number`` with these ``scores`` (None: it goes on)."""
+    if rs.hands is not None:
+        if hand_number < rs.hands:
             return None
-        best = max(self.scores[s] for s in reached)
-        leaders = [s for s in reached if self.scores[s] == best]
+        best = min(scores) if rs.scoring == "penalty" else max(scores)
+        leaders = [s for s, v in enumerate(scores) if v == best]
         if len(leaders) > 1:
-            return None  # sides level at or above the target play another hand
-        return Outcome(leaders[0], False, "target")
+            return Outcome(None, True, "hands")
+        return Outcome(leaders[0], False, "hands")
+    assert rs.target is not None
+    reached = [s for s, v in enumerate(scores) if v >= rs.target]
+    if not reached:
+        return None
+    best = max(scores[s] for s in reached)
+    leaders = [s for s in reached if scores[s] == best]
+    if len(leaders) > 1:
+        return None  # sides level at or above the target play another hand
+    return Outcome(leaders[0], False, "target")
