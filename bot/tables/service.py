@@ -688,8 +688,8 @@ class TableService:
                     "{empty} seat(s) are empty: fill them with computer players?",
                     empty=len(empty),
                 )
-            busy = rt.row.channel_id is not None and self._place_busy(rt.row.channel_id, rt.id)
-            if busy and not threaded:
+            place = rt.row.channel_id
+            if not threaded and place is not None and self.place_busy(place, exclude=rt.id):
                 raise PlaceBusy("A match is already running here.")
             seed = self.seed_source()
             match = Match.new(rt.ruleset, seed)
@@ -775,11 +775,18 @@ class TableService:
                 self._index(rt)
             return rt.info()
 
-    def place_busy(self, channel_id: int, thread_id: int | None = None) -> bool:
-        """True if a match already runs in that thread, or directly in that channel."""
-        if thread_id is not None:
-            return self.table_in(thread_id=thread_id) is not None
-        return self._place_busy(channel_id, None)
+    def place_busy(self, place_id: int, *, exclude: int | None = None) -> bool:
+        """True if a match (other than table ``exclude``) runs in that place: in its own thread
+        ``place_id``, or directly in the channel or thread ``place_id``."""
+        return any(
+            rt.id != exclude
+            and rt.row.status == "running"
+            and (
+                rt.row.thread_id == place_id
+                or (rt.row.thread_id is None and rt.row.channel_id == place_id)
+            )
+            for rt in self._tables.values()
+        )
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -1341,15 +1348,6 @@ class TableService:
         if result.outcome is not None:
             self._notify(rt, "on_match_ended", result.table, result.outcome)
             self._close(rt)
-
-    def _place_busy(self, channel_id: int, exclude: int | None) -> bool:
-        return any(
-            rt.id != exclude
-            and rt.row.status == "running"
-            and rt.row.thread_id is None
-            and rt.row.channel_id == channel_id
-            for rt in self._tables.values()
-        )
 
     def _free_group(self, rt: _Table, group: int | None) -> tuple[int, ...]:
         groups = seat_groups(rt.ruleset)

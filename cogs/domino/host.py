@@ -142,12 +142,10 @@ class TableHost:
 
     def check_place_free(self, channel: Any, table_id: int | None = None) -> None:
         """One running table per thread (a table started from a channel gets its own thread)."""
-        if isinstance(channel, discord.Thread):
-            other = self.service.table_in(thread_id=channel.id)
-            if other is None:
-                other = self.service.table_in(channel_id=channel.id)
-            if other is not None and other.id != table_id:
-                raise PlaceBusy("A match is already running here.")
+        if isinstance(channel, discord.Thread) and self.service.place_busy(
+            channel.id, exclude=table_id
+        ):
+            raise PlaceBusy("A match is already running here.")
 
     async def _check_start_place(self, info: TableInfo) -> bool:
         """Check the match may start where the table is; True if it gets a thread of its own

@@ -153,7 +153,7 @@ class Wrapup:
     async def _archive(self, info: TableInfo, place: int) -> None:
         """Archive the thread the match was played in, if the bot made it and nothing else
         runs there now."""
-        if self.service.table_in(thread_id=place) or self.service.table_in(channel_id=place):
+        if self.service.place_busy(place):
             return
         channel = self.bot.get_channel(place)
         if channel is None:

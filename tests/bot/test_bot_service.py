@@ -179,6 +179,20 @@ async def test_one_running_table_per_channel(service: TableService) -> None:
     assert (await service.start(t.id, EVE)).status == "running"
 
 
+async def test_one_running_table_per_thread(service: TableService) -> None:
+    """Our decision: a thread holds one running match, whether the match made the thread or
+    was opened in it; another place is not affected."""
+    first = await four_people(service)
+    await service.set_messages(first.id, thread_id=901, message_id=5)
+    t = await service.create_table(host_id=EVE, host_name="Eve", variant="draw", channel_id=901)
+    t = await service.add_computer(t.id, EVE)
+    assert service.place_busy(901) and not service.place_busy(901, exclude=first.id)
+    assert not service.place_busy(900) and not service.place_busy(902)
+    with pytest.raises(errors.PlaceBusy):
+        await service.start(t.id, EVE)
+    assert (await service.get(t.id)).status == "lobby"
+
+
 async def test_unknown_table(service: TableService) -> None:
     with pytest.raises(errors.TableNotFound):
         await service.act(424242, ANA, Pass())
