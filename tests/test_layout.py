@@ -15,6 +15,18 @@ ALLOWED = {
     "cogs": {"bot", "domino", "render"},
 }
 FORBIDDEN_IN_ENGINE = ("discord", "PIL", "aiosqlite", "asyncpg")
+#: The dominoes cog from the bottom up: a module imports none of a higher row. Words and the
+#: command mixins; the buttons (they reach the cog only through ``buttons.Host``); the
+#: messages; their publication; the observer; what commands and clicks share; the commands.
+DOMINO_ROWS = (
+    ("texts", "alt_text", "choices", "practice", "replay", "server_settings"),
+    ("buttons",),
+    ("lobby", "game_message", "hand_message"),
+    ("feed", "matchend"),
+    ("presenter",),
+    ("host",),
+    ("commands",),
+)
 
 
 def modules() -> dict[str, Path]:
@@ -68,6 +80,20 @@ def test_layers_import_only_downwards() -> None:
             if other != layer and other not in ALLOWED[layer]:
                 bad.append(f"{name} -> {target}")
     assert bad == []
+
+
+def test_the_dominoes_cog_imports_only_downwards() -> None:
+    row = {f"cogs.domino.{m}": i for i, names in enumerate(DOMINO_ROWS) for m in names}
+    edges = graph()
+    placed = {name for name in edges if name.startswith("cogs.domino.")}
+    assert placed == set(row), "a module of cogs/domino has no row in DOMINO_ROWS"
+    upward = [
+        f"{name} -> {target}"
+        for name in placed
+        for target in edges[name]
+        if target in row and row[target] > row[name]
+    ]
+    assert upward == []
 
 
 def test_the_engine_imports_no_discord_picture_or_database_library() -> None:

@@ -479,31 +479,6 @@ class HintButton(DominoButton, template=rf"domino:hint:{_TABLE}(?::{_HAND}:{_SEQ
         await interaction.followup.send(text, ephemeral=True)
 
 
-class InvalidButton(DominoButton, template=ANY_ID):
-    """An id of ours that no kind reads (forged, or from an incompatible version)."""
-
-    kind = "invalid"
-
-    def __init__(self, custom_id: str) -> None:  # kept as it came: it is not ours to build
-        discord.ui.DynamicItem.__init__(self, discord.ui.Button(custom_id=custom_id))
-        self.table_id = int(custom_id.split(":")[2])
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> DominoButton:
-        return cls(match.string)
-
-    async def interaction_check(self, interaction: Interaction) -> bool:
-        custom_id = self.custom_id
-        return not any(k.__discord_ui_compiled_template__.fullmatch(custom_id) for k in KINDS)
-
-    async def callback(self, interaction: Interaction) -> None:
-        host: Host | None = interaction.client.get_cog(COG_NAME)  # type: ignore[assignment]
-        if host is None:
-            return
-        async with host.guard(interaction, "button", self.table_id):
-            raise BadButton(self.custom_id)
-
-
 # ------------------------------------------------------------------------- a turn's action
 
 
@@ -556,5 +531,36 @@ KINDS: tuple[type[DominoButton], ...] = (
     BackButton,
     HintButton,
 )
-#: What the cog registers with ``bot.add_dynamic_items``.
+
+
+def _unread(kinds: tuple[type[DominoButton], ...]) -> re.Pattern[str]:
+    """Any id of ours that none of ``kinds`` reads (so that a click has one reader only)."""
+    read = "|".join(
+        re.sub(r"\(\?P<\w+>", "(?:", k.__discord_ui_compiled_template__.pattern) for k in kinds
+    )
+    return re.compile(rf"(?!(?:{read})\Z){ANY_ID.pattern}")
+
+
+class InvalidButton(DominoButton, template=_unread(KINDS)):
+    """An id of ours that no kind reads (forged, or from an incompatible version)."""
+
+    kind = "invalid"
+
+    def __init__(self, custom_id: str) -> None:  # kept as it came: it is not ours to build
+        discord.ui.DynamicItem.__init__(self, discord.ui.Button(custom_id=custom_id))
+        self.table_id = int(custom_id.split(":")[2])
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> DominoButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: Interaction) -> None:
+        host: Host | None = interaction.client.get_cog(COG_NAME)  # type: ignore[assignment]
+        if host is None:
+            return
+        async with host.guard(interaction, "button", self.table_id):
+            raise BadButton(self.custom_id)
+
+
+#: What the cog registers with ``bot.add_dynamic_items``: each id has exactly one reader.
 ALL: tuple[type[DominoButton], ...] = (*KINDS, InvalidButton)

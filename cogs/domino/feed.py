@@ -34,13 +34,13 @@ from cogs.colours import GREY
 from cogs.domino import game_message, texts
 from cogs.domino.alt_text import table_alt_text
 from cogs.domino.buttons import make_view
+from cogs.domino.game_message import LOG_LINES
 from cogs.domino.lobby import lobby_payload
 from domino import HandResult, View
 from render.moves import last_moves
 
 log = logging.getLogger(__name__)
 
-LOG_LINES = 8  # events the game message lists
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 MATCH_PICTURE = "final.png"

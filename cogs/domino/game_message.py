@@ -19,6 +19,7 @@ from render.moves import LastMove
 
 Style = discord.ButtonStyle
 TABLE_PICTURE = "table.png"
+LOG_LINES = 8  # events the game message lists (and a hand message, since the last turn)
 
 
 async def table_png(

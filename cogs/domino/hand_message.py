@@ -29,7 +29,7 @@ from cogs.domino.buttons import (
     PlayButton,
     make_view,
 )
-from cogs.domino.feed import LOG_LINES
+from cogs.domino.game_message import LOG_LINES
 from domino import Draw, Pass, Play, Tile, View
 
 log = logging.getLogger(__name__)
