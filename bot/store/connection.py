@@ -213,12 +213,21 @@ class _SqliteDb:
 
     async def run_batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         alone = self._lock is not None  # not inside a transaction: make one
+        # aiosqlite runs each call on its connection thread; under load every hop there and
+        # back waits for the GIL. Its (private) queue takes a whole function: one hop.
+        submit = getattr(self._conn, "_execute", None)
+        raw = getattr(self._conn, "_connection", None)
+        one_hop = submit is not None and isinstance(raw, sqlite3.Connection)
+        if one_hop and self._lock is not None and not self._lock.locked():
+            # No transaction is open (one holds the lock from BEGIN to COMMIT): queue the batch
+            # now. The thread runs its queue in order, so batches follow each other there back
+            # to back, without a trip to the event loop between two, and a transaction that
+            # begins later begins after them.
+            with _sqlite_errors():
+                await submit(_run_statements, raw, statements, True)
+            return
         async with self._turn():
-            # aiosqlite runs each call on its connection thread; under load every hop there
-            # and back waits for the GIL. Its (private) queue takes a whole function: one hop.
-            submit = getattr(self._conn, "_execute", None)
-            raw = getattr(self._conn, "_connection", None)
-            if submit is not None and isinstance(raw, sqlite3.Connection):
+            if one_hop:
                 await submit(_run_statements, raw, statements, alone)
                 return
             if alone:

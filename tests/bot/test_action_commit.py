@@ -170,3 +170,26 @@ async def test_run_batch_is_all_or_nothing(store: Store) -> None:
     await store.db.run_batch([("UPDATE tables SET updated_at = ? WHERE id = ?", (51.0, tid))])
     table = await store.tables.get(tid)
     assert table is not None and table.updated_at == 51.0
+
+
+async def test_records_and_a_transaction_at_the_same_time_do_not_mix(store: Store) -> None:
+    """Records queued while another transaction is open run after it, each whole."""
+    tid = await _running_table(store)
+    began = asyncio.Event()
+
+    async def other() -> None:
+        async with store.transaction() as tx:
+            began.set()
+            await tx.tables.touch(tid, now=40.0)
+            await asyncio.sleep(0.05)
+            await tx.tables.touch(tid, now=41.0)
+
+    async def records() -> None:
+        await began.wait()
+        for seq in range(5):
+            await store.actions.record(ActionCommit(tid, seq, 0, "pass", 5.0, "player", TURN, ()))
+
+    await asyncio.gather(other(), records(), *(store.tables.get(tid) for _ in range(5)))
+    assert [a.seq for a in await store.actions.list(tid)] == [0, 1, 2, 3, 4]
+    table = await store.tables.get(tid)
+    assert table is not None and table.updated_at == 41.0
