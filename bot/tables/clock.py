@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 KINDS = ("move", "remind", "timeout", "pause", "expire", "forced", "archive")
 
 Handler = Callable[[DeadlineRow], Awaitable[object]]
+COMPACT_MIN = 1024  # the heap is never compacted below this size
 
 
 @dataclass(order=True, slots=True)
@@ -55,7 +56,8 @@ class Clock:
         self.owns = owns
         self.poll = poll
         self.handlers: dict[str, Handler] = {}
-        self._heap: list[_Entry] = []
+        self._heap: list[_Entry] = []  # every deadline set, current or void (moved, cleared)
+        self._compact_at = COMPACT_MIN  # heap size at which the void entries are dropped
         self._current: dict[int, dict[str, _Entry]] = {}  # table -> kind -> its deadline
         self._busy: set[int] = set()
         self._wake = asyncio.Event()
@@ -78,7 +80,16 @@ class Clock:
         entry = _Entry(row.due_at, row.table_id, row.kind, row.seq)
         self._current.setdefault(row.table_id, {})[row.kind] = entry
         heapq.heappush(self._heap, entry)
+        if len(self._heap) >= self._compact_at:
+            self._compact()
         self._wake.set()
+
+    def _compact(self) -> None:
+        """Keep only the current deadlines in the heap (each action leaves its turn's old ones
+        behind, void, until they fall due)."""
+        self._heap = [e for kinds in self._current.values() for e in kinds.values()]
+        heapq.heapify(self._heap)
+        self._compact_at = max(COMPACT_MIN, 3 * len(self._heap))
 
     def clear(self, table_id: int, kinds: Iterable[str] | None = None) -> None:
         """Forget the table's deadlines (only ``kinds`` if given)."""
