@@ -25,7 +25,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -90,28 +90,30 @@ def _variant_choices() -> list[Choice[str]]:
 
 # ------------------------------------------------------------------------------- buttons
 
+#: Any id of this cog (a click on one its message no longer has is answered as stale).
 TEMPLATE = re.compile(r"records:(?P<kind>lb|privacy|forget):(?P<args>[0-9a-z:\-]+)")
+_ID = r"[0-9]{1,20}"  # a Discord id: a person, a server (0: everywhere)
 
 
 class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    """Any button of this cog; clicks go to :meth:`RecordsCog.on_button`."""
+    """The common part of this cog's buttons: the id (each kind reads its own, every number
+    bounded), the look, and the click, which goes to :meth:`RecordsCog.on_button`."""
+
+    kind: ClassVar[str] = ""
 
     def __init__(
         self,
-        kind: str,
         *args: object,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
     ) -> None:
-        text = ":".join(["records", kind, *(str(a) for a in args)])
-        if len(text) > 100 or not TEMPLATE.fullmatch(text):
+        text = ":".join(["records", self.kind, *(str(a) for a in args)])
+        if len(text) > 100 or not self.template.fullmatch(text):
             raise ValueError(f"bad custom id {text!r}")
         super().__init__(
             discord.ui.Button(label=label or None, style=style, disabled=disabled, custom_id=text)
         )
-        self.kind = kind
-        self.args = tuple(str(a) for a in args)
 
     @classmethod
     async def from_custom_id(
@@ -120,13 +122,99 @@ class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> RecordsButton:
-        return cls(match["kind"], *match["args"].split(":"))
+        return cls.read(match)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> RecordsButton:
+        """The button an id of this kind stands for."""
+        raise NotImplementedError
 
     async def callback(self, interaction: Interaction) -> None:
         cog = interaction.client.get_cog(COG_NAME)
         if cog is None:  # unloaded while the click was on its way
             return
-        await cog.on_button(interaction, self.kind, self.args)  # type: ignore[attr-defined]
+        await cog.on_button(interaction, self)  # type: ignore[attr-defined]
+
+
+class LeaderboardButton(
+    RecordsButton,
+    template=rf"records:lb:(?P<direction>[pn]):(?P<owner>{_ID}):(?P<scope>{_ID})"
+    r":(?P<bucket>[a-z0-9\-]{1,30}):(?P<by>[a-z]{1,12}):(?P<page>[0-9]{1,9})",
+):
+    """Previous (``p``) or Next (``n``): the page of a leaderboard it leads to."""
+
+    kind = "lb"
+
+    def __init__(
+        self, direction: str, owner: int, scope: int, bucket: str, by: str, page: int, **look: Any
+    ) -> None:
+        super().__init__(direction, owner, scope, bucket, by, page, **look)
+        self.owner, self.scope, self.bucket, self.by, self.page = owner, scope, bucket, by, page
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> RecordsButton:
+        return cls(
+            match["direction"],
+            int(match["owner"]),
+            int(match["scope"]),
+            match["bucket"],
+            match["by"],
+            int(match["page"]),
+        )
+
+
+class PrivacyButton(
+    RecordsButton, template=rf"records:privacy:(?P<owner>{_ID}):(?P<scope>{_ID}):(?P<hide>[01])"
+):
+    """Leave (``hide``) or join again the leaderboards of a scope."""
+
+    kind = "privacy"
+
+    def __init__(self, owner: int, scope: int, hide: bool, **look: Any) -> None:
+        super().__init__(owner, scope, int(hide), **look)
+        self.owner, self.scope, self.hide = owner, scope, hide
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> RecordsButton:
+        return cls(int(match["owner"]), int(match["scope"]), match["hide"] == "1")
+
+
+class ForgetButton(
+    RecordsButton,
+    template=rf"records:forget:(?P<owner>{_ID}):(?P<choice>yes|no):(?P<running>[0-9]{{1,9}})",
+):
+    """Forget me (``yes``, announcing how many running matches it resigns) or Cancel."""
+
+    kind = "forget"
+
+    def __init__(self, owner: int, choice: str, running: int, **look: Any) -> None:
+        super().__init__(owner, choice, running, **look)
+        self.owner, self.choice, self.running = owner, choice, running
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> RecordsButton:
+        return cls(int(match["owner"]), match["choice"], int(match["running"]))
+
+
+_KINDS: tuple[type[RecordsButton], ...] = (LeaderboardButton, PrivacyButton, ForgetButton)
+_READ = "|".join(
+    re.sub(r"\(\?P<\w+>", "(?:", k.__discord_ui_compiled_template__.pattern) for k in _KINDS
+)
+
+
+class UnreadButton(RecordsButton, template=rf"(?!(?:{_READ})\Z){TEMPLATE.pattern}"):
+    """An id of ours that no kind reads (forged, or from an incompatible version)."""
+
+    def __init__(self, custom_id: str) -> None:  # kept as it came: it is not ours to build
+        discord.ui.DynamicItem.__init__(self, discord.ui.Button(custom_id=custom_id))
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> RecordsButton:
+        return cls(match.string)
+
+
+#: What the cog registers: each id of ours has exactly one reader.
+BUTTONS: tuple[type[RecordsButton], ...] = (*_KINDS, UnreadButton)
 
 
 def _view(buttons: list[RecordsButton]) -> discord.ui.View:
@@ -188,16 +276,14 @@ def leaderboard_buttons(
     """Previous / Next, carrying the page they lead to."""
     common = (owner, page.scope, page.bucket, page.by)
     return [
-        RecordsButton(
-            "lb",
+        LeaderboardButton(
             "p",
             *common,
             max(page.page - 1, 0),
             label=tr(locale, "Previous"),
             disabled=page.page == 0,
         ),
-        RecordsButton(
-            "lb",
+        LeaderboardButton(
             "n",
             *common,
             min(page.page + 1, page.pages - 1),
@@ -360,11 +446,10 @@ def privacy_buttons(
 ) -> list[RecordsButton]:
     """One toggle per scope."""
     out = [
-        RecordsButton(
-            "privacy",
+        PrivacyButton(
             user_id,
             GLOBAL,
-            0 if GLOBAL in hidden else 1,
+            GLOBAL not in hidden,
             label=tr(locale, "Show me on the global leaderboards")
             if GLOBAL in hidden
             else tr(locale, "Leave the global leaderboards"),
@@ -372,11 +457,10 @@ def privacy_buttons(
     ]
     if guild_id is not None:
         out.append(
-            RecordsButton(
-                "privacy",
+            PrivacyButton(
                 user_id,
                 guild_id,
-                0 if guild_id in hidden else 1,
+                guild_id not in hidden,
                 label=tr(locale, "Show me on this server's leaderboards")
                 if guild_id in hidden
                 else tr(locale, "Leave this server's leaderboards"),
@@ -415,15 +499,14 @@ def forget_embed(locale: str | None, lobbies: int, running: int) -> discord.Embe
 def forget_buttons(locale: str | None, user_id: int, running: int) -> list[RecordsButton]:
     """Forget me (which says how many running matches it resigns) and Cancel."""
     return [
-        RecordsButton(
-            "forget",
+        ForgetButton(
             user_id,
             "yes",
             running,
             label=tr(locale, "Resign and forget me") if running else tr(locale, "Forget me"),
             style=discord.ButtonStyle.danger,
         ),
-        RecordsButton("forget", user_id, "no", 0, label=tr(locale, "Cancel")),
+        ForgetButton(user_id, "no", 0, label=tr(locale, "Cancel")),
     ]
 
 
@@ -518,7 +601,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         self._catch_up: asyncio.Task[int] | None = None
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(RecordsButton)
+        self.bot.add_dynamic_items(*BUTTONS)
         found = self.bot.tree.get_command(GROUP_NAME)
         if isinstance(found, app_commands.Group):
             self._group = found
@@ -554,7 +637,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 self._group.remove_command(command.name)
             if self._own_group:
                 self.bot.tree.remove_command(GROUP_NAME)
-        self.bot.remove_dynamic_items(RecordsButton)
+        self.bot.remove_dynamic_items(*BUTTONS)
 
     async def _catch_up_now(self) -> int:
         try:
@@ -702,23 +785,22 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 view=_view(leaderboard_buttons(locale, page, interaction.user.id)),
             )
 
-    async def _leaderboard_click(self, interaction: Interaction, args: tuple[str, ...]) -> None:
+    async def _leaderboard_click(self, interaction: Interaction, button: LeaderboardButton) -> None:
         locale = _locale(interaction)
-        _direction, owner, scope, bucket, by, page_no = args
-        if int(scope) not in (GLOBAL, interaction.guild_id):  # another server's board
+        if button.scope not in (GLOBAL, interaction.guild_id):  # another server's board
             await self._reply(interaction, tr(locale, "This button is not valid any more."))
             return
         page = await self.records.leaderboard(
-            scope=int(scope),
-            bucket=bucket,
-            by=by,
-            page=int(page_no),
+            scope=button.scope,
+            bucket=button.bucket,
+            by=button.by,
+            page=button.page,
             viewer_id=interaction.user.id,
         )
-        if interaction.user.id == int(owner):
+        if interaction.user.id == button.owner:
             await interaction.response.edit_message(
                 embed=leaderboard_embed(locale, page),
-                view=_view(leaderboard_buttons(locale, page, int(owner))),
+                view=_view(leaderboard_buttons(locale, page, button.owner)),
             )
         else:  # someone else's leaderboard: his own copy, for his eyes only
             await interaction.response.send_message(
@@ -802,9 +884,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 ephemeral=True,
             )
 
-    async def _privacy_click(self, interaction: Interaction, args: tuple[str, ...]) -> None:
+    async def _privacy_click(self, interaction: Interaction, button: PrivacyButton) -> None:
         locale = _locale(interaction)
-        owner, scope, hide = int(args[0]), int(args[1]), args[2] == "1"
+        owner, scope, hide = button.owner, button.scope, button.hide
         if interaction.user.id != owner:
             await self._reply(interaction, tr(locale, "These choices belong to someone else."))
             return
@@ -841,9 +923,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 ephemeral=True,
             )
 
-    async def _forget_click(self, interaction: Interaction, args: tuple[str, ...]) -> None:
+    async def _forget_click(self, interaction: Interaction, button: ForgetButton) -> None:
         locale = _locale(interaction)
-        owner, choice, announced = int(args[0]), args[1], int(args[2])
+        owner, choice, announced = button.owner, button.choice, button.running
         if interaction.user.id != owner:
             await self._reply(interaction, tr(locale, "These choices belong to someone else."))
             return
@@ -909,42 +991,26 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             interaction, tr(locale, "This button is out of date: use the latest message.")
         )
 
-    async def on_button(self, interaction: Interaction, kind: str, args: tuple[str, ...]) -> None:
+    async def on_button(self, interaction: Interaction, button: RecordsButton) -> None:
         """A click on one of this cog's buttons."""
-        async with self._guard(interaction, f"button {kind}"):
+        async with self._guard(interaction, f"button {button.kind or 'unread'}"):
             locale = _locale(interaction)
             custom_id = (interaction.data or {}).get("custom_id")
             if not _on_message(interaction.message, custom_id):
                 return  # not a button of the clicked message: on_interaction answers
-            if kind == "lb" and _leaderboard_args(args):
-                await self._leaderboard_click(interaction, args)
-            elif kind == "privacy" and _privacy_args(args):
-                await self._privacy_click(interaction, args)
-            elif kind == "forget" and _forget_args(args):
-                await self._forget_click(interaction, args)
+            if isinstance(button, LeaderboardButton) and _known_board(button):
+                await self._leaderboard_click(interaction, button)
+            elif isinstance(button, PrivacyButton):
+                await self._privacy_click(interaction, button)
+            elif isinstance(button, ForgetButton):
+                await self._forget_click(interaction, button)
             else:  # forged, or from an incompatible version
                 await self._reply(interaction, tr(locale, "This button is not valid any more."))
 
 
-def _leaderboard_args(args: tuple[str, ...]) -> bool:
-    """direction, owner, scope, bucket, by, page."""
-    return (
-        len(args) == 6
-        and args[0] in ("p", "n")
-        and all(a.isdigit() for a in (args[1], args[2], args[5]))
-        and args[3] in BUCKETS
-        and args[4] in LEADERBOARD_ORDERS
-    )
-
-
-def _privacy_args(args: tuple[str, ...]) -> bool:
-    """owner, scope, hide (1) or show (0)."""
-    return len(args) == 3 and args[0].isdigit() and args[1].isdigit() and args[2] in ("0", "1")
-
-
-def _forget_args(args: tuple[str, ...]) -> bool:
-    """owner, yes or no, running matches announced."""
-    return len(args) == 3 and args[0].isdigit() and args[1] in ("yes", "no") and args[2].isdigit()
+def _known_board(button: LeaderboardButton) -> bool:
+    """Whether the button names a leaderboard there is (a variant or family, an order)."""
+    return button.bucket in BUCKETS and button.by in LEADERBOARD_ORDERS
 
 
 def _on_message(message: discord.Message | None, custom_id: Any) -> bool:

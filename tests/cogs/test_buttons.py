@@ -267,3 +267,44 @@ def test_the_old_single_template_still_reads_every_new_id() -> None:
     )
     for ids in OLD_IDS.values():
         assert all(old.fullmatch(i) for i in ids)
+
+
+# ------------------------------------------------------------------ the records cog's buttons
+
+RECORDS_OLD_IDS: dict[str, list[str]] = {
+    "LeaderboardButton": [
+        "records:lb:p:1001:0:all:rating:0",
+        "records:lb:n:1001:1574470412950044672:two-player:wins:3",
+        "records:lb:n:18446744073709551615:0:all-fives:rating:999",
+    ],
+    "PrivacyButton": ["records:privacy:1001:0:1", "records:privacy:1001:1574470412950044672:0"],
+    "ForgetButton": ["records:forget:1001:yes:2", "records:forget:1001:no:0"],
+}
+RECORDS_FORGED = [
+    "records:lb:p:1001:0:all:rating:1234567890",  # a 10-digit page
+    "records:lb:x:1001:0:all:rating:0",
+    f"records:lb:p:{10**20}:0:all:rating:0",  # 21 digits
+    "records:privacy:1001:0:2",
+    "records:forget:1001:maybe:0",
+    "records:forget:1001:yes",
+]
+
+
+def test_records_buttons_read_their_old_ids_and_only_theirs() -> None:
+    from cogs import records
+
+    def readers(custom_id: str) -> list[str]:
+        return [
+            k.__name__
+            for k in records.BUTTONS
+            if k.__discord_ui_compiled_template__.fullmatch(custom_id)
+        ]
+
+    for name, ids in RECORDS_OLD_IDS.items():
+        kind = getattr(records, name)
+        for custom_id in ids:
+            assert readers(custom_id) == [name], custom_id
+            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+            assert kind.read(match).custom_id == custom_id
+    for custom_id in RECORDS_FORGED:
+        assert readers(custom_id) == ["UnreadButton"], custom_id

@@ -169,16 +169,22 @@ async def test_a_leaderboard_button_of_another_server_is_refused(
         result = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"by": "wins"})
         message = result.message
         assert message is not None
-        # A client that sends a Next button of its own making, for a server Alice is not on.
-        forged = "records:lb:n:1001:999:all:wins:0"
-        for row in message.components:
-            for part in row["components"]:
-                if part["custom_id"].startswith("records:lb:n:"):
-                    part["custom_id"], part["disabled"] = forged, False
-        click = await fake.click(alice, message, forged)
-        assert await answer(click) == "This button is not valid any more."
-        await bot.cog.idle()
-        assert "P5001" not in texts(fake.messages(ephemeral=None))
+        # A client that sends a Next button of its own making: for a server Alice is not on,
+        # with a page number no leaderboard has (more digits than a page may carry), for a
+        # board that does not exist.
+        for forged in (
+            "records:lb:n:1001:999:all:wins:0",
+            "records:lb:n:1001:0:all:wins:99999999999999999999",
+            "records:lb:n:1001:0:nothing:wins:0",
+        ):
+            for row in message.components:
+                for part in row["components"]:
+                    if part["custom_id"].startswith("records:lb:n:"):
+                        part["custom_id"], part["disabled"] = forged, False
+            click = await fake.click(alice, message, forged)
+            assert await answer(click) == "This button is not valid any more."
+            await bot.cog.idle()
+            assert "P5001" not in texts(fake.messages(ephemeral=None))
 
 
 ALICE_ID = 187654321098765432  # a real-looking id: no other figure of the database contains it
