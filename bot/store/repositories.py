@@ -102,7 +102,7 @@ class ActionRow:
     seat: int
     action: str
     created_at: float
-    made_by: str | None = None  # "player", "computer", "timeout" (None: not recorded)
+    made_by: str | None = None  # "player", "computer", "timeout", "forced", "takeover"
 
 
 @dataclass(frozen=True, slots=True)
@@ -644,6 +644,7 @@ class FeedRow:
     ping_message_id: int | None = None  # the turn ping on show (deleted once the player moved)
     ping_turn: int | None = None  # the action count at which the pinged turn began
     ping_stage: int = 0  # 1: pinged as the turn began, 2: again at half time
+    takeovers_announced: int = 0  # the take-overs of actions before this number were posted
 
 
 _FEED_FIELDS = (
@@ -655,6 +656,7 @@ _FEED_FIELDS = (
     "ping_message_id",
     "ping_turn",
     "ping_stage",
+    "takeovers_announced",
 )
 
 
@@ -679,6 +681,7 @@ class FeedRepo(_Repo):
             ping_message_id=row["ping_message_id"],
             ping_turn=row["ping_turn"],
             ping_stage=row["ping_stage"],
+            takeovers_announced=row["takeovers_announced"],
         )
 
     async def save(self, feed: FeedRow) -> None:
@@ -691,6 +694,7 @@ class FeedRepo(_Repo):
             feed.ping_message_id,
             feed.ping_turn,
             feed.ping_stage,
+            feed.takeovers_announced,
         )
         updates = ", ".join(f"{f} = excluded.{f}" for f in _FEED_FIELDS)
         marks = ", ".join("?" for _ in range(len(_FEED_FIELDS) + 1))

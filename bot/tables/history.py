@@ -2,7 +2,8 @@
 
 Every entry is public: who played which tile on which end, passed, drew (a run of draws is
 one entry), resigned, whether the turn timer moved for him, and each hand's result. Drawn
-tiles are never named.
+tiles are never named. The log also says after which actions a computer took over a person's
+seats (he ran out of time too often).
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from bot.store import ActionRow
 from domino import Draw, HandResult, Match, Pass, Play, Resign, Ruleset, Tile, decode_action
 from domino.spinner import end_count
 
-__all__ = ["Entry", "History"]
+__all__ = ["TAKEOVER", "TIMED_OUT", "Entry", "History"]
+
+#: ``made_by`` of an action the turn timer made for a person; ``TAKEOVER``: the one after which
+#: a computer plays his seats for the rest of the match.
+TAKEOVER = "takeover"
+TIMED_OUT = ("timeout", TAKEOVER)
 
 Kind = Literal["start", "play", "draw", "pass", "resign", "hand"]
 
@@ -53,6 +59,7 @@ class History:
         self.match = Match.new(ruleset, seed, deal)
         self.seq = 0  # actions read so far
         self.entries: list[Entry] = []
+        self.takeovers: list[tuple[int, int]] = []  # (action number, seat) of each take-over
         self._start()
 
     def extend(self, rows: Iterable[ActionRow]) -> None:
@@ -111,7 +118,9 @@ class History:
         else:
             after = before.apply(action, row.seat)
         seq, hand = row.seq, before.hand_number
-        timed_out = row.made_by == "timeout"
+        timed_out = row.made_by in TIMED_OUT
+        if row.made_by == TAKEOVER:
+            self.takeovers.append((row.seq, row.seat))
         forced = row.made_by == "forced"
         ended = len(after.hand_results) > len(before.hand_results)
         last = self.entries[-1] if self.entries else None

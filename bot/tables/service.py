@@ -50,7 +50,7 @@ from bot.store import (
     Transaction,
 )
 from bot.tables.clock import Clock
-from bot.tables.history import History
+from bot.tables.history import TAKEOVER, History
 from domino import (
     Action,
     HandResult,
@@ -198,7 +198,7 @@ class ActionResult:
     seq: int  # index of the action in the log
     seat: int  # the seat that acted (for a resignation: the resigning seat)
     action: Action
-    by: str  # "player" | "computer" | "timeout"
+    by: str  # "player" | "computer" | "timeout" | "forced" | "takeover" (the timer's last)
     hand_result: HandResult | None  # set when the action ended a hand
     outcome: Outcome | None  # set when the action ended the match
 
@@ -1015,7 +1015,8 @@ class TableService:
             seats = rt.user_seats(user_id)
             count = row.timeouts + 1
             taken = count >= self.max_timeouts
-            result = await self._apply(rt, turn, action, "timeout", timeouts=(seats, count, taken))
+            by = TAKEOVER if taken else "timeout"
+            result = await self._apply(rt, turn, action, by, timeouts=(seats, count, taken))
         self._after(rt, result)
         if taken:
             self._notify(rt, "on_seat_taken_over", result.table, user_id, seats)

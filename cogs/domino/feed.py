@@ -5,7 +5,8 @@ and the marks of what was published (``feeds`` in the store), does the Discord c
 the gap, and moves the marks after each call. In order, every hand that ended gets its final
 position drawn on the game message and its result posted (with the picture) exactly once, the
 match end is posted exactly once, and the running hand's game message shows the latest state
-(a burst of moves becomes one edit). Posts carry a nonce, so a post whose mark a crash lost is
+(a burst of moves becomes one edit); each take-over of a person's seats by a computer is
+announced once. Posts carry a nonce, so a post whose mark a crash lost is
 not posted twice. A failed Discord call is retried with backoff; a deleted message is posted
 again with working buttons.
 """
@@ -19,8 +20,6 @@ import hashlib
 import io
 import logging
 import random
-from collections import deque
-from collections.abc import Callable
 from typing import Any, Protocol
 
 import aiohttp
@@ -95,7 +94,6 @@ class Feed:
     def __init__(self, presenter: FeedHost, table_id: int) -> None:
         self.presenter = presenter
         self.table_id = table_id
-        self.notices: deque[Callable[[str | None], str]] = deque()
         self.failures = 0  # Discord calls failed in a row (for the backoff)
         self.closed = False  # the table is closed and everything about it was published
         self.checked = False  # the game message was seen to exist since this feed began
@@ -177,11 +175,12 @@ class Feed:
             feed = await self._hands(info, feed)
             if info.status == "finished":
                 feed = await self._ping(info, feed)
+                feed = await self._takeovers(info, feed)
                 await self._match_end(info, feed)
                 return
             feed = await self._game(info, feed)
-            await self._ping(info, feed)
-            await self._notices(info)
+            feed = await self._ping(info, feed)
+            await self._takeovers(info, feed)
 
     async def _save(self, feed: FeedRow) -> FeedRow:
         await self.service.save_feed(feed)
@@ -513,17 +512,29 @@ class Feed:
         half = info.turn_started + info.table.turn_timer / 2
         return row.user_id, info.seq - drew, 2 if now >= half else 1
 
-    # -- notices: take-overs (best effort) --------------------------------------------------------
+    # -- take-overs -------------------------------------------------------------------------------
 
-    def say(self, text: Callable[[str | None], str]) -> None:
-        self.notices.append(text)
-        self.wake()
-
-    async def _notices(self, info: TableInfo) -> None:
-        while self.notices:
-            text = self.notices[0]
-            await self._send(info, text(info.table.locale), allowed_mentions=USERS_ONLY)
-            self.notices.popleft()
+    async def _takeovers(self, info: TableInfo, feed: FeedRow) -> FeedRow:
+        """Each take-over in the stored log (a person ran out of time too often; a computer
+        plays his seats) announced once, in the order they happened."""
+        history = await self.service.history(self.table_id)
+        for seq, seat in history.takeovers:
+            if seq < feed.takeovers_announced:
+                continue
+            row = info.seats[seat] if seat < len(info.seats) else None
+            if row is not None and row.user_id is not None:
+                text = tr(
+                    info.table.locale,
+                    "<@{user}> ran out of time {count} times in a row: a computer plays for them "
+                    "for the rest of the match.",
+                    user=row.user_id,
+                    count=self.service.max_timeouts,
+                )
+                await self._send(
+                    info, text, allowed_mentions=USERS_ONLY, nonce=nonce("t", info.id, seq)
+                )
+            feed = await self._save(dataclasses.replace(feed, takeovers_announced=seq + 1))
+        return feed
 
 
 def _lobby_key(info: TableInfo) -> str:

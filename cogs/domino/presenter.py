@@ -151,18 +151,8 @@ class Presenter(TableObserver):
     async def on_seat_taken_over(
         self, table: TableInfo, user_id: int, seats: tuple[int, ...]
     ) -> None:
-        def text(locale: str | None) -> str:
-            return tr(
-                locale,
-                "<@{user}> ran out of time {count} times in a row: a computer plays for them "
-                "for the rest of the match.",
-                user=user_id,
-                count=self.service.max_timeouts,
-            )
-
         self.hands.drop(table.id, user_id)
-        if not self.closing:
-            self.feed(table.id).say(text)
+        self.wake(table.id)  # the feed announces it from the stored log
 
     # ------------------------------------------------------------------ what the feed draws
 
