@@ -283,7 +283,9 @@ class Feed:
         view = info.public_view()
         assert view is not None and view.outcome is not None
         picture = await self._picture(info, view, info.seq)
-        if info.table.message_id is not None:
+        if info.table.message_id is not None and feed.game_hand == view.hand_number:
+            # (a last hand that began and ended while the feed was behind has no message of its
+            # own: the previous hand's message keeps that hand's final position)
             await self._edit_game(info, view, picture)
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
         embed = game_message.match_end_embed(info.table.locale, info, view.outcome, view.scores)
