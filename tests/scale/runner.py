@@ -7,7 +7,9 @@ points discord.py's REST base and gateway at the fake, as ``tests.fakediscord`` 
 ``LEASE_TTL`` sets short leases; computers move after ``COMPUTER_DELAY`` seconds. The process
 prints ``ready`` on its standard output once Discord's READY came and every table it holds is
 loaded, then runs until it is killed or stopped (SIGTERM closes it cleanly). Computers answer
-at once (no human-like pace).
+at once (no human-like pace). ``TIME_SCALE`` makes the table service's clock run that many
+times faster than real time from the process's start on (turn timers run out within
+the clock's poll, half a second).
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import asyncio
 import itertools
 import os
 import sys
+import time
+from collections.abc import Callable
 
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.client import DominoBot
+from bot.computer import Pace
 from bot.log import setup_logging
 from bot.settings import load_settings
 
@@ -38,17 +43,30 @@ def patch_discord(url: str) -> None:
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url.replace("http", "ws", 1) + "/gateway")
 
 
+FAST_PACE = Pace(median=0.04, spread=0.2, low=0.02, high=0.08)
+
+
+def scaled_clock(scale: float) -> Callable[[], float]:
+    """Unix time that runs ``scale`` times faster from now on (stored deadlines stay valid)."""
+    start = time.time()
+    return lambda: start + (time.time() - start) * scale
+
+
 async def main() -> int:
     patch_discord(os.environ["FAKE_DISCORD_URL"])
     settings = load_settings(None)
     setup_logging(settings.log_level)
     seeds = itertools.count(int(os.environ.get("SEED", "11")))
+    scale = float(os.environ.get("TIME_SCALE", "1"))
     bot = RunnerBot(
         settings,
         service_options={
             "seed_source": lambda: next(seeds),
+            "clock": scaled_clock(scale),
             "computer_delay": float(os.environ.get("COMPUTER_DELAY", "0.05")),
-            "computer_pace": None,  # answer at once, not at a human pace
+            # Answer at once, not at a human pace; with a fast clock, in a few hundredths of a
+            # second of real time (the hands still last long enough to be shown move by move).
+            "computer_pace": None if scale == 1 else FAST_PACE,
             "hand_pause": float(os.environ.get("HAND_PAUSE", "0.05")),
             "ai_level": "easy",
         },
