@@ -1,18 +1,23 @@
-"""SIGKILL at every instant of a hand's end and of the match's end, through real processes.
+"""SIGKILL at every instant of a hand's end, a take-over and the match's end, through real
+processes.
 
 The bot runs as an OS process of its own (``python -m tests.scale.runner``) against the fake
-Discord and a database (a SQLite file). The fake Discord kills the process at an
-exact instant with a tripwire on a request (no hook in the bot): before it answers the first
-request after the commit of the hand-ending move, after it applied the edit that draws the
-hand's final position, after it stored the hand's result post, before it stores the next
-hand's table message; then, at the match's end, right after the commit of the last move, before
-and after the match-end post. "After" means Discord holds the message but the bot never learnt
-it: the restarted bot posts again with the same nonce and ``enforce_nonce`` must answer with
-the first message. After each kill the process is started again and goes on from the store.
+Discord and a database. The fake Discord kills the process at an exact instant with a tripwire
+on a request (no hook in the bot): before it answers the first request after the commit of the
+hand-ending move, after it applied the edit that draws the hand's final position, after it
+stored the hand's result post, before it stores the next hand's table message; then the person
+stops playing, the turn timer plays for him (the bot's clock runs fast) and a computer takes
+his seat: right after that commit, after the announcement's post; at the match's end, right
+after the commit of the last move, before and after the match-end post. "After" a post means
+Discord holds the message but the bot never learnt it: the restarted bot posts again with the
+same nonce and ``enforce_nonce`` answers with the first message. After each kill the process is
+started again and goes on from the store. On a SQLite file every instant; on PostgreSQL the
+first commit and the three posts that Discord got but the store did not (the cost of a restart
+is a process start).
 
 At the end the players saw every hand's result exactly once with its picture, each hand's
-table message drawn in its final position (the same picture as the result), the match end
-once, and the stored move log has no hole and no double.
+table message drawn in its final position (the same picture as the result), the take-over
+announced once, the match end once, and the stored move log has no hole and no double.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Any
 import pytest
 
 from bot.settings import sqlite_url
-from bot.store import SQLITE, Store
+from bot.store import POSTGRES, SQLITE, Store
 from bot.tables.history import TAKEOVER
 from bot.tables.service import TableService
 from tests.fakediscord import FakeDiscord, RequestRecord, StoredMessage, Tripwire
@@ -46,9 +51,11 @@ STEP = 30.0  # seconds one kill may take to come
 MESSAGE_PATH = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
 
 
-@pytest.fixture(params=[SQLITE])
+@pytest.fixture(params=[SQLITE, POSTGRES])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return sqlite_url(tmp_path / "bot.sqlite3")
+    if request.param == SQLITE:
+        return sqlite_url(tmp_path / "bot.sqlite3")
+    return str(request.getfixturevalue("postgres_databases").migrated())
 
 
 @dataclass
@@ -71,9 +78,11 @@ class Killer:
         self.procs = procs
         self.current: BotProcess | None = None
         self.kills: list[str] = []
+        self.requests: list[RequestRecord] = []  # the requests the kills came at
         self.starts = 0
         self._plan: list[Step] = []
         self._wire: Tripwire | None = None
+        self._killed: asyncio.Queue[Step] = asyncio.Queue()
 
     async def start(self) -> None:
         self.starts += 1
@@ -88,43 +97,48 @@ class Killer:
         self._wire = self.fake.tripwire(step.match, self._kill, before=step.before, name=step.name)
 
     async def _kill(self) -> None:
-        bot = self.current
-        assert bot is not None
+        bot, wire = self.current, self._wire
+        assert bot is not None and wire is not None and wire.request is not None
+        if bot.proc.returncode is not None:
+            self._arm()  # a late request of the process killed already: wait for the next one
+            return
         bot.kill()
         await bot.proc.wait()  # dead before the fake answers: the answer goes nowhere
         step = self._plan.pop(0)
+        self.requests.append(wire.request)
+        self.kills.append(f"{step.name}: {wire.request.method} {wire.request.path}")
         if step.fast:
             self.procs.env["TIME_SCALE"] = str(TIME_SCALE)
         if self._plan:
             self._arm()
+        self._killed.put_nowait(step)
 
     async def run(self, observer: TableService, table: Table) -> None:
         """Each step: wait for its kill (the person playing meanwhile if it says so), then start
         the bot again."""
         while self._plan:
-            step, wire = self._plan[0], self._wire
-            assert wire is not None
-            await self._fired(wire, observer, table if step.play else None)
-            assert wire.request is not None
-            self.kills.append(f"{step.name}: {wire.request.method} {wire.request.path}")
+            step = self._plan[0]
+            await self._wait(step, observer, table if step.play else None)
             await self.start()
 
-    async def _fired(self, wire: Tripwire, observer: TableService, table: Table | None) -> None:
+    async def _wait(self, step: Step, observer: TableService, table: Table | None) -> None:
+        killed = asyncio.Event()
         game: asyncio.Task[Any] | None = None
         if table is not None:
             game = asyncio.create_task(
-                play(self.fake, observer, table, until=lambda info: wire.fired.is_set())
+                play(self.fake, observer, table, until=lambda info: killed.is_set())
             )
-        waiter = asyncio.create_task(wire.fired.wait())
+        waiter = asyncio.create_task(self._killed.get())
         try:
             async with asyncio.timeout(STEP):
                 if game is not None:
                     await asyncio.wait([game, waiter], return_when=asyncio.FIRST_COMPLETED)
-                    if game.done() and not wire.fired.is_set():
+                    if game.done() and not waiter.done():
                         game.result()  # the play's own failure; else the match just ended
-                await waiter  # (a kill under way finishes first)
+                assert await waiter is step
+                killed.set()
         except TimeoutError:
-            raise AssertionError(f"the bot was never killed at {wire.name!r}") from None
+            raise AssertionError(f"the bot was never killed at {step.name!r}") from None
         finally:
             for task in (game, waiter):
                 if task is not None and not task.done():
@@ -274,32 +288,7 @@ async def scenario(
     await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
     await open_table(fake, table, target=TARGET)
     tid = table.id
-    killer.plan(
-        [
-            # Hand 1 ends (the person plays until then), one instant after the other.
-            Step("after the commit", committed(store, tid, hands=1), before=True, play=True),
-            Step("after the table message edit", final_edit(1), before=False),
-            Step("after the result post", posted(lambda n: n == f"h.{tid}.1"), before=False),
-            # From here the person stops playing: the turn timer plays for him (the bots'
-            # clocks run fast) until a computer takes his seat over.
-            Step(
-                "before the next hand's message",
-                posted(lambda n: n.startswith(f"g.{tid}.2.")),
-                before=True,
-                fast=True,
-            ),
-            Step("after the take-over commit", committed(store, tid, takeover=True), before=True),
-            Step(
-                "after the take-over post",
-                posted(lambda n: n.startswith(f"t.{tid}.")),
-                before=False,
-            ),
-            # The match's end.
-            Step("after the last commit", committed(store, tid, end=True), before=True),
-            Step("before the match end", posted(lambda n: n == f"m.{tid}"), before=True),
-            Step("after the match end", posted(lambda n: n == f"m.{tid}"), before=False),
-        ]
-    )
+    killer.plan(steps(store, tid, every=store.dialect == SQLITE))
     await killer.run(observer, table)
 
     deadline = time.monotonic() + 15
@@ -307,9 +296,47 @@ async def scenario(
         assert time.monotonic() < deadline, "the match end was never marked published"
         await asyncio.sleep(0.05)
     await check_what_players_saw(fake, store, table)
+
     # The posts that reached Discord before a kill were sent again with their nonce, and
     # Discord answered with the first message.
-    nonces = [str((r.json or {}).get("nonce")) for r in fake.requests if r.method == "POST"]
-    assert nonces.count(f"h.{tid}.1") == 2 and nonces.count(f"m.{tid}") == 3
-    (takeover,) = [n for n in nonces if n.startswith(f"t.{tid}.")][:1]
-    assert nonces.count(takeover) == 2
+    def nonce(r: RequestRecord) -> str | None:
+        return (r.json or {}).get("nonce") if r.method == "POST" else None
+
+    nonces = [nonce(r) for r in fake.requests]
+    killed = [n for r in killer.requests if (n := nonce(r))]
+    assert killed, "no post was killed"
+    for n in killed:
+        assert nonces.count(n) == killed.count(n) + 1, (n, nonces.count(n))
+
+
+def steps(store: Store, tid: int, *, every: bool) -> list[Step]:
+    """Where to kill the bot, in order (``every``: each instant; else the ones where a post
+    reached Discord but not the store, and the first after a commit)."""
+    commit = Step("after the commit", committed(store, tid, hands=1), before=True, play=True)
+    if not every:
+        return [
+            commit,
+            Step("after the result post", posted(lambda n: n == f"h.{tid}.1"), False, fast=True),
+            Step("after the take-over post", posted(lambda n: n.startswith(f"t.{tid}.")), False),
+            Step("after the match end", posted(lambda n: n == f"m.{tid}"), before=False),
+        ]
+    return [
+        # Hand 1 ends (the person plays until then), one instant after the other.
+        commit,
+        Step("after the table message edit", final_edit(1), before=False),
+        Step("after the result post", posted(lambda n: n == f"h.{tid}.1"), before=False),
+        # From here the person stops playing: the turn timer plays for him (the bots' clocks
+        # run fast) until a computer takes his seat over.
+        Step(
+            "before the next hand's message",
+            posted(lambda n: n.startswith(f"g.{tid}.2.")),
+            before=True,
+            fast=True,
+        ),
+        Step("after the take-over commit", committed(store, tid, takeover=True), before=True),
+        Step("after the take-over post", posted(lambda n: n.startswith(f"t.{tid}.")), False),
+        # The match's end.
+        Step("after the last commit", committed(store, tid, end=True), before=True),
+        Step("before the match end", posted(lambda n: n == f"m.{tid}"), before=True),
+        Step("after the match end", posted(lambda n: n == f"m.{tid}"), before=False),
+    ]
