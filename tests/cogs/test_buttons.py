@@ -160,6 +160,7 @@ def test_ids_read_back_as_the_same_button(
 NOT_SEATED = "You are not seated at this table."
 NOT_HOST = "Only the host of the table can do that."
 INVALID = "This button is not valid any more."
+CLOSED = "This table is closed."
 STALE = "This was for an earlier state of the game; look at the latest message."
 
 
@@ -251,8 +252,35 @@ async def test_strangers_stale_old_and_forged_clicks(
         old = await fake.click(mover, game, await_forge(fake, game, f"domino:tiles:{tid}"))
         (hand_message,) = await old.wait_for_followups(1)
         assert hand_message.ephemeral and "Your turn" in hand_message.content
+        # My tiles from a message that is not the table's game message (stale).
         mover_hand = await open_hand(fake, bot, mover, tid)
         assert mover_hand.message is not None
+        elsewhere = await_forge(fake, mover_hand.message, f"domino:tiles:{tid}:{seq}")
+        out_of_date = await fake.click(mover, mover_hand.message, elsewhere)
+        assert await answer(out_of_date) == (
+            "This message is out of date: use the latest game message."
+        )
+        assert (await bot.svc.get(tid)).seq == seq
+
+        # The match is over (the mover resigns): its buttons are stale; the rematch is for
+        # those who played.
+        confirm = await fake.click(mover, game, await_forge(fake, game, f"domino:resign:{tid}"))
+        (question,) = await confirm.wait_for_followups(1)
+        done = await fake.click(mover, question, f"domino:resignok:{tid}")
+        await done.wait_for_edits(1)
+        await settle(bot)
+        assert (await bot.svc.get(tid)).status == "finished"
+        end = next(m for m in fake.public_messages() if f"domino:rematch:{tid}" in m.custom_ids())
+        closed = {
+            f"domino:resign:{tid}": CLOSED,
+            f"domino:resignok:{tid}": CLOSED,
+            f"domino:draw:{tid}:{hand}:{seq}": CLOSED,
+            f"domino:hint:{tid}:{hand}:{seq}": CLOSED,
+        }
+        answers = {cid: await click_as(mover, end, cid) for cid in closed}
+        assert answers == closed
+        stranger = await fake.click(carol, end, await_forge(fake, end, f"domino:rematch:{tid}"))
+        assert await answer(stranger) == "Only the players of this match can ask for a rematch."
 
 
 def await_forge(fake: FakeDiscord, message: object, custom_id: str) -> str:
