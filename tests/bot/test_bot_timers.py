@@ -8,6 +8,7 @@ import pytest
 
 from bot import errors
 from bot.store import Store
+from bot.tables.history import TAKEOVER
 from bot.tables.service import TableInfo, TableService
 from domino import PRESETS, Pass
 from tests.bot.helpers import FakeClock, Recorder, make_service
@@ -124,6 +125,15 @@ async def test_three_time_outs_in_a_row_hand_the_seat_to_a_computer(
     assert (await store.seats.list(t.id))[0].kind == "computer"
     [(_, user, seats)] = recorder.of("on_seat_taken_over")
     assert (user, seats) == (ANA, (0,))
+    # The store says after which action the computer took over (published from there).
+    rows = await store.actions.list(t.id)
+    [taken] = [r for r in rows if r.made_by == TAKEOVER]
+    assert taken.seat == 0
+    assert all(r.made_by == "computer" for r in rows if r.seq > taken.seq and r.seat == 0)
+    history = await service.history(t.id)
+    assert history.takeovers == [(taken.seq, 0)]
+    moves = [e for e in history.entries if e.kind != "hand" and e.first <= taken.seq <= e.last]
+    assert moves and moves[0].timed_out  # the move log says the timer played it
     assert t.seats_of(ANA) == () and t.is_seated(ANA)
     with pytest.raises(errors.SeatTakenOver):
         await service.act(t.id, ANA, Pass())
