@@ -48,7 +48,6 @@ _HAND = r"(?P<hand>[0-9]{1,9})"
 _SEQ = r"(?P<seq>[0-9]{1,9})"
 #: Any id of ours (what :class:`InvalidButton` answers when no kind reads it).
 ANY_ID = re.compile(r"domino:[a-z]{1,12}:[0-9]{1,19}(?::[A-Za-z0-9.\-]{1,60}){0,6}")
-ENDS = ("any", "left", "right", "up", "down")
 
 
 class BadButton(Exception):
