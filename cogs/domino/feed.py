@@ -319,7 +319,9 @@ class Feed:
             if feed.game_hand is not None and feed.game_hand != hand and self._pausing(info, view):
                 return feed  # the pause after a hand: the clock wakes the feed when it is over
             shown = info.seq  # moves made while posting are shown by the next round
-            await self._post_game(info, view, first=feed.game_hand is None)
+            again = feed.game_hand == hand  # (the hand's message was posted before, and lost)
+            if not await self._post_game(info, view, first=feed.game_hand is None, again=again):
+                shown = -1  # Discord gave back the hand's message as a crash left it: redraw
             self.checked = True
             info = await self.service.get(self.table_id)
             feed = await self._save(dataclasses.replace(feed, game_hand=hand, shown_seq=shown))
@@ -330,7 +332,7 @@ class Feed:
         shown = info.seq
         picture = await self._picture(info, view, info.seq)
         if not await self._edit_game(info, view, picture):
-            await self._post_game(info, view, first=False)
+            await self._post_game(info, view, first=False, again=True)
             info = await self.service.get(self.table_id)
         self.checked = True
         feed = await self._save(dataclasses.replace(feed, shown_seq=shown))
@@ -345,8 +347,11 @@ class Feed:
             and self.service.clock() < info.turn_started
         )
 
-    async def _post_game(self, info: TableInfo, view: View, *, first: bool) -> None:
-        """Post a game message for the running hand, and remember it as the table's."""
+    async def _post_game(self, info: TableInfo, view: View, *, first: bool, again: bool) -> bool:
+        """Post a game message for the running hand, and remember it as the table's; False if
+        Discord answered with the hand's first message posted before (the nonce of a hand's
+        first message is the hand's: a post whose answer a crash lost is not doubled, even if
+        the table moved meanwhile; ``again``: a later one, for a message that is gone)."""
         locale = info.table.locale
         content = None
         if first:
@@ -365,10 +370,11 @@ class Feed:
             kwargs["file"] = file
         if buttons is not None:
             kwargs["view"] = buttons
-        message = await self._send(
-            info, content, nonce=nonce("g", info.id, view.hand_number, info.seq), **kwargs
-        )
+        parts = (view.hand_number, info.seq) if again else (view.hand_number,)
+        message = await self._send(info, content, nonce=nonce("g", info.id, *parts), **kwargs)
         await self.service.set_messages(self.table_id, message_id=message.id)
+        shown = message.embeds[0] if message.embeds else None
+        return shown is not None and _text_of(shown) == _text_of(embed)
 
     async def _edit_game(
         self,
@@ -547,8 +553,12 @@ def _lobby_key(info: TableInfo) -> str:
     return hashlib.blake2s(shown.encode(), digest_size=8).hexdigest()
 
 
+def _text_of(embed: discord.Embed) -> tuple[object, ...]:
+    """What an embed says (not how Discord stores its picture)."""
+    return embed.title, embed.description, embed.footer.text, [f.value for f in embed.fields]
+
+
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, discord.HTTPException):
         return f"{exc.status} {exc.text or ''}".strip()
     return type(exc).__name__
-
