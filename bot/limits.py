@@ -13,11 +13,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Protocol
 
 from bot.errors import LimitReached
 
-__all__ = ["NO_LIMITS", "Gate", "Held", "Limits", "OpenTable"]
+__all__ = ["NO_LIMITS", "Gate", "Held", "Limits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,53 +32,24 @@ class Limits:
 NO_LIMITS = Limits(0, 0, 0, 0.0)
 
 
-class _Row(Protocol):
-    @property
-    def guild_id(self) -> int | None: ...
-
-
-class OpenTable(Protocol):
-    """What :meth:`Held.count` reads of an open table (the service's ``TableInfo``)."""
-
-    @property
-    def status(self) -> str: ...
-
-    @property
-    def table(self) -> _Row: ...
-
-    def is_seated(self, user_id: int) -> bool: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Held:
     """What one person holds open, and how many tables his server has open.
 
     The table service counts these in the shared database (every process's tables, see
-    ``bot.store.LimitRepo``); :meth:`count` counts them over tables in memory."""
+    ``bot.store.LimitRepo``)."""
 
     lobbies: int = 0  # tables waiting for players where he has a seat
     matches: int = 0  # running matches where he has a seat (even one a computer took over)
     server_tables: int = 0  # open tables (waiting or running) of the server asked about
-    last_opened: float | None = None  # when he last opened a table (the gate's clock)
-
-    @classmethod
-    def count(cls, user_id: int, guild_id: int | None, tables: Iterable[OpenTable]) -> Held:
-        tables = list(tables)
-        mine = [t for t in tables if t.is_seated(user_id)]
-        return cls(
-            lobbies=sum(1 for t in mine if t.status == "lobby"),
-            matches=sum(1 for t in mine if t.status == "running"),
-            server_tables=0
-            if guild_id is None
-            else sum(1 for t in tables if t.table.guild_id == guild_id),
-        )
+    last_opened: float | None = None  # when he last opened a table (Unix seconds, the gate's clock)
 
 
 class Gate:
     """Checks the limits against what people hold; remembers when each person last opened a
     table here (on top of :attr:`Held.last_opened`)."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.time) -> None:
         self.limits = limits
         self.clock = clock
         self._opened: dict[int, float] = {}

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import Ref
-from bot.limits import NO_LIMITS, Gate, Held, Limits, OpenTable
+from bot.limits import NO_LIMITS, Gate, Limits
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
@@ -57,11 +57,10 @@ class ServerSettings:
         self.clock = clock
         self._gates: dict[int, Gate] = {}  # per server: its limits and members' cooldowns
 
-    def check_limits(
-        self, settings: GuildSettings, user_id: int, tables: Iterable[OpenTable]
-    ) -> None:
+    async def check_limits(self, settings: GuildSettings, user_id: int) -> None:
         """Apply the server's own limits to a member opening a table (on top of the bot's,
-        which the table service applies); a member who may open one starts his cooldown."""
+        which the table service applies), counted in the database over every bot process's
+        tables; a member who may open one starts his cooldown."""
         limits = Limits(
             lobbies_per_user=settings.lobbies_per_member or 0,
             matches_per_user=settings.matches_per_member or 0,
@@ -73,8 +72,9 @@ class ServerSettings:
             return
         gate = self._gates.get(settings.guild_id)
         if gate is None or gate.limits != limits:
-            gate = self._gates[settings.guild_id] = Gate(limits, time.monotonic)
-        gate.check_open(user_id, settings.guild_id, Held.count(user_id, settings.guild_id, tables))
+            gate = self._gates[settings.guild_id] = Gate(limits, self.clock)
+        held = await self.store.limits.held(user_id, settings.guild_id)
+        gate.check_open(user_id, settings.guild_id, held)
         gate.opened(user_id)
 
     async def get(self, guild_id: int) -> GuildSettings:

@@ -85,7 +85,7 @@ class ServerSettingsMixin:
             role_ids=roles,
             manager=bool(interaction.permissions.manage_guild),
         )
-        self.server_settings.check_limits(settings, user.id, self.service.open_tables())
+        await self.server_settings.check_limits(settings, user.id)
         return defaults(settings, variant=variant, target=target, turn_timer=turn_timer)
 
     @app_commands.command(

@@ -14,6 +14,7 @@ import pytest
 
 from bot.errors import LimitReached
 from bot.limits import Limits
+from bot.server_settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock, make_service
@@ -148,3 +149,18 @@ async def test_server_tables_are_counted_in_the_database(
         for service, store in zip((a, b), stores, strict=True):
             await service.aclose()
             await store.close()
+
+
+async def test_a_servers_own_limits_count_the_other_processes_tables(
+    two: list[TableService], clock: FakeClock
+) -> None:
+    a, b = two
+    settings = ServerSettings(b.store, clock=clock)
+    await settings.update(200, lobbies_per_member=1)
+    await _lobby(a, 7, 100)  # his lobby on a server of the other process
+    with pytest.raises(LimitReached) as caught:
+        await settings.check_limits(await settings.get(200), 7)
+    assert _refused(caught) == (
+        "You are already at 1 tables waiting for players: start or leave one first."
+    )
+    await settings.check_limits(await settings.get(200), 8)
