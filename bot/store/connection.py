@@ -246,7 +246,9 @@ class _SqliteDb:
 def _run_statements(
     conn: sqlite3.Connection, statements: Sequence[tuple[str, Sequence[Any]]], begin: bool
 ) -> None:
-    """The statements in order on the connection's own thread (a transaction if ``begin``)."""
+    """The statements in order on the connection's own thread (a transaction if ``begin``:
+    one statement is one by itself)."""
+    begin = begin and len(statements) > 1
     if begin:
         conn.execute("BEGIN IMMEDIATE")
     try:

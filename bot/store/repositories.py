@@ -527,6 +527,26 @@ def _stale_if_recorded(table_id: int, seq: int) -> Iterator[None]:
         raise
 
 
+def _sqlite_turn(c: ActionCommit) -> tuple[str, tuple[Any, ...]]:
+    """SQLite: an action and its turn's deadlines as one statement (the ``action_commits``
+    view of migration 0410)."""
+    new = {d.kind for d in c.deadlines}
+    return (
+        "INSERT INTO action_commits (table_id, seq, seat, action, created_at, made_by,"
+        " clear_kinds, deadlines) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            c.table_id,
+            c.seq,
+            c.seat,
+            c.action,
+            c.now,
+            c.made_by,
+            json.dumps([k for k in c.deadline_kinds if k not in new]),
+            json.dumps([[d.kind, float(d.due_at), d.seq] for d in c.deadlines]),
+        ),
+    )
+
+
 class ActionRepo(_Repo):
     """The append-only action log of each match."""
 
@@ -537,12 +557,15 @@ class ActionRepo(_Repo):
         transaction and one trip to the database; raise :class:`StaleAction` if action
         ``seq`` of the table exists already (the optimistic version check, as in
         :meth:`append`)."""
-        statements = _action_statements(commit)
         with _stale_if_recorded(commit.table_id, commit.seq):
             if self._db.dialect == POSTGRES:
-                await self._db.execute(*_one_statement(statements))
+                await self._db.execute(*_one_statement(_action_statements(commit)))
+            elif commit.hand_result is None and commit.outcome is None and not (
+                commit.timeouts or commit.taken_over
+            ):
+                await self._db.run_batch([_sqlite_turn(commit)])
             else:
-                await self._db.run_batch(statements)
+                await self._db.run_batch(_action_statements(commit))
 
     async def append(
         self,

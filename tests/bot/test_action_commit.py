@@ -100,6 +100,10 @@ async def test_a_stale_record_changes_nothing(store: Store) -> None:
                 timeouts=((1, 0),),
             )
         )
+    with pytest.raises(StaleAction):  # an action with its turn only (SQLite: one statement)
+        await store.actions.record(
+            ActionCommit(tid, 0, 1, "draw", 6.0, "player", TURN, _turn(tid, 1, "move"))
+        )
     assert [a.action for a in await store.actions.list(tid)] == ["pass"]
     assert await store.deadlines.list(tid) == before
     assert await store.hand_results.list(tid) == []
