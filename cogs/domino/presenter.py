@@ -28,6 +28,8 @@ from domino import HandResult, Outcome
 
 log = logging.getLogger(__name__)
 
+THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
+
 SHUTDOWN_GRACE = 5.0
 
 
@@ -197,6 +199,15 @@ class Presenter(TableObserver):
                     return await message.create_thread(name=name, auto_archive_duration=1440)
                 except discord.NotFound:
                     pass
+                except discord.HTTPException as exc:
+                    if exc.code != THREAD_EXISTS:
+                        raise
+                    # Made before a crash (or a lost answer) kept it from the store: it is the
+                    # table's thread (a thread started from a message has the message's id).
+                    thread = channel.guild.get_thread(message.id)
+                    found = thread or await channel.guild.fetch_channel(message.id)
+                    if isinstance(found, discord.Thread):
+                        return found
             return await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
             )

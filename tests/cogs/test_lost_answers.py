@@ -69,3 +69,28 @@ async def test_a_post_whose_answer_was_lost_is_not_doubled(
         assert human_to_move(bot, tid) in (alice.id, bob.id)
         await play_until_over(fake, bot, tid, [alice, bob], stop=lambda turns: turns == 2)
         assert results_posted(fake, place)[:1] == [1]
+
+
+async def test_a_thread_whose_answer_was_lost_is_the_tables(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Discord made the table's thread (from the lobby message) but the answer was lost: the
+    next try is told the message has a thread already, and the table plays in that thread, not
+    in the channel beside an empty one."""
+    fake = fake_discord
+    fake.add_user(1001, "alice", "Alice")
+    fake.add_user(1002, "bob", "Bob")
+
+    def thread_post(r: RequestRecord) -> bool:
+        return r.method == "POST" and r.path.endswith("/threads")
+
+    lost = fake.tripwire(thread_post, lambda: None, before=False)
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        tid, game = await two_humans(fake, bot, target=50)
+        await settle(bot)
+        assert lost.fired.is_set()
+        (thread,) = fake.threads(fake.channel_id)
+        info = await bot.svc.get(tid)
+        assert thread.id == info.table.lobby_message_id == info.table.thread_id
+        assert game.channel_id == thread.id
+        assert not [m for m in fake.messages(fake.channel_id) if m.id != thread.id]
