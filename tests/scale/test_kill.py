@@ -88,7 +88,9 @@ class Killer:
 
     async def start(self) -> None:
         self.starts += 1
-        self.current = await self.procs.start(f"bot{self.starts}", "0")
+        # The current one from its first breath: it may post before it says it is ready.
+        self.current = await self.procs.start(f"bot{self.starts}", "0", wait=False)
+        await self.procs.wait_ready(self.current)
 
     def plan(self, steps: list[Step]) -> None:
         self._plan = list(steps)
