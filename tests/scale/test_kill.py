@@ -48,6 +48,7 @@ LEASE_TTL = 1.0  # a killed process's lease lapses quickly: the next one takes o
 TARGET = 50  # the shortest match offered: a few hands
 WHOLE_TEST = 180.0  # seconds: a hang fails with the processes' logs
 STEP = 30.0  # seconds one kill may take to come
+FIRST = asyncio.FIRST_COMPLETED
 TABLE_TITLE = re.compile(r" · hand \d+$")  # "Draw game (two players) · hand 2"
 MESSAGE_PATH = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
 
@@ -82,18 +83,27 @@ class Killer:
         self.requests: list[RequestRecord] = []  # the requests the kills came at
         self.applied: list[RequestRecord] = []  # those Discord applied before the kill
         self.starts = 0
+        self._steps: list[Step] = []
         self._plan: list[Step] = []
         self._wire: Tripwire | None = None
         self._killed: asyncio.Queue[Step] = asyncio.Queue()
 
     async def start(self) -> None:
         self.starts += 1
-        # The current one from its first breath: it may post before it says it is ready.
-        self.current = await self.procs.start(f"bot{self.starts}", "0", wait=False)
-        await self.procs.wait_ready(self.current)
+        # The current one from its first breath: it may post (and be killed) before it says
+        # it is ready.
+        bot = self.current = await self.procs.start(f"bot{self.starts}", "0", wait=False)
+        ready = asyncio.create_task(bot.ready.wait())
+        dead = asyncio.create_task(bot.proc.wait())
+        done, pending = await asyncio.wait([ready, dead], timeout=30, return_when=FIRST)
+        for task in pending:
+            task.cancel()
+        if not done:
+            raise AssertionError(f"{bot.name} did not get ready\n{self.procs.logs()}")
 
     def plan(self, steps: list[Step]) -> None:
-        self._plan = list(steps)
+        self._steps = list(steps)
+        self._plan = list(steps)  # (the steps still to trip: the fake's tripwires take them)
         self._arm()
 
     def _arm(self) -> None:
@@ -122,8 +132,7 @@ class Killer:
     async def run(self, observer: TableService, table: Table) -> None:
         """Each step: wait for its kill (the person playing meanwhile if it says so), then start
         the bot again."""
-        while self._plan:
-            step = self._plan[0]
+        for step in self._steps:
             await self._wait(step, observer, table if step.play else None)
             await self.start()
 
