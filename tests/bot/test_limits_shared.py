@@ -8,6 +8,7 @@ processes' worth of concurrent transactions.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
@@ -22,22 +23,34 @@ from tests.bot.helpers import FakeClock, make_service
 SHARD_GUILDS = ({100, 101}, {200, 201})  # the servers of each process's shard
 
 
-@pytest.fixture
-async def two(database_url: str, clock: FakeClock) -> AsyncIterator[list[TableService]]:
-    stores = [await Store.open(database_url) for _ in SHARD_GUILDS]
-    services = [
+@contextlib.asynccontextmanager
+async def services(
+    url: str, clock: FakeClock, limits: Limits, owns: tuple[set[int] | None, ...] = (None, None)
+) -> AsyncIterator[list[TableService]]:
+    """One service per entry of ``owns`` (the servers it runs; None: every one), each with a
+    store of its own on the database at ``url``."""
+    stores = [await Store.open(url) for _ in owns]
+    made = [
         make_service(
             store,
             clock,
-            limits=Limits(cooldown=0.0),
-            owns=lambda guild_id, mine=mine: guild_id in mine,
+            limits=limits,
+            owns=lambda guild_id, mine=mine: mine is None or guild_id in mine,
         )
-        for store, mine in zip(stores, SHARD_GUILDS, strict=True)
+        for store, mine in zip(stores, owns, strict=True)
     ]
-    yield services
-    for service, store in zip(services, stores, strict=True):
-        await service.aclose()
-        await store.close()
+    try:
+        yield made
+    finally:
+        for service, store in zip(made, stores, strict=True):
+            await service.aclose()
+            await store.close()
+
+
+@pytest.fixture
+async def two(database_url: str, clock: FakeClock) -> AsyncIterator[list[TableService]]:
+    async with services(database_url, clock, Limits(cooldown=0.0), SHARD_GUILDS) as made:
+        yield made
 
 
 async def _lobby(service: TableService, host: int, guild: int) -> int:
@@ -97,9 +110,7 @@ async def test_five_running_matches_per_person_over_both_processes(
 async def test_cooldown_runs_from_a_table_opened_in_the_other_process(
     database_url: str, clock: FakeClock
 ) -> None:
-    stores = [await Store.open(database_url) for _ in range(2)]
-    a, b = (make_service(s, clock, limits=Limits(cooldown=10.0)) for s in stores)
-    try:
+    async with services(database_url, clock, Limits(cooldown=10.0)) as (a, b):
         await _lobby(a, 7, 100)
         clock.advance(4)
         with pytest.raises(LimitReached) as caught:
@@ -107,10 +118,6 @@ async def test_cooldown_runs_from_a_table_opened_in_the_other_process(
         assert _refused(caught) == "Please wait 6 s before you open another table."
         clock.advance(6)
         await _lobby(b, 7, 200)
-    finally:
-        for service, store in zip((a, b), stores, strict=True):
-            await service.aclose()
-            await store.close()
 
 
 async def test_racing_openings_in_two_processes_stay_within_the_limit(
@@ -133,9 +140,7 @@ async def test_server_tables_are_counted_in_the_database(
     database_url: str, clock: FakeClock
 ) -> None:
     """A server's tables, whichever process opened them (a shard moves between processes)."""
-    stores = [await Store.open(database_url) for _ in range(2)]
-    a, b = (make_service(s, clock, limits=Limits(tables_per_server=3, cooldown=0)) for s in stores)
-    try:
+    async with services(database_url, clock, Limits(tables_per_server=3, cooldown=0)) as (a, b):
         await _lobby(a, 1, 100)
         await _lobby(a, 2, 100)
         await _lobby(b, 3, 100)
@@ -145,10 +150,6 @@ async def test_server_tables_are_counted_in_the_database(
             "This server already has 3 open tables: wait until one finishes."
         )
         await _lobby(a, 4, 101)
-    finally:
-        for service, store in zip((a, b), stores, strict=True):
-            await service.aclose()
-            await store.close()
 
 
 async def test_a_servers_own_limits_count_the_other_processes_tables(
