@@ -28,11 +28,14 @@ _RIGHT = {i: Play(t, "right") for i, t in TILE_OF_BIT.items()}
 _OPEN = {i: Play(t, None) for i, t in TILE_OF_BIT.items()}
 _DRAW = Draw()
 _PASS = Pass()
+_PASS_ONLY = (_PASS,)
 _ENDS = ("left", "right", "up", "down")
 _LEFT_END = "left"
 _RIGHT_END = "right"
 _DOUBLE_BLANK = Tile(0, 0)
+_DOUBLE_SIX = Tile(6, 6)
 _TILE_OF_VALUE: dict[int, Tile] = {t.bit: t for t in TILE_OF_BIT.values()}
+_PIPS_OF_BIT: dict[int, int] = {t.bit: t.pips for t in TILE_OF_BIT.values()}
 # FITS[left*10+right]: every tile that fits a line with those ends.
 _FITS: tuple[int, ...] = tuple(NUM[k // 10] | NUM[k % 10] for k in range(100))
 
@@ -61,7 +64,12 @@ def _tiles_of(mask: int) -> tuple[Tile, ...]:
 
 def pips_of(mask: int) -> int:
     """Total pips of the tiles in ``mask``."""
-    return sum(TILE_OF_BIT[i].pips for i in bits(mask))
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += _PIPS_OF_BIT[low]
+        mask ^= low
+    return total
 
 
 # The plays of a hand on a two-ended line, by the line's ends (left*10+right) and then by the
@@ -135,14 +143,21 @@ def _facts(rs: Ruleset) -> _Facts:
     return facts
 
 
+# For a list of each length: (index, index + 1, its bit length) from the last index down.
+_SHUFFLE_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
 def shuffle(items: list[Any], rng: random.Random) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does (the same draws, so
     the same deals from the same seed, and the generator left in the same state), in about
     half the time."""
+    plan = _SHUFFLE_PLANS.get(len(items))
+    if plan is None:
+        plan = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+        if len(_SHUFFLE_PLANS) < 256:
+            _SHUFFLE_PLANS[len(items)] = plan
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in plan:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -176,8 +191,11 @@ def _choose_opener(
     if rule in ("double-six", "highest-double", "heaviest"):
         found: tuple[int, Tile] | None
         if rule == "double-six":
-            six = Tile(6, 6)
-            found = next(((s, six) for s, h in enumerate(hands) if h & six.bit), None)
+            found = None
+            for seat, hand in enumerate(hands):
+                if hand & _DOUBLE_SIX.bit:
+                    found = (seat, _DOUBLE_SIX)
+                    break
         else:
             found = _heaviest(hands, doubles_only=True)
         if found is None:
@@ -227,8 +245,9 @@ def _deal(
         shuffle(values, rng)
         size = rs.hand_size
         # the bits of different tiles never overlap: their sum is their union
-        hands = tuple(sum(values[i * size : (i + 1) * size]) for i in range(rs.seats))
-        rest = [_TILE_OF_VALUE[v] for v in values[rs.seats * size :]]
+        dealt_count = rs.seats * size
+        hands = tuple([sum(values[i : i + size]) for i in range(0, dealt_count, size)])
+        rest = [_TILE_OF_VALUE[v] for v in values[dealt_count:]]
     rule = rs.first_hand if number == 1 else rs.next_hand
     opener, forced = _choose_opener(rs, rule, hands, previous, previous_opener, rng, deal)
     start: Tile | None = None
@@ -429,8 +448,9 @@ class Match:
     opener_index: int | None
     last_index: int | None
     last_player: int | None
-    # the plays of the seat to move when the play that made this state found some (else None)
-    _legal: tuple[Play, ...] | None
+    # the legal actions of the seat to move when the action that made this state found them
+    # on the way (else None)
+    _legal: tuple[Action, ...] | None
     # cons list of the actions: (previous, seat, action[, left, right[, points]]) where left
     # and right were the ends before it (-1: an empty line); a node of more than three items
     # is also a public event of its hand
@@ -571,7 +591,7 @@ class Match:
             first = h.first
             while node is not first:
                 assert node is not None
-                if len(node) > 3 and type(node[2]) is Play:
+                if type(node[2]) is Play:
                     tile = node[2].tile
                     left = node[3]
                     if left < 0:
@@ -899,6 +919,12 @@ class Match:
             if fitting:  # the next seat's plays, for legal_actions()
                 known = _PLAYS_BY_ENDS[key].get(fitting)
                 m._legal = known if known is not None else _cached_plays(fitting, left, right)
+            elif not (rs.draw or rs.stuck_ends_hand):  # it passes, unless nobody can play
+                if sum(hands) & _FITS[key]:  # the seats' tiles differ: the sum is the union
+                    m._legal = _PASS_ONLY
+                else:
+                    m._legal = None
+                    m._end_hand("block", None)
             else:
                 m._legal = None
                 m._after_turn_step(nxt)  # the next seat cannot play: maybe blocked or stuck
@@ -1108,8 +1134,18 @@ class Match:
         if h.drawn:
             h = m._h = h.copy()
             h.drawn = 0
-        if not hands[nxt] & _FITS[left * 10 + right]:
-            m._after_turn_step(nxt)  # the next seat cannot play: maybe blocked or stuck
+        key = left * 10 + right
+        fitting = hands[nxt] & _FITS[key]
+        if not fitting:
+            if rs.draw or rs.spinner or rs.stuck_ends_hand:
+                m._after_turn_step(nxt)  # the next seat cannot play: maybe blocked or stuck
+            elif sum(hands) & _FITS[key]:  # the next seat passes too (the sum is the union)
+                m._legal = _PASS_ONLY
+            else:
+                m._end_hand("block", None)
+        elif not rs.spinner:  # the next seat's plays, for legal_actions()
+            known = _PLAYS_BY_ENDS[key].get(fitting)
+            m._legal = known if known is not None else _cached_plays(fitting, left, right)
         return m
 
     def _resign(self, action: Resign) -> Match:
@@ -1148,10 +1184,12 @@ class Match:
         rs = h.ruleset
         if rs.draw and len(h.pile) > rs.draw_floor:
             return False
-        if self._left < 0:
+        left = self._left
+        if left < 0:
             return False
+        mask = _FITS[left * 10 + self._right] if h.spinner is None else self._open_mask()
         # the seats hold different tiles: the sum of their masks is their union
-        return not sum(self._hands) & self._open_mask()
+        return not sum(self._hands) & mask
 
     def _advance(self, seat: int) -> None:
         """Give the turn to ``seat`` (this state's hand state is its own, or unchanged when
@@ -1241,7 +1279,7 @@ class Match:
             held[taker] |= mask_of(pile)
             pile = ()
             self._hands = hands = tuple(held)
-        pips = tuple([pips_of(hand) for hand in hands])
+        pips = tuple(map(pips_of, hands))
         facts = _facts(rs)
         winner_seat, winner_side, points = score_hand(
             rs, kind, pips, domino_seat, blocker, facts.side_of, facts.seats_of_side
