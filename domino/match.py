@@ -181,12 +181,14 @@ def _choose_opener(
     rs: Ruleset,
     rule: str,
     hands: Sequence[int],
-    previous: HandResult | None,
-    previous_opener: int,
+    previous_winner: int | None,
+    previous_opener: int | None,
     rng: random.Random,
     deal: dict[str, Any] | None,
 ) -> tuple[int, Tile | None]:
-    """The seat that opens the hand and the tile it must open with (None: any)."""
+    """The seat that opens the hand and the tile it must open with (None: any), after a hand
+    won by ``previous_winner`` (None: a tie) and opened by ``previous_opener`` (None: this is
+    the first hand)."""
     seats = rs.seats
     if rule in ("double-six", "highest-double", "heaviest"):
         found: tuple[int, Tile] | None
@@ -206,13 +208,12 @@ def _choose_opener(
         if deal is not None and deal.get("opener") is not None:
             return int(deal["opener"]) % seats, None
         return rng.randrange(seats), None
-    if rule == "seat-0" or previous is None:
+    if rule == "seat-0" or previous_opener is None:
         return 0, None
     if rule == "rotate":
         return (previous_opener + 1) % seats, None
     if rule == "winner":
-        winner = previous.winner_seat
-        return (winner if winner is not None else previous_opener), None
+        return (previous_winner if previous_winner is not None else previous_opener), None
     raise DominoError(f"unknown opener rule {rule!r}")
 
 
@@ -229,8 +230,8 @@ def _deal(
     seed: int | str,
     number: int,
     deal: dict[str, Any] | None,
-    previous: HandResult | None,
-    previous_opener: int,
+    previous_winner: int | None,
+    previous_opener: int | None,
 ) -> tuple[tuple[int, ...], tuple[Tile, ...], int, Tile | None, Tile | None]:
     """Hand ``number``'s deal: ``(hands as masks, undealt tiles, opener, forced opening tile,
     penalty's start tile)``; the same seed and number always deal the same."""
@@ -249,7 +250,9 @@ def _deal(
         hands = tuple([sum(values[i : i + size]) for i in range(0, dealt_count, size)])
         rest = [_TILE_OF_VALUE[v] for v in values[dealt_count:]]
     rule = rs.first_hand if number == 1 else rs.next_hand
-    opener, forced = _choose_opener(rs, rule, hands, previous, previous_opener, rng, deal)
+    opener, forced = _choose_opener(
+        rs, rule, hands, previous_winner, previous_opener, rng, deal
+    )
     start: Tile | None = None
     if rs.start_tile:
         start = Tile.parse(deal["start"]) if deal and deal.get("start") else None
@@ -259,6 +262,84 @@ def _deal(
             raise DominoError(f"the start tile {start} must be a non-double from the pile")
         rest = [t for t in rest if t is not start]
     return hands, tuple(rest), opener, forced, start
+
+
+def _line_of(
+    log: tuple[Any, ...] | None,
+    first: tuple[Any, ...] | None,
+    size: int,
+    start_events: tuple[tuple[Any, ...], ...],
+) -> tuple[Pair, ...]:
+    """The line of a two-ended hand of ``size`` tiles, from its plays in the history ``log``
+    back to ``first`` (where the hand began) and penalty's start tile."""
+    # From the last play back to the first: the tiles laid on the left fill the line from
+    # its left end in, those laid on the right from its right end in; the first tile (or the
+    # start tile) goes after the left ones.
+    built: list[Any] = [None] * size
+    lefts = 0
+    rights = size - 1
+    node = log
+    while node is not first:
+        assert node is not None
+        if type(node[2]) is Play:
+            tile = node[2].tile
+            left = node[3]
+            if left < 0:
+                built[lefts] = (tile.a, tile.b)
+            elif node[2].end == "left":
+                built[lefts] = (tile.a + tile.b - left, left)
+                lefts += 1
+            else:
+                right = node[4]
+                built[rights] = (right, tile.a + tile.b - right)
+                rights -= 1
+        node = node[0]
+    if start_events:
+        start = start_events[0][2]
+        built[lefts] = (start.a, start.b)
+    return tuple(built)
+
+
+def _hand_result(
+    number: int,
+    kind: str,
+    winner_seat: int | None,
+    winner_side: int | None,
+    points: tuple[int, ...],
+    pips: tuple[int, ...],
+    opener: int,
+    last_player: int | None,
+    line: tuple[Pair, ...] | None,
+    line_source: tuple[Any, ...] | None,
+    opener_index: int | None,
+    bonuses: tuple[Bonus, ...],
+    end_points: tuple[int, ...],
+    ending: str,
+    spinner: int | None,
+    arms: Arms,
+) -> HandResult:
+    """A finished hand's result; ``line`` is the line, or None: :func:`_line_of` makes it
+    from ``line_source``."""
+    if line is None:
+        assert line_source is not None
+        line = _line_of(*line_source)
+    return HandResult(
+        hand_number=number,
+        kind=kind,  # type: ignore[arg-type]
+        winner_seat=winner_seat,
+        winner_side=winner_side,
+        points=points,
+        pips=pips,
+        opener=opener,
+        last_player=last_player,
+        line=line,
+        opener_index=opener_index,
+        bonuses=bonuses,
+        end_points=end_points,
+        ending=ending,  # type: ignore[arg-type]
+        spinner=spinner,
+        arms=arms,
+    )
 
 
 class _HandState:
@@ -283,7 +364,8 @@ class _HandState:
         "opener",
         "outcome",
         "pile",
-        "previous",  # (result, opener) of the hand before, while this one is not dealt
+        "previous",  # (winner, opener) of the hand before, while this one is not dealt
+        "result_parts",  # while hand_results is not built: (earlier hand state, last result)
         "ruleset",
         "scores",
         "seed",
@@ -300,7 +382,8 @@ class _HandState:
     hand_results: tuple[HandResult, ...]
     outcome: Outcome | None
     first: tuple[Any, ...] | None
-    previous: tuple[HandResult, int] | None
+    previous: tuple[int | None, int] | None
+    result_parts: tuple[Any, ...] | None
     spinner: int | None
     arms: Arms
     drawn: int
@@ -312,7 +395,13 @@ class _HandState:
     dealt: tuple[Any, ...] | None
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached for a field that is not set: a hand that is not dealt yet.
+        # Only reached for a field that is not set: a hand that is not dealt yet, or hand
+        # results not built yet.
+        if name == "hand_results" and self.result_parts is not None:
+            earlier, parts = self.result_parts
+            results = (*earlier.hand_results, _hand_result(*parts))
+            self.hand_results = results
+            return results
         if name in _DEALT_HAND and self.previous is not None:
             self._deal_now()
             return object.__getattribute__(self, name)
@@ -321,9 +410,9 @@ class _HandState:
     def _deal_now(self) -> None:
         """Deal this (following) hand; each field is set once, to its final value."""
         assert self.previous is not None
-        result, opener = self.previous
+        winner, opener = self.previous
         rs = self.ruleset
-        hands, rest, opener, forced, _ = _deal(rs, self.seed, self.number, None, result, opener)
+        hands, rest, opener, forced, _ = _deal(rs, self.seed, self.number, None, winner, opener)
         if rs.draw:
             self.pile, self.sleeping = rest, ()
         else:
@@ -341,10 +430,12 @@ class _HandState:
         h.deal = self.deal
         h.number = self.number
         h.scores = self.scores
-        h.hand_results = self.hand_results
         h.outcome = self.outcome
         h.first = self.first
         h.previous = None
+        h.result_parts = self.result_parts
+        if h.result_parts is None:
+            h.hand_results = self.hand_results
         h.spinner = self.spinner
         h.arms = self.arms
         h.drawn = self.drawn
@@ -484,19 +575,8 @@ class Match:
         where the ruleset picks a random seat.
         """
         m = object.__new__(cls)
-        h = object.__new__(_HandState)
-        h.ruleset = ruleset
-        h.seed = seed
-        h.deal = deal
-        h.number = 0
-        h.scores = (0,) * ruleset.sides
-        h.hand_results = ()
-        h.outcome = None
-        h.opener = 0
-        m._h = h
-        m.hand_number = 0
         m._log = None
-        m._start_hand(None)
+        m._start_hand(ruleset, seed, deal, 1, (0,) * ruleset.sides, None, None, None)
         return m
 
     @classmethod
@@ -580,34 +660,8 @@ class Match:
         """The main line, oriented ``(left, right)`` pairs from left to right."""
         line = self._line
         if line is None:
-            # From the last play of the hand back to the first: the tiles laid on the left
-            # fill the line from its left end in, those laid on the right from its right end
-            # in; the first tile (or penalty's start tile) goes after the left ones.
             h = self._h
-            built: list[Any] = [None] * self._size
-            lefts = 0
-            rights = self._size - 1
-            node = self._log
-            first = h.first
-            while node is not first:
-                assert node is not None
-                if type(node[2]) is Play:
-                    tile = node[2].tile
-                    left = node[3]
-                    if left < 0:
-                        built[lefts] = (tile.a, tile.b)
-                    elif node[2].end == "left":
-                        built[lefts] = (tile.a + tile.b - left, left)
-                        lefts += 1
-                    else:
-                        right = node[4]
-                        built[rights] = (right, tile.a + tile.b - right)
-                        rights -= 1
-                node = node[0]
-            if h.start_events:
-                start = h.start_events[0][2]
-                built[lefts] = (start.a, start.b)
-            line = self._line = tuple(built)
+            line = self._line = _line_of(self._log, h.first, self._size, h.start_events)
         return line
 
     @property
@@ -835,6 +889,10 @@ class Match:
             raise IllegalAction("The match is over.", "match_over")
         turn = self.turn
         if type(action) is not Play:
+            if action is _PASS:
+                if seat is not None and seat != turn:
+                    raise self._not_your_turn(seat, turn)
+                return self._pass(turn)
             if isinstance(action, Resign):
                 return self._resign(action)
             if seat is not None and seat != turn:
@@ -1214,23 +1272,36 @@ class Match:
         if rs.stuck_ends_hand and len(h.pile) <= rs.draw_floor and not self._can_play(seat):
             self._end_hand("block", None, "stuck")
 
-    def _start_hand(self, previous: HandResult | None) -> None:
-        """Deal the next hand now (the first one, and those that may end before any move)."""
-        old = self._h
-        number = old.number + 1
-        rs = old.ruleset
-        deal = old.deal if number == 1 else None
+    def _start_hand(
+        self,
+        rs: Ruleset,
+        seed: int | str,
+        deal: dict[str, Any] | None,
+        number: int,
+        scores: tuple[int, ...],
+        earlier: _HandState | None,
+        previous_winner: int | None,
+        previous_opener: int | None,
+    ) -> None:
+        """Deal hand ``number`` now (the first one, and those that may end before any move);
+        ``earlier`` is the hand state that holds the results so far (None: no hand yet)."""
         hands, rest, opener, forced, start = _deal(
-            rs, old.seed, number, deal, previous, old.opener
+            rs, seed, number, deal if number == 1 else None, previous_winner, previous_opener
         )
         h = object.__new__(_HandState)
         h.ruleset = rs
-        h.seed = old.seed
-        h.deal = old.deal
+        h.seed = seed
+        h.deal = deal
         h.number = number
-        h.scores = old.scores
-        h.hand_results = old.hand_results
-        h.outcome = old.outcome
+        h.scores = scores
+        if earlier is None:
+            h.result_parts = None
+            h.hand_results = ()
+        else:
+            h.result_parts = earlier.result_parts
+            if h.result_parts is None:
+                h.hand_results = earlier.hand_results
+        h.outcome = None
         h.first = self._log
         h.previous = None
         h.spinner = None
@@ -1304,36 +1375,42 @@ class Match:
                 end_points = tuple(per_side)
                 total = tuple(map(add, gained, end_points))
         number = self.hand_number
-        result = HandResult(
-            hand_number=number,
-            kind=kind,  # type: ignore[arg-type]
-            winner_seat=winner_seat,
-            winner_side=winner_side,
-            points=total,
-            pips=pips,
-            opener=h.opener,
-            last_player=blocker,
-            line=self.line,
-            opener_index=self.opener_index,
-            bonuses=bonuses,
-            end_points=end_points,
-            ending="domino" if kind == "domino" else ending,  # type: ignore[arg-type]
-            spinner=h.spinner,
-            arms=h.arms,
-        )
-        hand_results = (*h.hand_results, result)
+        line = self._line
+        # The HandResult is made when the hand results are first read (see _HandState).
+        result_parts = (h, (
+            number,
+            kind,
+            winner_seat,
+            winner_side,
+            total,
+            pips,
+            h.opener,
+            blocker,
+            line,
+            None if line is not None else (self._log, h.first, self._size, h.start_events),
+            self.opener_index,
+            bonuses,
+            end_points,
+            "domino" if kind == "domino" else ending,
+            h.spinner,
+            h.arms,
+        ))
         scores = tuple(map(add, h.scores, gained))
         outcome = _match_outcome(rs, number, scores)
         if outcome is not None or rs.start_tile or rs.next_hand not in _LAZY_OPENERS:
             h = self._h = h.copy()
             h.pile = pile
-            h.hand_results = hand_results
+            if h.result_parts is None:  # else the copy's results are not built either
+                del h.hand_results
+            h.result_parts = result_parts
             h.scores = scores
             h.outcome = outcome
             if outcome is not None:
                 self.turn = None
             else:
-                self._start_hand(result)
+                self._start_hand(
+                    rs, h.seed, h.deal, number + 1, scores, h, winner_seat, h.opener
+                )
             return
         # The next hand is dealt when first looked at (see _HandState).
         nxt = object.__new__(_HandState)
@@ -1342,10 +1419,10 @@ class Match:
         nxt.deal = h.deal
         nxt.number = number + 1
         nxt.scores = scores
-        nxt.hand_results = hand_results
+        nxt.result_parts = result_parts
         nxt.outcome = None
         nxt.first = self._log
-        nxt.previous = (result, h.opener)
+        nxt.previous = (winner_seat, h.opener)
         nxt.spinner = None
         nxt.arms = NO_ARMS
         nxt.drawn = 0
@@ -1404,6 +1481,8 @@ def _match_outcome(rs: Ruleset, hand_number: int, scores: tuple[int, ...]) -> Ou
             return Outcome(None, True, "hands")
         return Outcome(leaders[0], False, "hands")
     assert rs.target is not None
+    if max(scores) < rs.target:
+        return None
     reached = [s for s, v in enumerate(scores) if v >= rs.target]
     if not reached:
         return None
