@@ -364,6 +364,7 @@ class _HandState:
         "opener",
         "outcome",
         "pile",
+        "plain",  # no outcome, no forced opening tile, nothing drawn this turn
         "previous",  # (winner, opener) of the hand before, while this one is not dealt
         "result_parts",  # while hand_results is not built: (earlier hand state, last result)
         "ruleset",
@@ -387,6 +388,7 @@ class _HandState:
     spinner: int | None
     arms: Arms
     drawn: int
+    plain: bool
     sleeping: tuple[Tile, ...]
     opener: int
     forced: Tile | None
@@ -401,6 +403,7 @@ class _HandState:
             earlier, parts = self.result_parts
             results = (*earlier.hand_results, _hand_result(*parts))
             self.hand_results = results
+            self.result_parts = None  # after the results: a copy takes one or the other
             return results
         if name in _DEALT_HAND and self.previous is not None:
             self._deal_now()
@@ -419,6 +422,7 @@ class _HandState:
             self.pile, self.sleeping = (), rest
         self.opener = opener
         self.forced = forced
+        self.plain = forced is None
         self.start_events = ()
         self.dealt = (hands, 0, -1, -1, (), opener, None, None, None, None)
 
@@ -442,6 +446,7 @@ class _HandState:
         h.sleeping = self.sleeping
         h.opener = self.opener
         h.forced = self.forced
+        h.plain = self.plain
         h.pile = self.pile
         h.start_events = self.start_events
         h.dealt = None
@@ -449,7 +454,9 @@ class _HandState:
 
 
 # Set by a deal: the hand state's fields, and the match's (in the order of ``dealt``).
-_DEALT_HAND = frozenset({"sleeping", "opener", "forced", "pile", "start_events", "dealt"})
+_DEALT_HAND = frozenset(
+    {"sleeping", "opener", "forced", "plain", "pile", "start_events", "dealt"}
+)
 _DEALT_MATCH = (
     "_hands",
     "_size",
@@ -498,6 +505,7 @@ def _hand_field(name: str, doc: str) -> Any:
     def set_field(match: Match, value: Any) -> None:
         h = match._h.copy()
         setattr(h, name, value)
+        h.plain = h.outcome is None and h.forced is None and not h.drawn
         match._h = h
 
     return property(attrgetter(f"_h.{name}"), set_field, doc=doc)
@@ -772,8 +780,10 @@ class Match:
         return plays
 
     def _distinct_ends(self) -> list[tuple[str, int]]:
-        """The open ends, leaving out one of two ends where a tile lands alike."""
-        line = self.line
+        """The open ends, leaving out one of two ends where a tile lands alike (a ruleset
+        with a spinner: its line is always kept)."""
+        line = self._line
+        assert line is not None
         spinner = self._h.spinner
         arms = self._h.arms
         ends = list(open_ends(line, spinner, arms))
@@ -789,7 +799,7 @@ class Match:
         mask = _FITS[self._left * 10 + self._right]
         spinner = self._h.spinner
         if spinner is not None:
-            for _, n in open_ends(self.line, spinner, self._h.arms)[2:]:
+            for _, n in open_ends(self._line, spinner, self._h.arms)[2:]:  # type: ignore[arg-type]
                 mask |= NUM[n]
         return mask
 
@@ -813,12 +823,12 @@ class Match:
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act (empty when the match is over)."""
+        known = self._legal  # None once the match is over
+        if known is not None:
+            return list(known)
         turn = self.turn
         if turn is None:
             return []
-        known = self._legal
-        if known is not None:
-            return list(known)
         left = self._left
         if left >= 0 and not self._h.ruleset.spinner:
             right = self._right
@@ -885,7 +895,7 @@ class Match:
         Returns the new match; raises IllegalAction with a readable message.
         """
         h = self._h
-        if h.outcome is not None:
+        if not h.plain and h.outcome is not None:
             raise IllegalAction("The match is over.", "match_over")
         turn = self.turn
         if type(action) is not Play:
@@ -928,10 +938,11 @@ class Match:
             end = self._two_end_check(tile, end, left, right)
             played = Play(tile, end) if end is not action.end else action  # type: ignore[arg-type]
         m = object.__new__(Match)
-        if h.forced is not None or h.drawn:
+        if not h.plain:  # the opening tile was forced, or tiles were drawn this turn
             h = h.copy()
             h.forced = None
             h.drawn = 0
+            h.plain = True
         m._h = h
         m.hand_number = self.hand_number
         m._log = (self._log, turn, played, left, right)
@@ -1053,7 +1064,8 @@ class Match:
         h = self._h
         rs = h.ruleset
         tile = action.tile
-        line = self.line
+        line = self._line
+        assert line is not None  # always kept with a spinner
         end: str | None = action.end
         spinner = h.spinner
         arms = h.arms
@@ -1111,16 +1123,18 @@ class Match:
         m._right = new_line[-1][1]
         m.opener_index = opener_index
         m.last_index = last_index
-        h = h.copy()
-        h.spinner = spinner
-        h.arms = arms
-        h.forced = None
-        h.drawn = 0
-        if points:
-            scores = list(h.scores)
-            scores[rs.side_of(seat)] += points
-            h.scores = tuple(scores)
-        m._h = h
+        if points or not h.plain or spinner != h.spinner or arms is not h.arms:
+            h = h.copy()
+            h.spinner = spinner
+            h.arms = arms
+            h.forced = None
+            h.drawn = 0
+            h.plain = True
+            if points:
+                scores = list(h.scores)
+                scores[rs.side_of(seat)] += points
+                h.scores = tuple(scores)
+            m._h = h
         m._after_play(seat)
         return m
 
@@ -1153,6 +1167,7 @@ class Match:
         tile = h.pile[0]
         h.pile = h.pile[1:]
         h.drawn += 1
+        h.plain = False
         m._h = h
         hands = list(self._hands)
         hands[seat] |= tile.bit
@@ -1192,6 +1207,7 @@ class Match:
         if h.drawn:
             h = m._h = h.copy()
             h.drawn = 0
+            h.plain = h.forced is None
         key = left * 10 + right
         fitting = hands[nxt] & _FITS[key]
         if not fitting:
@@ -1225,6 +1241,7 @@ class Match:
         winner = next(s for s in order if scores[s] == best)
         h = h.copy()
         h.outcome = Outcome(winner, False, "resign", action.seat)
+        h.plain = False
         m._h = h
         m.turn = None
         return m
@@ -1232,8 +1249,12 @@ class Match:
     # -- turn flow ---------------------------------------------------------------------
     def _closed(self) -> bool:
         """No tile outside the line can ever match an open end."""
-        on_table = mask_of(Tile(a, b) for a, b in self.line)
-        outside = _facts(self._h.ruleset).all_tiles & ~on_table
+        h = self._h
+        if h.spinner is None:  # a tile is in the line, a hand, the pile or asleep
+            outside = sum(self._hands) | mask_of(h.pile) | mask_of(h.sleeping)
+        else:
+            on_table = mask_of(Tile(a, b) for a, b in self.line)
+            outside = _facts(h.ruleset).all_tiles & ~on_table
         return not outside & _FITS[self._left * 10 + self._right]
 
     def _blocked(self) -> bool:
@@ -1257,6 +1278,7 @@ class Match:
         if h.drawn:
             h = self._h = h.copy()
             h.drawn = 0
+            h.plain = h.forced is None
         left = self._left
         if left >= 0 and self._hands[seat] & _FITS[left * 10 + self._right]:
             return  # the next seat can play: neither blocked nor stuck
@@ -1309,6 +1331,7 @@ class Match:
         h.drawn = 0
         h.opener = opener
         h.forced = forced
+        h.plain = forced is None
         if rs.draw:
             h.pile, h.sleeping = rest, ()
         else:
@@ -1405,6 +1428,7 @@ class Match:
             h.result_parts = result_parts
             h.scores = scores
             h.outcome = outcome
+            h.plain = outcome is None and h.forced is None and not h.drawn
             if outcome is not None:
                 self.turn = None
             else:
