@@ -47,11 +47,7 @@ class CommandTranslator(app_commands.Translator):
 
 def discover_extensions(package: str = COGS_PACKAGE) -> list[str]:
     """Extensions to load: ``package.EXTENSIONS`` if it declares them, else its public modules."""
-    try:
-        module = importlib.import_module(package)
-    except ImportError:
-        log.warning("no %s package: the bot starts without commands", package)
-        return []
+    module = importlib.import_module(package)  # part of the project: missing means broken
     declared = getattr(module, "EXTENSIONS", None)
     if declared is not None:
         return [str(name) for name in declared]

@@ -155,7 +155,8 @@ async def test_a_missing_extension_is_logged_not_fatal(
 def test_extensions_are_discovered_from_the_cogs_package() -> None:
     names = discover_extensions()
     assert all(n.startswith("cogs.") and not n.split(".")[-1].startswith("_") for n in names)
-    assert discover_extensions("no_such_package_here") == []
+    with pytest.raises(ModuleNotFoundError):
+        discover_extensions("no_such_package_here")
 
 
 async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> None:
