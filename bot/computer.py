@@ -20,7 +20,7 @@ from domino import Action, View, ai
 
 LEVELS: tuple[str, ...] = ai.LEVELS
 DEFAULT_LEVEL = "normal"
-DEFAULT_BUDGET: float | None = None  # each level's own default (hard 0.3 s, expert 0.42 s)
+DEFAULT_BUDGET: float | None = None  # each level's own default (hard 0.3 s, expert 0.5 s)
 
 _offload = Offload()
 
