@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import functools
 import os
+import random
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -262,6 +263,25 @@ def _run_statements(
         conn.execute("COMMIT")
 
 
+async def _use_wal(conn: aiosqlite.Connection) -> None:
+    """Put the file in WAL mode (kept in the file once set).
+
+    Switching needs the file alone for a moment, and SQLite answers "database is locked" at
+    once rather than through the busy timeout when several connections open a new file
+    together: retry within that timeout.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or loop.time() > deadline:
+                raise
+        await asyncio.sleep(0.01 + random.random() * 0.04)
+
+
 class SqliteDriver:
     """One aiosqlite connection in autocommit mode (WAL, foreign keys, busy timeout).
 
@@ -284,7 +304,7 @@ class SqliteDriver:
             try:
                 conn.row_factory = sqlite3.Row
                 await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                await conn.execute("PRAGMA journal_mode = WAL")
+                await _use_wal(conn)
                 await conn.execute("PRAGMA synchronous = NORMAL")
                 await conn.execute("PRAGMA foreign_keys = ON")
                 await conn.create_function("greatest", -1, _greatest, deterministic=True)
