@@ -199,7 +199,10 @@ async def play_turn(fake: FakeDiscord, info: TableInfo, table: Table) -> bool:
     click = await fake.click(table.user, hand, choice)
     if parsed[0] == "play" and parsed[2][1] == "ask":
         await click.wait_for_edits(1)
-        left = next(c for c in hand.custom_ids() if (p := parse(c)) and "left" in p[2])
+        left = next((c for c in hand.custom_ids() if (p := parse(c)) and "left" in p[2]), None)
+        if left is None:  # the hand moved on (a refusal, or redrawn for a later state)
+            table.refused.extend(m.text() for m in click.followups)
+            return False
         click = await fake.click(table.user, hand, left)
     await click.wait_for_edits(1)
     if click.followups:  # refused (stale, moved): not acknowledged
