@@ -19,6 +19,7 @@ The pile and the sleeping tiles (cuban) are unconstrained.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -29,6 +30,7 @@ from domino.tiles import Tile
 from domino.views import View
 
 _FORCED_OPENINGS = ("double-six", "highest-double", "heaviest")
+_LOG_FACTORIAL = [math.lgamma(n + 1) for n in range(56)]  # up to a double-nine set
 
 
 def opening_constraint(view: View) -> int:
@@ -153,12 +155,25 @@ class Belief:
         return out
 
     def sample(self, rng: random.Random, tries: int = 30) -> tuple[list[int], list[int]]:
-        """A random deal of the unseen tiles: ``(hands, pile)``.
+        """A random deal of the unseen tiles: ``(hands, pile)`` (see :meth:`sample_weighted`)."""
+        hands, pile, _ = self.sample_weighted(rng, tries)
+        return hands, pile
+
+    def sample_weighted(
+        self, rng: random.Random, tries: int = 30
+    ) -> tuple[list[int], list[int], float]:
+        """A random deal of the unseen tiles and its log-weight: ``(hands, pile, log_weight)``.
 
         ``hands[seat]`` is a bitmask (0 for the own seat, whose hand the caller knows);
         ``pile`` lists tile indices in random order (next drawn last). Sleeping tiles are
-        left out. Constrained groups are filled first; after ``tries`` dead ends the
-        constraints are dropped one group at a time, so a deal is always returned.
+        left out. Constrained groups are filled first, each from the tiles the groups before
+        it left; after ``tries`` dead ends the constraints are dropped one group at a time,
+        so a deal is always returned.
+
+        Filling groups one after another favours some consistent deals over others (a group
+        filled late has fewer tiles to choose from when the earlier ones took its allowed
+        tiles). ``log_weight`` corrects that: weighing each deal by ``exp(log_weight)`` makes
+        every consistent deal count the same.
         """
         order = sorted(self.groups, key=lambda g: (self.unseen & ~g[1]).bit_count() - g[2])
         for relaxed in range(len(order) + 1):
@@ -172,9 +187,10 @@ class Belief:
 
     def _try(
         self, rng: random.Random, order: list[tuple[int, int, int]], relaxed: int, strict: bool
-    ) -> tuple[list[int], list[int]] | None:
+    ) -> tuple[list[int], list[int], float] | None:
         rest = self.unseen
         hands = [0] * self.seats
+        log_weight = 0.0  # log of the ways each group could have been filled
         for k, (seat, forbid, count) in enumerate(order):
             if k < relaxed:
                 forbid = 0
@@ -183,9 +199,10 @@ class Belief:
                 if strict:
                     return None
                 count = len(allowed)
+            log_weight += _LOG_FACTORIAL[len(allowed)] - _LOG_FACTORIAL[len(allowed) - count]
             for i in rng.sample(allowed, count):
                 hands[seat] |= 1 << i
                 rest ^= 1 << i
         left = bits(rest)
         rng.shuffle(left)
-        return hands, left[: self.pile]
+        return hands, left[: self.pile], log_weight

@@ -1,9 +1,9 @@
 """The ``hard`` player and the search it shares with ``expert``: Monte Carlo over deals of
 the hidden tiles consistent with the view.
 
-Each round samples one deal (:meth:`Belief.sample`), then plays every candidate move in it and
-finishes the hand with the fast heuristic for all seats (or, for ``expert`` near the end,
-solves it exactly). The candidate with the best average outcome over all rounds wins. Rounds
+Each round samples one deal (:meth:`Belief.sample_weighted`), then plays every candidate move
+in it and finishes the hand with the fast heuristic for all seats (or, for ``expert`` near the
+end, solves it exactly). The candidate with the best average outcome over all rounds wins. Rounds
 stop when the time budget is near or one move is clearly best.
 """
 
@@ -121,8 +121,9 @@ def search(
 
     Simulates until ``share`` of ``budget`` seconds (measured from the call) is nearly spent
     or one move is clearly best (see :func:`settled`), or exactly ``samples`` deals when
-    given (then the choice depends on ``view`` and ``rng`` only). ``weigh(hands)`` gives a
-    deal's log-weight (default: all deals weigh the same). Once the hands hold ``endgame``
+    given (then the choice depends on ``view`` and ``rng`` only). Each deal weighs what makes
+    every consistent deal count the same (:meth:`Belief.sample_weighted`), times
+    ``exp(weigh(hands))`` when ``weigh`` is given. Once the hands hold ``endgame``
     tiles or fewer and nothing can be drawn, each deal is solved exactly (:func:`solve`)
     instead of played out by ``finish``. ``stats``, when given, receives the number of
     deals simulated. ``clock`` reads the seconds the budget counts
@@ -157,7 +158,7 @@ def search(
                 check *= 2
         elif rounds >= samples:
             break
-        hands, pile = belief.sample(rng)
+        hands, pile, deal_weight = belief.sample_weighted(rng)
         hands[me] = belief.own
         if template is None:
             template = root = root_sim(view, belief, hands, pile)
@@ -167,7 +168,7 @@ def search(
             root = template.copy()
             root.hands = hands
             root.pile = pile
-        log_weights.append(weigh(hands) if weigh is not None else 0.0)
+        log_weights.append(deal_weight + (weigh(hands) if weigh is not None else 0.0))
         for k, move in enumerate(moves):
             sim = root.copy()
             sim.apply(move)
@@ -191,7 +192,7 @@ def choose_hard(
     clock: Callable[[], float] = perf_counter,
 ) -> Action:
     """Pick the legal action with the best average simulated outcome (:func:`search` with
-    every deal weighing the same and heuristic play-outs to the end)."""
+    every consistent deal counting the same and heuristic play-outs to the end)."""
     return search(view, rng, budget, samples, stats, clock=clock)
 
 

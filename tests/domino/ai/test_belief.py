@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 
 import pytest
@@ -42,14 +44,16 @@ def test_pass_on_3_and_5_is_never_dealt_a_3_or_5(monkeypatch: pytest.MonkeyPatch
         assert [h.bit_count() for h in hands] == [0, 7, 6, 6]
     # and the deals hard actually simulates obey it too
     seen: list[list[int]] = []
-    original = belief_module.Belief.sample
+    original = belief_module.Belief.sample_weighted
 
-    def spy(self: Belief, rng: random.Random, tries: int = 30) -> tuple[list[int], list[int]]:
+    def spy(
+        self: Belief, rng: random.Random, tries: int = 30
+    ) -> tuple[list[int], list[int], float]:
         deal = original(self, rng, tries)
         seen.append(deal[0])
         return deal
 
-    monkeypatch.setattr(belief_module.Belief, "sample", spy)
+    monkeypatch.setattr(belief_module.Belief, "sample_weighted", spy)
     choose(view, "hard", rng=random.Random(1), samples=50)
     assert len(seen) == 50
     assert all(not hands[1] & (NUM[3] | NUM[5]) for hands in seen)
@@ -161,3 +165,39 @@ def test_sampled_deals_fill_every_hidden_place() -> None:
     assert dealt & belief.unseen == dealt
     assert dealt.bit_count() == 30
     assert belief.unseen.bit_count() == 45
+
+
+def test_weighted_deals_count_every_consistent_deal_the_same() -> None:
+    """Filling one constrained hand after another favours some deals; the weight undoes it.
+
+    Seat 1 holds none of tiles a, b and seat 2 not tile c (say they passed on those numbers);
+    seat 3 holds anything. Every split of the six tiles that obeys that must come up
+    equally often once the deals are weighed.
+    """
+    six = [0, 1, 2, 3, 4, 5]  # tile indices 0-0 .. 0-5
+    unseen = sum(1 << i for i in six)
+    groups = [(1, (1 << 0) | (1 << 1), 2), (2, 1 << 2, 2), (3, 0, 2)]
+    belief = Belief(0, 4, 0, unseen, groups, 0, 0)
+    consistent = []
+    for one in itertools.combinations(six, 2):
+        for two in itertools.combinations([i for i in six if i not in one], 2):
+            three = tuple(i for i in six if i not in one and i not in two)
+            if 0 not in one and 1 not in one and 2 not in two:
+                consistent.append((one, two, three))
+    key = {deal: k for k, deal in enumerate(consistent)}
+    weighted = [0.0] * len(consistent)
+    plain = [0.0] * len(consistent)
+    rng = random.Random(3)
+    for _ in range(30_000):
+        hands, pile, log_weight = belief.sample_weighted(rng)
+        assert pile == []
+        deal = tuple(tuple(bits(hands[s])) for s in (1, 2, 3))
+        weighted[key[deal]] += math.exp(log_weight)
+        plain[key[deal]] += 1.0
+
+    def distance_from_uniform(counts: list[float]) -> float:
+        total = sum(counts)
+        return sum(abs(c / total - 1 / len(counts)) for c in counts) / 2
+
+    assert distance_from_uniform(plain) > 0.1  # the unweighted deals are biased
+    assert distance_from_uniform(weighted) < 0.03
