@@ -15,9 +15,11 @@ deal and keeps the move with the best average outcome. On top of that:
   scores. Deals where the partner or an opponent would have played very differently count
   little: this reads partner signals (he opened with or kept feeding a number: he holds
   more of it) and an opponent's reluctance to play a number.
-- **Exact endgame.** Once few tiles are left in the hands and nothing can be drawn, each deal
-  is solved exactly by alpha-beta search with both sides playing their best, instead of a
-  heuristic play-out.
+- **Searched endgame.** Once :data:`ENDGAME_TILES` or fewer tiles are left in the hands and
+  nothing can be drawn (in partners, from the third round on), each deal is searched by
+  alpha-beta with both sides playing their best instead of played out: exactly when the
+  search fits in :data:`~domino.ai.hard.NODE_LIMIT` positions, else the lines it could not
+  open are finished by the heuristic.
 - **A time budget.** It stops when the budget is nearly spent, or earlier once one move is
   best beyond doubt over the (weighted) deals seen so far.
 """
@@ -37,7 +39,7 @@ from domino.match import NUM
 from domino.views import View
 
 EXPERT_BUDGET = 0.5
-ENDGAME_TILES = 6  # solve exactly once the hands hold this many tiles or fewer in all
+ENDGAME_TILES = 20  # search each deal once the hands hold this many tiles or fewer in all
 TEMPERATURE = 8.0  # of the play model's softmax, in score points (sharper measured worse)
 BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
 
@@ -171,7 +173,7 @@ def choose_expert(
     clock: Callable[[], float] = perf_counter,
 ) -> Action:
     """The legal action with the best average outcome over consistent deals, each weighed
-    by the play model, with exact search once :data:`ENDGAME_TILES` or fewer are in hands."""
+    by the play model, with alpha-beta search once :data:`ENDGAME_TILES` or fewer are in hands."""
     choices = decisions(view)
 
     def weigh(hands: list[int]) -> float:
