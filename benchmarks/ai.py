@@ -6,7 +6,8 @@ one level against the ``dominoes`` package's probabilistic alpha-beta player (10
 depth 4), OpenSpiel's ISMCTS (1,000 simulations per move) or another level of ours, on the
 first hand of a partnership game where a domino or a block scores all pips left
 (``partners`` with ``scoring=all``, the rules the ``dominoes`` package plays). The peers
-need the bench extra: ``pip install -e ".[bench]"``.
+need the bench extra: ``pip install -e ".[bench]"``. ``--level seer`` puts a yardstick that
+sees every hand in our place (:func:`seer`): how much the hidden tiles are worth.
 
 Every deal (a seed) is played twice, the second time with the sides swapped, so both
 players hold the same tiles once. One hand per deal. Prints, per matchup: hands won by each
@@ -33,6 +34,10 @@ from dataclasses import dataclass, field
 from domino import Match, preset
 from domino.actions import Action
 from domino.ai import ALL_LEVELS, choose
+from domino.ai.belief import Belief
+from domino.ai.hard import search
+from domino.ai.policy import play_out_seen
+from domino.ai.sim import mask_of
 from domino.rules import Ruleset
 
 MATCHUPS: tuple[tuple[str, str, str], ...] = (
@@ -46,6 +51,7 @@ MATCHUPS: tuple[tuple[str, str, str], ...] = (
 
 
 PEERS = ("dominoes", "openspiel")
+SEER = "seer"
 DUEL_RULES = "partners-all"
 _peer_cache: dict[str, object] = {}
 PEER_OPTIONS: dict[str, dict[str, int]] = {"dominoes": {}, "openspiel": {}}
@@ -59,10 +65,29 @@ def ruleset_of(name: str) -> Ruleset:
     return preset(name)
 
 
+def seer(match: Match, seat: int, rng: random.Random) -> Action:
+    """A yardstick that sees every hand (benchmarks only): the move that is best on the
+    true deal, by alpha-beta with every seat seeing it (4,000 positions, then played out)."""
+    view = match.view(seat)
+    if len(view.legal) == 1:
+        return view.legal[0]
+    belief = Belief.from_view(view)
+    held = [mask_of(hand) for hand in match.hands]
+    belief.groups = [
+        (s, belief.unseen & ~hand, hand.bit_count()) for s, hand in enumerate(held) if s != seat
+    ]
+    return search(
+        view, rng, 1.0, samples=1, endgame=len(view.ruleset.tiles), finish=play_out_seen,
+        belief=belief,
+    )
+
+
 def act(
     level: str, match: Match, seat: int, rng: random.Random, budget: float | None
 ) -> Action:
-    """The action of player ``level`` (one of ours, or a peer) for ``seat``."""
+    """The action of player ``level`` (one of ours, the seer, or a peer) for ``seat``."""
+    if level == SEER:
+        return seer(match, seat, rng)
     if level in PEERS:
         peer = _peer_cache.get(level)
         if peer is None:
@@ -212,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", default="", help="a duel on partners-all: dominoes, openspiel or a level"
     )
-    parser.add_argument("--level", default="expert", help="our level in an --against duel")
+    parser.add_argument(
+        "--level", default="expert", help=f"our level in an --against duel (or {SEER})"
+    )
     parser.add_argument(
         "--every", type=int, default=0, help="print running figures every N deals"
     )
@@ -228,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     PEER_OPTIONS["openspiel"] = {"sims": args.sims}
     matchups = MATCHUPS
     if args.against:
-        if args.against not in (*PEERS, *ALL_LEVELS) or args.level not in ALL_LEVELS:
+        if args.against not in (*PEERS, *ALL_LEVELS) or args.level not in (*ALL_LEVELS, SEER):
             parser.error(f"--against takes one of {', '.join((*PEERS, *ALL_LEVELS))}")
         matchups = ((DUEL_RULES, args.level, args.against),)
     elif args.only:

@@ -116,6 +116,7 @@ def search(
     finish: Callable[[Sim], None] = play_out,
     clock: Callable[[], float] = perf_counter,
     bonus: float = 0.0,
+    belief: Belief | None = None,
 ) -> Action:
     """The legal action with the best (weighted) average outcome over consistent deals.
 
@@ -128,7 +129,8 @@ def search(
     instead of played out by ``finish``. ``stats``, when given, receives the number of
     deals simulated. ``clock`` reads the seconds the budget counts
     (wall time by default; the benchmarks pass the process's CPU time). ``bonus`` is added
-    to the value of a won hand and taken from a lost one (:func:`outcome_value`).
+    to the value of a won hand and taken from a lost one (:func:`outcome_value`). ``belief``
+    replaces what the view tells of the hidden tiles (default: :meth:`Belief.from_view`).
     """
     start = clock()
     legal = view.legal
@@ -136,7 +138,8 @@ def search(
         return legal[0]
     me = view.seat
     assert me is not None
-    belief = Belief.from_view(view)
+    if belief is None:
+        belief = Belief.from_view(view)
     rules = sim_rules(view.ruleset)
     side = rules.side_of[me]
     penalty = rules.penalty
