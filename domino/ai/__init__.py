@@ -23,8 +23,9 @@ Levels (:data:`LEVELS` are the ones offered to players):
 - ``expert``: the same search, with play-outs where every simulated seat also reads the
   simulated deal (leaves ends the next seat cannot follow, keeps ends its partner can), each
   deal weighed by how well it explains the other seats' earlier plays under a model of their
-  play (partner signals included), alpha-beta search of each deal once 20 tiles or fewer are
-  left in hands (exact when it fits in 4,000 positions), and a budget of 0.5 s per decision.
+  play (partner signals included), alpha-beta search of each deal once 12 tiles or fewer are
+  left in hands (exact when it fits in 4,000 positions), and at most 400 deals within a budget
+  of 0.5 s per decision.
 - ``heaviest`` (not offered): lays the heaviest legal tile; the benchmark's baseline.
 
 In games scored at the ends (All Fives) every level but ``easy`` and ``heaviest`` plays

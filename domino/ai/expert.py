@@ -16,12 +16,13 @@ deal and keeps the move with the best average outcome. On top of that:
   little: this reads partner signals (he opened with or kept feeding a number: he holds
   more of it) and an opponent's reluctance to play a number.
 - **Searched endgame.** Once :data:`ENDGAME_TILES` or fewer tiles are left in the hands and
-  nothing can be drawn (in partners, from the third round on), each deal is searched by
+  nothing can be drawn (in partners, from the fifth round on), each deal is searched by
   alpha-beta with both sides playing their best instead of played out: exactly when the
   search fits in :data:`~domino.ai.hard.NODE_LIMIT` positions, else the lines it could not
   open are finished by the heuristic.
-- **A time budget.** It stops when the budget is nearly spent, or earlier once one move is
-  best beyond doubt over the (weighted) deals seen so far.
+- **A cap and a time budget.** It stops after :data:`EXPERT_DEALS` deals, when the budget is
+  nearly spent, or earlier once one move is best beyond doubt over the (weighted) deals seen
+  so far.
 """
 
 from __future__ import annotations
@@ -39,7 +40,10 @@ from domino.match import NUM
 from domino.views import View
 
 EXPERT_BUDGET = 0.5
-ENDGAME_TILES = 20  # search each deal once the hands hold this many tiles or fewer in all
+ENDGAME_TILES = 12  # search each deal once the hands hold this many tiles or fewer in all
+# At most this many deals per decision: against ISMCTS, 400 to 500 deals played better than
+# 1,500 or the 2,000 a 0.5 s budget affords (see the README's duels).
+EXPERT_DEALS = 400
 TEMPERATURE = 8.0  # of the play model's softmax, in score points (sharper measured worse)
 BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
 
@@ -182,7 +186,7 @@ def choose_expert(
     return search(
         view, rng, budget, samples, stats,
         share=BUDGET_SHARE, weigh=weigh if choices else None, endgame=ENDGAME_TILES,
-        finish=play_out_seen, clock=clock,
+        finish=play_out_seen, clock=clock, most=EXPERT_DEALS,
     )
 
 

@@ -117,6 +117,7 @@ def search(
     clock: Callable[[], float] = perf_counter,
     bonus: float = 0.0,
     belief: Belief | None = None,
+    most: int | None = None,
 ) -> Action:
     """The legal action with the best (weighted) average outcome over consistent deals.
 
@@ -131,6 +132,7 @@ def search(
     (wall time by default; the benchmarks pass the process's CPU time). ``bonus`` is added
     to the value of a won hand and taken from a lost one (:func:`outcome_value`). ``belief``
     replaces what the view tells of the hidden tiles (default: :meth:`Belief.from_view`).
+    ``most``, when given, caps the deals simulated within the budget.
     """
     start = clock()
     legal = view.legal
@@ -153,7 +155,7 @@ def search(
     check = MIN_ROUNDS
     while True:
         if samples is None:
-            if rounds and clock() >= deadline:
+            if rounds and (clock() >= deadline or (most is not None and rounds >= most)):
                 break
             if rounds >= check:
                 if settled(values, log_weights):
