@@ -256,7 +256,10 @@ def main(argv: list[str] | None = None) -> int:
     matchups = MATCHUPS
     if args.against:
         if args.against not in (*PEERS, *ALL_LEVELS) or args.level not in (*ALL_LEVELS, SEER):
-            parser.error(f"--against takes one of {', '.join((*PEERS, *ALL_LEVELS))}")
+            parser.error(
+                f"--against takes one of {', '.join((*PEERS, *ALL_LEVELS))};"
+                f" --level one of {', '.join((*ALL_LEVELS, SEER))}"
+            )
         matchups = ((DUEL_RULES, args.level, args.against),)
     elif args.only:
         matchups = tuple(tuple(m.split(":")) for m in args.only.split(","))  # type: ignore[misc]

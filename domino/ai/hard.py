@@ -3,8 +3,9 @@ the hidden tiles consistent with the view.
 
 Each round samples one deal (:meth:`Belief.sample_weighted`), then plays every candidate move
 in it and finishes the hand with the fast heuristic for all seats (or, for ``expert`` near the
-end, solves it exactly). The candidate with the best average outcome over all rounds wins. Rounds
-stop when the time budget is near or one move is clearly best.
+end, searches it by alpha-beta). The candidate with the best average outcome over all rounds
+wins. Rounds stop when the time budget is near, one move is clearly best, or (``expert``) a
+cap of deals is reached.
 """
 
 from __future__ import annotations
