@@ -1,28 +1,19 @@
-"""The ``expert`` player: determinised search with a play model and an exact endgame.
+"""The ``expert`` player: information-set tree search over deals weighed by a play model.
 
-Like ``hard`` it deals the hidden tiles many times consistently with every pass, draw, play
-and forced opening (:class:`~domino.ai.belief.Belief`), tries every candidate move in each
-deal and keeps the move with the best average outcome. On top of that:
+It searches one tree over the public course of the hand (:mod:`domino.ai.tree`): every seat
+chooses in the tree from what it could see, so the search does not credit a seat with knowing
+hidden tiles. Each iteration draws a deal of the hidden tiles consistent with every pass,
+draw, play and forced opening (:class:`~domino.ai.belief.Belief`), and finishes the hand with
+play-outs where each simulated seat also reads that deal (:func:`~domino.ai.policy.seen_move`).
 
-- **Play-outs that use the deal.** Each simulated seat also leaves ends the next seat holds
-  nothing for in that deal, and avoids ends its partner holds nothing for
-  (:func:`~domino.ai.policy.seen_move`): the simulated hands end as they would between
-  players who read each other well, which values moves better.
+**A play model weighs each deal.** Every earlier play of another seat (partner included) is
+scored under the deal by the rule-of-thumb heuristic the players use (:func:`play_score`); the
+deal's weight is how likely that seat's actual choices were under a softmax of those scores.
+Deals where the partner or an opponent would have played very differently are drawn rarely:
+this reads partner signals (he opened with or kept feeding a number: he holds more of it) and
+an opponent's reluctance to play a number.
 
-- **A play model weighs each deal.** Every earlier play of another seat (partner included)
-  is scored under the deal by the rule-of-thumb heuristic the players use (:func:`play_score`);
-  the deal's weight is how likely that seat's actual choices were under a softmax of those
-  scores. Deals where the partner or an opponent would have played very differently count
-  little: this reads partner signals (he opened with or kept feeding a number: he holds
-  more of it) and an opponent's reluctance to play a number.
-- **Searched endgame.** Once :data:`ENDGAME_TILES` or fewer tiles are left in the hands and
-  nothing can be drawn (in partners, from the fifth round on), each deal is searched by
-  alpha-beta with both sides playing their best instead of played out: exactly when the
-  search fits in :data:`~domino.ai.hard.NODE_LIMIT` positions, else the lines it could not
-  open are finished by the heuristic.
-- **A cap and a time budget.** It stops after :data:`EXPERT_DEALS` deals, when the budget is
-  nearly spent, or earlier once one move is best beyond doubt over the (weighted) deals seen
-  so far.
+It stops after :data:`EXPERT_ITERATIONS` iterations or when its time budget is nearly spent.
 """
 
 from __future__ import annotations
@@ -33,17 +24,15 @@ from collections.abc import Callable
 from time import perf_counter
 
 from domino.actions import Action, Play
-from domino.ai.hard import search
-from domino.ai.policy import play_out_seen, play_score
+from domino.ai.policy import play_score
 from domino.ai.sim import bits, to_move
+from domino.ai.tree import tree_search
 from domino.match import NUM
 from domino.views import View
 
 EXPERT_BUDGET = 0.5
-ENDGAME_TILES = 12  # search each deal once the hands hold this many tiles or fewer in all
-# At most this many deals per decision: against ISMCTS, 400 to 500 deals played better than
-# 1,500 or the 2,000 a 0.5 s budget affords (see the README's duels).
-EXPERT_DEALS = 400
+# At most this many iterations per decision (the duels in the README were measured with it).
+EXPERT_ITERATIONS = 3000
 TEMPERATURE = 8.0  # of the play model's softmax, in score points (sharper measured worse)
 BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
 
@@ -176,18 +165,18 @@ def choose_expert(
     stats: dict[str, float] | None = None,
     clock: Callable[[], float] = perf_counter,
 ) -> Action:
-    """The legal action with the best average outcome over consistent deals, each weighed
-    by the play model, with alpha-beta search once :data:`ENDGAME_TILES` or fewer are in hands."""
+    """The legal action the information-set tree search tries most, over consistent deals
+    weighed by the play model; ``samples`` fixes the number of iterations."""
     choices = decisions(view)
 
     def weigh(hands: list[int]) -> float:
         return log_weight(choices, hands)
 
-    return search(
+    return tree_search(
         view, rng, budget, samples, stats,
-        share=BUDGET_SHARE, weigh=weigh if choices else None, endgame=ENDGAME_TILES,
-        finish=play_out_seen, clock=clock, most=EXPERT_DEALS,
+        weigh=weigh if choices else None, most=EXPERT_ITERATIONS, share=BUDGET_SHARE,
+        clock=clock,
     )
 
 
-__all__ = ["EXPERT_BUDGET", "choose_expert", "decisions", "log_weight"]
+__all__ = ["EXPERT_BUDGET", "EXPERT_ITERATIONS", "choose_expert", "decisions", "log_weight"]

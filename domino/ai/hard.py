@@ -1,11 +1,10 @@
-"""The ``hard`` player and the search it shares with ``expert``: Monte Carlo over deals of
-the hidden tiles consistent with the view.
+"""The ``hard`` player: Monte Carlo over deals of the hidden tiles consistent with the view.
 
 Each round samples one deal (:meth:`Belief.sample_weighted`), then plays every candidate move
-in it and finishes the hand with the fast heuristic for all seats (or, for ``expert`` near the
-end, searches it by alpha-beta). The candidate with the best average outcome over all rounds
-wins. Rounds stop when the time budget is near, one move is clearly best, or (``expert``) a
-cap of deals is reached.
+in it and finishes the hand with the fast heuristic for all seats (or, near the end when asked,
+searches it by alpha-beta: the benchmarks' seer does). The candidate with the best average
+outcome over all rounds wins. Rounds stop when the time budget is near or one move is clearly
+best.
 """
 
 from __future__ import annotations
@@ -101,9 +100,6 @@ def evaluate(
     return outcome_value(sim.result, side, penalty, bonus)
 
 
-Weigh = Callable[[list[int]], float]
-
-
 def search(
     view: View,
     rng: random.Random,
@@ -112,28 +108,24 @@ def search(
     stats: dict[str, float] | None = None,
     *,
     share: float = BUDGET_SHARE,
-    weigh: Weigh | None = None,
     endgame: int = 0,
     finish: Callable[[Sim], None] = play_out,
     clock: Callable[[], float] = perf_counter,
     bonus: float = 0.0,
     belief: Belief | None = None,
-    most: int | None = None,
 ) -> Action:
     """The legal action with the best (weighted) average outcome over consistent deals.
 
     Simulates until ``share`` of ``budget`` seconds (measured from the call) is nearly spent
     or one move is clearly best (see :func:`settled`), or exactly ``samples`` deals when
     given (then the choice depends on ``view`` and ``rng`` only). Each deal weighs what makes
-    every consistent deal count the same (:meth:`Belief.sample_weighted`), times
-    ``exp(weigh(hands))`` when ``weigh`` is given. Once the hands hold ``endgame``
-    tiles or fewer and nothing can be drawn, each deal is solved exactly (:func:`solve`)
-    instead of played out by ``finish``. ``stats``, when given, receives the number of
-    deals simulated. ``clock`` reads the seconds the budget counts
-    (wall time by default; the benchmarks pass the process's CPU time). ``bonus`` is added
+    every consistent deal count the same (:meth:`Belief.sample_weighted`). Once the hands
+    hold ``endgame`` tiles or fewer and nothing can be drawn, each deal is solved exactly
+    (:func:`solve`) instead of played out by ``finish``. ``stats``, when given, receives the
+    number of deals simulated. ``clock`` reads the seconds the budget counts (wall time by
+    default; the benchmarks pass the process's CPU time). ``bonus`` is added
     to the value of a won hand and taken from a lost one (:func:`outcome_value`). ``belief``
     replaces what the view tells of the hidden tiles (default: :meth:`Belief.from_view`).
-    ``most``, when given, caps the deals simulated within the budget.
     """
     start = clock()
     legal = view.legal
@@ -156,7 +148,7 @@ def search(
     check = MIN_ROUNDS
     while True:
         if samples is None:
-            if rounds and (clock() >= deadline or (most is not None and rounds >= most)):
+            if rounds and clock() >= deadline:
                 break
             if rounds >= check:
                 if settled(values, log_weights):
@@ -174,7 +166,7 @@ def search(
             root = template.copy()
             root.hands = hands
             root.pile = pile
-        log_weights.append(deal_weight + (weigh(hands) if weigh is not None else 0.0))
+        log_weights.append(deal_weight)
         for k, move in enumerate(moves):
             sim = root.copy()
             sim.apply(move)

@@ -1,4 +1,5 @@
-"""The expert level: view-only, exact endgame, the play model, its budget and strength."""
+"""The expert level: view-only, its tree search, the play model, its budget and strength;
+the exact endgame search the benchmarks' seer uses."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from domino import PRESETS, Match, Play, Tile, preset
 from domino.ai import choose
 from domino.ai.belief import Belief
-from domino.ai.expert import EXPERT_DEALS, choose_expert, decisions, log_weight
+from domino.ai.expert import EXPERT_ITERATIONS, choose_expert, decisions, log_weight
 from domino.ai.hard import outcome_value, solve
 from domino.ai.policy import rollout_move
 from domino.ai.sim import Sim, mask_of
@@ -237,12 +238,13 @@ def test_the_budget_counts_the_clock_it_is_given() -> None:
     assert stats["rounds"] == 1
 
 
-def test_expert_stops_at_its_deal_cap_within_a_long_budget() -> None:
-    """Our decision: ``expert`` simulates at most EXPERT_DEALS deals, however long it may think
-    (more deals measured weaker against ISMCTS); a clock that never moves cannot stop it."""
+def test_expert_stops_at_its_iteration_cap_within_a_long_budget() -> None:
+    """Our decision: ``expert`` runs at most EXPERT_ITERATIONS iterations, however long it may
+    think (the figures in the README were measured with that cap); a clock that never moves
+    cannot stop it."""
     match = Match.new(any_opener(preset("partners")), 2, None)
     view = match.view(match.turn)
     assert len(view.legal) > 1
     stats: dict[str, float] = {}
     choose_expert(view, random.Random(0), budget=1.0, stats=stats, clock=lambda: 0.0)
-    assert stats["rounds"] == EXPERT_DEALS
+    assert stats["rounds"] == EXPERT_ITERATIONS

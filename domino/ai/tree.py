@@ -1,0 +1,165 @@
+"""Information-set tree search, the search ``expert`` plays by.
+
+One tree is grown over the public course of the hand from the decision on: a node is the
+sequence of moves since, which every seat sees alike, so no seat's choice in the tree can
+depend on tiles it cannot see. Each iteration:
+
+1. draws one deal of the hidden tiles from a pool of consistent deals, each drawn as often as
+   its weight says (what makes every consistent deal count the same, times the play model's
+   likelihood of the other seats' earlier plays; see :mod:`domino.ai.expert`);
+2. walks down the tree among the moves legal in that deal, each seat picking by UCB on its
+   own side's results (counting a move's chances only in the deals where it was legal);
+3. adds one node (the move the deal-reading heuristic likes best when untried, else an untried
+   one at random) and finishes the hand with deal-reading play-outs
+   (:func:`~domino.ai.policy.play_out_seen`);
+4. credits the hand's outcome to every node on the way, for the side that moved into it.
+
+The move tried most often at the root is played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from time import perf_counter
+
+from domino.actions import Action
+from domino.ai.belief import Belief
+from domino.ai.hard import outcome_value, root_sim
+from domino.ai.policy import play_out_seen, seen_move
+from domino.ai.sim import Sim, sim_rules, to_move
+from domino.views import View
+
+EXPLORATION = 0.7  # UCB constant, on outcomes divided by VALUE_SCALE
+VALUE_SCALE = 60.0  # points: a typical hand's swing
+POOL = 400  # consistent deals drawn from
+
+
+class _Node:
+    """A public sequence of moves: its visits, its side's total outcome and its chances."""
+
+    __slots__ = ("chances", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.chances = 0  # iterations in which this move was legal at its parent
+
+
+def tree_search(
+    view: View,
+    rng: random.Random,
+    budget: float,
+    iterations: int | None = None,
+    stats: dict[str, float] | None = None,
+    *,
+    weigh: Callable[[list[int]], float] | None = None,
+    most: int | None = None,
+    share: float = 0.85,
+    clock: Callable[[], float] = perf_counter,
+) -> Action:
+    """The legal action the tree search tries most.
+
+    Runs until ``share`` of ``budget`` seconds of ``clock`` is spent or ``most`` iterations
+    are done, or exactly ``iterations`` when given (the choice then depends on ``view`` and
+    ``rng`` only). ``weigh`` gives a deal's log-weight from the other seats' hands.
+    ``stats``, when given, receives the iterations run as ``rounds``.
+    """
+    start = clock()
+    legal = view.legal
+    if len(legal) == 1:
+        return legal[0]
+    me = view.seat
+    assert me is not None
+    belief = Belief.from_view(view)
+    rules = sim_rules(view.ruleset)
+    side_of = rules.side_of
+    penalty = rules.penalty
+    sides = len(rules.seats_of_side)
+    limit = iterations if iterations is not None else most
+    pool: list[Sim] = []
+    cumulative: list[float] = []
+    log_weights: list[float] = []
+    for _ in range(min(POOL, limit) if limit is not None else POOL):
+        hands, pile, deal_weight = belief.sample_weighted(rng)
+        hands[me] = belief.own
+        if pool:
+            sim = pool[0].copy()
+            sim.hands = hands
+            sim.pile = pile
+        else:
+            sim = root_sim(view, belief, hands, pile)
+        pool.append(sim)
+        log_weights.append(deal_weight + (weigh(hands) if weigh is not None else 0.0))
+    top = max(log_weights)
+    total = 0.0
+    for x in log_weights:
+        total += math.exp(x - top)
+        cumulative.append(total)
+    deadline = start + budget * share
+    root = _Node()
+    done = 0
+    while limit is None or done < limit:
+        if iterations is None and done and clock() >= deadline:
+            break
+        sim = rng.choices(pool, cum_weights=cumulative)[0].copy()
+        path = _descend(root, sim, rng, side_of)
+        if sim.turn >= 0:
+            play_out_seen(sim)
+        result = sim.result
+        assert result is not None
+        values = [outcome_value(result, s, penalty) / VALUE_SCALE for s in range(sides)]
+        for node, side in path:
+            node.visits += 1
+            node.total += values[side]
+        done += 1
+    if stats is not None:
+        stats["rounds"] = done
+    visits = [root.children[m].visits if m in root.children else -1 for m in map(to_move, legal)]
+    return legal[max(range(len(legal)), key=visits.__getitem__)]
+
+
+def _descend(
+    node: _Node, sim: Sim, rng: random.Random, side_of: tuple[int, ...] | list[int]
+) -> list[tuple[_Node, int]]:
+    """Walk ``sim`` down the tree by UCB, add one node, and return the path with the side
+    that moved into each node."""
+    path: list[tuple[_Node, int]] = []
+    while sim.turn >= 0:
+        moves = sim.legal()
+        side = side_of[sim.turn]
+        untried = [m for m in moves if m not in node.children]
+        for m in moves:
+            child = node.children.get(m)
+            if child is not None:
+                child.chances += 1
+        if untried:
+            if len(untried) == 1:
+                move = untried[0]
+            else:
+                liked = seen_move(sim)
+                move = liked if liked in untried else rng.choice(untried)
+            child = node.children[move] = _Node()
+            sim.apply(move)
+            path.append((child, side))
+            return path
+        best = moves[0]
+        if len(moves) > 1:
+            score = -1e18
+            for m in moves:
+                child = node.children[m]
+                value = child.total / child.visits + EXPLORATION * math.sqrt(
+                    math.log(child.chances) / child.visits
+                )
+                if value > score:
+                    score = value
+                    best = m
+        sim.apply(best)
+        node = node.children[best]
+        path.append((node, side))
+    return path
+
+
+__all__ = ["EXPLORATION", "POOL", "VALUE_SCALE", "tree_search"]
