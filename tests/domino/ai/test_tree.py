@@ -1,0 +1,104 @@
+"""The information-set tree search ``expert`` plays by."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domino import PRESETS, Match, Play, Tile
+from domino.ai import tree
+from domino.ai.sim import to_move
+from domino.ai.tree import tree_search
+from tests.domino.ai.helpers import position
+
+
+def advanced(rs_id: str, seed: int, moves: int) -> Match:
+    """A hand of ``rs_id`` after ``moves`` random actions (or its end, whichever first)."""
+    rng = random.Random(seed)
+    match = Match.new(PRESETS[rs_id], seed)
+    for _ in range(moves):
+        if match.hand_number != 1 or match.turn is None:
+            break
+        match = match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(["partners", "cuban", "three", "draw", "two", "penalty", "seven-seven"]),
+    st.integers(0, 10**6),
+    st.integers(0, 30),
+)
+def test_every_variant_gets_a_legal_action(rs_id: str, seed: int, moves: int) -> None:
+    match = advanced(rs_id, seed, moves)
+    if match.hand_number != 1 or match.turn is None:
+        return
+    view = match.view(match.turn)
+    stats: dict[str, float] = {}
+    action = tree_search(view, random.Random(seed), 1.0, 40, stats)
+    assert action in view.legal
+    if len(view.legal) > 1:
+        assert stats["rounds"] == 40
+
+
+def test_a_sure_win_is_found() -> None:
+    line = [(4, 2), (2, 1), (1, 1), (1, 0), (0, 3), (3, 1), (1, 5), (5, 0), (0, 6), (6, 1)]
+    view = position("draw", "1-4 4-6", line, hand_sizes=(2, 14), pile=2)
+    choice = tree_search(view, random.Random(3), 1.0, 200)
+    assert isinstance(choice, Play) and choice.tile == Tile(1, 4)
+
+
+def test_the_root_move_tried_most_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every iteration passes through one root move; the one with most visits is returned."""
+    match = advanced("partners", 7, 4)
+    assert match.turn is not None
+    view = match.view(match.turn)
+    assert len(view.legal) > 1
+    roots: list[tree._Node] = []
+    real = tree._Node
+
+    def spy() -> tree._Node:
+        node = real()
+        if not roots:
+            roots.append(node)
+        return node
+
+    monkeypatch.setattr(tree, "_Node", spy)
+    action = tree_search(view, random.Random(1), 1.0, 300)
+    root = roots[0]
+    visits = {m: child.visits for m, child in root.children.items()}
+    assert sum(visits.values()) == 300
+    assert set(visits) <= {to_move(a) for a in view.legal}
+    assert visits[to_move(action)] == max(visits.values())
+    for child in root.children.values():
+        assert child.chances >= child.visits - 1
+
+
+def test_weights_steer_the_deals_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal weight that rules out every deal but those with a tile in one hand: every
+    iteration plays such a deal."""
+    match = next(
+        m for k in range(4, 20) if len((m := advanced("partners", 11, k)).legal_actions()) > 1
+    )
+    assert match.turn is not None
+    me = match.turn
+    view = match.view(me)
+    partner = (me + 2) % 4
+    tile = match.hands[partner][0]
+    bit = 1 << (tile.a * 10 + tile.b)
+    seen: list[bool] = []
+    real_descend = tree._descend
+
+    def spy(node: tree._Node, sim: object, rng: random.Random, side_of: object) -> object:
+        seen.append(bool(sim.hands[partner] & bit))  # type: ignore[attr-defined]
+        return real_descend(node, sim, rng, side_of)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tree, "_descend", spy)
+    tree_search(
+        view, random.Random(2), 1.0, 200,
+        weigh=lambda hands: 0.0 if hands[partner] & bit else -200.0,
+    )
+    assert len(seen) == 200 and all(seen)
