@@ -72,9 +72,7 @@ LEVEL_HINTS: dict[str, str] = {
     "easy": N_("plays any tile that fits, at random"),
     "normal": N_("plays like a careful person: heavy tiles and doubles early, keeps its options"),
     "hard": N_("reads every pass and play, and tries each move on many deals that fit them"),
-    "expert": N_(
-        "hard's search, reading its partner's signals and counting the last tiles exactly"
-    ),
+    "expert": N_("reads its partner's signals and plans ahead from what each player can see"),
 }
 
 

@@ -33,7 +33,7 @@ async def test_join_leave_computers_and_start_with_empty_seats(
         assert "Partners (Latin) · table" in lobby.embed["title"]
         assert "Seat 1 · team 1: <@1001>" in lobby.text()
         assert "**easy**: plays any tile that fits, at random" in lobby.text()  # every level,
-        assert "**expert**: hard's search" in lobby.text()  # in one line each
+        assert "**expert**: reads its partner's signals" in lobby.text()  # in one line each
         assert set(lobby.custom_ids()) == {
             f"domino:{k}:{tid}" for k in ("join", "leave", "start", "cancel")
         } | {f"domino:ai:{tid}:{level}" for level in ("easy", "normal", "hard", "expert")}
