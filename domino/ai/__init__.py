@@ -20,12 +20,12 @@ Levels (:data:`LEVELS` are the ones offered to players):
   with the normal heuristic, and picks the move with the best average result (own side's hand
   points minus the opponents'; in ``penalty`` fewest own penalty points), stopping when the
   time budget per decision (default 0.3 s) is nearly spent.
-- ``expert``: the same search, with play-outs where every simulated seat also reads the
-  simulated deal (leaves ends the next seat cannot follow, keeps ends its partner can), each
-  deal weighed by how well it explains the other seats' earlier plays under a model of their
-  play (partner signals included), alpha-beta search of each deal once 12 tiles or fewer are
-  left in hands (exact when it fits in 4,000 positions), and at most 400 deals within a budget
-  of 0.5 s per decision.
+- ``expert``: an information-set tree search: one tree over the public course of the hand,
+  where each seat chooses from what it could see, grown over consistent deals drawn as often
+  as they explain the other seats' earlier plays under a model of their play (partner signals
+  included), finished by play-outs where every simulated seat also reads the simulated deal
+  (leaves ends the next seat cannot follow, keeps ends its partner can); at most 3,000
+  iterations within a budget of 0.5 s per decision.
 - ``heaviest`` (not offered): lays the heaviest legal tile; the benchmark's baseline.
 
 In games scored at the ends (All Fives) every level but ``easy`` and ``heaviest`` plays
@@ -34,7 +34,8 @@ answer with, plus laying heavy tiles and doubles, and going out first of all.
 
 Modules: :mod:`domino.ai.sim` (a fast bitmask simulator of one hand, checked against the
 engine), :mod:`domino.ai.belief` (inference and consistent deals), :mod:`domino.ai.policy`
-(easy, heaviest, normal), :mod:`domino.ai.hard` (the search), :mod:`domino.ai.expert`.
+(easy, heaviest, normal), :mod:`domino.ai.hard` (the search over deals),
+:mod:`domino.ai.tree` (the tree search) and :mod:`domino.ai.expert` (the play model).
 """
 
 from __future__ import annotations
@@ -68,9 +69,10 @@ def choose(
 
     ``rng`` drives every random choice (a fresh generator when None). ``budget`` is the
     most time, in seconds, ``hard`` (default 0.3) or ``expert`` (default 0.5) spends;
-    ``samples`` instead fixes how many deals they simulate, which makes the choice a pure
-    function of ``view`` and ``rng``. ``clock`` reads the seconds the budget counts (wall
-    time by default; e.g. ``time.process_time`` counts only this process's CPU time).
+    ``samples`` instead fixes how many deals (``expert``: iterations) they simulate, which
+    makes the choice a pure function of ``view`` and ``rng``. ``clock`` reads the seconds the
+    budget counts (wall time by default; e.g. ``time.process_time`` counts only this
+    process's CPU time).
     Raises ValueError for an unknown level or a view with nothing to do.
     """
     if level not in ALL_LEVELS:
