@@ -13,7 +13,12 @@ Deals where the partner or an opponent would have played very differently are dr
 this reads partner signals (he opened with or kept feeding a number: he holds more of it) and
 an opponent's reluctance to play a number.
 
-It stops after :data:`EXPERT_ITERATIONS` iterations or when its time budget is nearly spent.
+**Searched endgame.** Once :data:`ENDGAME_TILES` or fewer tiles are left in the hands and
+nothing can be drawn, each weighed deal is solved by alpha-beta instead
+(:func:`~domino.ai.tree.endgame_search`): so few hidden tiles leave little for a seat to guess.
+
+It stops after :data:`EXPERT_ITERATIONS` iterations (deals, in the endgame: at most
+:data:`~domino.ai.tree.POOL`) or when its time budget is nearly spent.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ EXPERT_BUDGET = 0.5
 EXPERT_ITERATIONS = 3000
 TEMPERATURE = 8.0  # of the play model's softmax, in score points (sharper measured worse)
 BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
+ENDGAME_TILES = 12  # solve each deal once the hands hold this many tiles or fewer in all
 
 
 class _Decision:
@@ -175,8 +181,15 @@ def choose_expert(
     return tree_search(
         view, rng, budget, samples, stats,
         weigh=weigh if choices else None, most=EXPERT_ITERATIONS, share=BUDGET_SHARE,
-        clock=clock,
+        endgame=ENDGAME_TILES, clock=clock,
     )
 
 
-__all__ = ["EXPERT_BUDGET", "EXPERT_ITERATIONS", "choose_expert", "decisions", "log_weight"]
+__all__ = [
+    "ENDGAME_TILES",
+    "EXPERT_BUDGET",
+    "EXPERT_ITERATIONS",
+    "choose_expert",
+    "decisions",
+    "log_weight",
+]

@@ -14,7 +14,8 @@ depend on tiles it cannot see. Each iteration:
    (:func:`~domino.ai.policy.play_out_seen`);
 4. credits the hand's outcome to every node on the way, for the side that moved into it.
 
-The move tried most often at the root is played.
+The move tried most often at the root is played. Late in a hand, when asked, the tree gives
+way to solving each pooled deal exactly (:func:`endgame_search`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from time import perf_counter
 
 from domino.actions import Action
 from domino.ai.belief import Belief
-from domino.ai.hard import outcome_value, root_sim
+from domino.ai.hard import NODE_LIMIT, outcome_value, root_sim, solve
 from domino.ai.policy import play_out_seen, seen_move
 from domino.ai.sim import Sim, sim_rules, to_move
 from domino.views import View
@@ -58,6 +59,7 @@ def tree_search(
     weigh: Callable[[list[int]], float] | None = None,
     most: int | None = None,
     share: float = 0.85,
+    endgame: int = 0,
     clock: Callable[[], float] = perf_counter,
 ) -> Action:
     """The legal action the tree search tries most.
@@ -65,7 +67,9 @@ def tree_search(
     Runs until ``share`` of ``budget`` seconds of ``clock`` is spent or ``most`` iterations
     are done, or exactly ``iterations`` when given (the choice then depends on ``view`` and
     ``rng`` only). ``weigh`` gives a deal's log-weight from the other seats' hands.
-    ``stats``, when given, receives the iterations run as ``rounds``.
+    ``stats``, when given, receives the iterations run as ``rounds``. Once the hands hold
+    ``endgame`` tiles or fewer and nothing can be drawn, it solves each pooled deal instead
+    (:func:`endgame_search`).
     """
     start = clock()
     legal = view.legal
@@ -94,11 +98,20 @@ def tree_search(
         pool.append(sim)
         log_weights.append(deal_weight + (weigh(hands) if weigh is not None else 0.0))
     top = max(log_weights)
+    deadline = start + budget * share
+    first = pool[0]
+    if (
+        endgame
+        and not (rules.draw and len(first.pile) > rules.floor)
+        and sum(h.bit_count() for h in first.hands) <= endgame
+    ):
+        weights = [math.exp(x - top) for x in log_weights]
+        until = None if iterations is not None else deadline
+        return endgame_search(view, pool, weights, until, stats, clock)
     total = 0.0
     for x in log_weights:
         total += math.exp(x - top)
         cumulative.append(total)
-    deadline = start + budget * share
     root = _Node()
     done = 0
     while limit is None or done < limit:
@@ -119,6 +132,38 @@ def tree_search(
         stats["rounds"] = done
     visits = [root.children[m].visits if m in root.children else -1 for m in map(to_move, legal)]
     return legal[max(range(len(legal)), key=visits.__getitem__)]
+
+
+def endgame_search(
+    view: View,
+    pool: list[Sim],
+    weights: list[float],
+    deadline: float | None,
+    stats: dict[str, float] | None,
+    clock: Callable[[], float],
+) -> Action:
+    """The legal action with the best weighted mean over ``pool``'s deals, each solved by
+    alpha-beta with every seat seeing the deal (:func:`~domino.ai.hard.solve`), until
+    ``deadline`` on ``clock`` when given."""
+    legal = view.legal
+    moves = [to_move(a) for a in legal]
+    me = view.seat
+    assert me is not None
+    rules = pool[0].rules
+    side = rules.side_of[me]
+    sums = [0.0] * len(moves)
+    done = 0
+    for sim, weight in zip(pool, weights, strict=True):
+        if deadline is not None and done and clock() >= deadline:
+            break
+        for k, move in enumerate(moves):
+            child = sim.copy()
+            child.apply(move)
+            sums[k] += weight * solve(child, side, rules.penalty, -1e18, 1e18, [NODE_LIMIT])
+        done += 1
+    if stats is not None:
+        stats["rounds"] = done
+    return legal[max(range(len(moves)), key=sums.__getitem__)]
 
 
 def _descend(
@@ -162,4 +207,4 @@ def _descend(
     return path
 
 
-__all__ = ["EXPLORATION", "POOL", "VALUE_SCALE", "tree_search"]
+__all__ = ["EXPLORATION", "POOL", "VALUE_SCALE", "endgame_search", "tree_search"]

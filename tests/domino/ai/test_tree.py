@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from domino import PRESETS, Match, Play, Tile
 from domino.ai import tree
-from domino.ai.sim import to_move
+from domino.ai.sim import mask_of, to_move
 from domino.ai.tree import tree_search
 from tests.domino.ai.helpers import position
 
@@ -102,3 +102,42 @@ def test_weights_steer_the_deals_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
         weigh=lambda hands: 0.0 if hands[partner] & bit else -200.0,
     )
     assert len(seen) == 200 and all(seen)
+
+
+def _exact(match: Match, side: int) -> float:
+    """The hand's value for ``side`` with every seat seeing every hand, by plain minimax
+    over the public ``Match`` API."""
+    if match.hand_number != 1 or match.turn is None:
+        points = match.hand_results[0].points
+        return points[side] - points[1 - side]
+    values = [_exact(match.apply(a), side) for a in match.legal_actions()]
+    return max(values) if match.ruleset.side_of(match.turn) == side else min(values)
+
+
+def test_the_endgame_solves_each_deal_exactly() -> None:
+    """Late in a partners hand, with only the true deal weighed in, the endgame search plays
+    a move worth as much as the best one by minimax on the real match."""
+    tested = 0
+    for seed in range(40):
+        match = advanced("partners", seed, 0)
+        rng = random.Random(seed)
+        while match.turn is not None and sum(len(h) for h in match.hands) > 8:
+            match = match.apply(rng.choice(match.legal_actions()))
+        if match.turn is None or match.hand_number != 1 or len(match.legal_actions()) < 2:
+            continue
+        me = match.turn
+        side = match.ruleset.side_of(me)
+        view = match.view(me)
+        true = [mask_of(hand) for hand in match.hands]
+        worth = {a: _exact(match.apply(a), side) for a in view.legal}
+        if len(set(worth.values())) < 2:
+            continue
+        stats: dict[str, float] = {}
+        choice = tree_search(
+            view, random.Random(seed), 1.0, 400, stats, endgame=8,
+            weigh=lambda hands, true=true: 0.0 if hands == true else -300.0,
+        )
+        assert worth[choice] == max(worth.values())
+        assert stats["rounds"] == min(tree.POOL, 400)
+        tested += 1
+    assert tested >= 5
