@@ -31,14 +31,18 @@ def advanced(rs_id: str, seed: int, moves: int) -> Match:
     st.sampled_from(["partners", "cuban", "three", "draw", "two", "penalty", "seven-seven"]),
     st.integers(0, 10**6),
     st.integers(0, 30),
+    st.sampled_from([0, 12, 100]),
 )
-def test_every_variant_gets_a_legal_action(rs_id: str, seed: int, moves: int) -> None:
+def test_every_variant_gets_a_legal_action(
+    rs_id: str, seed: int, moves: int, endgame: int
+) -> None:
+    """In the tree or, late in a hand, solving each deal."""
     match = advanced(rs_id, seed, moves)
     if match.hand_number != 1 or match.turn is None:
         return
     view = match.view(match.turn)
     stats: dict[str, float] = {}
-    action = tree_search(view, random.Random(seed), 1.0, 40, stats)
+    action = tree_search(view, random.Random(seed), 1.0, 40, stats, endgame=endgame)
     assert action in view.legal
     if len(view.legal) > 1:
         assert stats["rounds"] == 40
