@@ -13,10 +13,17 @@ from hypothesis import strategies as st
 from domino import PRESETS, Match, Play, Tile, preset
 from domino.ai import choose
 from domino.ai.belief import Belief
-from domino.ai.expert import EXPERT_ITERATIONS, choose_expert, decisions, log_weight
+from domino.ai.expert import (
+    ENDGAME_TILES,
+    EXPERT_ITERATIONS,
+    choose_expert,
+    decisions,
+    log_weight,
+)
 from domino.ai.hard import outcome_value, solve
 from domino.ai.policy import rollout_move
 from domino.ai.sim import Sim, mask_of
+from domino.ai.tree import POOL
 from tests.domino.ai.helpers import any_opener, position
 from tests.domino.ai.test_players import same_view_two_deals
 
@@ -248,3 +255,21 @@ def test_expert_stops_at_its_iteration_cap_within_a_long_budget() -> None:
     stats: dict[str, float] = {}
     choose_expert(view, random.Random(0), budget=1.0, stats=stats, clock=lambda: 0.0)
     assert stats["rounds"] == EXPERT_ITERATIONS
+
+
+def test_expert_solves_each_deal_once_few_tiles_are_in_the_hands() -> None:
+    """Our decision: from ENDGAME_TILES tiles left in the hands (nothing to draw), ``expert``
+    solves each of its pooled deals instead of growing the tree, and under a budget stops
+    solving when its clock runs out."""
+    rng = random.Random(5)
+    match = Match.new(preset("partners"), 5, None)
+    while sum(len(h) for h in match.hands) > ENDGAME_TILES or len(match.legal_actions()) < 2:
+        assert match.turn is not None and match.hand_number == 1
+        match = match.apply(rng.choice(match.legal_actions()))
+    view = match.view(match.turn)
+    stats: dict[str, float] = {}
+    choose_expert(view, random.Random(0), budget=1.0, stats=stats, clock=lambda: 0.0)
+    assert stats["rounds"] == POOL  # deals solved, not EXPERT_ITERATIONS tree iterations
+    ticks = iter([0.0] + [100.0] * 1000)
+    choose_expert(view, random.Random(0), budget=1.0, stats=stats, clock=lambda: next(ticks))
+    assert stats["rounds"] == 1
