@@ -54,6 +54,13 @@ def outcome_value(result: SimResult, side: int, penalty: bool, bonus: float = 0.
     return value
 
 
+def in_endgame(sim: Sim, tiles: int) -> bool:
+    """Whether nothing can be drawn and the hands hold ``tiles`` tiles or fewer in all."""
+    rules = sim.rules
+    drawing = rules.draw and len(sim.pile) > rules.floor
+    return not drawing and sum(h.bit_count() for h in sim.hands) <= tiles
+
+
 def root_sim(view: View, belief: Belief, hands: list[int], pile: list[int]) -> Sim:
     """The simulator position of ``view`` with the hidden tiles dealt as given."""
     me = view.seat
@@ -160,8 +167,7 @@ def search(
         hands[me] = belief.own
         if template is None:
             template = root = root_sim(view, belief, hands, pile)
-            drawing = rules.draw and len(pile) > rules.floor
-            exact = not drawing and sum(h.bit_count() for h in hands) <= endgame
+            exact = in_endgame(root, endgame)
         else:
             root = template.copy()
             root.hands = hands

@@ -27,7 +27,7 @@ from time import perf_counter
 
 from domino.actions import Action
 from domino.ai.belief import Belief
-from domino.ai.hard import NODE_LIMIT, outcome_value, root_sim, solve
+from domino.ai.hard import NODE_LIMIT, in_endgame, outcome_value, root_sim, solve
 from domino.ai.policy import play_out_seen, seen_move
 from domino.ai.sim import Sim, sim_rules, to_move
 from domino.views import View
@@ -99,12 +99,7 @@ def tree_search(
         log_weights.append(deal_weight + (weigh(hands) if weigh is not None else 0.0))
     top = max(log_weights)
     deadline = start + budget * share
-    first = pool[0]
-    if (
-        endgame
-        and not (rules.draw and len(first.pile) > rules.floor)
-        and sum(h.bit_count() for h in first.hands) <= endgame
-    ):
+    if endgame and in_endgame(pool[0], endgame):
         weights = [math.exp(x - top) for x in log_weights]
         until = None if iterations is not None else deadline
         return endgame_search(view, pool, weights, until, stats, clock)
