@@ -7,11 +7,13 @@ draw, play and forced opening (:class:`~domino.ai.belief.Belief`), and finishes 
 play-outs where each simulated seat also reads that deal (:func:`~domino.ai.policy.seen_move`).
 
 **A play model weighs each deal.** Every earlier play of another seat (partner included) is
-scored under the deal by the rule-of-thumb heuristic the players use (:func:`play_score`); the
-deal's weight is how likely that seat's actual choices were under a softmax of those scores.
-Deals where the partner or an opponent would have played very differently are drawn rarely:
-this reads partner signals (he opened with or kept feeding a number: he holds more of it) and
-an opponent's reluctance to play a number.
+scored under the deal by :func:`model_score`, a few features of the play and the hand it left
+(pips, double, tiles that follow the new ends, numbers given up, ends the next seat or the
+partner lacks) with weights fitted to how real players chose (``python -m
+benchmarks.playmodel``); the deal's weight is how likely that seat's actual choices were under
+a softmax of those scores. Deals where the partner or an opponent would have played very
+differently are drawn rarely: this reads partner signals (he opened with or kept feeding a
+number: he holds more of it) and an opponent's reluctance to play a number.
 
 **Searched endgame.** Once :data:`ENDGAME_TILES` or fewer tiles are left in the hands and
 nothing can be drawn, each weighed deal is solved by alpha-beta instead
@@ -29,8 +31,7 @@ from collections.abc import Callable
 from time import perf_counter
 
 from domino.actions import Action, Play
-from domino.ai.policy import play_score
-from domino.ai.sim import bits, to_move
+from domino.ai.sim import DOUBLES, OTHER, PIPS, bits, to_move
 from domino.ai.tree import tree_search
 from domino.match import NUM
 from domino.views import View
@@ -38,7 +39,21 @@ from domino.views import View
 EXPERT_BUDGET = 0.5
 # At most this many iterations per decision (the duels in the README were measured with it).
 EXPERT_ITERATIONS = 3000
-TEMPERATURE = 8.0  # of the play model's softmax, in score points (sharper measured worse)
+# The play model: a seat's choice among its plays is a softmax of these weights times
+# :func:`model_features`, fitted by maximum likelihood to recorded plays of ``expert``,
+# ``hard``, OpenSpiel's ISMCTS and the ``dominoes`` package (``python -m benchmarks.playmodel``).
+FEATURES = (
+    "pips",  # pips of the tile laid: heavy tiles go first
+    "double",  # the tile is a double
+    "follow",  # own tiles left that follow an open end (up to 2 per end)
+    "same",  # both open ends show the same number
+    "lock",  # both open ends are numbers the next seat lacks
+    "lack",  # one open end is a number the next seat lacks
+    "partner_lack",  # an open end is a number the partner lacks
+    "covered",  # own tiles left of the number the play covers (up to 2)
+    "lost",  # numbers the play leaves the hand without
+)
+WEIGHTS: tuple[float, ...] = (0.144, 0.802, 0.233, 0.564, 0.222, 0.412, 0.14, -0.378, -0.549)
 BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
 ENDGAME_TILES = 12  # solve each deal once the hands hold this many tiles or fewer in all
 
@@ -128,14 +143,14 @@ def log_weight(choices: list[_Decision], hands: list[int]) -> float:
             left0 = right0 = -1
         else:
             left0, right0 = ends
-            options = _plays(hand, left0, right0)
+            options = plays_on(hand, left0, right0)
         if len(options) < 2:
             continue
         best = -1e18
         scores = []
         chosen = 0.0
         for move in options:
-            sc = play_score(move, hand, left0, right0, d.lack_next, d.lack_partner)
+            sc = model_score(move, hand, left0, right0, d.lack_next, d.lack_partner)
             scores.append(sc)
             if sc > best:
                 best = sc
@@ -143,12 +158,59 @@ def log_weight(choices: list[_Decision], hands: list[int]) -> float:
                 chosen = sc
         z = 0.0
         for sc in scores:
-            z += math.exp((sc - best) / TEMPERATURE)
-        total += (chosen - best) / TEMPERATURE - math.log(z)
+            z += math.exp(sc - best)
+        total += chosen - best - math.log(z)
     return total
 
 
-def _plays(hand: int, left: int, right: int) -> list[int]:
+def model_features(
+    move: int, hand: int, left0: int, right0: int, lack_next: int, lack_partner: int
+) -> tuple[float, ...]:
+    """The play model's :data:`FEATURES` of play ``move`` from ``hand`` on ends
+    ``left0``/``right0`` (-1: empty line), given the numbers the next seat and the partner
+    showed they lack."""
+    i = move >> 2
+    rest = hand ^ (1 << i)
+    end = move & 3
+    if end == 1:
+        left, right, covered = OTHER[i * 10 + left0], right0, left0
+    elif end == 2:
+        left, right, covered = left0, OTHER[i * 10 + right0], right0
+    else:
+        left, right, covered = i // 10, i % 10, -1
+    follow = min((rest & NUM[left]).bit_count(), 2)
+    if right != left:
+        follow += min((rest & NUM[right]).bit_count(), 2)
+    open_mask = (1 << left) | (1 << right)
+    hit = lack_next & open_mask
+    a, b = i // 10, i % 10
+    return (
+        PIPS[i],
+        1.0 if (1 << i) & DOUBLES else 0.0,
+        follow,
+        1.0 if left == right else 0.0,
+        1.0 if hit == open_mask else 0.0,
+        1.0 if hit and hit != open_mask else 0.0,
+        1.0 if lack_partner & open_mask else 0.0,
+        min((rest & NUM[covered]).bit_count(), 2) if covered >= 0 else 0,
+        (not rest & NUM[a]) + (a != b and not rest & NUM[b]),
+    )
+
+
+def model_score(
+    move: int, hand: int, left0: int, right0: int, lack_next: int, lack_partner: int
+) -> float:
+    """The play model's log-odds score of a play: :data:`WEIGHTS` times its features."""
+    w = WEIGHTS
+    f = model_features(move, hand, left0, right0, lack_next, lack_partner)
+    return (
+        w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4]
+        + w[5] * f[5] + w[6] * f[6] + w[7] * f[7] + w[8] * f[8]
+    )
+
+
+def plays_on(hand: int, left: int, right: int) -> list[int]:
+    """The simulator moves that lay a tile of ``hand`` on ends ``left``/``right``."""
     if left == right:
         return [i * 4 + 2 for i in bits(hand & NUM[left])]
     nl = NUM[left]
@@ -189,7 +251,12 @@ __all__ = [
     "ENDGAME_TILES",
     "EXPERT_BUDGET",
     "EXPERT_ITERATIONS",
+    "FEATURES",
+    "WEIGHTS",
     "choose_expert",
     "decisions",
     "log_weight",
+    "model_features",
+    "model_score",
+    "plays_on",
 ]
