@@ -61,6 +61,7 @@ def record(task: tuple[str, int]) -> list[Choice]:
     for swap in (0, 1):
         match = Match.new(rs, seed)
         lacks = [0] * rs.seats
+        fresh = mask_of(rs.tiles)  # the set's tiles not on the line
         count = 0
         while match.hand_number == 1 and match.outcome is None:
             seat = match.turn
@@ -87,10 +88,15 @@ def record(task: tuple[str, int]) -> list[Choice]:
                         partner = lacks[(seat + 2) % 4]
                         out.append(Choice(
                             player, seed,
-                            [model_features(m, hand, left, right, nxt, partner) for m in options],
+                            [
+                                model_features(m, hand, left, right, nxt, partner, fresh)
+                                for m in options
+                            ],
                             [play_score(m, hand, left, right, nxt, partner) for m in options],
                             options.index(move),
                         ))
+            if event is not None and event.kind == "play" and event.tile is not None:
+                fresh &= ~mask_of([event.tile])
             match = after
             count += 1
     return out

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from time import perf_counter
 
 from domino.actions import Action, Play
-from domino.ai.sim import DOUBLES, OTHER, PIPS, bits, to_move
+from domino.ai.sim import DOUBLES, OTHER, PIPS, bits, mask_of, to_move
 from domino.ai.tree import tree_search
 from domino.match import NUM
 from domino.views import View
@@ -44,6 +44,7 @@ EXPERT_ITERATIONS = 3000
 # ``hard``, OpenSpiel's ISMCTS and the ``dominoes`` package (``python -m benchmarks.playmodel``).
 FEATURES = (
     "pips",  # pips of the tile laid: heavy tiles go first
+    "early_pips",  # pips times the tiles in hand (sevenths): ... above all early on
     "double",  # the tile is a double
     "follow",  # own tiles left that follow an open end (up to 2 per end)
     "same",  # both open ends show the same number
@@ -52,8 +53,11 @@ FEATURES = (
     "partner_lack",  # an open end is a number the partner lacks
     "covered",  # own tiles left of the number the play covers (up to 2)
     "lost",  # numbers the play leaves the hand without
+    "open_out",  # tiles of the new ends' numbers neither in hand nor on the line
 )
-WEIGHTS: tuple[float, ...] = (0.144, 0.802, 0.233, 0.564, 0.222, 0.412, 0.14, -0.378, -0.549)
+WEIGHTS: tuple[float, ...] = (
+    0.031, 0.161, 0.775, 0.27, -0.257, 0.113, 0.271, -0.048, -0.124, -0.453, -0.228
+)
 BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
 ENDGAME_TILES = 12  # solve each deal once the hands hold this many tiles or fewer in all
 
@@ -61,7 +65,7 @@ ENDGAME_TILES = 12  # solve each deal once the hands hold this many tiles or few
 class _Decision:
     """One earlier choice of another seat, as the play model reads it."""
 
-    __slots__ = ("chosen", "ends", "lack_next", "lack_partner", "later", "seat")
+    __slots__ = ("chosen", "ends", "fresh", "lack_next", "lack_partner", "later", "seat")
 
     def __init__(
         self,
@@ -71,6 +75,7 @@ class _Decision:
         later: int,
         lack_next: int,
         lack_partner: int,
+        fresh: int,
     ) -> None:
         self.seat = seat
         self.ends = ends
@@ -78,6 +83,7 @@ class _Decision:
         self.later = later  # tiles this seat laid from this decision on (this one included)
         self.lack_next = lack_next
         self.lack_partner = lack_partner
+        self.fresh = fresh  # the set's tiles not yet on the line
 
 
 def decisions(view: View) -> list[_Decision]:
@@ -93,10 +99,13 @@ def decisions(view: View) -> list[_Decision]:
     teams = seats == 4 and rs.teams
     lacks = [0] * seats
     out: list[_Decision] = []
-    plays: list[tuple[int, int, tuple[int, int] | None, int, int]] = []
+    plays: list[tuple[int, int, tuple[int, int] | None, int, int, int]] = []
     first_play = True
+    fresh = mask_of(rs.tiles)
     for e in view.events:
         s = e.seat
+        if e.kind == "start" and e.tile is not None:
+            fresh &= ~mask_of([e.tile])
         if s is None:
             continue
         if e.kind in ("pass", "draw"):
@@ -109,20 +118,22 @@ def decisions(view: View) -> list[_Decision]:
         if e.kind != "play" or e.tile is None:
             continue
         move = to_move(Play(e.tile, e.end))  # type: ignore[arg-type]
+        before = fresh
+        fresh &= ~(1 << (move >> 2))
         forced = first_play and _opening_forced(view)
         first_play = False
         if s == me or forced:
             continue
         lack_next = lacks[(s + 1) % seats]
         lack_partner = lacks[(s + 2) % 4] if teams else 0
-        plays.append((s, move, e.ends_before, lack_next, lack_partner))
+        plays.append((s, move, e.ends_before, lack_next, lack_partner, before))
     # the tiles each seat laid from each kept play on
-    for idx, (s, move, ends, lack_next, lack_partner) in enumerate(plays):
+    for idx, (s, move, ends, lack_next, lack_partner, before) in enumerate(plays):
         later = 0
         for s2, move2, *_ in plays[idx:]:
             if s2 == s:
                 later |= 1 << (move2 >> 2)
-        out.append(_Decision(s, ends, move, later, lack_next, lack_partner))
+        out.append(_Decision(s, ends, move, later, lack_next, lack_partner, before))
     return out
 
 
@@ -150,7 +161,7 @@ def log_weight(choices: list[_Decision], hands: list[int]) -> float:
         scores = []
         chosen = 0.0
         for move in options:
-            sc = model_score(move, hand, left0, right0, d.lack_next, d.lack_partner)
+            sc = model_score(move, hand, left0, right0, d.lack_next, d.lack_partner, d.fresh)
             scores.append(sc)
             if sc > best:
                 best = sc
@@ -164,11 +175,12 @@ def log_weight(choices: list[_Decision], hands: list[int]) -> float:
 
 
 def model_features(
-    move: int, hand: int, left0: int, right0: int, lack_next: int, lack_partner: int
+    move: int, hand: int, left0: int, right0: int, lack_next: int, lack_partner: int,
+    fresh: int,
 ) -> tuple[float, ...]:
     """The play model's :data:`FEATURES` of play ``move`` from ``hand`` on ends
     ``left0``/``right0`` (-1: empty line), given the numbers the next seat and the partner
-    showed they lack."""
+    showed they lack and the set's tiles not on the line (``fresh``)."""
     i = move >> 2
     rest = hand ^ (1 << i)
     end = move & 3
@@ -184,8 +196,10 @@ def model_features(
     open_mask = (1 << left) | (1 << right)
     hit = lack_next & open_mask
     a, b = i // 10, i % 10
+    pips = PIPS[i]
     return (
-        PIPS[i],
+        pips,
+        pips * hand.bit_count() / 7,
         1.0 if (1 << i) & DOUBLES else 0.0,
         follow,
         1.0 if left == right else 0.0,
@@ -194,18 +208,20 @@ def model_features(
         1.0 if lack_partner & open_mask else 0.0,
         min((rest & NUM[covered]).bit_count(), 2) if covered >= 0 else 0,
         (not rest & NUM[a]) + (a != b and not rest & NUM[b]),
+        (fresh & ~hand & (NUM[left] | NUM[right])).bit_count(),
     )
 
 
 def model_score(
-    move: int, hand: int, left0: int, right0: int, lack_next: int, lack_partner: int
+    move: int, hand: int, left0: int, right0: int, lack_next: int, lack_partner: int,
+    fresh: int,
 ) -> float:
     """The play model's log-odds score of a play: :data:`WEIGHTS` times its features."""
     w = WEIGHTS
-    f = model_features(move, hand, left0, right0, lack_next, lack_partner)
+    f = model_features(move, hand, left0, right0, lack_next, lack_partner, fresh)
     return (
-        w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4]
-        + w[5] * f[5] + w[6] * f[6] + w[7] * f[7] + w[8] * f[8]
+        w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4] + w[5] * f[5]
+        + w[6] * f[6] + w[7] * f[7] + w[8] * f[8] + w[9] * f[9] + w[10] * f[10]
     )
 
 

@@ -162,9 +162,10 @@ def test_expert_respects_its_budget() -> None:
 
 
 def test_expert_beats_heaviest_in_duplicate() -> None:
+    """Even held to 24 iterations, over 40 deals played both ways."""
     rs = PRESETS["partners"]
     wins = losses = 0
-    for seed in range(12):
+    for seed in range(40):
         for side in (0, 1):
             match = Match.new(rs, 2000 + seed)
             count = 0

@@ -50,28 +50,38 @@ def test_a_plays_score_is_the_weights_times_its_features(
         assert match.turn is not None
         left, right = match.view(match.turn).ends  # type: ignore[misc]
         hand = mask_of(match.hands[match.turn])
+        fresh = mask_of([t for h in match.hands for t in h])  # no tiles left to draw
         for move in plays_on(hand, left, right):
-            features = model_features(move, hand, left, right, lack_next, lack_partner)
+            args = (move, hand, left, right, lack_next, lack_partner, fresh)
+            features = model_features(*args)
             assert len(features) == len(FEATURES) == len(WEIGHTS)
             expected = sum(w * f for w, f in zip(WEIGHTS, features, strict=True))
-            score = model_score(move, hand, left, right, lack_next, lack_partner)
+            score = model_score(*args)
             assert math.isclose(score, expected, abs_tol=1e-9)
 
 
 def test_the_features_read_the_play() -> None:
-    """6-6 on ends 6 and 2 from a hand 6-6 6-3 2-4: 12 pips, a double, 6-3 follows the 6
-    and 2-4 the 2, the ends differ, it covers a 6 (6-3 left) and keeps every number."""
+    """With 2-6 alone on the line, 6-6 on the 6 from a hand 6-6 6-3 2-4: 12 pips from three
+    tiles, a double, 6-3 follows the 6 and 2-4 the 2, the ends differ, it covers a 6 (6-3
+    left), keeps every number, and nine tiles of 6s and 2s are elsewhere."""
     hand = sum(1 << (a * 10 + b) for a, b in ((6, 6), (3, 6), (2, 4)))
+    fresh = mask_of(PRESETS["partners"].tiles) & ~(1 << 26)
     move = 66 * 4 + 1
     lack_next = 1 << 2  # the next seat lacks 2s: one open end
-    features = dict(zip(FEATURES, model_features(move, hand, 6, 2, lack_next, 1 << 6), strict=True))
+    features = dict(zip(
+        FEATURES, model_features(move, hand, 6, 2, lack_next, 1 << 6, fresh), strict=True
+    ))
     assert features == {
-        "pips": 12, "double": 1.0, "follow": 2, "same": 0.0, "lock": 0.0, "lack": 1.0,
-        "partner_lack": 1.0, "covered": 1, "lost": 0,
+        "pips": 12, "early_pips": 12 * 3 / 7, "double": 1.0, "follow": 2, "same": 0.0,
+        "lock": 0.0, "lack": 1.0, "partner_lack": 1.0, "covered": 1, "lost": 0, "open_out": 9,
     }
-    # 2-4 on the 2 instead: it leaves the hand without 2s and 4s and opens a 4 and a 6
-    features = dict(zip(FEATURES, model_features(24 * 4 + 2, hand, 6, 2, 0, 0), strict=True))
+    # 2-4 on the 2 instead: it leaves the hand without 2s and 4s and opens a 4 beside the 6
+    # (elsewhere: 0-6 1-6 4-6 5-6 and 0-4 1-4 3-4 4-4 4-5)
+    features = dict(zip(
+        FEATURES, model_features(24 * 4 + 2, hand, 6, 2, 0, 0, fresh), strict=True
+    ))
     assert features["lost"] == 2 and features["covered"] == 0 and features["follow"] == 2
+    assert features["open_out"] == 9
 
 
 def _synthetic(weights: list[float], count: int, rng: random.Random) -> list[Choice]:
@@ -90,7 +100,7 @@ def _synthetic(weights: list[float], count: int, rng: random.Random) -> list[Cho
 
 def test_the_fit_recovers_the_weights_that_made_the_choices() -> None:
     rng = random.Random(5)
-    true = [0.2, 0.8, 0.3, 0.5, 0.4, 0.3, 0.1, -0.4, -0.6]
+    true = [0.2, 0.1, 0.8, 0.3, 0.5, 0.4, 0.3, 0.1, -0.4, -0.6, -0.2]
     data = _synthetic(true, 4000, rng)
     fitted = fit(data)
     assert max(abs(a - b) for a, b in zip(fitted, true, strict=True)) < 0.15, fitted
