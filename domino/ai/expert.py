@@ -56,7 +56,7 @@ FEATURES = (
     "open_out",  # tiles of the new ends' numbers neither in hand nor on the line
 )
 WEIGHTS: tuple[float, ...] = (
-    0.031, 0.161, 0.775, 0.27, -0.257, 0.113, 0.271, -0.048, -0.124, -0.453, -0.228
+    0.012, 0.191, 0.613, 0.148, 0.148, -0.007, 0.277, -0.148, -0.231, -0.456, -0.289
 )
 BUDGET_SHARE = 0.85  # of the budget spent searching (the rest is margin)
 ENDGAME_TILES = 12  # solve each deal once the hands hold this many tiles or fewer in all
