@@ -23,10 +23,10 @@ Levels (:data:`LEVELS` are the ones offered to players):
 - ``expert``: an information-set tree search: one tree over the public course of the hand,
   where each seat chooses from what it could see, grown over consistent deals drawn as often
   as they explain the other seats' earlier plays under a model of their play fitted to how
-  real players chose (partner signals included), finished by play-outs where every simulated seat also reads the simulated deal
-  (leaves ends the next seat cannot follow, keeps ends its partner can); at most 3,000
-  iterations within a budget of 0.5 s per decision. Once twelve tiles or fewer are in the
-  hands, it solves each weighed deal by alpha-beta instead.
+  real players chose (partner signals included), finished by play-outs where every simulated
+  seat also reads the simulated deal (leaves ends the next seat cannot follow, keeps ends its
+  partner can); at most 3,000 iterations within a budget of 0.5 s per decision. Once twelve
+  tiles or fewer are in the hands, it solves each weighed deal by alpha-beta instead.
 - ``heaviest`` (not offered): lays the heaviest legal tile; the benchmark's baseline.
 
 In games scored at the ends (All Fives) every level but ``easy`` and ``heaviest`` plays
