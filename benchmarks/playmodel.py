@@ -24,11 +24,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 from benchmarks import ai as duel
 from domino import Match
-from domino.actions import Action, Play
 from domino.ai import choose
-from domino.ai.expert import FEATURES, WEIGHTS, model_features, plays_on
+from domino.ai.expert import FEATURES, WEIGHTS, decisions, model_features, plays_on
 from domino.ai.policy import play_score
-from domino.ai.sim import mask_of, to_move
+from domino.ai.sim import mask_of
 
 PEERS = ("openspiel", "hard", "dominoes")
 ITERATIONS = 1000  # per expert decision while recording
@@ -54,51 +53,44 @@ class Choice:
 
 def record(task: tuple[str, int]) -> list[Choice]:
     """Play deal ``seed`` twice (sides swapped) of ``expert`` against ``peer``; every play
-    with alternatives, of either side."""
+    with alternatives, of either side, read as ``expert``'s play model reads it
+    (:func:`~domino.ai.expert.decisions`) but from the hand it really came from."""
     peer, seed = task
     rs = duel.ruleset_of(duel.DUEL_RULES)
     out: list[Choice] = []
     for swap in (0, 1):
         match = Match.new(rs, seed)
-        lacks = [0] * rs.seats
-        fresh = mask_of(rs.tiles)  # the set's tiles not on the line
         count = 0
+        last = match
         while match.hand_number == 1 and match.outcome is None:
             seat = match.turn
             assert seat is not None
-            player = "expert" if rs.side_of(seat) == swap else peer
             rng = random.Random(f"{seed}/{swap}/{count}")
-            action: Action
-            if player == "expert":
+            if rs.side_of(seat) == swap:
                 action = choose(match.view(seat), "expert", rng=rng, samples=ITERATIONS)
             else:
                 action = duel.act(peer, match, seat, rng, None)
-            hand = mask_of(match.hands[seat])
-            after = match.apply(action)
-            event = after.view(seat).events[-1] if after.hand_number == 1 else None
-            if event is not None and event.ends_before is not None:
-                left, right = event.ends_before
-                if event.kind in ("pass", "draw"):
-                    lacks[seat] |= (1 << left) | (1 << right)
-                elif event.kind == "play" and event.tile is not None:
-                    move = to_move(Play(event.tile, event.end))  # type: ignore[arg-type]
-                    options = plays_on(hand, left, right)
-                    if len(options) > 1:
-                        nxt = lacks[(seat + 1) % 4]
-                        partner = lacks[(seat + 2) % 4]
-                        out.append(Choice(
-                            player, seed,
-                            [
-                                model_features(m, hand, left, right, nxt, partner, fresh)
-                                for m in options
-                            ],
-                            [play_score(m, hand, left, right, nxt, partner) for m in options],
-                            options.index(move),
-                        ))
-            if event is not None and event.kind == "play" and event.tile is not None:
-                fresh &= ~mask_of([event.tile])
-            match = after
+            last = match
+            match = match.apply(action)
             count += 1
+        # the plays before the hand's last one: seat 0 reads the others', seat 1 reads seat 0's
+        held = [mask_of(hand) for hand in last.hands]
+        for viewer in (0, 1):
+            for d in decisions(last.view(viewer)):
+                if d.ends is None or (viewer == 1 and d.seat != 0):
+                    continue
+                left, right = d.ends
+                hand = held[d.seat] | d.later
+                options = plays_on(hand, left, right)
+                if len(options) < 2:
+                    continue
+                args = (hand, left, right, d.lack_next, d.lack_partner)
+                out.append(Choice(
+                    "expert" if rs.side_of(d.seat) == swap else peer, seed,
+                    [model_features(m, *args, d.fresh) for m in options],
+                    [play_score(m, *args) for m in options],
+                    options.index(d.chosen),
+                ))
     return out
 
 
