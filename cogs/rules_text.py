@@ -2,7 +2,9 @@
 
 The words are the catalogue's (:mod:`bot.rules_text`); here they are laid out: points as
 markdown lists, option names as code. ``python -m cogs.rules_text > docs/rules.md``
-writes the document; a test checks it is up to date.
+writes the document; a test checks it is up to date. ``python -m cogs.rules_text --shown >
+tests/bot/rules_shown.json`` writes the texts a test holds them to, word for word, in every
+language (after a deliberate change of the words).
 """
 
 from __future__ import annotations
@@ -61,5 +63,27 @@ def rules_document() -> str:
     return "\n".join(lines) + f"## {title}\n\n" + markdown(paragraphs) + "\n"
 
 
+SHOWN_LOCALES = ("en-US", "es-419", "es-ES", "pt-BR")
+
+
+def shown_texts() -> str:
+    """Every variant's rules and the common rules (``(common)``) in every language, as JSON:
+    locale -> variant -> text."""
+    import json
+
+    from domino import PRESETS, STAGED
+
+    shown = {
+        locale: {
+            "(common)": common_rules(locale),
+            **{variant: variant_rules(locale, variant) for variant in (*PRESETS, *STAGED)},
+        }
+        for locale in SHOWN_LOCALES
+    }
+    return json.dumps(shown, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
 if __name__ == "__main__":
-    print(rules_document(), end="")
+    import sys
+
+    print(shown_texts() if sys.argv[1:] == ["--shown"] else rules_document(), end="")

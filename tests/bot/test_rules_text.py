@@ -44,10 +44,12 @@ def test_the_rules_text_is_what_it_was_before_it_moved_into_the_catalogue() -> N
     """Every variant's rules and the common rules, in every language, word for word as they
     were written by hand before each paragraph became a catalogue entry.
 
-    After a deliberate change of the rules text, regenerate ``rules_shown.json`` from
-    :mod:`cogs.rules_text` (locale -> variant, ``(common)`` for the common rules -> text)."""
+    After a deliberate change of the rules text, regenerate ``rules_shown.json`` with
+    ``python -m cogs.rules_text --shown > tests/bot/rules_shown.json`` (locale -> variant,
+    ``(common)`` for the common rules -> text)."""
     shown = json.loads(SHOWN.read_text(encoding="utf-8"))
-    assert set(shown) == set(LOCALES)
+    assert rules_text.shown_texts() == SHOWN.read_text(encoding="utf-8")
+    assert set(shown) == set(LOCALES) == set(rules_text.SHOWN_LOCALES)
     for locale, texts in shown.items():
         assert set(texts) == {"(common)", *PRESETS, *STAGED}
         assert rules_text.common_rules(locale) == texts["(common)"], locale
