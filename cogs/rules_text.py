@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot import rules_text as rules
+from bot.i18n import CATALOGUES
 from bot.rules_text import Paragraph
 from cogs.markup import code
 
@@ -63,7 +64,7 @@ def rules_document() -> str:
     return "\n".join(lines) + f"## {title}\n\n" + markdown(paragraphs) + "\n"
 
 
-SHOWN_LOCALES = ("en-US", "es-419", "es-ES", "pt-BR")
+SHOWN_LOCALES = ("en-US", *CATALOGUES)  # English and every catalogue
 
 
 def shown_texts() -> str:
