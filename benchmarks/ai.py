@@ -71,11 +71,7 @@ def seer(match: Match, seat: int, rng: random.Random) -> Action:
     view = match.view(seat)
     if len(view.legal) == 1:
         return view.legal[0]
-    belief = Belief.from_view(view)
-    held = [mask_of(hand) for hand in match.hands]
-    belief.groups = [
-        (s, belief.unseen & ~hand, hand.bit_count()) for s, hand in enumerate(held) if s != seat
-    ]
+    belief = Belief.from_view(view).knowing([mask_of(hand) for hand in match.hands])
     return search(
         view, rng, 1.0, samples=1, endgame=len(view.ruleset.tiles), finish=play_out_seen,
         belief=belief,

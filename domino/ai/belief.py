@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domino.ai.sim import DOUBLES, HIGH, PIPS, bits, mask_of
 from domino.match import BIT, NUM
@@ -134,6 +134,16 @@ class Belief:
         if total != unseen.bit_count():
             consistent = False
         return cls(me, rs.seats, own, unseen, groups, view.pile_size, view.sleeping, consistent)
+
+    def knowing(self, hands: list[int]) -> Belief:
+        """A copy that knows every other seat's hand: ``hands[s]`` (bitmasks) for each seat
+        ``s`` but its own."""
+        groups = [
+            (s, self.unseen & ~hand, hand.bit_count())
+            for s, hand in enumerate(hands)
+            if s != self.seat
+        ]
+        return replace(self, groups=groups)
 
     def lacks(self, seat: int) -> int:
         """Bitmask of the numbers ``seat`` surely does not hold (from its constraints)."""

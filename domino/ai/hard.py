@@ -173,12 +173,13 @@ def search(
             root.hands = hands
             root.pile = pile
         log_weights.append(deal_weight)
-        for k, move in enumerate(moves):
-            sim = root.copy()
-            sim.apply(move)
-            if exact:
-                values[k].append(solve(sim, side, penalty, -1e18, 1e18, [NODE_LIMIT], bonus))
-            else:
+        if exact:
+            for k, value in enumerate(solve_moves(root, moves, side, penalty, bonus)):
+                values[k].append(value)
+        else:
+            for k, move in enumerate(moves):
+                sim = root.copy()
+                sim.apply(move)
                 values[k].append(evaluate(sim, side, penalty, finish, bonus))
         rounds += 1
     if stats is not None:
@@ -225,6 +226,19 @@ def solve(
             sim.hands[:], sim.left, sim.right, sim.turn, sim.last, alpha, beta
         )
     return _solve_sim(sim, side, penalty, alpha, beta, budget, bonus)
+
+
+def solve_moves(
+    sim: Sim, moves: list[int], side: int, penalty: bool, bonus: float = 0.0
+) -> list[float]:
+    """The exact value for ``side`` of each of ``moves`` made in ``sim`` (:func:`solve`,
+    each with its own node budget of :data:`NODE_LIMIT`)."""
+    out = []
+    for move in moves:
+        child = sim.copy()
+        child.apply(move)
+        out.append(solve(child, side, penalty, -1e18, 1e18, [NODE_LIMIT], bonus))
+    return out
 
 
 def _solve_sim(

@@ -27,7 +27,7 @@ from time import perf_counter
 
 from domino.actions import Action
 from domino.ai.belief import Belief
-from domino.ai.hard import NODE_LIMIT, in_endgame, outcome_value, root_sim, solve
+from domino.ai.hard import in_endgame, outcome_value, root_sim, solve_moves
 from domino.ai.policy import play_out_seen, seen_move
 from domino.ai.sim import Sim, sim_rules, to_move
 from domino.views import View
@@ -138,7 +138,7 @@ def endgame_search(
     clock: Callable[[], float],
 ) -> Action:
     """The legal action with the best weighted mean over ``pool``'s deals, each solved by
-    alpha-beta with every seat seeing the deal (:func:`~domino.ai.hard.solve`), until
+    alpha-beta with every seat seeing the deal (:func:`~domino.ai.hard.solve_moves`), until
     ``deadline`` on ``clock`` when given."""
     legal = view.legal
     moves = [to_move(a) for a in legal]
@@ -151,10 +151,8 @@ def endgame_search(
     for sim, weight in zip(pool, weights, strict=True):
         if deadline is not None and done and clock() >= deadline:
             break
-        for k, move in enumerate(moves):
-            child = sim.copy()
-            child.apply(move)
-            sums[k] += weight * solve(child, side, rules.penalty, -1e18, 1e18, [NODE_LIMIT])
+        for k, value in enumerate(solve_moves(sim, moves, side, rules.penalty)):
+            sums[k] += weight * value
         done += 1
     if stats is not None:
         stats["rounds"] = done

@@ -201,3 +201,16 @@ def test_weighted_deals_count_every_consistent_deal_the_same() -> None:
 
     assert distance_from_uniform(plain) > 0.1  # the unweighted deals are biased
     assert distance_from_uniform(weighted) < 0.03
+
+
+def test_a_belief_knowing_every_hand_deals_only_the_true_one() -> None:
+    match = passed_on_3_5()
+    held = [sum(BIT[t] for t in hand) for hand in match.hands]
+    belief = Belief.from_view(match.view(0))
+    knowing = belief.knowing(held)
+    rng = random.Random(2)
+    for _ in range(20):
+        hands, pile, _ = knowing.sample_weighted(rng)
+        assert pile == []
+        assert [hands[s] for s in (1, 2, 3)] == held[1:]
+    assert belief.groups == Belief.from_view(match.view(0)).groups  # left as it was
