@@ -230,7 +230,7 @@ async def run(args: argparse.Namespace) -> Stats:
         finally:
             await store.close()
             if pool is not None:
-                pictures.use_executor(None)
+                await pictures.shut_pool()
 
 
 # ------------------------------------------------------------------ several bot processes
@@ -273,7 +273,7 @@ async def _bot_process_main(
         await leases.stop()
         await store.close()
         if render and args.processes:
-            pictures.use_executor(None)
+            await pictures.shut_pool()
 
 
 def run_processes(args: argparse.Namespace, url: str, processes: int) -> Stats:

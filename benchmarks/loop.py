@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             lags, rate = asyncio.run(run(args.tables, args.seconds, args.level, pace))
         finally:
-            computer.use_executor(None)
+            computer.use_executor(None, wait=True)
         results[mode] = quantile(lags, 0.99)
         print(
             f"{mode:<22} {quantile(lags, 0.5) * 1000:>10.1f} {quantile(lags, 0.99) * 1000:>10.1f}"

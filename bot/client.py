@@ -211,9 +211,9 @@ class DominoBot(commands.AutoShardedBot):
             await self.store.close()
             self.store = None
         if self.settings.render_processes:
-            pictures.use_executor(None)  # shuts the picture processes down
+            await pictures.shut_pool()
         if self.settings.ai_processes:
-            computer.use_executor(None)  # shuts the computer players' processes down
+            await computer.shut_pool()
 
 
 def run_bot(settings: Settings) -> int:

@@ -110,9 +110,15 @@ def use_processes(workers: int | None = None) -> Executor:
     return _offload.use_processes(workers, _warm_up)
 
 
-def use_executor(executor: Executor | None) -> None:
-    """Compute decisions with ``executor`` (None: worker threads). The old pool is shut."""
-    _offload.use_executor(executor)
+def use_executor(executor: Executor | None, *, wait: bool = False) -> None:
+    """Compute decisions with ``executor`` (None: worker threads). The old pool is shut
+    (with ``wait``: this returns once its processes have exited)."""
+    _offload.use_executor(executor, wait=wait)
+
+
+async def shut_pool() -> None:
+    """Compute decisions in worker threads again, once the pool's processes have exited."""
+    await _offload.shut()
 
 
 def is_cheap(level: str) -> bool:

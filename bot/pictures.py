@@ -45,9 +45,15 @@ def use_processes(workers: int | None = None) -> Executor:
     return _offload.use_processes(workers, _warm_up)
 
 
-def use_executor(executor: Executor | None) -> None:
-    """Draw pictures with ``executor`` (None: back to worker threads). The old pool is shut."""
-    _offload.use_executor(executor)
+def use_executor(executor: Executor | None, *, wait: bool = False) -> None:
+    """Draw pictures with ``executor`` (None: back to worker threads). The old pool is shut
+    (with ``wait``: this returns once its processes have exited)."""
+    _offload.use_executor(executor, wait=wait)
+
+
+async def shut_pool() -> None:
+    """Draw pictures in worker threads again, once the pool's processes have exited."""
+    await _offload.shut()
 
 
 async def table_png(view: View, names: list[str], **options: Any) -> bytes | None:

@@ -29,11 +29,19 @@ class Offload:
         self.use_executor(pool)
         return pool
 
-    def use_executor(self, executor: Executor | None) -> None:
-        """Run the work with ``executor`` (None: worker threads). The old pool is shut."""
+    def use_executor(self, executor: Executor | None, *, wait: bool = False) -> None:
+        """Run the work with ``executor`` (None: worker threads). The old pool is shut and its
+        queued work cancelled; with ``wait``, this returns once its running work is done and
+        its processes have exited (only then can the interpreter exit without a race in
+        the pool's threads)."""
         old, self.executor = self.executor, executor
         if old is not None and old is not executor:
-            old.shutdown(wait=False, cancel_futures=True)
+            old.shutdown(wait=wait, cancel_futures=True)
+
+    async def shut(self) -> None:
+        """Go back to worker threads and wait, off the event loop, until the old pool's
+        processes have exited."""
+        await asyncio.to_thread(self.use_executor, None, wait=True)
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` in the executor, or in a worker thread without one."""

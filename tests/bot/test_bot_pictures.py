@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -50,7 +51,10 @@ async def test_pictures_in_a_process_pool() -> None:
         match = Match.new(preset("partners"), 1)
         png = await pictures.table_png(match.public_view(), ["a", "b", "c", "d"])
         assert png is not None and png.startswith(b"\x89PNG")
+        worker = pool.submit(os.getpid).result()
     finally:
-        pictures.use_executor(None)
+        await pictures.shut_pool()
     with pytest.raises(RuntimeError):  # the pool was shut down
         pool.submit(int)
+    with pytest.raises(ProcessLookupError):  # and its process has exited
+        os.kill(worker, 0)

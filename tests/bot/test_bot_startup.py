@@ -182,5 +182,28 @@ async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> Non
     assert bot.store is None
 
 
+async def test_process_pools_start_with_the_bot_and_stop_with_it(tmp_path: Path) -> None:
+    """With pools configured, pictures and decisions run in processes from start-up; closing
+    the bot returns once those processes have exited."""
+    from bot import computer, pictures
+
+    settings = Settings(
+        "x", tmp_path / "bot.sqlite3", None, "INFO", render_processes=1, ai_processes=1
+    )
+    bot = DominoBot(settings, extensions=[])
+    bot.tree.sync = _no_sync  # type: ignore[method-assign]
+    await bot.setup_hook()
+    try:
+        pools = [computer._offload.executor, pictures._offload.executor]
+        workers = [pool.submit(os.getpid).result() for pool in pools if pool is not None]
+        assert len(workers) == 2 and os.getpid() not in workers
+    finally:
+        await bot.close()
+    assert computer._offload.executor is None and pictures._offload.executor is None
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
 async def _no_sync(*args, **kwargs) -> list:
     return []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import random
 
 import pytest
@@ -99,7 +100,11 @@ async def test_decisions_in_a_process_pool() -> None:
             view, "hard", rng=random.Random(1), pace_rng=random.Random(1), pace=FAST, budget=0.02
         )
         assert isinstance(action, Play) and action in view.legal
+        worker = pool.submit(os.getpid).result()
+        assert worker != os.getpid()
     finally:
-        computer.use_executor(None)
+        await computer.shut_pool()
     with pytest.raises(RuntimeError):  # the pool was shut down
         pool.submit(int)
+    with pytest.raises(ProcessLookupError):  # and its process has exited
+        os.kill(worker, 0)
