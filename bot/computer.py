@@ -4,7 +4,8 @@ The table service calls :func:`decide`: it draws a thinking time from one human-
 distribution (the same whatever the position: how long a computer takes tells nothing about
 its tiles), computes the move meanwhile in a worker process (:func:`use_processes`, sized by
 the ``AI_PROCESSES`` setting) or, without a pool, in a worker thread, and returns the move no
-earlier than the drawn time. The player only ever receives a seat's view.
+earlier than the drawn time. The player only ever receives a seat's view. A practice table's
+hints (:func:`hint_for`) are computed in the same place.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
+from bot.hint import Hint, hint
 from bot.pools import Offload
 from domino import Action, View, ai
 
@@ -98,6 +100,12 @@ async def decide(
     if left > 0:
         await asyncio.sleep(left)
     return action
+
+
+async def hint_for(view: View, rng: random.Random) -> Hint:
+    """The practice hint for the seat of ``view`` (:func:`bot.hint.hint`), computed where
+    decisions are: in the process pool when one is set, else in a worker thread."""
+    return await _offload.run(hint, view, rng=rng)
 
 
 def _warm_up() -> bool:

@@ -7,7 +7,6 @@ table-opening helpers.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +16,7 @@ from discord.app_commands import locale_str
 
 from bot import computer
 from bot.errors import NotYourTurn, ServiceError, TableFinished
-from bot.hint import HINT_LEVEL, Hint, hint
+from bot.hint import HINT_LEVEL, Hint
 from bot.i18n import tr
 from bot.store.table_extras import PracticeRepo
 from bot.tables.service import TableService
@@ -146,7 +145,7 @@ async def hint_answer(
     if info.seq != seq:
         return tr(locale, texts.STALE)
     rng = computer.rng_for(f"hint/{table_id}", info.seq)
-    found = await asyncio.to_thread(hint, acting, rng=rng)
+    found = await computer.hint_for(acting, rng)
     return hint_text(locale, acting, found)
 
 

@@ -7,10 +7,12 @@ import asyncio
 import math
 import os
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from bot import computer
+from bot.hint import hint
 from domino import Match, Play, preset
 from tests.domino.ai.helpers import position
 
@@ -100,6 +102,8 @@ async def test_decisions_in_a_process_pool() -> None:
             view, "hard", rng=random.Random(1), pace_rng=random.Random(1), pace=FAST, budget=0.02
         )
         assert isinstance(action, Play) and action in view.legal
+        found = await computer.hint_for(view, random.Random(1))  # crosses the process line
+        assert found.action in view.legal and found.reason
         worker = pool.submit(os.getpid).result()
         assert worker != os.getpid()
     finally:
@@ -108,3 +112,26 @@ async def test_decisions_in_a_process_pool() -> None:
         pool.submit(int)
     with pytest.raises(ProcessLookupError):  # and its process has exited
         os.kill(worker, 0)
+
+
+async def test_hints_are_computed_where_decisions_are() -> None:
+    """A practice hint is an expert search too: with a pool set, it runs there."""
+
+    class Spy(ThreadPoolExecutor):
+        def __init__(self) -> None:
+            super().__init__(1)
+            self.ran: list[object] = []
+
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            self.ran.append(getattr(fn, "func", fn))
+            return super().submit(fn, *args, **kwargs)
+
+    spy = Spy()
+    computer.use_executor(spy)
+    try:
+        view = position("partners", "2-5 3-4 5-6", [(5, 3)], hand_sizes=(3, 6, 6, 6))
+        found = await computer.hint_for(view, random.Random(1))
+        assert found.action in view.legal
+    finally:
+        await computer.shut_pool()
+    assert spy.ran == [hint]
