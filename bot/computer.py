@@ -95,11 +95,23 @@ async def decide(
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + pace.draw(pace_rng)
-    action = await _offload.run(choose, view, level, rng=rng, budget=budget)
+    action = await compute(view, level, rng=rng, budget=budget)
     left = deadline - loop.time()
     if left > 0:
         await asyncio.sleep(left)
     return action
+
+
+async def compute(
+    view: View,
+    level: str = DEFAULT_LEVEL,
+    *,
+    rng: random.Random,
+    budget: float | None = DEFAULT_BUDGET,
+) -> Action:
+    """The action of computer ``level`` for the seat of ``view``, at once: computed in the
+    process pool when one is set (:func:`use_processes`), else in a worker thread."""
+    return await _offload.run(choose, view, level, rng=rng, budget=budget)
 
 
 async def hint_for(view: View, rng: random.Random) -> Hint:

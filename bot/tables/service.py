@@ -1220,7 +1220,7 @@ class TableService:
         rng = computer.rng_for(rt.seed, rt.seq)
         if computer.is_cheap(level) or len(view.legal) == 1:
             return computer.choose(view, level, rng=rng, budget=self.ai_budget)
-        return await asyncio.to_thread(computer.choose, view, level, rng=rng, budget=self.ai_budget)
+        return await computer.compute(view, level, rng=rng, budget=self.ai_budget)
 
     async def _apply(
         self,

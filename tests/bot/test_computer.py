@@ -114,8 +114,9 @@ async def test_decisions_in_a_process_pool() -> None:
         os.kill(worker, 0)
 
 
-async def test_hints_are_computed_where_decisions_are() -> None:
-    """A practice hint is an expert search too: with a pool set, it runs there."""
+async def test_every_search_runs_in_the_pool_when_one_is_set() -> None:
+    """A move made at once (a timed-out turn) and a practice hint run where paced decisions
+    do: in the pool when one is set."""
 
     class Spy(ThreadPoolExecutor):
         def __init__(self) -> None:
@@ -132,6 +133,8 @@ async def test_hints_are_computed_where_decisions_are() -> None:
         view = position("partners", "2-5 3-4 5-6", [(5, 3)], hand_sizes=(3, 6, 6, 6))
         found = await computer.hint_for(view, random.Random(1))
         assert found.action in view.legal
+        now = await computer.compute(view, "hard", rng=random.Random(1), budget=0.02)
+        assert now in view.legal
     finally:
         await computer.shut_pool()
-    assert spy.ran == [hint]
+    assert spy.ran == [hint, computer.choose]
