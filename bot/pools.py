@@ -4,29 +4,47 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 
 class Offload:
-    """Where one kind of work runs: worker threads by default, or an executor once set."""
+    """Where one kind of work runs: worker threads by default, or an executor once set.
+
+    A pool made by :meth:`use_processes` whose worker process dies (killed for memory, say)
+    is replaced by a fresh one made the same way, and the work that found it broken runs
+    again there once.
+    """
 
     def __init__(self) -> None:
         self.executor: Executor | None = None
+        self._spawn: Callable[[], Executor] | None = None  # makes the pool afresh
+        self._lock = threading.Lock()
 
     def use_processes(self, workers: int | None, warm_up: Callable[[], object]) -> Executor:
         """From now on run the work in ``workers`` spawned processes (default: one per CPU),
         each prepared by ``warm_up`` before this returns."""
         workers = workers or os.cpu_count() or 1
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-        for future in [pool.submit(warm_up) for _ in range(workers)]:
-            future.result()
+
+        def spawn() -> Executor:
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            for future in [pool.submit(warm_up) for _ in range(workers)]:
+                future.result()
+            return pool
+
+        pool = spawn()
         self.use_executor(pool)
+        self._spawn = spawn
         return pool
 
     def use_executor(self, executor: Executor | None, *, wait: bool = False) -> None:
@@ -34,7 +52,9 @@ class Offload:
         queued work cancelled; with ``wait``, this returns once its running work is done and
         its processes have exited (only then can the interpreter exit without a race in
         the pool's threads)."""
-        old, self.executor = self.executor, executor
+        with self._lock:
+            old, self.executor = self.executor, executor
+            self._spawn = None
         if old is not None and old is not executor:
             old.shutdown(wait=wait, cancel_futures=True)
 
@@ -45,7 +65,30 @@ class Offload:
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` in the executor, or in a worker thread without one."""
-        if self.executor is None:
-            return await asyncio.to_thread(fn, *args, **kwargs)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(fn, *args, **kwargs)
+        executor = self.executor
+        try:
+            return await self._submit(executor, call)
+        except BrokenProcessPool:
+            if executor is None or not await asyncio.to_thread(self._renew, executor):
+                raise
+        return await self._submit(self.executor, call)
+
+    @staticmethod
+    async def _submit(executor: Executor | None, call: Callable[[], T]) -> T:
+        if executor is None:
+            return await asyncio.to_thread(call)
+        return await asyncio.get_running_loop().run_in_executor(executor, call)
+
+    def _renew(self, broken: Executor) -> bool:
+        """Replace the pool ``broken`` by a fresh one made the same way, once however many
+        callers found it broken; whether the work may run again (in :attr:`executor`)."""
+        with self._lock:
+            if self.executor is not broken:
+                return True  # renewed (or replaced) since that work began
+            if self._spawn is None:
+                return False  # not a pool this class made: nothing to renew it from
+            self.executor = self._spawn()
+        log.warning("a worker process of the pool died; a new pool took its place")
+        broken.shutdown(wait=True, cancel_futures=True)
+        return True

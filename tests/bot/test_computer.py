@@ -7,6 +7,7 @@ import asyncio
 import math
 import os
 import random
+import signal
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -138,3 +139,24 @@ async def test_every_search_runs_in_the_pool_when_one_is_set() -> None:
     finally:
         await computer.shut_pool()
     assert spy.ran == [hint, computer.choose]
+
+
+async def test_a_pool_whose_worker_died_is_renewed(caplog: pytest.LogCaptureFixture) -> None:
+    """A worker killed (for memory, say) breaks its pool for good: a fresh pool takes its
+    place, once, and the moves that found it broken are made there."""
+    pool = computer.use_processes(1)
+    try:
+        worker = pool.submit(os.getpid).result()
+        os.kill(worker, signal.SIGKILL)
+        view = position("partners", "2-5 3-4 5-6", [(5, 3)], hand_sizes=(3, 6, 6, 6))
+        moves = await asyncio.gather(*(
+            computer.compute(view, "hard", rng=random.Random(k), budget=0.02) for k in range(3)
+        ))
+        assert all(move in view.legal for move in moves)
+        fresh = computer._offload.executor
+        assert fresh is not None and fresh is not pool
+        assert fresh.submit(os.getpid).result() not in (worker, os.getpid())
+        renewed = [r for r in caplog.records if "a new pool took its place" in r.getMessage()]
+        assert len(renewed) == 1
+    finally:
+        await computer.shut_pool()
