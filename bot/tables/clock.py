@@ -4,7 +4,8 @@ Deadlines are rows of the store (``deadlines``: table, kind, due time, the table
 set), written in the same transaction as the change that makes them; the clock keeps a heap of
 them in memory, loaded from the store at start and fed by the service after each commit. Nothing
 else sleeps on a table's behalf. A deadline whose table moved on (another ``seq``) is void: the
-handler checks it against the table under the table's lock.
+handler checks it against the table under the table's lock. A deadline whose handler fails
+runs again later (:data:`RETRY_FIRST` seconds, doubling up to :data:`RETRY_MOST`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 
 from bot.store import DeadlineRow
 
-__all__ = ["KINDS", "Clock", "Handler"]
+__all__ = ["KINDS", "RETRY_FIRST", "RETRY_MOST", "Clock", "Handler"]
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,8 @@ KINDS = ("move", "remind", "timeout", "pause", "expire", "forced", "archive")
 
 Handler = Callable[[DeadlineRow], Awaitable[object]]
 COMPACT_MIN = 1024  # the heap is never compacted below this size
+RETRY_FIRST = 5.0  # seconds before a failed deadline runs again; doubled after each failure
+RETRY_MOST = 300.0  # ... up to this
 
 
 @dataclass(order=True, slots=True)
@@ -60,6 +63,7 @@ class Clock:
         self._compact_at = COMPACT_MIN  # heap size at which the void entries are dropped
         self._current: dict[int, dict[str, _Entry]] = {}  # table -> kind -> its deadline
         self._busy: set[int] = set()
+        self._failures: dict[tuple[int, str, int], int] = {}  # failed runs of a deadline
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._jobs: set[asyncio.Task[None]] = set()
@@ -98,6 +102,7 @@ class Clock:
             return
         if kinds is None:
             mine.clear()
+            self._failures = {k: n for k, n in self._failures.items() if k[0] != table_id}
         else:
             for kind in kinds:
                 mine.pop(kind, None)
@@ -163,14 +168,31 @@ class Clock:
             log.error("table %s: no handler for deadline %r", row.table_id, row.kind)
             return None
         self._busy.add(row.table_id)
+        key = (row.table_id, row.kind, row.seq)
         try:
-            return await handler(row)
+            result = await handler(row)
         except Exception as exc:
-            log.exception("table %s: deadline %s failed", row.table_id, row.kind)
+            self._retry(row)
             return exc
+        else:
+            self._failures.pop(key, None)
+            return result
         finally:
             self._busy.discard(row.table_id)
             self._wake.set()
+
+    def _retry(self, row: DeadlineRow) -> None:
+        """Run a failed deadline again later (a dropped one would leave its table waiting
+        until a restart), unless the table has a newer deadline of that kind by now."""
+        key = (row.table_id, row.kind, row.seq)
+        failures = self._failures[key] = self._failures.get(key, 0) + 1
+        delay = min(RETRY_MOST, RETRY_FIRST * 2 ** (failures - 1))
+        log.exception(
+            "table %s: deadline %s failed (%d time(s)); again in %.0f s",
+            row.table_id, row.kind, failures, delay,
+        )
+        if row.kind not in self._current.get(row.table_id, {}):
+            self.set(DeadlineRow(row.table_id, row.kind, self.now() + delay, row.seq))
 
     def start(self) -> None:
         """Run deadlines in the background as they fall due, until :meth:`stop`."""

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot import errors
+from bot import computer, errors
 from bot.store import Store
+from bot.tables.clock import RETRY_FIRST
 from bot.tables.history import TAKEOVER
 from bot.tables.service import TableInfo, TableService
-from domino import PRESETS, Pass
+from domino import PRESETS, Action, Pass
 from tests.bot.helpers import FakeClock, Recorder, make_service
 
 ANA, BEA = 201, 202
@@ -33,22 +36,67 @@ async def until_turn_of(service: TableService, clock: FakeClock, table_id: int, 
     raise AssertionError("the computers never handed over")
 
 
-# --------------------------------------------------------------------------------- timers
-
-
-async def test_computers_wait_their_human_looking_delay(
-    service: TableService, clock: FakeClock
-) -> None:
+async def computer_to_move(service: TableService, clock: FakeClock) -> TableInfo:
+    """A table where a computer is to move, just after Ana's first move."""
     t = await ana_vs_computers(service)
     t = await until_turn_of(service, clock, t.id, ANA)
     view = (await service.views_for(t.id, ANA))[0]
     t = (await service.act(t.id, ANA, view.legal[0])).table
     if t.turn_seat is None or t.turn_seat.kind != "computer":
         pytest.skip("this deal hands the turn straight back")
+    return t
+
+
+# --------------------------------------------------------------------------------- timers
+
+
+async def test_computers_wait_their_human_looking_delay(
+    service: TableService, clock: FakeClock
+) -> None:
+    t = await computer_to_move(service, clock)
     assert await service.tick() == []  # the delay has not passed
     clock.advance(service.computer_delay)
     results = await service.tick()
     assert len(results) == 1 and results[0].by == "computer" and results[0].seq == t.seq
+
+
+async def test_a_computer_move_that_failed_is_made_a_little_later(
+    service: TableService, clock: FakeClock, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A computer's search that fails (its process pool broken beyond repair, say) does not
+    leave the table waiting for a restart: it is tried again a few seconds later, and the
+    players are shown the move."""
+    t = await computer_to_move(service, clock)
+    real_compute, real_choose = computer.compute, computer.choose
+    failed: list[int] = []
+
+    def fail_once() -> None:
+        if not failed:
+            failed.append(1)
+            raise BrokenProcessPool("a worker process died")
+
+    async def compute(*args: Any, **kwargs: Any) -> Action:
+        fail_once()
+        return await real_compute(*args, **kwargs)
+
+    def choose(*args: Any, **kwargs: Any) -> Action:  # an only move, or a cheap level
+        fail_once()
+        return real_choose(*args, **kwargs)
+
+    monkeypatch.setattr(computer, "compute", compute)
+    monkeypatch.setattr(computer, "choose", choose)
+    await service.idle()
+    shown = len(recorder.of("on_action"))
+    clock.advance(service.computer_delay)
+    assert await service.tick() == [] and failed
+    await service.idle()
+    assert (await service.get(t.id)).seq == t.seq and len(recorder.of("on_action")) == shown
+    clock.advance(RETRY_FIRST)
+    results = await service.tick()
+    assert len(results) == 1 and results[0].by == "computer" and results[0].seq == t.seq
+    await service.idle()
+    [(published,)] = recorder.of("on_action")[shown:]
+    assert published.seq == t.seq and published.by == "computer"
 
 
 async def test_reminder_at_half_time_then_the_bot_plays(
