@@ -186,7 +186,7 @@ class Clock:
         until a restart), unless the table has a newer deadline of that kind by now."""
         key = (row.table_id, row.kind, row.seq)
         failures = self._failures[key] = self._failures.get(key, 0) + 1
-        delay = min(RETRY_MOST, RETRY_FIRST * 2 ** (failures - 1))
+        delay = min(RETRY_MOST, RETRY_FIRST * 2 ** min(failures - 1, 20))
         log.exception(
             "table %s: deadline %s failed (%d time(s)); again in %.0f s",
             row.table_id, row.kind, failures, delay,
