@@ -307,7 +307,7 @@ def _versions(message: StoredMessage) -> list[StoredMessage]:
     return [*message.history, message]
 
 
-def _shown_seq(version: StoredMessage) -> int | None:
+def shown_seq(version: StoredMessage) -> int | None:
     """The state a game message version shows, from its My tiles button: the button's custom
     id carries the table's action count (a marker no player reads)."""
     for cid in version.custom_ids():
@@ -319,7 +319,7 @@ def _shown_seq(version: StoredMessage) -> int | None:
 
 def is_game_message(message: StoredMessage) -> bool:
     """Whether ``message`` is (or was) a table's game message: it had a My tiles button."""
-    return any(_shown_seq(v) is not None for v in _versions(message))
+    return any(shown_seq(v) is not None for v in _versions(message))
 
 
 async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int) -> int:
@@ -357,7 +357,7 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
     for message in fake.public_messages():
         for version in _versions(message):
             text = version.text()
-            seq = _shown_seq(version)
+            seq = shown_seq(version)
             if seq is None and message.id in games and version.attachments and renderer:
                 data = version.attachments[0].data
                 seq = next((s for s in hand_ends if picture(s) == data), None)
@@ -370,7 +370,7 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
             count += 1
             state = states[seq]
             hidden = {str(t) for hand in state.hands for t in hand}
-            if _shown_seq(version) is None and ended(seq):
+            if shown_seq(version) is None and ended(seq):
                 # A hand's final position: the tiles left in that hand's hands stay hidden
                 # (those of the next deal are not its business).
                 before = states[seq - 1]

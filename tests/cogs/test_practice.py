@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import random
 import re
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from bot import computer
 from bot.hint import hint, lacked_numbers
+from bot.tables import clock
 from cogs.domino.practice import is_practice
-from domino import Match, Play, preset
+from domino import Action, Match, Play, preset
 from tests.cogs.helpers import (
     answer,
     button,
     factory,
+    game_message,
     human_to_move,
     new_table,
     open_hand,
     parse,
+    play_until_over,
     settle,
+    shown_seq,
 )
 from tests.fakediscord import FakeDiscord, running_bot
 
@@ -120,3 +129,48 @@ def test_hint_reasons_read_the_position() -> None:
     assert "a double fits one number only: lay it while you can." in reasons
     assert "it is your only move." in reasons
 
+
+
+async def test_a_computer_whose_search_failed_still_plays_and_the_table_shows_it(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A computer's search that fails once (its process pool broken, say) is made again a
+    moment later: the game goes on and its message shows the table as it is."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    monkeypatch.setattr(clock, "RETRY_FIRST", 0.05)
+    real_compute, real_choose = computer.compute, computer.choose
+    failed: list[int] = []
+
+    def fail_once() -> None:
+        if not failed:
+            failed.append(1)
+            raise BrokenProcessPool("a worker process died")
+
+    async def compute(*args: Any, **kwargs: Any) -> Action:
+        fail_once()
+        return await real_compute(*args, **kwargs)
+
+    def choose(*args: Any, **kwargs: Any) -> Action:
+        fail_once()
+        return real_choose(*args, **kwargs)
+
+    monkeypatch.setattr(computer, "compute", compute)
+    monkeypatch.setattr(computer, "choose", choose)
+    async with running_bot(
+        fake, factory(fake, tmp_path / "db.sqlite3"), raise_bot_errors=False
+    ) as bot:
+        await fake.slash(
+            alice, fake.channel_id, "domino practice", {"variant": "partners", "level": "hard"}
+        )
+        await settle(bot)
+        (info,) = bot.svc.open_tables()
+        await play_until_over(fake, bot, info.id, [alice], stop=lambda turns: turns == 3)
+        await settle(bot)
+        assert failed
+        now = await bot.svc.get(info.id)
+        assert now.seq > 3  # the computers moved between Alice's turns
+        game = await game_message(fake, bot, info.id)
+        assert shown_seq(game) == now.seq
+    logged = [r.getMessage() for r in fake.bot_errors]
+    assert logged == ["table 1: deadline move failed (1 time(s)); again in 0 s"]
