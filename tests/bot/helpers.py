@@ -1,11 +1,17 @@
-"""Helpers for the bot tests: a fake clock, a recording observer, a service factory."""
+"""Helpers for the bot tests: a fake clock, a recording observer, a service factory, a
+computer search that fails once."""
 
 from __future__ import annotations
 
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import pytest
+
+from bot import computer
 from bot.store import Store
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
+from domino import Action
 
 
 class FakeClock:
@@ -67,3 +73,27 @@ def make_service(store: Store, clock: FakeClock, seed: int = 7, **kwargs: Any) -
     kwargs.setdefault("computer_pace", None)  # answer as soon as computed (no real waiting)
     kwargs.setdefault("hand_pause", 3.0)
     return TableService(store, clock=clock, seed_source=lambda: seed, **kwargs)
+
+
+def fail_one_computer_search(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make the next computer move fail as a broken process pool would (once); the list
+    returned gets an item when it has failed."""
+    real_compute, real_choose = computer.compute, computer.choose
+    failed: list[int] = []
+
+    def fail_once() -> None:
+        if not failed:
+            failed.append(1)
+            raise BrokenProcessPool("a worker process died")
+
+    async def compute(*args: Any, **kwargs: Any) -> Action:
+        fail_once()
+        return await real_compute(*args, **kwargs)
+
+    def choose(*args: Any, **kwargs: Any) -> Action:  # an only move, or a cheap level
+        fail_once()
+        return real_choose(*args, **kwargs)
+
+    monkeypatch.setattr(computer, "compute", compute)
+    monkeypatch.setattr(computer, "choose", choose)
+    return failed

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot import computer, errors
+from bot import errors
 from bot.store import Store
 from bot.tables.clock import RETRY_FIRST
 from bot.tables.history import TAKEOVER
 from bot.tables.service import TableInfo, TableService
-from domino import PRESETS, Action, Pass
-from tests.bot.helpers import FakeClock, Recorder, make_service
+from domino import PRESETS, Pass
+from tests.bot.helpers import FakeClock, Recorder, fail_one_computer_search, make_service
 
 ANA, BEA = 201, 202
 
@@ -67,24 +65,7 @@ async def test_a_computer_move_that_failed_is_made_a_little_later(
     leave the table waiting for a restart: it is tried again a few seconds later, and the
     players are shown the move."""
     t = await computer_to_move(service, clock)
-    real_compute, real_choose = computer.compute, computer.choose
-    failed: list[int] = []
-
-    def fail_once() -> None:
-        if not failed:
-            failed.append(1)
-            raise BrokenProcessPool("a worker process died")
-
-    async def compute(*args: Any, **kwargs: Any) -> Action:
-        fail_once()
-        return await real_compute(*args, **kwargs)
-
-    def choose(*args: Any, **kwargs: Any) -> Action:  # an only move, or a cheap level
-        fail_once()
-        return real_choose(*args, **kwargs)
-
-    monkeypatch.setattr(computer, "compute", compute)
-    monkeypatch.setattr(computer, "choose", choose)
+    failed = fail_one_computer_search(monkeypatch)
     await service.idle()
     shown = len(recorder.of("on_action"))
     clock.advance(service.computer_delay)

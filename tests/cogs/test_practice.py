@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import random
 import re
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot import computer
 from bot.hint import hint, lacked_numbers
 from bot.tables import clock
 from cogs.domino.practice import is_practice
-from domino import Action, Match, Play, preset
+from domino import Match, Play, preset
+from tests.bot.helpers import fail_one_computer_search
 from tests.cogs.helpers import (
     answer,
     button,
@@ -139,24 +137,7 @@ async def test_a_computer_whose_search_failed_still_plays_and_the_table_shows_it
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     monkeypatch.setattr(clock, "RETRY_FIRST", 0.05)
-    real_compute, real_choose = computer.compute, computer.choose
-    failed: list[int] = []
-
-    def fail_once() -> None:
-        if not failed:
-            failed.append(1)
-            raise BrokenProcessPool("a worker process died")
-
-    async def compute(*args: Any, **kwargs: Any) -> Action:
-        fail_once()
-        return await real_compute(*args, **kwargs)
-
-    def choose(*args: Any, **kwargs: Any) -> Action:
-        fail_once()
-        return real_choose(*args, **kwargs)
-
-    monkeypatch.setattr(computer, "compute", compute)
-    monkeypatch.setattr(computer, "choose", choose)
+    failed = fail_one_computer_search(monkeypatch)
     async with running_bot(
         fake, factory(fake, tmp_path / "db.sqlite3"), raise_bot_errors=False
     ) as bot:
