@@ -17,8 +17,9 @@ import discord
 from bot import pictures
 from bot.errors import ServiceError
 from bot.i18n import END_NAMES, named_ends, picture_options, tr
+from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
-from cogs.domino import practice, texts
+from cogs.domino import texts
 from cogs.domino.alt_text import hand_alt_text
 from cogs.domino.buttons import (
     BackButton,

@@ -14,8 +14,8 @@ from babel.numbers import format_decimal
 from bot.i18n import tr
 from bot.match_end import ARCHIVE_KIND, RECORD_WAIT, MatchEnd, RatingChange, humans
 from bot.store import DeadlineRow
+from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
-from cogs.domino import practice
 from cogs.domino.buttons import RematchButton, make_view
 
 log = logging.getLogger(__name__)

@@ -7,18 +7,15 @@ table-opening helpers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import computer
-from bot.errors import NotYourTurn, ServiceError, TableFinished
 from bot.hint import HINT_LEVEL, Hint
 from bot.i18n import tr
-from bot.store.table_extras import PracticeRepo
+from bot.tables.practice import hint_at, mark
 from bot.tables.service import TableService
 from cogs.domino import texts
 from cogs.domino.choices import LEVEL_CHOICES, VARIANT_CHOICES
@@ -28,15 +25,6 @@ from domino import Draw, Play, View
 Interaction = discord.Interaction[Any]
 
 DEFAULT_LEVEL = "normal"
-
-
-async def is_practice(service: TableService, table_id: int) -> bool:
-    return bool(await PracticeRepo(service.store.db).among([table_id]))
-
-
-async def mark(service: TableService, table_id: int) -> None:
-    """Make ``table_id`` a practice table (its hands offer hints)."""
-    await PracticeRepo(service.store.db).add(table_id)
 
 
 def action_text(locale: str | None, view: View, action: Any) -> str:
@@ -131,22 +119,10 @@ async def hint_answer(
 ) -> str:
     """What the Hint button answers ``user_id``, made at the state ``seq`` of a practice table:
     the strongest computer player's move for him and why (or that the button is stale)."""
-    info = await service.get(table_id)
-    if info.status != "running":
-        raise TableFinished("This table is closed.")
-    if not await is_practice(service, table_id):
-        raise ServiceError("Hints are for practice tables only.")
-    views: Sequence[View] = await service.views_for(table_id, user_id)
-    acting = next(
-        (v for v in views if v.seat is not None and v.seat == info.turn and v.legal), None
-    )
-    if acting is None:
-        raise NotYourTurn("It is not your turn.")
-    if info.seq != seq:
+    found = await hint_at(service, table_id, user_id, seq)
+    if found is None:
         return tr(locale, texts.STALE)
-    rng = computer.rng_for(f"hint/{table_id}", info.seq)
-    found = await computer.hint_for(acting, rng)
-    return hint_text(locale, acting, found)
+    return hint_text(locale, *found)
 
 
-__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_answer", "is_practice", "mark"]
+__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_answer"]

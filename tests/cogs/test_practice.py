@@ -10,7 +10,7 @@ import pytest
 
 from bot.hint import hint, lacked_numbers
 from bot.tables import clock
-from cogs.domino.practice import is_practice
+from bot.tables.practice import is_practice
 from domino import Match, Play, preset
 from tests.bot.helpers import fail_one_computer_search
 from tests.cogs.helpers import (
