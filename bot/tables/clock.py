@@ -63,7 +63,8 @@ class Clock:
         self._compact_at = COMPACT_MIN  # heap size at which the void entries are dropped
         self._current: dict[int, dict[str, _Entry]] = {}  # table -> kind -> its deadline
         self._busy: set[int] = set()
-        self._failures: dict[tuple[int, str, int], int] = {}  # failed runs of a deadline
+        # (table, kind) -> (seq, failed runs) of a deadline that failed and runs again
+        self._failures: dict[tuple[int, str], tuple[int, int]] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._jobs: set[asyncio.Task[None]] = set()
@@ -102,7 +103,8 @@ class Clock:
             return
         if kinds is None:
             mine.clear()
-            self._failures = {k: n for k, n in self._failures.items() if k[0] != table_id}
+            for kind in KINDS:
+                self._failures.pop((table_id, kind), None)
         else:
             for kind in kinds:
                 mine.pop(kind, None)
@@ -168,14 +170,15 @@ class Clock:
             log.error("table %s: no handler for deadline %r", row.table_id, row.kind)
             return None
         self._busy.add(row.table_id)
-        key = (row.table_id, row.kind, row.seq)
         try:
             result = await handler(row)
         except Exception as exc:
             self._retry(row)
             return exc
         else:
-            self._failures.pop(key, None)
+            key = (row.table_id, row.kind)
+            if self._failures.get(key, (None,))[0] == row.seq:
+                del self._failures[key]
             return result
         finally:
             self._busy.discard(row.table_id)
@@ -184,8 +187,10 @@ class Clock:
     def _retry(self, row: DeadlineRow) -> None:
         """Run a failed deadline again later (a dropped one would leave its table waiting
         until a restart), unless the table has a newer deadline of that kind by now."""
-        key = (row.table_id, row.kind, row.seq)
-        failures = self._failures[key] = self._failures.get(key, 0) + 1
+        key = (row.table_id, row.kind)
+        seq, failures = self._failures.get(key, (row.seq, 0))
+        failures = failures + 1 if seq == row.seq else 1
+        self._failures[key] = (row.seq, failures)
         delay = min(RETRY_MOST, RETRY_FIRST * 2 ** min(failures - 1, 20))
         log.exception(
             "table %s: deadline %s failed (%d time(s)); again in %.0f s",
