@@ -695,6 +695,10 @@ class TableService:
             match = Match.new(rt.ruleset, seed)
             now = self.clock()
             fillers = [_computer_seat(rt.id, s, self.ai_level) for s in empty]
+            seats = list(rt.seats)
+            for r in fillers:
+                seats[r.seat] = r
+            timers = self._turn_deadlines(rt, now, hand_ended=False, match=match, seats=seats)
             async with self.store.transaction() as tx:
                 if self.gate.limits.matches_per_user:
                     await tx.limits.lock(people)
@@ -705,12 +709,11 @@ class TableService:
                 await tx.tables.set_status(rt.id, "running", now=now)
                 if threaded:  # the thread comes a moment later; the channel stays free
                     await tx.tables.set_messages(rt.id, now=now, thread_id=0)
-                for r in fillers:
-                    rt.seats[r.seat] = r
-                rt.match, rt.seed = match, seed
-                timers = self._turn_deadlines(rt, now, hand_ended=False)
                 await tx.deadlines.clear(rt.id)
                 await tx.deadlines.replace(rt.id, (), timers)
+            # Committed: now change the memory.
+            rt.seats[:] = seats
+            rt.match, rt.seed = match, seed
             rt.row = dataclasses.replace(rt.row, status="running", updated_at=now)
             if threaded:
                 rt.row = dataclasses.replace(rt.row, thread_id=0)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.store import Store
+from bot.store import DeadlineRepo, Store
 from bot.tables.service import TableInfo, TableService
 from domino import Match, Pass, Play, Resign, decode_action
 from tests.bot.helpers import FakeClock, Recorder, make_service
@@ -46,6 +46,33 @@ async def snapshot(store: Store, service: TableService, table_id: int):
 
 
 # --------------------------------------------------------------------------------- lobby
+
+
+async def test_a_start_that_fails_to_commit_leaves_the_lobby_as_it_was(
+    service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = await service.create_table(
+        host_id=ANA, host_name="Ana", variant="partners", channel_id=900
+    )
+    t = await service.join(t.id, BEA, "Bea")
+    before = await snapshot(store, service, t.id)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("the database went away")
+
+    monkeypatch.setattr(DeadlineRepo, "replace", broken)
+    with pytest.raises(OSError):
+        await service.start(t.id, ANA, fill_with_computers=True)
+    assert await snapshot(store, service, t.id) == before
+    assert (await service.get(t.id)).empty_seats == (2, 3)
+    assert await store.matches.get(t.id) is None
+    assert not service.place_busy(900)
+    monkeypatch.undo()
+    t = await service.start(t.id, ANA, fill_with_computers=True)
+    assert t.status == "running" and t.is_full
+    assert [s.kind for s in await store.seats.list(t.id)] == [
+        "human", "human", "computer", "computer"
+    ]
 
 
 async def test_create_join_leave_and_start(service: TableService, store: Store) -> None:
