@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.store.connection import Db
+from bot.store.repositories import SeatRow
 
 __all__ = [
     "FinishedMatch",
@@ -179,12 +180,13 @@ class PracticeRepo:
 
 @dataclass(frozen=True, slots=True)
 class FinishedMatch:
-    """A finished match someone may replay: its table, variant, end and players' names."""
+    """A finished match someone may replay: its table, server, variant, end and seats."""
 
     table_id: int
+    guild_id: int | None
     variant: str
     finished_at: float
-    names: tuple[str, ...]
+    seats: tuple[SeatRow, ...]  # in seat order, with the names recorded at the table
 
 
 class FinishedRepo:
@@ -205,7 +207,7 @@ class FinishedRepo:
     ) -> list[FinishedMatch]:
         """Newest first; with ``table_id``, that one only if visible."""
         sql = (
-            "SELECT t.id, t.variant, m.finished_at FROM tables t"
+            "SELECT t.id, t.guild_id, t.variant, m.finished_at FROM tables t"
             " JOIN matches m ON m.table_id = t.id WHERE " + self._WHERE
         )
         params: tuple[object, ...] = (guild_id, user_id)
@@ -214,17 +216,33 @@ class FinishedRepo:
             params += (table_id,)
         sql += " ORDER BY m.finished_at DESC, t.id DESC LIMIT ?"
         rows = await self._db.fetchall(sql, (*params, limit))
-        ids = [int(r[0]) for r in rows]
-        names: dict[int, list[str]] = {i: [] for i in ids}
+        ids = [int(r["id"]) for r in rows]
+        seats: dict[int, list[SeatRow]] = {i: [] for i in ids}
         if ids:
             marks = ", ".join("?" for _ in ids)
             for s in await self._db.fetchall(
-                f"SELECT table_id, name FROM seats WHERE table_id IN ({marks})"
-                " ORDER BY table_id, seat",
+                "SELECT table_id, seat, user_id, name, kind, ai_level, timeouts FROM seats"
+                f" WHERE table_id IN ({marks}) ORDER BY table_id, seat",
                 tuple(ids),
             ):
-                names[int(s[0])].append(s[1])
+                seats[int(s["table_id"])].append(
+                    SeatRow(
+                        table_id=s["table_id"],
+                        seat=s["seat"],
+                        user_id=s["user_id"],
+                        name=s["name"] or "",
+                        kind=s["kind"],
+                        ai_level=s["ai_level"],
+                        timeouts=s["timeouts"],
+                    )
+                )
         return [
-            FinishedMatch(int(r[0]), r[1], float(r[2] or 0.0), tuple(names[int(r[0])]))
+            FinishedMatch(
+                int(r["id"]),
+                None if r["guild_id"] is None else int(r["guild_id"]),
+                r["variant"],
+                float(r["finished_at"] or 0.0),
+                tuple(seats[int(r["id"])]),
+            )
             for r in rows
         ]

@@ -21,23 +21,56 @@ from bot.i18n import picture_options, tr
 from bot.store.table_extras import FinishedMatch, FinishedRepo
 from cogs.domino import texts
 from cogs.domino.alt_text import replay_alt_text
+from cogs.domino.host import guild_locale
+from cogs.names import escape_name, public_name
 
 Interaction = discord.Interaction[Any]
 REPLAY_PICTURE = "replay.gif"
 
 
-def match_label(locale: str | None, match: FinishedMatch) -> str:
-    """``Table 12 · Draw · Alice, Bob · 2026-11-23`` (at most 100 characters)."""
+def replay_names(
+    locale: str | None, match: FinishedMatch, viewer: discord.abc.User, guild_id: int | None
+) -> list[str]:
+    """The name of each seat of ``match`` as ``viewer`` may read it in ``guild_id`` (raw).
+
+    On the server where it was played, seats read as at the table. A match of another server
+    names no one else there (as ``/domino history`` does): the viewer under his global name,
+    computers by seat, other people by number.
+    """
+    names: list[str] = []
+    for row in match.seats:
+        if match.guild_id == guild_id or row.user_id is None:
+            names.append(texts.picture_name(locale, row))
+        elif row.user_id == viewer.id:
+            names.append(public_name(viewer))
+        else:
+            names.append(tr(locale, "Player {number}", number=row.seat + 1))
+    return names
+
+
+def leaves_unnamed(match: FinishedMatch, viewer_id: int, guild_id: int | None) -> bool:
+    """Whether :func:`replay_names` leaves someone of ``match`` unnamed in ``guild_id``."""
+    if match.guild_id == guild_id:
+        return False
+    return any(row.user_id not in (None, viewer_id) for row in match.seats)
+
+
+def match_title(locale: str | None, match: FinishedMatch, names: list[str]) -> str:
+    """``Table 12 · Draw · Alice, Bob · 2026-11-23``, with ``names`` as given."""
     day = dt.datetime.fromtimestamp(match.finished_at, dt.UTC).strftime("%Y-%m-%d")
-    players = ", ".join(n for n in match.names if n) or "-"
-    label = tr(
+    return tr(
         locale,
         "Table {id} · {variant} · {players} · {day}",
         id=match.table_id,
         variant=texts.variant_name(locale, match.variant),
-        players=players,
+        players=", ".join(dict.fromkeys(names)) or "-",
         day=day,
     )
+
+
+def match_label(locale: str | None, match: FinishedMatch, names: list[str]) -> str:
+    """The autocomplete choice of a match (plain names, at most 100 characters)."""
+    label = match_title(locale, match, names)
     return label if len(label) <= 100 else label[:99] + "…"
 
 
@@ -71,22 +104,25 @@ class ReplayMixin:
             )
             if not found:
                 raise TableNotFound("No match was played at table {table_id}.", table_id=table)
-            await interaction.response.defer(ephemeral=not share, thinking=True)
+            match = found[0]
             stored = await replay.load(self.service.store, table)
-            frames = stored.select(hand)  # an unknown hand is refused before drawing
-            info = await self.service.get(table)
-            public = info.table.locale if share else locale
-            names = texts.picture_names(info, public)
-            gif = await pictures.replay_gif(
-                stored, names, hand=hand, **picture_options(public)
-            )
+            frames = stored.select(hand)  # an unknown hand is refused before anything is shown
+            await interaction.response.defer(ephemeral=not share, thinking=True)
+            public = (guild_locale(interaction) or locale) if share else locale
+            names = replay_names(public, match, interaction.user, interaction.guild_id)
+            gif = await pictures.replay_gif(stored, names, hand=hand, **picture_options(public))
             description = replay_alt_text(names, len(frames), public, hand)
             file = discord.File(io.BytesIO(gif), filename=REPLAY_PICTURE, description=description)
-            title = match_label(public, found[0])
+            title = match_title(public, match, [escape_name(n) for n in names])
             if hand is not None:
                 title = tr(public, "{match} · hand {hand}", match=title, hand=hand)
+            content = tr(public, "Replay: {title} ({moves} moves)", title=title, moves=len(frames))
+            if leaves_unnamed(match, interaction.user.id, interaction.guild_id):
+                content += "\n-# " + tr(
+                    public, "Players of matches on other servers are not named."
+                )
             await interaction.followup.send(
-                tr(public, "Replay: {title} ({moves} moves)", title=title, moves=len(frames)),
+                content,
                 file=file,
                 ephemeral=not share,
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -100,7 +136,8 @@ class ReplayMixin:
         wanted = current.strip().casefold()
         out = []
         for match in matches:
-            label = match_label(locale, match)
+            names = replay_names(locale, match, interaction.user, interaction.guild_id)
+            label = match_label(locale, match, names)
             if wanted and wanted not in label.casefold():
                 continue
             out.append(Choice(name=label, value=match.table_id))
