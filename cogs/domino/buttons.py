@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Protocol
 import discord
 
 from bot.errors import (
+    AlreadySeated,
     NotInvited,
     NotSeated,
     SeatsEmpty,
@@ -259,7 +260,8 @@ class _ChallengeButton(DominoButton, template=ANY_ID):
 
 
 class AcceptButton(_ChallengeButton, template=rf"domino:accept:{_TABLE}{_INVITED}"):
-    """An invited player accepts; the last acceptance starts the match."""
+    """An invited player accepts; the last acceptance starts the match. A start that is
+    refused gives the acceptance back (the reason is answered), so accepting again retries."""
 
     kind = "accept"
 
@@ -267,13 +269,25 @@ class AcceptButton(_ChallengeButton, template=rf"domino:accept:{_TABLE}{_INVITED
         user = interaction.user
         if not (await host.service.get(self.table_id)).is_challenge:
             raise NotInvited("This challenge is not for you.")  # a forged id: no open seat
-        info = await host.service.join(self.table_id, user.id, table_name(user))
+        joined = True
+        try:
+            info = await host.service.join(self.table_id, user.id, table_name(user))
+        except AlreadySeated:
+            info = await host.service.get(self.table_id)
+            if not all(info.is_seated(u) for u in info.invited):
+                raise
+            joined = False  # seated, but the match did not start: try again
         if not all(info.is_seated(u) for u in info.invited):
             return
         try:
             info = await host.start(info, info.host_id, fill=True)
         except WrongStatus:
             return  # another acceptance started it a moment ago
+        except Exception:
+            if joined:
+                with contextlib.suppress(ServiceError):
+                    await host.service.leave(self.table_id, user.id)
+            raise
         await host.opened(interaction, info)
 
 

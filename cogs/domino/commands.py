@@ -113,6 +113,7 @@ class DominoCog(
                     "The options first_hand, next_hand, scoring, blocked and bonuses are for "
                     "partners only."
                 )
+            self.check_permissions(interaction)
             self.check_place_free(interaction.channel)
             info = await self.service.create_table(
                 host_id=interaction.user.id,
@@ -170,6 +171,7 @@ class DominoCog(
                     await self.reply(interaction, tr(locale, "You cannot challenge yourself."))
                     return
                 invited.append(user.id)
+            self.check_permissions(interaction)
             self.check_place_free(interaction.channel)
             ruleset_people = PRESETS[variant].people
             if len(invited) + 1 > ruleset_people:

@@ -23,6 +23,7 @@ from bot.tables.service import TableInfo, TableService
 from cogs.domino import buttons
 from cogs.domino.buttons import BadButton
 from cogs.domino.presenter import Presenter
+from cogs.domino.texts import permission_text
 from cogs.markup import error_text
 from domino import Tile
 
@@ -41,14 +42,26 @@ def guild_locale(interaction: Interaction) -> str | None:
     return interaction.guild_locale.value if interaction.guild_locale else None
 
 
-def permission_text(locale: str | None) -> str:
-    """What to do when Discord refused the bot a channel permission."""
-    return tr(
-        locale,
-        "I am missing a permission in this channel. A server manager can let me view the "
-        "channel, send messages, embed links, attach files, create public threads and send "
-        "messages in threads here.",
-    )
+def missing_permissions(interaction: Interaction) -> list[str]:
+    """The channel permissions the bot lacks to run a table where ``interaction`` happens: see
+    the channel (to edit the lobby message), embed links, attach files (the pictures), and
+    post the game: in the channel, or in a thread (its own, when it may make one)."""
+    perms = interaction.app_permissions
+    channel = interaction.channel
+    needed = ["view_channel", "embed_links", "attach_files"]
+    if isinstance(channel, discord.Thread):
+        needed.append("send_messages_in_threads")
+    elif not (
+        isinstance(channel, discord.TextChannel)
+        and perms.create_public_threads
+        and perms.send_messages_in_threads
+    ):
+        needed.append("send_messages")
+    return [name for name in needed if not getattr(perms, name)]
+
+
+class NoPermission(Exception):
+    """The bot lacks channel permissions a table needs (their names are the arguments)."""
 
 
 def apology_text(locale: str | None) -> str:
@@ -114,6 +127,9 @@ class TableHost:
             await self.reply(interaction, error_text(locale, exc))
         except BadButton:
             await self.reply(interaction, tr(locale, "This button is not valid any more."))
+        except NoPermission as exc:
+            log.info("%s refused: the bot lacks %s", what, ", ".join(exc.args))
+            await self.reply(interaction, permission_text(locale))
         except discord.Forbidden as exc:
             log.info("table %s: %s: Discord refused: %s", table_id, what, exc.text)
             await self.reply(interaction, permission_text(locale))
@@ -140,10 +156,28 @@ class TableHost:
             info.table.channel_id,
         )
 
+    @staticmethod
+    def check_permissions(interaction: Interaction) -> None:
+        """Refuse (:class:`NoPermission`) a table where the bot could not show or run it."""
+        missing = missing_permissions(interaction)
+        if missing:
+            raise NoPermission(*missing)
+
     def check_place_free(self, channel: Any, table_id: int | None = None) -> None:
         """One running table per thread (a table started from a channel gets its own thread)."""
         if isinstance(channel, discord.Thread) and self.service.place_busy(
             channel.id, exclude=table_id
+        ):
+            raise PlaceBusy("A match is already running here.")
+
+    def check_start_place(self, channel: Any) -> None:
+        """Before opening a table that starts at once: :class:`PlaceBusy` if its match could
+        not start in ``channel`` now (no thread of its own, and a match runs there)."""
+        self.check_place_free(channel)
+        if (
+            channel is not None
+            and not self._can_thread(channel)
+            and self.service.place_busy(channel.id)
         ):
             raise PlaceBusy("A match is already running here.")
 

@@ -7,12 +7,14 @@ table-opening helpers.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.errors import ServiceError
 from bot.hint import HINT_LEVEL, Hint
 from bot.i18n import tr
 from bot.tables.practice import hint_at, mark
@@ -60,7 +62,8 @@ class PracticeMixin:
     presenter: Any
     guard: Any
     _table_defaults: Any
-    check_place_free: Any
+    check_permissions: Any
+    check_start_place: Any
     start: Any
     opened: Any
 
@@ -75,11 +78,13 @@ class PracticeMixin:
     async def practice_command(
         self, interaction: Interaction, variant: str, level: str = DEFAULT_LEVEL
     ) -> None:
-        """Open a table of ``variant``, fill it with computers and start it."""
+        """Open a table of ``variant``, fill it with computers and start it; if it cannot
+        start, nothing of it stays (no table, no announcement)."""
         locale = interaction.locale.value
         async with self.guard(interaction, "/domino practice", None):
             chosen = await self._table_defaults(interaction, variant=variant)
-            self.check_place_free(interaction.channel)
+            self.check_permissions(interaction)
+            self.check_start_place(interaction.channel)
             user = interaction.user
             guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
             info = await self.service.create_table(
@@ -92,26 +97,46 @@ class PracticeMixin:
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale,
             )
-            await mark(self.service, info.id)
-            for _ in info.groups[1:]:
-                info = await self.service.add_computer(info.id, user.id, level=level)
-            await interaction.response.send_message(
-                tr(
-                    guild_locale,
-                    "{user} practises {variant} against computer players.",
-                    user=user.mention,
-                    variant=texts.variant_name(guild_locale, variant),
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            message = await interaction.original_response()
-            info = await self.service.set_messages(info.id, lobby_message_id=message.id)
-            info = await self.start(info, user.id, fill=True)
+            try:
+                await mark(self.service, info.id)
+                for _ in info.groups[1:]:
+                    info = await self.service.add_computer(info.id, user.id, level=level)
+                # Posted before the start: the table's thread is made from this message.
+                await interaction.response.send_message(
+                    tr(
+                        guild_locale,
+                        "{user} practises {variant} against computer players.",
+                        user=user.mention,
+                        variant=texts.variant_name(guild_locale, variant),
+                    ),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                message = await interaction.original_response()
+                info = await self.service.set_messages(info.id, lobby_message_id=message.id)
+                info = await self.start(info, user.id, fill=True)
+            except Exception:
+                await self._drop_practice(interaction, info.id)
+                raise
             if await self.opened(interaction, info):
                 await interaction.followup.send(
                     tr(locale, "Your practice table is ready: press **My tiles** there."),
                     ephemeral=True,
                 )
+            else:
+                await self._unannounce(interaction)
+
+    async def _drop_practice(self, interaction: Interaction, table_id: int) -> None:
+        """Undo a practice table that could not start: cancel it, remove its announcement."""
+        with contextlib.suppress(ServiceError):
+            await self.service.cancel(table_id, interaction.user.id, force=True)
+        await self._unannounce(interaction)
+
+    @staticmethod
+    async def _unannounce(interaction: Interaction) -> None:
+        """Delete the public announcement of a practice table that does not run."""
+        if interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
 
 
 async def hint_answer(

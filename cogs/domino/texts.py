@@ -22,6 +22,7 @@ __all__ = [
     "entry_text",
     "hand_result_text",
     "outcome_text",
+    "permission_text",
     "side_label",
     "variant_name",
 ]
@@ -341,3 +342,13 @@ def describe_options(locale: str | None, info: TableInfo) -> str:
         text = OPTION_TEXTS.get((key, str(value)))
         parts.append(tr(locale, text) if text else f"{key}: {value}")
     return " · ".join(parts)
+
+
+def permission_text(locale: str | None) -> str:
+    """What to do when Discord refused the bot a channel permission."""
+    return tr(
+        locale,
+        "I am missing a permission in this channel. A server manager can let me view the "
+        "channel, send messages, embed links, attach files, create public threads and send "
+        "messages in threads here.",
+    )
