@@ -6,7 +6,9 @@ indexed lookup), so several processes always agree.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -55,12 +57,16 @@ class ServerSettings:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
-        self._gates: dict[int, Gate] = {}  # per server: its limits and members' cooldowns
+        # (server, member) -> the request (task) opening a table now, and when it was let in
+        self._opening: dict[tuple[int, int], tuple[asyncio.Task[Any], float]] = {}
 
     async def check_limits(self, settings: GuildSettings, user_id: int) -> None:
         """Apply the server's own limits to a member opening a table (on top of the bot's,
         which the table service applies), counted in the database over every bot process's
-        tables; a member who may open one starts his cooldown."""
+        tables.
+
+        The cooldown runs from the member's last table in the database; while a request he
+        was let in with is still running (its table not stored yet), his others wait too."""
         limits = Limits(
             lobbies_per_user=settings.lobbies_per_member or 0,
             matches_per_user=settings.matches_per_member or 0,
@@ -68,14 +74,23 @@ class ServerSettings:
             cooldown=float(settings.cooldown or 0),
         )
         if limits == NO_LIMITS:
-            self._gates.pop(settings.guild_id, None)
             return
-        gate = self._gates.get(settings.guild_id)
-        if gate is None or gate.limits != limits:
-            gate = self._gates[settings.guild_id] = Gate(limits, self.clock)
+        key = (settings.guild_id, user_id)
+        task = asyncio.current_task()
         held = await self.store.limits.held(user_id, settings.guild_id)
-        gate.check_open(user_id, settings.guild_id, held)
-        gate.opened(user_id)
+        running = self._opening.get(key)
+        if running is not None and running[0] is not task and not running[0].done():
+            since = max(running[1], held.last_opened or running[1])
+            held = dataclasses.replace(held, last_opened=since)
+        Gate(limits, self.clock).check_open(user_id, settings.guild_id, held)
+        if limits.cooldown > 0 and task is not None and (running is None or running[0].done()):
+            self._opening[key] = (task, self.clock())
+            task.add_done_callback(functools.partial(self._opened, key))
+
+    def _opened(self, key: tuple[int, int], task: asyncio.Task[Any]) -> None:
+        """The request is over: its table, if any, is in the database now."""
+        if self._opening.get(key, (None,))[0] is task:
+            del self._opening[key]
 
     async def get(self, guild_id: int) -> GuildSettings:
         return await GuildSettingsRepo(self.store.db).get(guild_id)
@@ -98,7 +113,6 @@ class ServerSettings:
         async with self.store.transaction() as tx:
             await GuildSettingsRepo(tx.db).drop(guild_id)
         return GuildSettings(guild_id)
-
 
 
 def check(settings: GuildSettings) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import discord
@@ -11,7 +12,7 @@ from bot.records.service import Records
 from bot.server_settings import ServerSettings
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
-from tests.cogs.helpers import FakeClock, answer, factory, new_table
+from tests.cogs.helpers import FakeClock, answer, factory, new_table, settle
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 
@@ -166,3 +167,53 @@ async def test_settings_go_with_a_departed_servers_data(tmp_path: Path) -> None:
         assert await records.sweep_departed() == [77]
         assert await settings.get(77) == GuildSettings(77)
         assert (await settings.get(78)).variant == "two"
+
+
+async def test_server_cooldown_counts_only_opened_tables(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    alice = fake.add_user(1002, "alice", "Alice")
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"cooldown": 60})
+        refused = await fake.slash(
+            alice, fake.channel_id, "domino new", {"variant": "draw", "players": 3}
+        )
+        assert await answer(refused) == "The option players is for All Fives only."
+        yourself = await fake.slash(
+            alice, fake.channel_id, "domino challenge", {"variant": "draw", "player": alice}
+        )
+        assert await answer(yourself) == "You cannot challenge yourself."
+        assert bot.svc.open_tables() == []
+
+        # Nothing was opened: no cooldown yet. The table that opens starts it.
+        await new_table(fake, bot, alice, variant="draw")
+        clock.advance(20)
+        again = await fake.slash(alice, fake.channel_id, "domino new", {"variant": "two"})
+        assert await answer(again) == "Please wait 40 s before you open another table."
+        assert len(bot.svc.open_tables()) == 1
+        clock.advance(41)
+        await new_table(fake, bot, alice, variant="two")
+        assert len(bot.svc.open_tables()) == 2
+
+
+async def test_server_cooldown_lets_one_of_two_quick_requests_in(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    alice = fake.add_user(1002, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"cooldown": 60})
+        both = await asyncio.gather(
+            fake.slash(alice, fake.channel_id, "domino new", {"variant": "draw"}),
+            fake.slash(alice, fake.channel_id, "domino new", {"variant": "two"}),
+        )
+        refused = [r for r in both if r.ephemeral]
+        assert len(refused) == 1, [r.text() for r in both]
+        assert await answer(refused[0]) == "Please wait 60 s before you open another table."
+        await fake.wait_for(lambda: len(bot.svc.open_tables()) == 1)
+        await settle(bot)
+        assert len(bot.svc.open_tables()) == 1
