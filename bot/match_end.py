@@ -13,14 +13,21 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.errors import NotSeated, ServiceError, TableFinished, WrongStatus
+from bot.errors import LimitReached, NotSeated, ServiceError, TableFinished, WrongStatus
 from bot.records.rating import display_rating
 from bot.records.store import RecordsRepo
 from bot.store import DeadlineRow
 from bot.store.table_extras import RematchRepo, RematchRow
 from bot.tables.service import TableInfo, TableService
 
-__all__ = ["ARCHIVE_AFTER", "ARCHIVE_KIND", "MatchEnd", "RatingChange", "RematchVote"]
+__all__ = [
+    "ARCHIVE_AFTER",
+    "ARCHIVE_KIND",
+    "MatchEnd",
+    "RatingChange",
+    "RematchLimit",
+    "RematchVote",
+]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +47,16 @@ class RatingChange:
     @property
     def delta(self) -> int:
         return self.after - self.before
+
+
+class RematchLimit(Exception):
+    """A limit of one person of the table (the host opens the rematch, everyone sits down)
+    keeps the rematch from starting; ``error`` says it to that person."""
+
+    def __init__(self, error: LimitReached, user_id: int) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.user_id = user_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,13 +137,16 @@ class MatchEnd:
         start: Callable[[TableInfo], Awaitable[TableInfo]],
     ) -> RematchVote:
         """``user_id`` accepts the rematch of ``table_id``; the last acceptance calls
-        ``start(old table)`` (which opens and starts the new one) and closes the offer."""
+        ``start(old table)`` (which opens and starts the new one) and closes the offer. If
+        ``start`` raises, the offer stays open with everyone's acceptance: a click retries."""
         old = await self.service.get(table_id)
         if old.status != "finished":
             raise WrongStatus("The match is not over yet.")
         people = humans(old)
         if user_id not in people:
             raise NotSeated("Only the players of this match can ask for a rematch.")
+        if any(u < 0 for u in people):  # someone of the table asked to be forgotten since
+            raise TableFinished("The rematch offer has closed.")
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             repo = RematchRepo(self.store.db)
@@ -173,29 +193,35 @@ class MatchEnd:
         computers at their levels) in ``place``, started at once; no thread of its own."""
         service = self.service
         host = next((s for s in old.seats if s is not None and s.user_id == old.host_id), None)
-        info = await service.create_table(
-            host_id=old.host_id,
-            host_name=host.name if host is not None else "",
-            variant=old.table.variant,
-            options=old.table.options,
-            guild_id=old.table.guild_id,
-            channel_id=place,
-            turn_timer=old.table.turn_timer,
-            locale=old.table.locale,
-            seat_host=False,
-        )
+        try:
+            info = await service.create_table(
+                host_id=old.host_id,
+                host_name=host.name if host is not None else "",
+                variant=old.table.variant,
+                options=old.table.options,
+                guild_id=old.table.guild_id,
+                channel_id=place,
+                turn_timer=old.table.turn_timer,
+                locale=old.table.locale,
+                seat_host=False,
+            )
+        except LimitReached as exc:
+            raise RematchLimit(exc, old.host_id) from exc
         try:
             for number, group in enumerate(old.groups):
                 row = old.seats[group[0]]
                 if row is None:
                     continue
                 if row.user_id is not None:
-                    await service.join(info.id, row.user_id, row.name, group=number)
+                    try:
+                        await service.join(info.id, row.user_id, row.name, group=number)
+                    except LimitReached as exc:
+                        raise RematchLimit(exc, row.user_id) from exc
                 else:
                     await service.add_computer(
                         info.id, old.host_id, level=row.ai_level, group=number
                     )
             return await service.start(info.id, old.host_id, fill_with_computers=True)
-        except ServiceError:
+        except (ServiceError, RematchLimit):
             await service.cancel(info.id, old.host_id, force=True)
             raise

@@ -11,17 +11,45 @@ from typing import Any
 import discord
 from babel.numbers import format_decimal
 
-from bot.i18n import tr
-from bot.match_end import ARCHIVE_KIND, RECORD_WAIT, MatchEnd, RatingChange, humans
+from bot.errors import LimitReached
+from bot.i18n import N_, tr
+from bot.match_end import (
+    ARCHIVE_KIND,
+    RECORD_WAIT,
+    MatchEnd,
+    RatingChange,
+    RematchLimit,
+    humans,
+)
 from bot.store import DeadlineRow
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
+from cogs.domino import texts
 from cogs.domino.buttons import RematchButton, make_view
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 NO_PINGS = discord.AllowedMentions.none()
+
+# A person's limit that keeps the rematch from starting, said to another person of the table.
+THEIR_LIMIT = {
+    "Please wait {seconds} s before you open another table.": N_(
+        "<@{user}> opened a table a moment ago: the rematch can start in {seconds} s."
+    ),
+    "You are already at {limit} tables waiting for players: start or leave one first.": N_(
+        "<@{user}> is already at {limit} tables waiting for players: the rematch can start "
+        "once one of them starts or closes."
+    ),
+    "You are already playing {limit} matches: finish one first.": N_(
+        "<@{user}> is already playing {limit} matches: the rematch can start once one of "
+        "them ends."
+    ),
+}
+
+
+class GameNotPosted(Exception):
+    """Discord would not let the bot post the rematch's game: the new table was cancelled."""
 
 
 def number(locale: str | None, value: int) -> str:
@@ -101,7 +129,10 @@ class Wrapup:
     # -- a click on Rematch ---------------------------------------------------------------------
 
     async def accept(self, interaction: Interaction, table_id: int) -> None:
-        """The clicker accepts; the last acceptance starts the rematch where the match was."""
+        """The clicker accepts; the last acceptance starts the rematch where the match was.
+
+        If the rematch cannot start (a person's limit, or Discord will not let the bot post
+        its game) the offer stays open with everyone's acceptance: a click tries again."""
 
         async def start(old: TableInfo) -> TableInfo:
             place = old.table.thread_id or old.table.channel_id
@@ -109,9 +140,23 @@ class Wrapup:
             new = await self.core.open_rematch(old, place)
             if practising:
                 await practice.mark(self.service, new.id)
+            if not await self.presenter.open_game(new.id):
+                raise GameNotPosted(new.id)
             return new
 
-        vote = await self.core.accept(table_id, interaction.user.id, start)
+        clicker = interaction.user.id
+        try:
+            vote = await self.core.accept(table_id, clicker, start)
+        except RematchLimit as exc:
+            theirs = THEIR_LIMIT.get(exc.error.template)  # None: the server's, nobody's own
+            if exc.user_id == clicker or theirs is None:
+                raise exc.error from exc
+            raise LimitReached(theirs, user=exc.user_id, **exc.error.params) from exc
+        except GameNotPosted:
+            locale = (await self.service.get(table_id)).table.locale
+            content = texts.permission_text(locale) + "\n" + tr(locale, "The table was cancelled.")
+            await interaction.edit_original_response(content=content, allowed_mentions=NO_PINGS)
+            return
         old = await self.service.get(table_id)
         locale = old.table.locale
         accepted = sorted(vote.offer.accepted)
@@ -130,7 +175,6 @@ class Wrapup:
         await interaction.edit_original_response(
             content=content, view=None, allowed_mentions=NO_PINGS
         )
-        await self.presenter.open_game(vote.started.id)
 
     # -- the wrap-up deadline ------------------------------------------------------------------
 

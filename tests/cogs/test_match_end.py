@@ -15,6 +15,7 @@ from tests.cogs.helpers import (
     factory,
     game_message,
     new_table,
+    settings_for,
     settle,
 )
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
@@ -133,3 +134,106 @@ async def test_rematch_offer_survives_a_restart(fake_discord: FakeDiscord, tmp_p
         clock.advance(ARCHIVE_AFTER + 1)
         await bot.svc.tick()
         assert not fake.channels[thread].archived  # the rematch plays there
+
+
+async def test_no_rematch_once_a_player_was_forgotten(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        end, _ = await finished_match(fake, bot, alice, bob)
+        asked = await fake.slash(alice, fake.channel_id, "domino forget-me", {})
+        assert asked.message is not None
+        yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
+        done = await fake.click(alice, asked.message, yes)
+        await done.wait_for_edits(1)
+        before = end.text()
+        click = await fake.click(bob, end, button(end, "rematch"))
+        assert await answer(click) == "The rematch offer has closed."
+        assert "<@-" not in end.text() and end.text() == before
+        assert bot.svc.open_tables() == []
+
+
+async def finished_match(
+    fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser
+) -> tuple[StoredMessage, int]:
+    """``host`` and ``guest`` play a match of draw that ``guest`` resigns: its match-end post
+    and its thread."""
+    result, tid = await new_table(fake, bot, host, variant="draw", target=50)
+    lobby = result.message
+    assert lobby is not None
+    await fake.click(guest, lobby, button(lobby, "join"))
+    await fake.wait_for(lambda: f"<@{guest.id}>" in lobby.text())
+    await fake.click(host, lobby, button(lobby, "start"))
+    thread = (await game_message(fake, bot, tid)).channel_id
+    await resign(fake, bot, guest, thread)
+    end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+    await settle(bot)
+    return end, thread
+
+
+async def test_rematch_the_bot_cannot_post_says_so(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        end, thread = await finished_match(fake, bot, alice, bob)
+        fake.deny(thread, "send_messages")
+        click = await fake.click(alice, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        click = await fake.click(bob, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        await settle(bot)
+        assert end.content == (
+            "I am missing a permission in this channel. A server manager can let me view the "
+            "channel, send messages, embed links, attach files, create public threads and send "
+            "messages in threads here.\nThe table was cancelled."
+        )
+        assert bot.svc.open_tables() == []
+
+        # The offer is still open with both acceptances: once the bot may post, a click retries.
+        fake.allow(thread)
+        click = await fake.click(alice, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        await settle(bot)
+        (new,) = bot.svc.open_tables()
+        assert new.status == "running"
+        assert end.content == f"Rematch accepted by everyone: table {new.id}."
+        assert end.custom_ids() == []
+        assert (await game_message(fake, bot, new.id)).channel_id == thread
+
+
+async def test_rematch_names_whose_limit_stops_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    db = tmp_path / "db.sqlite3"
+    make = lambda: TestBot(settings_for(fake, db, cooldown=60.0), clock=clock)  # noqa: E731
+    async with running_bot(fake, make) as bot:
+        end, _ = await finished_match(fake, bot, alice, bob)
+        click = await fake.click(alice, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+
+        # Alice hosts: the rematch is a table she opens, within her cooldown.
+        refused = await fake.click(bob, end, button(end, "rematch"))
+        assert await answer(refused) == (
+            "<@1001> opened a table a moment ago: the rematch can start in 60 s."
+        )
+        refused = await fake.click(alice, end, button(end, "rematch"))
+        assert await answer(refused) == "Please wait 60 s before you open another table."
+        assert bot.svc.open_tables() == []
+
+        clock.advance(61)
+        click = await fake.click(bob, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        await settle(bot)
+        (new,) = bot.svc.open_tables()
+        assert new.status == "running"
+        assert end.content == f"Rematch accepted by everyone: table {new.id}."
