@@ -39,7 +39,10 @@ class StoredMatch:
         return tuple(dict.fromkeys(f.hand for f in self.frames))
 
     def select(self, hand: int | None = None) -> tuple[Frame, ...]:
-        """The moves of ``hand`` (every move of the match when None)."""
+        """The moves of ``hand`` (every move of the match when None); refused when none."""
+        if not self.frames:
+            raise ServiceError("Table {table_id} has no moves to replay yet.",
+                               table_id=self.table_id)
         if hand is None:
             return self.frames
         if hand not in self.hands:
@@ -91,9 +94,6 @@ def replay_gif(stored: StoredMatch, names: Sequence[str], *, hand: int | None = 
     from render.replay import ReplayTooLarge, render_replay
 
     frames = stored.select(hand)
-    if not frames:
-        raise ServiceError("Table {table_id} has no moves to replay yet.",
-                           table_id=stored.table_id)
     try:
         return render_replay([f.view for f in frames], names, labels=labels)
     except ReplayTooLarge as exc:

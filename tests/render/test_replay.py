@@ -91,6 +91,10 @@ async def test_a_table_without_a_match_or_a_hand_out_of_range_is_refused(tmp_pat
     stored = StoredMatch(7, rebuild(row, acts), ())
     with pytest.raises(ServiceError, match="Hand 9 has no moves"):
         stored.select(9)
+    empty = StoredMatch(7, (), ())
+    for hand in (None, 1):  # refused before anything is drawn or posted
+        with pytest.raises(ServiceError, match="no moves to replay yet"):
+            empty.select(hand)
     with pytest.raises(ServiceError, match="missing"):
         rebuild(row, acts[1:])
     bad = [*acts[:3], ActionRow(7, 3, 0, "play 9-9 left", 0.0)]
