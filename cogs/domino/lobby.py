@@ -62,7 +62,7 @@ def _seat_row_text(locale: str | None, info: TableInfo, seat: int) -> str:
                   level=tr(locale, level))
     if row.user_id is not None:
         return f"<@{row.user_id}>"
-    return row.name
+    return texts.seat_name(info, seat, locale)
 
 
 def seats_text(locale: str | None, info: TableInfo) -> str:
