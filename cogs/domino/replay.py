@@ -21,7 +21,6 @@ from bot.i18n import picture_options, tr
 from bot.store.table_extras import FinishedMatch, FinishedRepo
 from cogs.domino import texts
 from cogs.domino.alt_text import replay_alt_text
-from cogs.domino.host import guild_locale
 from cogs.names import escape_name, public_name
 
 Interaction = discord.Interaction[Any]
@@ -108,7 +107,8 @@ class ReplayMixin:
             stored = await replay.load(self.service.store, table)
             frames = stored.select(hand)  # an unknown hand is refused before anything is shown
             await interaction.response.defer(ephemeral=not share, thinking=True)
-            public = (guild_locale(interaction) or locale) if share else locale
+            server = interaction.guild_locale.value if interaction.guild_locale else None
+            public = (server or locale) if share else locale
             names = replay_names(public, match, interaction.user, interaction.guild_id)
             gif = await pictures.replay_gif(stored, names, hand=hand, **picture_options(public))
             description = replay_alt_text(names, len(frames), public, hand)
