@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -322,6 +322,19 @@ class SeatRepo(_Repo):
             (table_id,),
         )
         return [_seat(r) for r in rows]
+
+    async def of_tables(self, table_ids: Sequence[int]) -> dict[int, list[SeatRow]]:
+        """The seats of each of ``table_ids`` (every id a key), in seat order."""
+        out: dict[int, list[SeatRow]] = {t: [] for t in table_ids}
+        if table_ids:
+            marks = ", ".join("?" for _ in table_ids)
+            for r in await self._db.fetchall(
+                "SELECT table_id, seat, user_id, name, kind, ai_level, timeouts FROM seats"
+                f" WHERE table_id IN ({marks}) ORDER BY table_id, seat",
+                tuple(table_ids),
+            ):
+                out[int(r["table_id"])].append(_seat(r))
+        return out
 
     async def put(self, seat: SeatRow) -> None:
         """Insert the seat, or replace whoever sat there."""

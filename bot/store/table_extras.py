@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.store.connection import Db
-from bot.store.repositories import SeatRow
+from bot.store.repositories import SeatRepo, SeatRow
 
 __all__ = [
     "FinishedMatch",
@@ -216,26 +216,7 @@ class FinishedRepo:
             params += (table_id,)
         sql += " ORDER BY m.finished_at DESC, t.id DESC LIMIT ?"
         rows = await self._db.fetchall(sql, (*params, limit))
-        ids = [int(r["id"]) for r in rows]
-        seats: dict[int, list[SeatRow]] = {i: [] for i in ids}
-        if ids:
-            marks = ", ".join("?" for _ in ids)
-            for s in await self._db.fetchall(
-                "SELECT table_id, seat, user_id, name, kind, ai_level, timeouts FROM seats"
-                f" WHERE table_id IN ({marks}) ORDER BY table_id, seat",
-                tuple(ids),
-            ):
-                seats[int(s["table_id"])].append(
-                    SeatRow(
-                        table_id=s["table_id"],
-                        seat=s["seat"],
-                        user_id=s["user_id"],
-                        name=s["name"] or "",
-                        kind=s["kind"],
-                        ai_level=s["ai_level"],
-                        timeouts=s["timeouts"],
-                    )
-                )
+        seats = await SeatRepo(self._db).of_tables([int(r["id"]) for r in rows])
         return [
             FinishedMatch(
                 int(r["id"]),
