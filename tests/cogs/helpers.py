@@ -400,3 +400,12 @@ async def answer(result: InteractionResult) -> str:
     (message, *_) = await result.wait_for_followups(1)
     assert message.ephemeral, message
     return message.content
+
+
+async def forget_me(fake: FakeDiscord, user: Any) -> StoredMessage:
+    """``user`` asks ``/domino forget-me`` and confirms; returns the answered message."""
+    asked = await fake.slash(user, fake.channel_id, "domino forget-me", {})
+    assert asked.message is not None
+    yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
+    await (await fake.click(user, asked.message, yes)).wait_for_edits(1)
+    return asked.message

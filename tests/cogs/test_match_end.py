@@ -13,6 +13,7 @@ from tests.cogs.helpers import (
     answer,
     button,
     factory,
+    forget_me,
     game_message,
     new_table,
     settings_for,
@@ -144,11 +145,7 @@ async def test_no_rematch_once_a_player_was_forgotten(
     bob = fake.add_user(1002, "bob", "Bob")
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
         end, _ = await finished_match(fake, bot, alice, bob)
-        asked = await fake.slash(alice, fake.channel_id, "domino forget-me", {})
-        assert asked.message is not None
-        yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
-        done = await fake.click(alice, asked.message, yes)
-        await done.wait_for_edits(1)
+        await forget_me(fake, alice)
         before = end.text()
         click = await fake.click(bob, end, button(end, "rematch"))
         assert await answer(click) == "The rematch offer has closed."

@@ -15,6 +15,7 @@ from tests.cogs.helpers import (
     TestBot,
     answer,
     button,
+    forget_me,
     new_table,
     settings_for,
     start_with_computers,
@@ -76,10 +77,7 @@ async def test_replay_names_players_as_the_reader_may_see_them(
         await fake.click(alice, asked.message, button(asked.message, "resignok"))
         await fake.wait_for(lambda: not bot.svc.open_tables())
         await bot.svc.idle()
-        asked = await fake.slash(carol, fake.channel_id, "domino forget-me", {})
-        assert asked.message is not None
-        yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
-        await (await fake.click(carol, asked.message, yes)).wait_for_edits(1)
+        await forget_me(fake, carol)
         seat_of = {s.user_id: s.seat for s in await bot.svc.store.seats.list(tid)}
         computer = seat_of[None] + 1
         (forgotten,) = set(seat_of) - {alice.id, bob.id, None}  # Carol, now under an alias id
