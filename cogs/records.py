@@ -90,8 +90,9 @@ def _variant_choices() -> list[Choice[str]]:
 
 # ------------------------------------------------------------------------------- buttons
 
-#: Any id of this cog (a click on one its message no longer has is answered as stale).
-TEMPLATE = re.compile(r"records:(?P<kind>lb|privacy|forget):(?P<args>[0-9a-z:\-]+)")
+#: Any id of this cog, however long or malformed (a click on one its message no longer has is
+#: answered as stale; one no kind reads, as not valid).
+TEMPLATE = re.compile(r"records:(?s:.*)")
 _ID = r"[0-9]{1,20}"  # a Discord id: a person, a server (0: everywhere)
 
 

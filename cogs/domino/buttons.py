@@ -47,8 +47,10 @@ PREFIX = "domino"
 _TABLE = r"(?P<table>[0-9]{1,19})"
 _HAND = r"(?P<hand>[0-9]{1,9})"
 _SEQ = r"(?P<seq>[0-9]{1,9})"
-#: Any id of ours (what :class:`InvalidButton` answers when no kind reads it).
-ANY_ID = re.compile(r"domino:[a-z]{1,12}:[0-9]{1,19}(?::[A-Za-z0-9.\-]{1,60}){0,6}")
+#: Any id of ours, however long or malformed (what :class:`InvalidButton` answers when no kind
+#: reads it).
+ANY_ID = re.compile(r"domino:(?s:.*)")
+_TABLE_PART = re.compile(r"domino:[^:]*:([0-9]{1,19})(?::.*)?", re.DOTALL)
 
 
 class BadButton(Exception):
@@ -561,7 +563,8 @@ class InvalidButton(DominoButton, template=_unread(KINDS)):
 
     def __init__(self, custom_id: str) -> None:  # kept as it came: it is not ours to build
         discord.ui.DynamicItem.__init__(self, discord.ui.Button(custom_id=custom_id))
-        self.table_id = int(custom_id.split(":")[2])
+        table = _TABLE_PART.fullmatch(custom_id)
+        self.table_id = int(table[1]) if table else 0  # 0: no table number to read
 
     @classmethod
     def read(cls, match: re.Match[str]) -> DominoButton:
@@ -571,7 +574,7 @@ class InvalidButton(DominoButton, template=_unread(KINDS)):
         host: Host | None = interaction.client.get_cog(COG_NAME)  # type: ignore[assignment]
         if host is None:
             return
-        async with host.guard(interaction, "button", self.table_id):
+        async with host.guard(interaction, "button", self.table_id or None):
             raise BadButton(self.custom_id)
 
 

@@ -336,3 +336,58 @@ def test_records_buttons_read_their_old_ids_and_only_theirs() -> None:
             assert kind.read(match).custom_id == custom_id
     for custom_id in RECORDS_FORGED:
         assert readers(custom_id) == ["UnreadButton"], custom_id
+
+
+#: Ids of ours that no template read before: too long, a number with too many digits, odd
+#: characters. Our decision: they are answered like any other id no kind reads.
+UNREAD_ANYWHERE = [
+    f"domino:join:{BIG}0",
+    f"domino:tiles:7:{'1' * 80}",
+    "domino:play:7:3-5:left:2:12:1:2:3:4:5:6",  # more parts than any id has
+    "domino:Join:7",
+    "domino:join:-7",
+    "domino:" + "x" * 93,
+    "domino:",
+]
+RECORDS_UNREAD_ANYWHERE = [
+    f"records:lb:p:1001:0:all:rating:{'9' * 60}",
+    "records:LB:p:1001:0:all:rating:0",
+    "records:forget:1001:yes:2:" + "x" * 70,
+]
+
+
+def test_every_id_of_ours_has_exactly_one_reader() -> None:
+    from cogs import records
+
+    for custom_id in UNREAD_ANYWHERE:
+        assert kinds_reading(custom_id) == [InvalidButton], custom_id
+    for custom_id in RECORDS_UNREAD_ANYWHERE:
+        readers = [
+            k for k in records.BUTTONS if k.__discord_ui_compiled_template__.fullmatch(custom_id)
+        ]
+        assert readers == [records.UnreadButton], custom_id
+
+
+async def test_ids_no_template_read_are_answered_as_not_valid(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """An over-long id or number gets the stale button's answer, not "interaction failed"."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw")
+        lobby = result.message
+        assert lobby is not None
+        for custom_id in UNREAD_ANYWHERE:
+            click = await fake.click(alice, lobby, await_forge(fake, lobby, custom_id))
+            assert await answer(click) == INVALID, custom_id
+            await settle(bot)
+        info = await bot.svc.get(tid)
+        assert info.status == "lobby" and [s.user_id for s in info.seats if s] == [alice.id]
+
+        board = await fake.slash(alice, fake.channel_id, "domino privacy", {})
+        assert board.message is not None and board.message.custom_ids()
+        for custom_id in RECORDS_UNREAD_ANYWHERE:
+            forged = await_forge(fake, board.message, custom_id)
+            click = await fake.click(alice, board.message, forged)
+            assert await answer(click) == INVALID, custom_id
