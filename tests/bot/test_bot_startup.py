@@ -7,6 +7,7 @@ import logging
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,16 @@ def test_no_token_as_a_real_process(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stdout == "" and proc.stderr.strip() == NO_TOKEN
     assert "Traceback" not in proc.stderr
+
+
+def test_readme_says_the_python_needed_next_to_the_first_commands() -> None:
+    """The version pyproject.toml requires is said before the first commands' explanation."""
+    required = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert required == ">=3.11"
+    readme = (ROOT / "README.md").read_text()
+    first_commands = readme.index("python3 -m venv")
+    said = readme.find("Python 3.11 or newer")
+    assert said >= 0 and abs(said - first_commands) < 400, readme[:600]
 
 
 # ------------------------------------------------------------------------------------ demo
