@@ -167,10 +167,13 @@ def describe_hand(table: TableInfo, hand: HandResult, locale: str | None = None)
         how = tr(locale, "domino by {name}", name=names[hand.winner_seat])
     else:
         how = tr(locale, "blocked")
-    if hand.winner_side is None:
-        gain = tr(locale, "nobody scores")
-    else:
-        gain = f"{side_name(table.ruleset, names, hand.winner_side, locale)} +{max(hand.points)}"
+    # Every side that scored, with what it scored (in All Fives both sides may score).
+    gains = [
+        f"{side_name(table.ruleset, names, side, locale)} +{points}"
+        for side, points in enumerate(hand.points)
+        if points
+    ]
+    gain = ", ".join(gains) if gains else tr(locale, "nobody scores")
     view = table.public_view()
     return tr(
         locale,

@@ -143,6 +143,34 @@ async def test_demo_speaks_the_language_it_is_asked_for(
     assert isinstance(labels, dict) and labels["hand"] == "Mano {number}"
 
 
+@pytest.mark.parametrize(
+    ("variant", "seed"), [("all-fives", 3), ("all-fives", 13), ("partners", 5)]
+)
+async def test_demo_hand_lines_give_each_side_what_it_scored(
+    tmp_path: Path, variant: str, seed: int
+) -> None:
+    """Each hand line's "+N" are the points each side added: in All Fives the side that did
+    not domino may have scored at the ends, even more than the winner (seed 3, hand 1: the
+    winner 5, the other side 30)."""
+    echo = io.StringIO()
+    result = await run_demo(variant, tmp_path, seed=seed, renderer=None, echo=echo)
+    lines = echo.getvalue().splitlines()[: len(result.hands)]
+    names = demo.seat_names(result.table)
+    for hand, line in zip(result.hands, lines, strict=True):
+        said = line.split("; ")[2]
+        expected = [
+            f"{demo.side_name(result.table.ruleset, names, side)} +{points}"
+            for side, points in enumerate(hand.points)
+            if points
+        ]
+        assert said == (", ".join(expected) or "nobody scores"), line
+    if variant == "all-fives" and seed == 3:
+        assert lines[0] == (
+            "Hand 1: domino by Computer 1; pips left 0-6; Computer 1 +5, Computer 2 +30; "
+            "score 5-30"
+        )
+
+
 def test_demo_rejects_an_unknown_variant(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["demo", "--variant", "chess"])
