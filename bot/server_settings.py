@@ -33,7 +33,7 @@ __all__ = [
 DEFAULT_VARIANT = "partners"
 MAX_CHANNELS = 25
 LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
-FIELDS = ("variant", "target", "turn_timer", "host_role", "channels", *LIMITS)
+FIELDS = ("variant", "target", "turn_timer", "host_role", "channels", *LIMITS, "web", "web_name")
 MAX_LIMIT = {
     "lobbies_per_member": 20,
     "matches_per_member": 20,

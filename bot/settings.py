@@ -25,6 +25,9 @@ DEFAULT_LOG_LEVEL = "INFO"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SHARDS = 4096
 SQLITE_SCHEME = "sqlite"
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8080
+DEFAULT_WEB_RATE = 120
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
@@ -52,6 +55,11 @@ class Settings:
     ai_processes: int = 0  # 0: computer players think in worker threads; N: in N processes
     limits: Limits = field(default_factory=Limits)  # what one person or server may keep open
     shard_lease_seconds: float = 30.0  # a shard's lease lasts this long unless renewed
+    web_host: str = DEFAULT_WEB_HOST  # where `python -m bot web` listens
+    web_port: int = DEFAULT_WEB_PORT
+    web_base_url: str = ""  # the pages' public address ("": the bot links to no page)
+    web_rate_limit: int = DEFAULT_WEB_RATE  # requests a minute per client address (0: off)
+    web_forwarded: bool = False  # trust the reverse proxy's X-Forwarded-For for the address
 
     def __post_init__(self) -> None:
         if isinstance(self.discord_token, str):
@@ -201,6 +209,11 @@ def load_settings(
         }
     )
     lease = _number(values, "SHARD_LEASE_SECONDS", 3, 3600) or 30
+    web_port = _number(values, "WEB_PORT", 1, 65535) or DEFAULT_WEB_PORT
+    web_rate = _number(values, "WEB_RATE_LIMIT", 0, 1_000_000)
+    forwarded = values.get("WEB_FORWARDED", "").strip().lower()
+    if forwarded not in ("", "0", "1", "no", "yes", "false", "true", "off", "on"):
+        raise SettingsError(f"WEB_FORWARDED must be on or off, not {forwarded!r}.")
 
     return Settings(
         discord_token=SecretStr(token) if token else None,
@@ -214,7 +227,25 @@ def load_settings(
         ai_processes=ai_processes,
         limits=limits,
         shard_lease_seconds=float(lease),
+        web_host=values.get("WEB_HOST", "").strip() or DEFAULT_WEB_HOST,
+        web_port=web_port,
+        web_base_url=check_base_url(values.get("WEB_BASE_URL", "").strip()),
+        web_rate_limit=DEFAULT_WEB_RATE if web_rate is None else web_rate,
+        web_forwarded=forwarded in ("1", "yes", "true", "on"),
     )
+
+
+def check_base_url(url: str) -> str:
+    """The web pages' public address without its trailing slash ("" when unset)."""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+        raise SettingsError(
+            "WEB_BASE_URL must be the pages' address, like https://domino.example.org,"
+            f" not {url!r}."
+        )
+    return url.rstrip("/")
 
 
 # Limits (see bot.limits; 0 turns one off): the field, its environment key, its largest value.
@@ -241,5 +272,10 @@ KEYS = frozenset(
         "TABLES_PER_SERVER",
         "NEW_TABLE_COOLDOWN",
         "SHARD_LEASE_SECONDS",
+        "WEB_HOST",
+        "WEB_PORT",
+        "WEB_BASE_URL",
+        "WEB_RATE_LIMIT",
+        "WEB_FORWARDED",
     }
 )

@@ -38,6 +38,8 @@ class GuildSettings:
     matches_per_member: int | None = None
     open_tables: int | None = None
     cooldown: int | None = None  # seconds between two tables opened by one member
+    web: bool | None = None  # its pages on the web companion (None: off, the default)
+    web_name: str | None = None  # the server's name when its settings were last saved
 
     def allows_channel(self, *channel_ids: int | None) -> bool:
         """True if tables may be opened here (a thread counts as its parent channel)."""
@@ -47,7 +49,8 @@ class GuildSettings:
 
 
 _LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
-_SETTINGS = ("variant", "target", "turn_timer", "host_role", "channels", *_LIMITS)
+_WEB = ("web", "web_name")
+_SETTINGS = ("variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB)
 
 
 class GuildSettingsRepo:
@@ -73,11 +76,14 @@ class GuildSettingsRepo:
             host_role=row["host_role"],
             channels=tuple(int(c) for c in channels) if channels else None,
             **{k: row[k] for k in _LIMITS},
+            web=None if row["web"] is None else bool(row["web"]),
+            web_name=row["web_name"],
         )
 
     async def put(self, settings: GuildSettings, *, now: float) -> None:
         channels = json.dumps(list(settings.channels)) if settings.channels else None
         values = [getattr(settings, k) for k in _SETTINGS if k != "channels"]
+        values = [int(v) if isinstance(v, bool) else v for v in values]
         columns = [k for k in _SETTINGS if k != "channels"]
         updates = ", ".join(f"{c} = excluded.{c}" for c in (*columns, "channels", "updated_at"))
         marks = ", ".join("?" for _ in range(len(columns) + 3))

@@ -27,6 +27,7 @@ from bot.server_settings import (
     defaults,
 )
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
+from bot.web import links
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
@@ -41,6 +42,11 @@ RESET_CHOICES = [
     Choice(name=locale_str("Host role"), value="host_role"),
     Choice(name=locale_str("Channels"), value="channels"),
     Choice(name=locale_str("Limits"), value="limits"),
+    Choice(name=locale_str("Web pages"), value="web"),
+]
+WEB_CHOICES = [
+    Choice(name=locale_str("on"), value="on"),
+    Choice(name=locale_str("off"), value="off"),
 ]
 NOT_A_MANAGER = N_("Only members who can manage the server can change its settings.")
 
@@ -104,11 +110,13 @@ class ServerSettingsMixin:
         matches_per_member=locale_str("Running matches one member may play (0: the bot's)"),
         open_tables=locale_str("Open tables this server may have at once (0: the bot's)"),
         cooldown=locale_str("Seconds between two tables opened by one member (0: the bot's)"),
+        web=locale_str("Show this server's leaderboards and matches on the web pages"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
         target=TARGET_CHOICES,
         reset=RESET_CHOICES,
+        web=WEB_CHOICES,
     )
     async def server_settings_command(
         self,
@@ -124,6 +132,7 @@ class ServerSettingsMixin:
         matches_per_member: app_commands.Range[int, 0, 20] | None = None,
         open_tables: app_commands.Range[int, 0, 500] | None = None,
         cooldown: app_commands.Range[int, 0, 3600] | None = None,
+        web: str | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -166,15 +175,23 @@ class ServerSettingsMixin:
                 channels.remove(remove_channel.id)
             if add_channel is not None or remove_channel is not None:
                 changes["channels"] = tuple(channels) or None
+            if web is not None:
+                changes["web"] = web == "on" or None
             if changes:
+                name = getattr(interaction.guild, "name", None)
+                if name and changes.get("web", current.web):
+                    changes["web_name"] = name
                 current = await store.update(guild_id, **changes)
-            embed = settings_embed(locale, current, changed=bool(changes))
+            base = getattr(getattr(interaction.client, "settings", None), "web_base_url", "")
+            embed = settings_embed(locale, current, changed=bool(changes), web_base_url=base)
             await interaction.response.send_message(
                 embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
 
-def settings_embed(locale: str | None, settings: GuildSettings, *, changed: bool) -> discord.Embed:
+def settings_embed(
+    locale: str | None, settings: GuildSettings, *, changed: bool, web_base_url: str = ""
+) -> discord.Embed:
     """The server's settings as they are now."""
     title = tr(locale, "Server settings saved") if changed else tr(locale, "Server settings")
     embed = discord.Embed(title=title, colour=BLUE)
@@ -224,6 +241,14 @@ def settings_embed(locale: str | None, settings: GuildSettings, *, changed: bool
         ),
         inline=False,
     )
+    page = links.url(web_base_url, links.server_path(settings.guild_id))
+    if not settings.web:
+        shown = tr(locale, "off")
+    elif page is None:
+        shown = tr(locale, "on (the bot has no web address set)")
+    else:
+        shown = tr(locale, "on: {url}", url=page)
+    embed.add_field(name=tr(locale, "Web pages"), value=shown, inline=False)
     embed.set_footer(
         text=tr(locale, "/domino new uses these when its options are left out.")
     )

@@ -1,0 +1,28 @@
+"""Addresses of the web companion's pages, for the bot's messages and the pages themselves."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+__all__ = ["match_path", "player_path", "server_path", "url"]
+
+
+def server_path(guild_id: int) -> str:
+    """A server's page: its leaderboards and recent matches."""
+    return f"/s/{guild_id}"
+
+
+def player_path(guild_id: int, player_id: int) -> str:
+    """A player's page, as seen from one server's pages."""
+    return f"/s/{guild_id}/p/{player_id}"
+
+
+def match_path(table_id: int, *, hand: int | None = None, move: int | None = None) -> str:
+    """A finished match's page; with ``hand`` and ``move``, a position of its replay."""
+    query = {k: v for k, v in (("hand", hand), ("move", move)) if v is not None}
+    return f"/m/{table_id}" + (f"?{urlencode(query)}" if query else "")
+
+
+def url(base_url: str, path: str) -> str | None:
+    """The absolute address of ``path`` on the pages at ``base_url`` (None: no pages)."""
+    return f"{base_url.rstrip('/')}{path}" if base_url else None
