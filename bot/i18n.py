@@ -18,6 +18,7 @@ types as :class:`Typed`, channels and roles as :class:`Ref`), which the cogs sho
 
 from __future__ import annotations
 
+import gettext
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
+
+from babel.core import UnknownLocaleError
+from babel.numbers import format_decimal
 
 from domino.errors import IllegalAction
 
@@ -81,22 +85,34 @@ def catalogue_path(name: str) -> Path:
 
 
 def read_catalogue(path: Path) -> dict[Key, str]:
-    """The non-empty, non-fuzzy translations of one ``.po`` file (no fallback)."""
+    """The non-empty, non-fuzzy translations of one ``.po`` file (no fallback); a message
+    with plural forms gives its first form here (all of them: :func:`read_plurals`)."""
+    return {key: forms[0] for key, forms in _read(path)[0].items()}
+
+
+def read_plurals(path: Path) -> tuple[dict[Key, tuple[str, ...]], str]:
+    """The messages with plural forms of one ``.po`` file, each with every form filled in,
+    and the file's plural expression (gettext's ``Plural-Forms``)."""
+    forms, expression = _read(path)
+    return {k: v for k, v in forms.items() if len(v) > 1}, expression
+
+
+def _read(path: Path) -> tuple[dict[Key, tuple[str, ...]], str]:
     if not path.exists():
-        return {}
+        return {}, "(n != 1)"
     from babel.messages.pofile import read_po
 
     with path.open("rb") as handle:
         catalog = read_po(handle)
-    messages: dict[Key, str] = {}
+    messages: dict[Key, tuple[str, ...]] = {}
     for message in catalog:
         if not message.id or not message.string or message.fuzzy:
             continue
         key = message.id if isinstance(message.id, str) else message.id[0]
-        value = message.string if isinstance(message.string, str) else message.string[0]
-        if value:
-            messages[(message.context, key)] = value
-    return messages
+        value = (message.string,) if isinstance(message.string, str) else message.string
+        if value and all(value):
+            messages[(message.context, key)] = tuple(value)
+    return messages, catalog.plural_expr
 
 
 @cache
@@ -110,9 +126,23 @@ def _messages(name: str) -> dict[Key, str]:
     return messages
 
 
+@cache
+def _plurals(name: str) -> tuple[dict[Key, tuple[str, ...]], Any]:
+    """The plural messages of a catalogue (its fallback's filling the gaps) and the function
+    from a count to the index of its form."""
+    messages: dict[Key, tuple[str, ...]] = {}
+    fallback = FALLBACKS.get(name)
+    if fallback:
+        messages.update(_plurals(fallback)[0])
+    own, expression = read_plurals(catalogue_path(name))
+    messages.update(own)
+    return messages, gettext.c2py(expression)
+
+
 def reload() -> None:
     """Forget the catalogues read so far (they are read again at next use)."""
     _messages.cache_clear()
+    _plurals.cache_clear()
 
 
 def lookup(locale: str | None, text: str, context: str | None = None) -> str | None:
@@ -138,6 +168,40 @@ def trc(locale: str | None, context: str | None, text: str, /, **params: Any) ->
     except (KeyError, IndexError, ValueError):
         log.warning("bad translation of %r for %s", text, locale)
         return text.format(**params)
+
+
+def trn(locale: str | None, singular: str, plural: str, count: int, /, **params: Any) -> str:
+    """``singular`` or ``plural`` as ``count`` asks in ``locale``'s grammar (gettext's
+    ``ngettext``), placeholders filled; ``{count}`` is the count in the locale's digits unless
+    ``params`` give it."""
+    params.setdefault("count", number(locale, count))
+    name = catalogue_name(locale)
+    translated = singular if count == 1 else plural
+    if name is not None:
+        messages, index = _plurals(name)
+        forms = messages.get((None, singular))
+        if forms:
+            translated = forms[min(int(index(abs(count))), len(forms) - 1)]
+    try:
+        return translated.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.warning("bad translation of %r for %s", singular, locale)
+        return (singular if count == 1 else plural).format(**params)
+
+
+def babel_locale(locale: str | None) -> str:
+    """Babel's name of a Discord locale (English when none)."""
+    return (locale or DEFAULT_LOCALE).replace("-", "_")
+
+
+def number(locale: str | None, value: float, *, signed: bool = False) -> str:
+    """``value`` written the way ``locale`` writes numbers (Babel: 1,097 · 1.097), one minus
+    sign everywhere; ``signed``: a plus sign on positive values too (+23, -5)."""
+    pattern = "+#,##0.##;-#,##0.##" if signed else None
+    try:
+        return format_decimal(value, format=pattern, locale=babel_locale(locale))
+    except (ValueError, UnknownLocaleError):
+        return format_decimal(value, format=pattern, locale="en_US")
 
 
 # ----------------------------------------------------------------------------- errors

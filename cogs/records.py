@@ -33,7 +33,7 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands, tasks
 
 from bot.errors import ServiceError
-from bot.i18n import N_, tr
+from bot.i18n import N_, number, tr, trn
 from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
 from bot.records.service import (
     LEADERBOARD_ORDERS,
@@ -253,7 +253,8 @@ def leaderboard_embed(locale: str | None, page: LeaderboardPage) -> discord.Embe
             draws=row.draws,
         )
         if page.by == "rating":
-            lines.append(f"**{row.place}.** {name} — **{row.rating}** · {record}")
+            rating = number(locale, row.rating)
+            lines.append(f"**{row.place}.** {name} — **{rating}** · {record}")
         else:
             lines.append(f"**{row.place}.** {name} — {record}")
     description = "\n".join(lines) or tr(locale, "Nobody is on this leaderboard yet.")
@@ -349,12 +350,13 @@ def stats_embed(locale: str | None, stats: PlayerStats, shown: str) -> discord.E
     embed = discord.Embed(title=tr(locale, "Statistics of {name}", name=shown), colour=BLUE)
     if stats.ratings:
         ratings = [
-            tr(
+            trn(
                 locale,
-                "{family}: **{rating}** ({matches} rated matches)",
+                "{family}: **{rating}** (one rated match)",
+                "{family}: **{rating}** ({count} rated matches)",
+                r.matches,
                 family=tr(locale, FAMILY_NAMES.get(family, family)),
-                rating=r.display,
-                matches=r.matches,
+                rating=number(locale, r.display),
             )
             for family, r in sorted(stats.ratings.items())
         ]
@@ -384,7 +386,7 @@ def _history_line(locale: str | None, item: HistoryItem, names: bool = True) -> 
     score = "–".join(str(s) for s in (own, *others))
     head = f"{mark} **{result}** · {_variant_name(locale, item.variant)} · {score}"
     if item.rating_change is not None:
-        head += f" · {item.rating_change:+d}"
+        head += f" · {number(locale, item.rating_change, signed=True)}"
     head += f" · <t:{int(item.finished_at)}:R>"
     who = []
     if not names:
@@ -485,10 +487,11 @@ def forget_embed(locale: str | None, lobbies: int, running: int) -> discord.Embe
     if running:
         lines.append(
             "**"
-            + tr(
+            + trn(
                 locale,
-                "You are playing in {count} running match(es): forgetting you resigns them.",
-                count=running,
+                "You are playing in a running match: forgetting you resigns it.",
+                "You are playing in {count} running matches: forgetting you resigns them.",
+                running,
             )
             + "**"
         )

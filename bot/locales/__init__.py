@@ -62,6 +62,7 @@ class Entry:
     key: Key
     sources: list[str] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
+    plural: str | None = None  # the English plural of a message with plural forms (``trn``)
 
 
 # ----------------------------------------------------------------------------- extraction
@@ -79,6 +80,8 @@ def code_messages(root: Path = ROOT, config: Path = CONFIG) -> dict[Key, Entry]:
         if not text:
             continue
         entry = found.setdefault((context, text), Entry((context, text)))
+        if not isinstance(message, str) and len(message) > 1 and message[1]:
+            entry.plural = message[1]
         if filename not in entry.sources:
             entry.sources.append(filename)
         entry.comments.extend(c for c in comments if c not in entry.comments)
@@ -189,6 +192,7 @@ def all_messages(extensions: list[str] | None = None) -> dict[Key, Entry]:
     ):
         for key, entry in part.items():
             into = merged.setdefault(key, Entry(key))
+            into.plural = into.plural or entry.plural
             into.sources.extend(s for s in entry.sources if s not in into.sources)
             into.comments.extend(c for c in entry.comments if c not in into.comments)
     return merged
@@ -199,7 +203,7 @@ def template(entries: Mapping[Key, Entry]) -> Catalog:
     catalog = Catalog(project=PROJECT, fuzzy=False)
     for (context, text), entry in entries.items():
         catalog.add(
-            text,
+            (text, entry.plural) if entry.plural else text,
             None,
             locations=[(s, None) for s in entry.sources],
             auto_comments=entry.comments,
@@ -247,13 +251,20 @@ def update(entries: Mapping[Key, Entry] | None = None) -> dict[str, int]:
         catalog.update(pot, no_fuzzy_matching=True)
         if name not in FULL:
             for message in list(catalog):
-                if message.id and not message.string:
+                if message.id and not _translated(message.string):
                     catalog.delete(message.id, context=message.context)
         _header(catalog)
         write(path, catalog)
-        missing[name] = sum(1 for m in catalog if m.id and not m.string)
+        missing[name] = sum(1 for m in catalog if m.id and not _translated(m.string))
     i18n.reload()
     return missing
+
+
+def _translated(string: str | tuple[str, ...] | None) -> bool:
+    """Whether a catalogue entry's translation (every plural form of it) is filled in."""
+    if isinstance(string, tuple | list):
+        return bool(string) and all(string)
+    return bool(string)
 
 
 # ----------------------------------------------------------------------------- checks
@@ -287,6 +298,17 @@ def problems(keys: Iterable[Key]) -> list[str]:
         if fallback:
             effective.update(i18n.read_catalogue(i18n.catalogue_path(fallback)))
         effective.update(i18n.read_catalogue(path))
+        plurals: dict[Key, tuple[str, ...]] = {}
+        english_plurals: dict[Key, str] = {}  # the English plural of each plural message
+        for source in [*([i18n.catalogue_path(fallback)] if fallback else []), path]:
+            plurals.update(i18n.read_plurals(source)[0])
+            english_plurals.update(
+                {
+                    (m.context, m.id[0]): m.id[1]
+                    for m in (own if source == path else read(source))
+                    if m.id and not isinstance(m.id, str)
+                }
+            )
         for key in wanted:
             context, text = key
             translated = effective.get(key)
@@ -297,6 +319,9 @@ def problems(keys: Iterable[Key]) -> list[str]:
             if context in (COMMAND_NAME, OPTION_NAME):
                 if not i18n.valid_name(translated):
                     found.append(f"{where}: {translated!r} is not a valid Discord name")
+                continue
+            if key in english_plurals:
+                found.extend(_plural_problems(where, text, english_plurals[key], plurals.get(key)))
                 continue
             try:
                 expected = placeholders(text)
@@ -310,9 +335,34 @@ def problems(keys: Iterable[Key]) -> list[str]:
     return found
 
 
+def _plural_problems(
+    where: str, singular: str, plural: str, forms: tuple[str, ...] | None
+) -> list[str]:
+    """What is wrong with the plural forms of one message: every form filled in, none with a
+    placeholder English lacks, the last (the general plural) with all of the English plural's."""
+    if not forms:
+        return [f"{where}: a plural form is not translated"]
+    found: list[str] = []
+    allowed = placeholders(singular) | placeholders(plural)
+    for form in forms:
+        try:
+            got = placeholders(form)
+            form.format(**dict.fromkeys(got, "x"))
+        except (ValueError, IndexError, KeyError) as exc:
+            found.append(f"{where}: malformed translation {form!r} ({exc})")
+            continue
+        if not got <= allowed:
+            found.append(f"{where}: {form!r} has placeholders {sorted(got - allowed)}")
+    if not placeholders(plural) <= placeholders(forms[-1]):
+        found.append(f"{where}: its plural {forms[-1]!r} lacks {sorted(placeholders(plural))}")
+    return found
+
+
 def pot_keys(path: Path = POT) -> set[Key]:
     """The message ids of the ``.pot`` file."""
-    return {(m.context, m.id) for m in read(path) if m.id and isinstance(m.id, str)}
+    return {
+        (m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read(path) if m.id
+    }
 
 
 def import_all(packages: Iterable[str] = ("bot", "cogs")) -> None:

@@ -685,7 +685,7 @@ class TableService:
             empty = [i for i, s in enumerate(rt.seats) if s is None]
             if empty and not fill_with_computers:
                 raise SeatsEmpty(
-                    "{empty} seat(s) are empty: fill them with computer players?",
+                    "Some seats are empty: fill them with computer players?",
                     empty=len(empty),
                 )
             place = rt.row.channel_id

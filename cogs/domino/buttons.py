@@ -32,7 +32,7 @@ from bot.errors import (
     TableFinished,
     WrongStatus,
 )
-from bot.i18n import tr
+from bot.i18n import tr, trn
 from bot.tables.service import TableInfo, TableService
 from cogs.domino import practice, texts
 from cogs.names import table_name
@@ -207,10 +207,11 @@ class StartButton(DominoButton, template=rf"domino:start:{_TABLE}"):
                 style=Style.primary,
             )
             await interaction.followup.send(
-                tr(
+                trn(
                     locale,
-                    "{count} seat(s) are empty. Fill them with computer players and start?",
-                    count=exc.params.get("empty", 0),
+                    "One seat is empty. Fill it with a computer player and start?",
+                    "{count} seats are empty. Fill them with computer players and start?",
+                    int(exc.params.get("empty", 0)),
                 ),
                 view=make_view([button]),
                 ephemeral=True,

@@ -26,7 +26,7 @@ import aiohttp
 import discord
 
 from bot.errors import TableNotFound
-from bot.i18n import tr
+from bot.i18n import tr, trn
 from bot.store import FeedRow
 from bot.tables.service import TableInfo
 from cogs.colours import GREY
@@ -531,12 +531,14 @@ class Feed:
                 continue
             row = info.seats[seat] if seat < len(info.seats) else None
             if row is not None and row.user_id is not None:
-                text = tr(
+                text = trn(
                     info.table.locale,
+                    "<@{user}> ran out of time: a computer plays for them for the rest of the "
+                    "match.",
                     "<@{user}> ran out of time {count} times in a row: a computer plays for them "
                     "for the rest of the match.",
+                    self.service.max_timeouts,
                     user=row.user_id,
-                    count=self.service.max_timeouts,
                 )
                 await self._send(
                     info, text, allowed_mentions=USERS_ONLY, nonce=nonce("t", info.id, seq)

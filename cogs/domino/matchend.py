@@ -9,10 +9,9 @@ import logging
 from typing import Any
 
 import discord
-from babel.numbers import format_decimal
 
 from bot.errors import LimitReached
-from bot.i18n import N_, tr
+from bot.i18n import N_, number, tr
 from bot.match_end import (
     ARCHIVE_KIND,
     RECORD_WAIT,
@@ -52,22 +51,13 @@ class GameNotPosted(Exception):
     """Discord would not let the bot post the rematch's game: the new table was cancelled."""
 
 
-def number(locale: str | None, value: int) -> str:
-    """``value`` with the reader's digit grouping (1,487 · 1.487)."""
-    try:
-        return format_decimal(value, locale=(locale or "en-US").replace("-", "_"))
-    except (ValueError, LookupError):
-        return f"{value:,}"
-
-
 def rating_line(locale: str | None, change: RatingChange) -> str:
     """``<@user>: +23 → 1,487``."""
-    sign = "+" if change.delta >= 0 else "−"
     return tr(
         locale,
         "<@{user}>: {change} → {rating}",
         user=change.user_id,
-        change=f"{sign}{number(locale, abs(change.delta))}",
+        change=number(locale, change.delta, signed=True),
         rating=number(locale, change.after),
     )
 

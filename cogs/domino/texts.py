@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_, tr
+from bot.i18n import N_, tr, trn
 from bot.store import SeatRow
 from bot.tables.history import Entry
 from bot.tables.service import TableInfo
@@ -157,10 +157,9 @@ def entry_text(locale: str | None, info: TableInfo, entry: Entry) -> str:
                 name=name, tile=tile, number=entry.number,
             )
     elif entry.kind == "draw":
-        text = (
-            tr(locale, "{name} drew a tile.", name=name)
-            if entry.count == 1
-            else tr(locale, "{name} drew {count} tiles.", name=name, count=entry.count)
+        text = trn(
+            locale, "{name} drew a tile.", "{name} drew {count} tiles.", entry.count or 1,
+            name=name,
         )
     else:
         text = tr(locale, "{name} passed.", name=name)

@@ -420,7 +420,7 @@ async def test_errors_carry_a_template_for_translation(service: TableService) ->
     with pytest.raises(errors.SeatsEmpty) as exc:
         await service.start(t.id, ANA)
     err = exc.value
-    assert err.template == "{empty} seat(s) are empty: fill them with computer players?"
+    assert err.template == "Some seats are empty: fill them with computer players?"
     assert err.params == {"empty": 3} and str(err) == err.template.format(**err.params)
     with pytest.raises(errors.InvalidOptions) as bad:
         await service.create_table(host_id=ANA, host_name="Ana", variant="chess")

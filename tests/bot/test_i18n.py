@@ -417,3 +417,52 @@ def test_rules_text_names_options_as_the_reader_sees_them() -> None:
     assert "capicúa" in rules_text.common_rules("es-ES")
     assert "capicua" in rules_text.common_rules("pt-BR")
     assert set(paragraphs.RULES) == set(PRESETS)
+
+
+def test_the_check_reads_every_plural_form(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    header = 'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+    plural = 'msgid "{name} drew a tile."\nmsgid_plural "{name} drew {count} tiles."\n'
+    for name, forms in {
+        "es": ("{name} roba una ficha.", "{name} roba {count} fichas."),
+        "es_419": None,
+        "pt_BR": ("{name} comprou uma pedra.", "{name} comprou pedras."),
+    }.items():
+        body = header
+        if forms is not None:
+            body += plural + "".join(f'msgstr[{i}] "{f}"\n' for i, f in enumerate(forms))
+        path = tmp_path / name / "LC_MESSAGES" / "messages.po"
+        path.parent.mkdir(parents=True)
+        path.write_text(body, encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    text = "\n".join(locales.problems([(None, "{name} drew a tile.")]))
+    assert "es:" not in text and "es_419:" not in text  # es_419 reads es's forms
+    assert "pt_BR: '{name} drew a tile.': its plural '{name} comprou pedras.' lacks" in text
+
+
+def test_plural_forms_follow_each_language() -> None:
+    """Our decision: counted things are said with gettext's plural forms (``trn``) so no
+    message reads "1 seat(s)"; Portuguese (Brazil) counts 0 and 1 as singular, Spanish 1."""
+    one, many = "{name} drew a tile.", "{name} drew {count} tiles."
+    assert i18n.trn(None, one, many, 1, name="Ana") == "Ana drew a tile."
+    assert i18n.trn(None, one, many, 2, name="Ana") == "Ana drew 2 tiles."
+    assert i18n.trn("es-ES", one, many, 1, name="Ana") == "Ana roba una ficha."
+    assert i18n.trn("es-419", one, many, 3, name="Ana") == "Ana roba 3 fichas."
+    assert i18n.trn("pt-BR", one, many, 2, name="Ana") == "Ana comprou 2 pedras."
+    assert i18n.trn("fr", one, many, 2, name="Ana") == "Ana drew 2 tiles."
+    seats = (
+        "One seat is empty. Fill it with a computer player and start?",
+        "{count} seats are empty. Fill them with computer players and start?",
+    )
+    assert i18n.trn("pt-BR", *seats, 1).startswith("Falta um jogador")
+    assert i18n.trn("pt-BR", *seats, 2).startswith("Faltam 2 jogadores")
+
+
+def test_one_number_format_per_locale() -> None:
+    """Babel's digits for each locale (CLDR), and one minus sign (Babel's) everywhere."""
+    assert i18n.number(None, 1097) == "1,097"
+    assert i18n.number("es-ES", 1097) == i18n.number("pt-BR", 1097) == "1.097"
+    assert i18n.number("es-419", 1097) == "1,097"
+    assert i18n.number("en-US", -60) == i18n.number("pt-BR", -60) == "-60"
+    assert i18n.number("es-ES", 23, signed=True) == "+23"
+    assert i18n.number("es-ES", -1060, signed=True) == "-1.060"
+    assert i18n.number("xx-YY", 1097) == "1,097"  # a locale Babel does not know: English

@@ -62,7 +62,7 @@ async def test_join_leave_computers_and_start_with_empty_seats(
         start = await fake.click(alice, lobby, button(lobby, "start"))
         (confirm,) = await start.wait_for_followups(1)
         assert confirm.ephemeral and confirm.ephemeral_user_id == alice.id
-        assert confirm.content.startswith("1 seat(s) are empty")
+        assert confirm.content.startswith("One seat is empty. Fill it with a computer player")
         assert (await bot.svc.get(tid)).status == "lobby"  # nothing started yet
         fill = await fake.click(alice, confirm, button(confirm, "fill"))
         await fill.wait_for_edits(1)

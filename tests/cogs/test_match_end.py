@@ -21,7 +21,7 @@ from tests.cogs.helpers import (
 )
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
 
-RATING = re.compile(r"<@(\d+)>: ([+−]\d+) → (\d[\d,]*)")
+RATING = re.compile(r"<@(\d+)>: ([+-]\d+) → (\d[\d,]*)")
 
 
 async def resign(fake: FakeDiscord, bot: TestBot, user: FakeUser, where: int) -> None:
@@ -62,7 +62,7 @@ async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) ->
         assert end.embed["image"]["url"].endswith("final.png")
         changes = {int(u): (d, r) for u, d, r in RATING.findall(text)}
         assert set(changes) == {alice.id, bob.id}, text
-        assert changes[alice.id][0].startswith("+") and changes[bob.id][0].startswith("−")
+        assert changes[alice.id][0].startswith("+") and changes[bob.id][0].startswith("-")
         stats = await bot.get_cog("Records").records.stats(alice.id)  # type: ignore[union-attr]
         assert str(stats.ratings["two-player"].display) == changes[alice.id][1].replace(",", "")
 

@@ -269,7 +269,7 @@ async def test_forget_me_asks_before_resigning_a_running_match(
         yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
         again = await fake.click(alice, asked.message, yes)
         assert again.type == 7
-        assert "You are playing in 1 running match(es): forgetting you resigns them." in (
+        assert "You are playing in a running match: forgetting you resigns it." in (
             asked.message.text()
         )
         assert (await bot.svc.get(tid)).status == "running"

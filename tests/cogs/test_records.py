@@ -192,7 +192,7 @@ async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
         text = shown.text()
         assert "Statistics of Alice" in text
         assert "Matches: 1 · wins 0 (0%) · losses 1 · draws 0" in text
-        assert "Two-player games: **" in text and "(1 rated matches)" in text
+        assert "Two-player games: **" in text and "(one rated match)" in text
         assert "vs computers: easy 0–1" in text
         picture = shown.attachment("rating.png")
         assert picture is not None and picture.is_png
