@@ -453,6 +453,26 @@ class StoredMessage:
         return self.embeds[0] if self.embeds else None
 
     @property
+    def v2(self) -> bool:
+        """Whether the message uses the components-v2 layout (no content, no embeds)."""
+        return bool(self.flags & FLAG_COMPONENTS_V2)
+
+    def media(self) -> list[tuple[StoredAttachment | None, str | None]]:
+        """The media gallery items of a v2 message, in order: the attachment each shows (None
+        for an outside address or a missing file) and its description (the alt text)."""
+        found: list[tuple[StoredAttachment | None, str | None]] = []
+        for comp in self.all_components():
+            for item in comp.get("items") or [] if comp.get("type") == 12 else []:
+                url = str((item.get("media") or {}).get("url") or "")
+                name = url.removeprefix("attachment://") if url.startswith("attachment://") else ""
+                found.append((self.attachment(name) if name else None, item.get("description")))
+        return found
+
+    def container(self) -> JSON | None:
+        """The first container of a v2 message."""
+        return next((c for c in self.components if c.get("type") == 17), None)
+
+    @property
     def edit_count(self) -> int:
         return len(self.history)
 

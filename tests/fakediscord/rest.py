@@ -496,6 +496,12 @@ class RestApi:
         if "flags" in data and data["flags"] is not None:
             mutable = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
             new_state["flags"] = (msg.flags & ~mutable) | (int(data["flags"]) & mutable)
+            if msg.flags & FLAG_COMPONENTS_V2 and not new_state["flags"] & FLAG_COMPONENTS_V2:
+                raise form_error(
+                    "flags",
+                    "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                    "The IS_COMPONENTS_V2 flag cannot be removed from a message.",
+                )
         attachments = self._resolve_attachments(
             msg.channel_id, data.get("attachments", _MISSING), uploads, msg.attachments
         )
@@ -898,6 +904,8 @@ class RestApi:
             # Discord: the first followup after a "thinking" defer replaces the loading message,
             # keeping the defer's ephemeral state.
             edit = {k: v for k, v in data.items() if k != "flags"}
+            layout = FLAG_COMPONENTS_V2 | FLAG_SUPPRESS_EMBEDS
+            edit["flags"] = int(data.get("flags") or 0) & layout
             msg = await self._edit(original, edit, req.uploads, via_interaction=True)
         else:
             channel = fake.channels[rec.channel_id]

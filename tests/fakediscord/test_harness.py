@@ -478,3 +478,76 @@ async def test_more_routes_and_events(fake_discord: FakeDiscord) -> None:
 
         fake.set_member_permissions(fake.bot_user.id, discord.Permissions(view_channel=True))
         await fake.wait_for(lambda: not channel.permissions_for(channel.guild.me).send_messages)
+
+
+async def test_components_v2_messages_and_their_limits(fake_discord: FakeDiscord) -> None:
+    """A LayoutView message arrives with the IS_COMPONENTS_V2 flag, its picture in a media
+    gallery with the alt text; the fake refuses what Discord refuses in that layout: content or
+    embeds beside the flag, more than 40 components, more than 4,000 characters of text, a
+    section without its accessory, a layout component without the flag, removing the flag."""
+    fake = fake_discord
+    async with running_bot(fake, HarnessBot) as bot:
+        channel = bot.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+
+        class Layout(discord.ui.LayoutView):
+            pass
+
+        layout = Layout(timeout=None)
+        picture = discord.File(io.BytesIO(tiny_png()), filename="t.png", description="two dots")
+        layout.add_item(
+            discord.ui.Container(
+                discord.ui.TextDisplay("**Hello**"),
+                discord.ui.MediaGallery(discord.MediaGalleryItem(picture)),
+                discord.ui.Section(
+                    "a line",
+                    accessory=discord.ui.Button(label="Press", custom_id="press"),
+                ),
+                accent_colour=0x2ECC71,
+            )
+        )
+        sent = await channel.send(view=layout, file=picture)
+        stored = fake.message(sent.id)
+        assert stored.v2 and not stored.content and not stored.embeds
+        container = stored.container()
+        assert container is not None and container["accent_color"] == 0x2ECC71
+        ((attachment, alt),) = stored.media()
+        assert attachment is not None and attachment.is_png and alt == "two dots"
+        assert "**Hello**" in stored.text() and stored.custom_ids() == ["press"]
+
+        route = discord.http.Route("POST", "/channels/{channel_id}/messages",
+                                   channel_id=fake.channel_id)
+        text = {"type": 10, "content": "x"}
+        bad = {
+            "content": {"flags": 1 << 15, "content": "hi", "components": [text]},
+            "embeds": {"flags": 1 << 15, "embeds": [{"title": "t"}], "components": [text]},
+            "41 components": {"flags": 1 << 15, "components": [text] * 41},
+            "4,001 characters": {
+                "flags": 1 << 15,
+                "components": [{"type": 10, "content": "x" * 2000}] * 2 + [text],
+            },
+            "a bare section": {
+                "flags": 1 << 15,
+                "components": [{"type": 9, "components": [text]}],
+            },
+            "no flag": {"components": [{"type": 17, "components": [text]}]},
+            "a button at the top": {
+                "flags": 1 << 15,
+                "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "x"}],
+            },
+        }
+        for what, payload in bad.items():
+            with pytest.raises(discord.HTTPException) as refused:
+                await bot.http.request(route, json=payload)
+            assert refused.value.status == 400 and refused.value.code == 50035, what
+        fine = await bot.http.request(
+            route, json={"flags": 1 << 15, "components": [text] * 40}
+        )
+        assert fake.message(int(fine["id"])).v2
+
+        with pytest.raises(discord.HTTPException) as kept:
+            await sent.edit(content="back to text", view=None)
+        assert kept.value.status == 400
+        legacy = await channel.send("old style")
+        await legacy.edit(content=None, view=layout, attachments=[])
+        assert fake.message(legacy.id).v2 and not fake.message(legacy.id).content

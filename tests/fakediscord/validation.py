@@ -16,6 +16,15 @@ EMBEDS_MAX = 10
 EMBED_TOTAL_MAX = 6000
 ATTACHMENTS_MAX = 10
 ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+V2_COMPONENTS_MAX = 40  # every component of a components-v2 message, nested ones included
+V2_TEXT_MAX = 4000  # the characters of all its text displays together
+MEDIA_DESCRIPTION_MAX = 1024
+# Component types: 1 action row, 2 button, 3-8 selects, 9 section, 10 text display,
+# 11 thumbnail, 12 media gallery, 13 file, 14 separator, 17 container.
+V2_ONLY = frozenset({9, 10, 11, 12, 13, 14, 17})
+V2_TOP = frozenset({1, 9, 10, 12, 13, 14, 17})
+IN_CONTAINER = frozenset({1, 9, 10, 12, 13, 14})
+IN_ROW = frozenset({2, 3, 5, 6, 7, 8})
 
 
 class _Errors:
@@ -73,6 +82,96 @@ def _validate_components(
         errors.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
     for i, comp in enumerate(components):
         _validate_component(errors, ["components", i], comp, custom_ids=custom_ids, top=True, v2=v2)
+        if v2 and comp.get("type") not in V2_TOP:
+            errors.add(
+                ["components", i, "type"],
+                "COMPONENT_LAYOUT_INVALID",
+                f"Component type {comp.get('type')} cannot be at the top of a message.",
+            )
+    if v2:
+        walked = list(_walk(components))
+        if len(walked) > V2_COMPONENTS_MAX:
+            errors.add(
+                ["components"],
+                "COMPONENTS_V2_MAX_COMPONENTS_EXCEEDED",
+                f"A message can have at most {V2_COMPONENTS_MAX} components (got {len(walked)}).",
+            )
+        text = sum(len(str(c.get("content") or "")) for c in walked if c.get("type") == 10)
+        if text > V2_TEXT_MAX:
+            errors.add(
+                ["components"],
+                "COMPONENTS_V2_MAX_TEXT_LENGTH_EXCEEDED",
+                f"The text displays of a message hold at most {V2_TEXT_MAX} characters "
+                f"(got {text}).",
+            )
+
+
+def _walk(components: list[JSON]) -> list[JSON]:
+    """Every component of a tree, nested ones (children, accessories) included."""
+    found: list[JSON] = []
+    for comp in components:
+        found.append(comp)
+        found.extend(_walk(list(comp.get("components") or [])))
+        for slot in ("accessory", "component"):
+            if isinstance(comp.get(slot), dict):
+                found.extend(_walk([comp[slot]]))
+    return found
+
+
+def _validate_v2_component(errors: _Errors, path: list[str | int], comp: JSON) -> None:
+    """The rules of the layout components: what a container, a section and a gallery hold."""
+    ctype = comp.get("type")
+    children = list(comp.get("components") or [])
+    if ctype == 17:
+        if not children or len(children) > 40:
+            errors.add([*path, "components"], "BASE_TYPE_BAD_LENGTH", "Must be 1 or more.")
+        for i, child in enumerate(children):
+            if child.get("type") not in IN_CONTAINER:
+                errors.add(
+                    [*path, "components", i, "type"],
+                    "COMPONENT_LAYOUT_INVALID",
+                    f"A container cannot hold component type {child.get('type')}.",
+                )
+        colour = comp.get("accent_color")
+        if colour is not None and not (isinstance(colour, int) and 0 <= colour <= 0xFFFFFF):
+            errors.add([*path, "accent_color"], "NUMBER_TYPE_MAX", "Must be a colour.")
+    elif ctype == 9:
+        if not 1 <= len(children) <= 3 or any(c.get("type") != 10 for c in children):
+            errors.add(
+                [*path, "components"],
+                "BASE_TYPE_BAD_LENGTH",
+                "A section holds 1 to 3 text displays.",
+            )
+        accessory = comp.get("accessory")
+        if not isinstance(accessory, dict) or accessory.get("type") not in (2, 11):
+            errors.add(
+                [*path, "accessory"], "BASE_TYPE_REQUIRED", "A section needs a button or thumbnail."
+            )
+    elif ctype == 12:
+        items = comp.get("items") or []
+        if not 1 <= len(items) <= 10:
+            errors.add(
+                [*path, "items"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length."
+            )
+        for i, item in enumerate(items):
+            media = item.get("media") or {}
+            if not media.get("url"):
+                errors.add([*path, "items", i, "media", "url"], "BASE_TYPE_REQUIRED",
+                           "This field is required")
+            _check_len(errors, [*path, "items", i, "description"], item.get("description"),
+                       MEDIA_DESCRIPTION_MAX)
+    elif ctype in (11, 13):
+        media = comp.get("media") or comp.get("file") or {}
+        if not media.get("url"):
+            errors.add([*path, "media"], "BASE_TYPE_REQUIRED", "This field is required")
+    elif ctype == 1:
+        for i, child in enumerate(children):
+            if child.get("type") not in IN_ROW:
+                errors.add(
+                    [*path, "components", i, "type"],
+                    "COMPONENT_LAYOUT_INVALID",
+                    f"An action row cannot hold component type {child.get('type')}.",
+                )
 
 
 def _validate_component(
@@ -91,6 +190,14 @@ def _validate_component(
             "COMPONENT_LAYOUT_INVALID",
             "Top-level components must be action rows unless the message uses components v2.",
         )
+    if not v2 and ctype in V2_ONLY:
+        errors.add(
+            [*path, "type"],
+            "COMPONENT_LAYOUT_INVALID",
+            f"Component type {ctype} needs the IS_COMPONENTS_V2 message flag.",
+        )
+    if v2:
+        _validate_v2_component(errors, path, comp)
     if "custom_id" in comp:
         cid = comp["custom_id"]
         _check_len(errors, [*path, "custom_id"], cid, 100, minimum=1)
@@ -163,6 +270,15 @@ def validate_message(payload: JSON, *, upload_count: int) -> JSON | None:
             "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
             "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
         )
+    if v2:
+        for legacy in ("embeds", "poll", "sticker_ids"):
+            if payload.get(legacy):
+                errors.add(
+                    [legacy],
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"The '{legacy}' field cannot be used when using "
+                    "MessageFlags.IS_COMPONENTS_V2",
+                )
     _check_len(errors, ["content"], payload.get("content"), CONTENT_MAX)
     embeds = payload.get("embeds") or []
     if len(embeds) > EMBEDS_MAX:
