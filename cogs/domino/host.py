@@ -238,4 +238,10 @@ class TableHost:
 
     async def rematch(self, interaction: Interaction, table_id: int) -> None:
         """The clicker accepts the rematch of ``table_id``."""
-        await self.presenter.wrapup.accept(interaction, table_id)
+        await self.presenter.wrapup.accept(
+            interaction, table_id, check=lambda old: self.check_rematch(interaction, old)
+        )
+
+    async def check_rematch(self, interaction: Interaction, old: TableInfo) -> None:
+        """Refuse a rematch the server's settings would not let its host open (the server
+        settings mixin says how)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -118,13 +119,23 @@ class Wrapup:
 
     # -- a click on Rematch ---------------------------------------------------------------------
 
-    async def accept(self, interaction: Interaction, table_id: int) -> None:
-        """The clicker accepts; the last acceptance starts the rematch where the match was.
+    async def accept(
+        self,
+        interaction: Interaction,
+        table_id: int,
+        *,
+        check: Callable[[TableInfo], Awaitable[None]] | None = None,
+    ) -> None:
+        """The clicker accepts; the last acceptance starts the rematch where the match was,
+        once ``check`` (the server's settings for opening a table) lets it.
 
-        If the rematch cannot start (a person's limit, or Discord will not let the bot post
-        its game) the offer stays open with everyone's acceptance: a click tries again."""
+        If the rematch cannot start (the server's settings, a person's limit, or Discord will
+        not let the bot post its game) the offer stays open with everyone's acceptance: a
+        click tries again."""
 
         async def start(old: TableInfo) -> TableInfo:
+            if check is not None:
+                await check(old)
             place = old.table.thread_id or old.table.channel_id
             practising = await practice.is_practice(self.service, old.id)
             new = await self.core.open_rematch(old, place)

@@ -14,8 +14,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.errors import ServiceError
+from bot.errors import LimitReached, ServiceError
 from bot.i18n import N_, tr
+from bot.match_end import RematchLimit
 from bot.server_settings import (
     DEFAULT_VARIANT,
     FIELDS,
@@ -26,7 +27,7 @@ from bot.server_settings import (
     check_host,
     defaults,
 )
-from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
+from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
 from bot.web import links
 from cogs.colours import BLUE
 from cogs.domino import texts
@@ -53,6 +54,11 @@ NOT_A_MANAGER = N_("Only members who can manage the server can change its settin
 
 def _parent_channel(channel: Any) -> int | None:
     return getattr(channel, "parent_id", None)
+
+
+def _roles(member: Any) -> frozenset[int]:
+    """The ids of a member's roles (none for a user who is not a member)."""
+    return frozenset(r.id for r in getattr(member, "roles", ()))
 
 
 class ServerSettingsMixin:
@@ -84,15 +90,55 @@ class ServerSettingsMixin:
             return defaults(GuildSettings(0), variant=variant, target=target, turn_timer=turn_timer)
         settings = await self.server_settings.get(guild_id)
         user = interaction.user
-        roles = frozenset(r.id for r in getattr(user, "roles", ()))
         check_host(
             settings,
             channel_ids=(interaction.channel_id, _parent_channel(interaction.channel)),
-            role_ids=roles,
+            role_ids=_roles(user),
             manager=bool(interaction.permissions.manage_guild),
         )
         await self.server_settings.check_limits(settings, user.id)
         return defaults(settings, variant=variant, target=target, turn_timer=turn_timer)
+
+    async def check_rematch(self, interaction: Interaction, old: TableInfo) -> None:
+        """Refuse the rematch of ``old`` where its host could not open it with ``/domino new``
+        now: the server's channels, host role and limits apply to him, in the place of the
+        match (where the Rematch button was clicked)."""
+        guild_id = old.table.guild_id
+        if guild_id is None or interaction.guild is None:
+            return
+        settings = await self.server_settings.get(guild_id)
+        host_id = old.host_id
+        if interaction.user.id == host_id:
+            host: Any = interaction.user
+            manager = bool(interaction.permissions.manage_guild)
+        else:
+            try:
+                host = await interaction.guild.fetch_member(host_id)
+            except discord.NotFound:  # he left the server: no role of it
+                host = None
+            manager = host is not None and host.guild_permissions.manage_guild
+        try:
+            check_host(
+                settings,
+                channel_ids=(interaction.channel_id, _parent_channel(interaction.channel)),
+                role_ids=_roles(host),
+                manager=manager,
+            )
+        except ServiceError as exc:
+            if host_id == interaction.user.id or "role" not in exc.params:
+                raise  # his own refusal, or the channel's (the same for everyone)
+            raise ServiceError(
+                N_(
+                    "<@{user}> hosts this table and no longer has the role {role} that opens "
+                    "tables on this server: the rematch cannot start."
+                ),
+                user=host_id,
+                role=exc.params["role"],
+            ) from exc
+        try:
+            await self.server_settings.check_limits(settings, host_id)
+        except LimitReached as exc:
+            raise RematchLimit(exc, host_id) from exc
 
     @app_commands.command(
         name="server-settings",

@@ -19,6 +19,7 @@ from tests.cogs.helpers import (
     settings_for,
     settle,
 )
+from tests.cogs.test_server_settings import MANAGER
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
 
 RATING = re.compile(r"<@(\d+)>: ([+-]\d+) → (\d[\d,]*)")
@@ -234,3 +235,76 @@ async def test_rematch_names_whose_limit_stops_it(
         (new,) = bot.svc.open_tables()
         assert new.status == "running"
         assert end.content == f"Rematch accepted by everyone: table {new.id}."
+
+
+async def test_rematch_follows_the_servers_settings(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A rematch is a table its host opens: the server's channels, host role and own limits
+    apply to it as to ``/domino new``, at the moment it would start."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    boss = fake.add_user(1004, "boss", "Boss", permissions=MANAGER)
+    games = fake.add_channel("games")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        end, thread = await finished_match(fake, bot, alice, bob)
+        click = await fake.click(alice, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+
+        async def settings(**changes: object) -> None:
+            await fake.slash(boss, games.id, "domino server-settings", changes)
+
+        async def last_acceptance(user: FakeUser) -> str:
+            text = await answer(await fake.click(user, end, button(end, "rematch")))
+            await settle(bot)
+            assert bot.svc.open_tables() == [] and button(end, "rematch")
+            return text
+
+        # Tables only in #games now: not in the match's thread of the main channel.
+        await settings(add_channel=games.id)
+        assert await last_acceptance(bob) == (
+            f"Tables can be opened only in <#{games.id}> on this server."
+        )
+        # A host role Alice (the host) does not have: said to each as to him.
+        await settings(reset="channels")
+        role = fake.guild.personal_roles[carol.id]
+        await settings(host_role=role)
+        assert await last_acceptance(bob) == (
+            f"<@1001> hosts this table and no longer has the role <@&{role}> that opens "
+            "tables on this server: the rematch cannot start."
+        )
+        assert await last_acceptance(alice) == (
+            f"Only members with the role <@&{role}> can open tables on this server."
+        )
+        # The server's own limits: one open table at most, and Carol has one open.
+        await settings(reset="host_role")
+        await settings(open_tables=1)
+        await new_table(fake, bot, carol, variant="draw")
+        assert await answer(await fake.click(bob, end, button(end, "rematch"))) == (
+            "This server already has 1 open tables: wait until one finishes."
+        )
+        assert len(bot.svc.open_tables()) == 1
+        # Matches per member: Alice plays another match already.
+        await settings(open_tables=0, matches_per_member=1)
+        (lobby,) = bot.svc.open_tables()
+        assert lobby.table.lobby_message_id is not None
+        lobby_message = fake.message(lobby.table.lobby_message_id)
+        await fake.click(alice, lobby_message, f"domino:join:{lobby.id}")
+        await settle(bot)
+        await fake.click(carol, lobby_message, f"domino:start:{lobby.id}")
+        await fake.wait_for(lambda: bot.svc.open_tables()[0].status == "running")
+        assert await answer(await fake.click(bob, end, button(end, "rematch"))) == (
+            "<@1001> is already playing 1 matches: the rematch can start once one of them ends."
+        )
+
+        # Back to no limits: the next click starts it, in the match's thread.
+        await settings(reset="limits")
+        click = await fake.click(bob, end, button(end, "rematch"))
+        await click.wait_for_edits(1)
+        await settle(bot)
+        new = [t for t in bot.svc.open_tables() if t.host_id == alice.id]
+        assert len(new) == 1 and new[0].status == "running"
+        assert end.content == f"Rematch accepted by everyone: table {new[0].id}."
+        assert (await game_message(fake, bot, new[0].id)).channel_id == thread
