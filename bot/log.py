@@ -3,8 +3,9 @@
 ``LOG_LEVEL=DEBUG`` shows the bot's own debug lines. discord.py's loggers stay at INFO at
 least whatever the level: at DEBUG they write every gateway event and every HTTP request in
 full, with interaction tokens (which let anyone answer as the bot for 15 minutes) and the
-contents of private messages such as a player's hand. As a second guard, every line passes a
-filter that blanks interaction and webhook tokens and anything shaped like a bot token.
+contents of private messages such as a player's hand. As a second guard, every line is
+redacted once formatted (its traceback included): interaction and webhook tokens, anything
+shaped like a bot token, and passwords (a database URL's, ``password=`` keys).
 """
 
 from __future__ import annotations
@@ -13,7 +14,16 @@ import logging
 import re
 from typing import TextIO
 
-__all__ = ["FORMAT", "LIBRARY_FLOOR", "RedactTokens", "setup_logging"]
+from bot.settings import redact_secrets
+
+__all__ = [
+    "FORMAT",
+    "LIBRARY_FLOOR",
+    "RedactTokens",
+    "RedactingFormatter",
+    "redact",
+    "setup_logging",
+]
 
 FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 # Loggers kept at INFO at least: discord.py's payload dumps live in gateway, http and webhook.
@@ -32,15 +42,28 @@ def _redact(match: re.Match[str]) -> str:
     return f"{prefix}[redacted]"
 
 
+def redact(text: str) -> str:
+    """``text`` without tokens or passwords."""
+    return redact_secrets(_SECRETS.sub(_redact, text))
+
+
 class RedactTokens(logging.Filter):
-    """Blanks tokens in a record's message (the record is changed in place)."""
+    """Blanks tokens and passwords in a record's message (the record is changed in place)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        clean = _SECRETS.sub(_redact, message)
+        clean = redact(message)
         if clean != message:
             record.msg, record.args = clean, None
         return True
+
+
+class RedactingFormatter(logging.Formatter):
+    """Formats a record, then blanks tokens and passwords in the whole text: the message, the
+    traceback of its exception and its stack."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
 
 
 def setup_logging(level: str = "INFO", stream: TextIO | None = None) -> None:
@@ -48,6 +71,7 @@ def setup_logging(level: str = "INFO", stream: TextIO | None = None) -> None:
     logging.basicConfig(level=level, format=FORMAT, force=True, stream=stream)
     for handler in logging.getLogger().handlers:
         handler.addFilter(RedactTokens())
+        handler.setFormatter(RedactingFormatter(FORMAT))
     floor = max(logging.getLevelName(level), logging.INFO)
     for name in LIBRARY_FLOOR:
         logging.getLogger(name).setLevel(floor)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 from pydantic import SecretStr
@@ -35,7 +35,7 @@ class SettingsError(ValueError):
     """A setting has a value the bot cannot use; the message says which and why."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Settings:
     """Everything the bot reads from its environment.
 
@@ -70,6 +70,13 @@ class Settings:
         if self.database_path is None and self.database_url.startswith(f"{SQLITE_SCHEME}:"):
             object.__setattr__(self, "database_path", sqlite_path(self.database_url))
 
+    def __repr__(self) -> str:
+        """The fields, with the token hidden and the database URL's passwords redacted."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["database_url"] = redact_url(self.database_url)
+        shown = ", ".join(f"{name}={value!r}" for name, value in values.items())
+        return f"Settings({shown})"
+
     def token(self) -> str:
         """The bot token in clear, for logging in to Discord only ("" when unset)."""
         return "" if self.discord_token is None else self.discord_token.get_secret_value()
@@ -90,16 +97,30 @@ def sqlite_path(url: str) -> Path:
     return Path(url[len(prefix) :])
 
 
+# ``scheme://user:password@host``: the password runs to the last "@" before the query (it may
+# hold "@", "/" or ":" when it was not percent-encoded).
+_USERINFO = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@'\"]*:)[^\s'\"?#]*@")
+# ``password=…``, ``sslpassword=…``, ``PGPASSWORD=…``, ``"passwd": "…"``, ``pwd=…``: as a URL's
+# query, a libpq connection string, JSON or an environment line.
+_PASSWORD_KEY = re.compile(
+    r"(?P<key>\b[\w.\-]*(?:pass(?:word|wd)?|pwd)[\"']?\s*[=:]\s*)"
+    r"(?:'[^']*'|\"[^\"]*\"|[^\s&#'\",;}]+)",
+    re.IGNORECASE,
+)
+REDACTED = "***"
+
+
+def redact_secrets(text: str) -> str:
+    """``text`` with every password it holds replaced by ``***``: a URL's userinfo password
+    and password keys (``password``, ``passwd``, ``sslpassword``, ``pwd``, …) in a query,
+    connection string or payload. Never raises."""
+    text = _USERINFO.sub(lambda m: f"{m['head']}{REDACTED}@", text)
+    return _PASSWORD_KEY.sub(lambda m: f"{m['key']}{REDACTED}", text)
+
+
 def redact_url(url: str) -> str:
-    """The URL with its password replaced by ``***`` (for logs and messages)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    """The URL with its passwords replaced by ``***`` (for logs and messages); never raises."""
+    return redact_secrets(str(url))
 
 
 def check_database_url(url: str, key: str = "DATABASE_URL") -> str:
