@@ -12,6 +12,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -19,7 +20,7 @@ from discord.ext import commands
 from bot import computer, pictures
 from bot.i18n import translate_command_string
 from bot.log import setup_logging
-from bot.settings import Settings, redact_url
+from bot.settings import Settings, redact_secrets, redact_url
 from bot.store import DatabaseUnavailable, Store
 from bot.tables.leases import ShardLeases
 from bot.tables.service import TableService
@@ -90,6 +91,7 @@ class DominoBot(commands.AutoShardedBot):
         arguments for :class:`TableService` (clock, seed_source, computer_delay, …);
         ``lease_ttl`` overrides ``SHARD_LEASE_SECONDS``."""
         intents = discord.Intents.default()  # no privileged intent is needed
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
         shards: dict[str, Any] = {}
         if settings.shard_count is not None:
             shards["shard_count"] = settings.shard_count
@@ -111,14 +113,14 @@ class DominoBot(commands.AutoShardedBot):
         self.lease_ttl = settings.shard_lease_seconds if lease_ttl is None else lease_ttl
         self.failed_extensions: dict[str, str] = {}
         self.stop_on_sigterm = False  # run_bot: SIGTERM closes cleanly (leases released)
+        self.stopping = False  # a SIGTERM came: errors of what it cut short are no failure
+        self._closer: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
         await self.tree.set_translator(CommandTranslator())  # es-ES, es-419, pt-BR commands
         if self.stop_on_sigterm:
-            asyncio.get_running_loop().add_signal_handler(
-                signal.SIGTERM, lambda: asyncio.ensure_future(self.close())
-            )
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
         self.store = await Store.open(self.settings.database_url)
         count, ids = shard_space(self.settings)
         self.leases = ShardLeases(
@@ -154,6 +156,10 @@ class DominoBot(commands.AutoShardedBot):
             await asyncio.to_thread(computer.use_processes, self.settings.ai_processes)
         self.service.start_timers()
         self.leases.start()
+
+    def _sigterm(self) -> None:
+        self.stopping = True
+        self._closer = asyncio.ensure_future(self.close())
 
     async def _shards_changed(self, gained: frozenset[int], lost: frozenset[int]) -> None:
         """Leave the tables of lost shards; take over (load, time, publish) those of gained
@@ -216,6 +222,20 @@ class DominoBot(commands.AutoShardedBot):
             await computer.shut_pool()
 
 
+def unreachable_text(exc: BaseException) -> str:
+    """One line for a start that could not reach Discord (no network, DNS, an outage)."""
+    if isinstance(exc, discord.HTTPException):
+        reason = f"Discord answered {exc.status} {exc.text or ''}".strip()
+    elif isinstance(exc, aiohttp.ClientConnectorError):
+        reason = f"no connection to {exc.host}:{exc.port} ({exc.os_error.strerror or exc})"
+    else:
+        reason = str(exc) or type(exc).__name__
+    return (
+        f"Cannot reach Discord: {redact_secrets(reason).rstrip('.')}. Check the network"
+        " connection (and any proxy or firewall), then start the bot again."
+    )
+
+
 def run_bot(settings: Settings) -> int:
     """Run until stopped; returns the process exit status."""
     setup_logging(settings.log_level)
@@ -236,4 +256,9 @@ def run_bot(settings: Settings) -> int:
     except DatabaseUnavailable as exc:
         print(f"{exc}. Check DATABASE_URL in .env.", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, OSError, TimeoutError, discord.HTTPException) as exc:
+        if bot.stopping:
+            return 0  # stopped (SIGTERM) while starting: what was cut short does not matter
+        print(unreachable_text(exc), file=sys.stderr)
+        return 1
     return 0
