@@ -1,11 +1,14 @@
 """Computer players for the table service: decisions off the event loop, at a human pace.
 
-The table service calls :func:`decide`: it draws a thinking time from one human-like
-distribution (the same whatever the position: how long a computer takes tells nothing about
-its tiles), computes the move meanwhile in a worker process (:func:`use_processes`, sized by
-the ``AI_PROCESSES`` setting) or, without a pool, in a worker thread, and returns the move no
-earlier than the drawn time. The player only ever receives a seat's view. A practice table's
-hints (:func:`hint_for`) are computed in the same place.
+The table service calls :func:`decide`: it draws an answer time from one human-like
+distribution, has the search run meanwhile in a worker process (:func:`use_processes`, sized
+by the ``AI_PROCESSES`` setting; by default one per core) or, without a pool, in a worker
+thread, and answers at the drawn time: the search stops by then with the best move found
+(an anytime search with that deadline), and when it has not answered by then (a busy
+machine) the rules of thumb of ``normal`` answer instead. So the answer time is the drawn
+one at any load and whatever the position: it tells nothing about the computer's tiles.
+The player only ever receives a seat's view. A practice table's hints (:func:`hint_for`) are
+computed in the same place.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
@@ -30,9 +34,7 @@ _offload = Offload()
 @dataclass(frozen=True, slots=True)
 class Pace:
     """The distribution of a computer's answer time: log-normal with this ``median`` (s) and
-    ``spread`` (the standard deviation of its logarithm), clipped to ``[low, high]``. ``low``
-    must leave room for the slowest level's thinking (its budget), so the position never
-    shows in the timing."""
+    ``spread`` (the standard deviation of its logarithm), clipped to ``[low, high]``."""
 
     median: float = 1.5
     spread: float = 0.35
@@ -46,6 +48,9 @@ class Pace:
 
 
 HUMAN_PACE = Pace()
+#: The search stops this long before the answer time, for its answer to come back from a
+#: worker process in time.
+RETURN_MARGIN = 0.05
 
 
 def rng_for(seed: int | str, seq: int) -> random.Random:
@@ -65,11 +70,19 @@ def choose(
     *,
     rng: random.Random,
     budget: float | None = DEFAULT_BUDGET,
+    deadline: float | None = None,
 ) -> Action:
-    """One legal action for the seat of ``view`` (which must be to move), computed here."""
+    """One legal action for the seat of ``view`` (which must be to move), computed here; the
+    search stops at ``deadline`` (a :func:`time.monotonic` instant) at the latest."""
     if not view.legal:
         raise ValueError(f"seat {view.seat} has no legal action to choose from")
-    return ai.choose(view, level, rng=rng, budget=budget)
+    return ai.choose(view, level, rng=rng, budget=budget, deadline=deadline)
+
+
+def fallback(view: View) -> Action:
+    """The move answered when the search has not answered by the drawn time: ``normal``'s
+    rules of thumb (well under a millisecond, so it runs on the event loop)."""
+    return ai.choose(view, "normal")
 
 
 async def decide(
@@ -81,25 +94,47 @@ async def decide(
     pace: Pace = HUMAN_PACE,
     budget: float | None = DEFAULT_BUDGET,
 ) -> Action:
-    """The action of computer ``level`` for the seat of ``view``, returned after a thinking
-    time drawn from ``pace`` with ``pace_rng`` (and not before the computation ends).
+    """The action of computer ``level`` for the seat of ``view``, answered at a time drawn
+    from ``pace`` with ``pace_rng``, whatever the position and the machine's load.
 
-    The computation runs in the process pool when one is set (:func:`use_processes`), else in
-    a worker thread, so the event loop stays free. Every position, even one with a single
-    legal action, takes its time from the same distribution. Cancelling the await abandons
-    the decision.
+    The search runs in the process pool when one is set (:func:`use_processes`), else in a
+    worker thread, and stops by the drawn time; if its answer is not back by then, the
+    :func:`fallback` move is answered instead. A single legal action needs no search.
+    Cancelling the await abandons the decision.
     """
     if not view.legal:
         raise ValueError(f"seat {view.seat} has no legal action to choose from")
     if level not in ai.ALL_LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + pace.draw(pace_rng)
-    action = await compute(view, level, rng=rng, budget=budget)
-    left = deadline - loop.time()
+    answer_at = time.monotonic() + pace.draw(pace_rng)
+    if len(view.legal) == 1:
+        await _sleep_until(answer_at)
+        return view.legal[0]
+    if is_cheap(level):
+        action = choose(view, level, rng=rng, budget=budget)
+        await _sleep_until(answer_at)
+        return action
+    search = asyncio.ensure_future(
+        compute(view, level, rng=rng, budget=budget, deadline=answer_at - RETURN_MARGIN)
+    )
+    try:
+        action = await asyncio.wait_for(
+            asyncio.shield(search), max(0.0, answer_at - time.monotonic())
+        )
+    except TimeoutError:
+        search.cancel()  # a search still queued never starts; a running one stops at once
+        return fallback(view)
+    except BaseException:
+        search.cancel()
+        raise
+    await _sleep_until(answer_at)
+    return action
+
+
+async def _sleep_until(instant: float) -> None:
+    left = instant - time.monotonic()
     if left > 0:
         await asyncio.sleep(left)
-    return action
 
 
 async def compute(
@@ -108,10 +143,12 @@ async def compute(
     *,
     rng: random.Random,
     budget: float | None = DEFAULT_BUDGET,
+    deadline: float | None = None,
 ) -> Action:
     """The action of computer ``level`` for the seat of ``view``, at once: computed in the
-    process pool when one is set (:func:`use_processes`), else in a worker thread."""
-    return await _offload.run(choose, view, level, rng=rng, budget=budget)
+    process pool when one is set (:func:`use_processes`), else in a worker thread; the search
+    stops at ``deadline`` (a :func:`time.monotonic` instant) at the latest."""
+    return await _offload.run(choose, view, level, rng=rng, budget=budget, deadline=deadline)
 
 
 async def hint_for(view: View, rng: random.Random) -> Hint:
@@ -126,7 +163,8 @@ def _warm_up() -> bool:
 
 
 def use_processes(workers: int | None = None) -> Executor:
-    """Compute decisions in a pool of ``workers`` processes (default: one per CPU) from now on."""
+    """Compute decisions in a pool of ``workers`` processes (default: one per core) from now
+    on."""
     return _offload.use_processes(workers, _warm_up)
 
 

@@ -18,6 +18,14 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+def machine_processes() -> int:
+    """The pool size that fits this machine: one process per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 class Offload:
     """Where one kind of work runs: worker threads by default, or an executor once set.
 
@@ -34,7 +42,7 @@ class Offload:
     def use_processes(self, workers: int | None, warm_up: Callable[[], object]) -> Executor:
         """From now on run the work in ``workers`` spawned processes (default: one per CPU),
         each prepared by ``warm_up`` before this returns."""
-        workers = workers or os.cpu_count() or 1
+        workers = workers or machine_processes()
 
         def spawn() -> Executor:
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))

@@ -18,6 +18,7 @@ from dotenv import dotenv_values
 from pydantic import SecretStr
 
 from bot.limits import Limits
+from bot.pools import machine_processes
 
 DEFAULT_DATABASE_PATH = "data/domino.sqlite3"
 DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_DATABASE_PATH}"
@@ -52,7 +53,9 @@ class Settings:
     database_url: str = ""
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = field(default=None)
-    ai_processes: int = 0  # 0: computer players think in worker threads; N: in N processes
+    # Computer players and hints think in this many processes (default: one per core);
+    # 0: in worker threads of the bot's own process.
+    ai_processes: int = field(default_factory=machine_processes)
     limits: Limits = field(default_factory=Limits)  # what one person or server may keep open
     shard_lease_seconds: float = 30.0  # a shard's lease lasts this long unless renewed
     web_host: str = DEFAULT_WEB_HOST  # where `python -m bot web` listens
@@ -218,7 +221,9 @@ def load_settings(
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
 
     render_processes = _number(values, "RENDER_PROCESSES", 0, 64) or 0
-    ai_processes = _number(values, "AI_PROCESSES", 0, 64) or 0
+    ai_processes = _number(values, "AI_PROCESSES", 0, 64)
+    if ai_processes is None:
+        ai_processes = machine_processes()
     shard_count = _number(values, "SHARD_COUNT", 1, MAX_SHARDS)
     shard_raw = values.get("SHARD_IDS", "").strip()
     shard_ids = parse_shard_ids(shard_raw, shard_count) if shard_raw else None

@@ -127,6 +127,7 @@ async def command_messages(extensions: list[str] | None = None) -> dict[Key, Ent
             database_path=Path(tmp) / "locales.sqlite3",
             dev_guild_id=None,
             log_level="WARNING",
+            ai_processes=0,
         )
         bot = OfflineBot(settings, extensions=extensions)
         async with bot:  # initialised as for a login, closed (cogs unloaded) at the end

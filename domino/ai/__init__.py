@@ -65,6 +65,7 @@ def choose(
     budget: float | None = None,
     samples: int | None = None,
     clock: Callable[[], float] | None = None,
+    deadline: float | None = None,
 ) -> Action:
     """One of ``view.legal`` for the seat of ``view``, chosen by the player ``level``.
 
@@ -73,7 +74,9 @@ def choose(
     ``samples`` instead fixes how many deals (``expert``: iterations) they simulate, which
     makes the choice a pure function of ``view`` and ``rng``. ``clock`` reads the seconds the
     budget counts (wall time by default; e.g. ``time.process_time`` counts only this
-    process's CPU time).
+    process's CPU time). ``deadline``, an instant of :func:`time.monotonic` (shared by every
+    process of the machine), stops ``hard`` and ``expert`` then at the latest, with the best
+    move found so far.
     Raises ValueError for an unknown level or a view with nothing to do.
     """
     if level not in ALL_LEVELS:
@@ -95,9 +98,9 @@ def choose(
     clock = clock or perf_counter
     if level == "expert":
         budget = EXPERT_BUDGET if budget is None else budget
-        return choose_expert(view, rng, budget, samples, clock=clock)
+        return choose_expert(view, rng, budget, samples, clock=clock, deadline=deadline)
     budget = DEFAULT_BUDGET if budget is None else budget
-    return choose_hard(view, rng, budget, samples, clock=clock)
+    return choose_hard(view, rng, budget, samples, clock=clock, deadline=deadline)
 
 
 __all__ = ["ALL_LEVELS", "DEFAULT_BUDGET", "EXPERT_BUDGET", "LEVELS", "choose"]

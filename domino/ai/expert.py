@@ -248,9 +248,11 @@ def choose_expert(
     samples: int | None = None,
     stats: dict[str, float] | None = None,
     clock: Callable[[], float] = perf_counter,
+    deadline: float | None = None,
 ) -> Action:
     """The legal action the information-set tree search tries most, over consistent deals
-    weighed by the play model; ``samples`` fixes the number of iterations."""
+    weighed by the play model; ``samples`` fixes the number of iterations; the search stops
+    at ``deadline`` (a :func:`time.monotonic` instant) at the latest."""
     choices = decisions(view)
 
     def weigh(hands: list[int]) -> float:
@@ -259,7 +261,7 @@ def choose_expert(
     return tree_search(
         view, rng, budget, samples, stats,
         weigh=weigh if choices else None, most=EXPERT_ITERATIONS, share=BUDGET_SHARE,
-        endgame=ENDGAME_TILES, clock=clock,
+        endgame=ENDGAME_TILES, clock=clock, deadline=deadline,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from time import perf_counter
+from time import monotonic, perf_counter
 
 from domino.actions import Action
 from domino.ai.belief import Belief
@@ -41,6 +41,17 @@ BUDGET_MARGIN = 0.004
 MIN_ROUNDS = 64  # deals simulated before the first check whether one move is clearly best
 SETTLED_Z = 3.5
 NODE_LIMIT = 4000  # exact-search nodes per deal before the rest is played out
+
+
+def stop_time(
+    clock: Callable[[], float], start: float, seconds: float, deadline: float | None
+) -> float:
+    """When a search begun at ``start`` on ``clock`` stops: after ``seconds``, or earlier at
+    ``deadline`` (an instant of :func:`time.monotonic`, which every process shares)."""
+    end = start + seconds
+    if deadline is not None:
+        end = min(end, clock() + deadline - monotonic())
+    return end
 
 
 def outcome_value(result: SimResult, side: int, penalty: bool, bonus: float = 0.0) -> float:
@@ -120,6 +131,7 @@ def search(
     clock: Callable[[], float] = perf_counter,
     bonus: float = 0.0,
     belief: Belief | None = None,
+    deadline: float | None = None,
 ) -> Action:
     """The legal action with the best (weighted) average outcome over consistent deals.
 
@@ -133,6 +145,8 @@ def search(
     default; the benchmarks pass the process's CPU time). ``bonus`` is added
     to the value of a won hand and taken from a lost one (:func:`outcome_value`). ``belief``
     replaces what the view tells of the hidden tiles (default: :meth:`Belief.from_view`).
+    ``deadline`` (a :func:`time.monotonic` instant) ends the search earlier than the budget
+    would: the best move found by then is returned.
     """
     start = clock()
     legal = view.legal
@@ -148,14 +162,14 @@ def search(
     moves = [to_move(a) for a in legal]
     values: list[list[float]] = [[] for _ in moves]
     log_weights: list[float] = []
-    deadline = start + budget * share - BUDGET_MARGIN
+    until = stop_time(clock, start, budget * share - BUDGET_MARGIN, deadline)
     template: Sim | None = None
     exact = False
     rounds = 0
     check = MIN_ROUNDS
     while True:
         if samples is None:
-            if rounds and clock() >= deadline:
+            if rounds and clock() >= until:
                 break
             if rounds >= check:
                 if settled(values, log_weights):
@@ -195,10 +209,12 @@ def choose_hard(
     samples: int | None = None,
     stats: dict[str, float] | None = None,
     clock: Callable[[], float] = perf_counter,
+    deadline: float | None = None,
 ) -> Action:
     """Pick the legal action with the best average simulated outcome (:func:`search` with
-    every consistent deal counting the same and heuristic play-outs to the end)."""
-    return search(view, rng, budget, samples, stats, clock=clock)
+    every consistent deal counting the same and heuristic play-outs to the end), by
+    ``deadline`` when given."""
+    return search(view, rng, budget, samples, stats, clock=clock, deadline=deadline)
 
 
 def solve(

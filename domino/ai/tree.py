@@ -27,7 +27,7 @@ from time import perf_counter
 
 from domino.actions import Action
 from domino.ai.belief import Belief
-from domino.ai.hard import in_endgame, outcome_value, root_sim, solve_moves
+from domino.ai.hard import in_endgame, outcome_value, root_sim, solve_moves, stop_time
 from domino.ai.policy import play_out_seen, seen_move
 from domino.ai.sim import Sim, sim_rules, to_move
 from domino.views import View
@@ -61,6 +61,7 @@ def tree_search(
     share: float = 0.85,
     endgame: int = 0,
     clock: Callable[[], float] = perf_counter,
+    deadline: float | None = None,
 ) -> Action:
     """The legal action the tree search tries most.
 
@@ -69,7 +70,9 @@ def tree_search(
     ``rng`` only). ``weigh`` gives a deal's log-weight from the other seats' hands.
     ``stats``, when given, receives the iterations run as ``rounds``. Once the hands hold
     ``endgame`` tiles or fewer and nothing can be drawn, it solves each pooled deal instead
-    (:func:`endgame_search`).
+    (:func:`endgame_search`). ``deadline`` (a :func:`time.monotonic` instant) stops it
+    earlier, drawing of deals included: it returns the best move found by then (an anytime
+    search).
     """
     start = clock()
     legal = view.legal
@@ -86,7 +89,10 @@ def tree_search(
     pool: list[Sim] = []
     cumulative: list[float] = []
     log_weights: list[float] = []
+    stop = None if iterations is not None else stop_time(clock, start, budget * share, deadline)
     for _ in range(min(POOL, limit) if limit is not None else POOL):
+        if stop is not None and pool and clock() >= stop:
+            break
         hands, pile, deal_weight = belief.sample_weighted(rng)
         hands[me] = belief.own
         if pool:
@@ -98,11 +104,9 @@ def tree_search(
         pool.append(sim)
         log_weights.append(deal_weight + (weigh(hands) if weigh is not None else 0.0))
     top = max(log_weights)
-    deadline = start + budget * share
     if endgame and in_endgame(pool[0], endgame):
         weights = [math.exp(x - top) for x in log_weights]
-        until = None if iterations is not None else deadline
-        return endgame_search(view, pool, weights, until, stats, clock)
+        return endgame_search(view, pool, weights, stop, stats, clock)
     total = 0.0
     for x in log_weights:
         total += math.exp(x - top)
@@ -110,7 +114,7 @@ def tree_search(
     root = _Node()
     done = 0
     while limit is None or done < limit:
-        if iterations is None and done and clock() >= deadline:
+        if stop is not None and done and clock() >= stop:
             break
         sim = rng.choices(pool, cum_weights=cumulative)[0].copy()
         path = _descend(root, sim, rng, side_of)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import tomllib
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -209,6 +210,8 @@ async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> Non
     t = await early.create_table(host_id=1, host_name="Ana", variant="draw")
     await store.close()
 
+    from bot import computer
+
     settings = Settings("x", db, None, "INFO")
     bot = DominoBot(settings, extensions=[], service_options={"computer_delay": 0.25})
     bot.tree.sync = _no_sync  # type: ignore[method-assign]
@@ -216,9 +219,14 @@ async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> Non
     try:
         assert bot.service is not None and bot.service.computer_delay == 0.25
         assert [info.id for info in bot.service.open_tables()] == [t.id]
+        # By default computers and hints think in a process pool, one process per core.
+        pool = computer._offload.executor
+        assert isinstance(pool, ProcessPoolExecutor)
+        assert pool._max_workers == len(os.sched_getaffinity(0))
+        assert pool.submit(os.getpid).result() != os.getpid()
     finally:
         await bot.close()
-    assert bot.store is None
+    assert bot.store is None and computer._offload.executor is None
 
 
 async def test_process_pools_start_with_the_bot_and_stop_with_it(tmp_path: Path) -> None:

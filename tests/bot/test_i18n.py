@@ -341,7 +341,9 @@ def test_translated_payloads_carry_localizations_for_every_string() -> None:
         import tempfile
 
         with tempfile.TemporaryDirectory() as tmp:
-            bot = Offline(Settings(None, Path(tmp) / "db.sqlite3", None, "WARNING"))
+            bot = Offline(
+                Settings(None, Path(tmp) / "db.sqlite3", None, "WARNING", ai_processes=0)
+            )
             async with bot:
                 await bot.setup_hook()
                 assert isinstance(bot.tree.translator, CommandTranslator)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,14 @@ def test_defaults_and_environment_wins(tmp_path: Path) -> None:
     assert load_settings(env, environ={"DISCORD_TOKEN": "from-env"}).token() == "from-env"
     assert load_settings(None, environ={"RENDER_PROCESSES": "2"}).render_processes == 2
     assert load_settings(None, environ={"AI_PROCESSES": "2"}).ai_processes == 2
-    assert load_settings(None, environ={}).ai_processes == 0
+    assert load_settings(None, environ={"AI_PROCESSES": "0"}).ai_processes == 0  # threads
+
+
+def test_computers_think_in_a_pool_sized_for_the_machine_by_default() -> None:
+    """Our decision: by default computer players and hints think in one process per core."""
+    cores = len(os.sched_getaffinity(0))
+    assert load_settings(None, environ={}).ai_processes == cores
+    assert Settings(None, None, None, "INFO").ai_processes == cores
 
 
 def test_the_token_never_shows(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

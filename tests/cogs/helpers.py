@@ -86,6 +86,7 @@ def settings_for(fake: FakeDiscord, db: Path, **limits: Any) -> Settings:
         dev_guild_id=fake.guild_id,
         log_level="INFO",
         limits=Limits(**{"cooldown": 0.0, **limits}),
+        ai_processes=0,  # computers think in threads: quicker to start for a test
     )
 
 

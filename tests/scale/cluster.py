@@ -99,6 +99,7 @@ class Cluster:
         }
         for key in ("DATABASE_PATH", "DEV_GUILD_ID", "RENDER_PROCESSES", "AI_PROCESSES"):
             env.pop(key, None)
+        env.update({"AI_PROCESSES": "0", **self.env})  # threads, unless the test says
         log = self.folder / f"{name}.log"
         proc = await asyncio.create_subprocess_exec(
             sys.executable,

@@ -20,7 +20,7 @@ from domino.ai.expert import (
     decisions,
     log_weight,
 )
-from domino.ai.hard import outcome_value, solve
+from domino.ai.hard import choose_hard, outcome_value, solve
 from domino.ai.policy import rollout_move
 from domino.ai.sim import Sim, mask_of
 from domino.ai.tree import POOL
@@ -274,3 +274,20 @@ def test_expert_solves_each_deal_once_few_tiles_are_in_the_hands() -> None:
     ticks = iter([0.0] + [100.0] * 1000)
     choose_expert(view, random.Random(0), budget=1.0, stats=stats, clock=lambda: next(ticks))
     assert stats["rounds"] == 1
+
+
+def test_the_search_stops_at_its_deadline_with_a_legal_move() -> None:
+    """Our decision: the search is anytime. Given the instant its answer is due (a
+    ``time.monotonic`` deadline shared by every process), it stops then with the best move
+    found, however large its budget; ``hard`` likewise."""
+    view = position("partners", "2-5 3-4 5-6", [(5, 3)], hand_sizes=(3, 6, 6, 6))
+    for late in (time.monotonic() - 1.0, time.monotonic()):
+        stats: dict[str, float] = {}
+        move = choose_expert(view, random.Random(1), 100.0, stats=stats, deadline=late)
+        assert move in view.legal and stats["rounds"] == 1
+    hard_stats: dict[str, float] = {}
+    move = choose_hard(view, random.Random(1), 100.0, stats=hard_stats,
+                       deadline=time.monotonic() - 1.0)
+    assert move in view.legal and hard_stats["rounds"] == 1
+    assert choose(view, "expert", rng=random.Random(1), budget=100.0,
+                  deadline=time.monotonic() - 1.0) in view.legal
