@@ -25,13 +25,13 @@ from domino.rules import Ruleset
 Format = Literal["pairs", "individual", "single"]
 System = Literal["swiss", "knockout"]
 Fill = Literal["computer", "bye"]
-TieBreak = Literal["match_points", "difference", "buchholz", "head_to_head", "rating", "entry"]
+TieBreak = Literal["match_points", "difference", "buchholz", "head_to_head", "rating"]
 
 FORMATS: tuple[Format, ...] = ("pairs", "individual", "single")
 SYSTEMS: tuple[System, ...] = ("swiss", "knockout")
-#: The standings' order, after match points; ``entry`` (registration order) settles the rest.
+#: The standings' order. Entrants equal on all of them share a rank (listed in entry order).
 TIE_BREAKS: tuple[TieBreak, ...] = (
-    "match_points", "difference", "buchholz", "head_to_head", "rating", "entry",
+    "match_points", "difference", "buchholz", "head_to_head", "rating",
 )
 
 #: Match points for a table won, level and lost; a full bye is worth a win, a late entrant's

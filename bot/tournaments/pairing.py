@@ -1,0 +1,465 @@
+"""Swiss pairing: a round's tables by maximum-weight matching (networkx's blossom algorithm).
+
+Entrants are nodes; an edge is a table two of them may share (or a partnership, or a bye).
+What the rules forbid has no edge; what they prefer is the edge's weight. Every edge's cost is
+a tuple compared in order (most important first), turned into one integer by a mixed radix so
+that no amount of a later part can outweigh one unit of an earlier part; the weight is a
+constant minus the cost, and the matching is of maximum cardinality first, then of maximum
+weight. ``docs/tournaments.md`` explains each part.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Collection, Hashable, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from bot.tournaments.model import (
+    Bye,
+    Entrant,
+    Fill,
+    Format,
+    PairedTable,
+    Pairing,
+    Result,
+    Side,
+)
+from bot.tournaments.standings import standings
+
+#: Most entrants in one matching. The standings are cut into blocks of whole score groups (a
+#: larger group into slices of its top half with the matching slices of its bottom half); each
+#: block is matched in turn, its unpaired carried into the next. If the last block cannot be
+#: completed, the blocks are doubled until one block holds everyone.
+BLOCK = 24
+#: Byes tried (lowest-ranked eligible first) before the bye joins one exact matching of all.
+TRIES = 3
+
+Cost = tuple[int, ...]
+Node = Hashable
+Places = dict[Node, tuple[int, int, int]]  # node -> (score, place in group, group size)
+
+
+@dataclass(slots=True)
+class History:
+    """What earlier rounds say about each entrant."""
+
+    opponents: dict[int, Counter[int]] = field(default_factory=dict)
+    partners: dict[int, Counter[int]] = field(default_factory=dict)
+    computer_partners: Counter[int] = field(default_factory=Counter)
+    byes: Counter[int] = field(default_factory=Counter)
+    #: Tables at side 0 minus tables at side 1 (side 0 has the opening lead).
+    balance: Counter[int] = field(default_factory=Counter)
+    leads: Counter[int] = field(default_factory=Counter)  # tables at seat 0
+    last_side: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, entrants: Sequence[Entrant], results: Sequence[Result]) -> History:
+        """Read the results in round order."""
+        h = cls()
+        for e in entrants:
+            h.opponents[e.id] = Counter()
+            h.partners[e.id] = Counter()
+            if e.joined_round > 1:
+                h.byes[e.id] += 1  # the late entrant's half-point bye counts as his bye
+        for r in sorted(results, key=lambda r: r.round):
+            if isinstance(r, Bye):
+                h.byes[r.entrant] += 1
+                continue
+            if r.sides[0] and r.sides[0][0] is not None:
+                h.leads[r.sides[0][0]] += 1
+            for side in (0, 1):
+                for e in r.sides[side]:
+                    if e is None or e not in h.opponents:
+                        continue
+                    h.balance[e] += 1 if side == 0 else -1
+                    h.last_side[e] = side
+                    h.opponents[e].update(o for o in r.sides[1 - side] if o is not None)
+                    for p in r.sides[side]:
+                        if p is None:
+                            h.computer_partners[e] += 1
+                        elif p != e:
+                            h.partners[e][p] += 1
+        return h
+
+
+def pair_swiss(
+    fmt: Format,
+    entrants: Sequence[Entrant],
+    results: Sequence[Result],
+    round_no: int,
+    seed: int,
+    *,
+    present: Collection[int] | None = None,
+    fill: Fill = "bye",
+) -> Pairing | None:
+    """The pairing of round ``round_no``, or None when no legal pairing remains.
+
+    Paired: entrants not withdrawn, whose ``joined_round`` has come, and (if ``present`` is
+    given) checked in. Legal: nobody meets an earlier opponent again (``pairs``, ``single``) or
+    sits with an earlier partner again (``individual``, where opponents repeat only when they
+    must); no entrant has a second bye before every paired entrant had one. ``fill`` says how
+    an individual round whose entrants are not a multiple of four is completed: computer seats
+    or byes (pairs and single always give the odd one out a bye). The same input and ``seed``
+    give the same pairing.
+    """
+    table = standings(fmt, entrants, results)
+    order = [s.entrant for s in table]
+    by_id = {e.id: e for e in entrants}
+    active = [
+        e for e in order
+        if not by_id[e].withdrawn and by_id[e].joined_round <= round_no
+        and (present is None or e in present)
+    ]
+    history = History.of(entrants, results)
+    points = {s.entrant: s.match_points for s in table}
+    rng = random.Random(f"{seed}:{round_no}")
+    if fmt == "individual":
+        return _individual(active, points, history, round_no, fill, rng)
+    return _one_side_each(active, points, history, round_no, rng)
+
+
+# -- pairs and one against one -----------------------------------------------------------------
+
+
+def _one_side_each(
+    active: list[int], points: dict[int, int], h: History, round_no: int, rng: random.Random
+) -> Pairing | None:
+    if len(active) < 2:
+        return None
+    pos = {e: i for i, e in enumerate(active)}
+    place = _group_places(active, points.__getitem__)
+
+    # (score difference², floating, place in the score group, both want the same side)
+    def cost(a: Node, b: Node) -> Cost | None:
+        if h.opponents[a][b]:
+            return None
+        return ((points[a] - points[b]) ** 2, 0, _slide(a, b, place), _lead_clash(a, b, h))
+
+    def floating(e: Node, from_bottom: int, low: int) -> Cost:
+        return ((points[e] - low) ** 2, from_bottom, 0, 0)
+
+    byes: tuple[int, ...] = ()
+    if len(active) % 2 == 0:
+        couples = _pair(active, points.__getitem__, cost, floating)
+    else:
+        fewest = min(h.byes[e] for e in active)
+        eligible = [e for e in reversed(active) if h.byes[e] == fewest]
+        couples, byes = _with_byes(active, [[e] for e in eligible], points, cost, floating)
+        if couples is None:  # one exact matching: the bye joined to every eligible entrant
+            matched = _exact(
+                active, {"bye": eligible}, cost,
+                lambda _node, e: (0, len(active) - 1 - pos[e], 0, 0),
+            )
+            if matched is None:
+                return None
+            byes = tuple(e for node, e in matched if node == "bye")
+            couples = [(a, b) for a, b in matched if a != "bye"]
+    if couples is None:
+        return None
+    tables = []
+    for a, b in couples:
+        first, second = _orient(a, b, h, rng)
+        tables.append(((first,), (second,)))
+    return _pairing(round_no, tables, byes, pos)
+
+
+def _with_byes(
+    active: list[int],
+    choices: list[list[int]],
+    points: dict[int, int],
+    cost: Callable[[Node, Node], Cost | None],
+    floating: Callable[[Node, int, int], Cost],
+) -> tuple[list[tuple[Node, Node]] | None, tuple[int, ...]]:
+    """The first of (up to ``TRIES``) ``choices`` of byes for which the others pair up."""
+    for chosen in choices[:TRIES]:
+        rest = [e for e in active if e not in chosen]
+        couples = _pair(rest, points.__getitem__, cost, floating)
+        if couples is not None:
+            return couples, tuple(chosen)
+    return None, ()
+
+
+# -- individual ------------------------------------------------------------------------------
+
+
+def _individual(
+    active: list[int],
+    points: dict[int, int],
+    h: History,
+    round_no: int,
+    fill: Fill,
+    rng: random.Random,
+) -> Pairing | None:
+    n = len(active)
+    byes_wanted = n % 4 if fill == "bye" else 0
+    computers = (-n) % 4 if fill == "computer" else 0
+    if n - byes_wanted < 2 or n - byes_wanted + computers < 4:
+        return None
+    pos = {e: i for i, e in enumerate(active)}
+    place = _group_places(active, points.__getitem__)
+
+    # (score difference², floating, place in the score group)
+    def partner_cost(a: Node, b: Node) -> Cost | None:
+        if h.partners[a][b]:
+            return None
+        return ((points[a] - points[b]) ** 2, 0, _slide(a, b, place))
+
+    def floating(e: Node, from_bottom: int, low: int) -> Cost:
+        return ((points[e] - low) ** 2, from_bottom, 0)
+
+    # A computer partners the lowest-ranked of those who had one least often.
+    with_computer = sorted(active, key=lambda e: (h.computer_partners[e], -pos[e]))[:computers]
+    humans = [e for e in active if e not in with_computer]
+    byes: tuple[int, ...] = ()
+    if byes_wanted:
+        threshold = sorted(h.byes[e] for e in humans)[byes_wanted - 1]
+        eligible = sorted((e for e in humans if h.byes[e] <= threshold),
+                          key=lambda e: (h.byes[e], -pos[e]))
+        choices = [eligible[k:k + byes_wanted] for k in range(len(eligible) - byes_wanted + 1)]
+        couples, byes = _with_byes(humans, choices, points, partner_cost, floating)
+        if couples is None:
+            specials: dict[Node, list[int]] = {("bye", k): eligible for k in range(byes_wanted)}
+            fewest = min(h.byes[e] for e in humans)
+            matched = _exact(
+                humans, specials, partner_cost,
+                lambda _node, e: (h.byes[e] - fewest, n - 1 - pos[e], 0),
+            )
+            if matched is None:
+                return None
+            byes = tuple(e for node, e in matched if isinstance(node, tuple))
+            couples = [(a, b) for a, b in matched if not isinstance(a, tuple)]
+    else:
+        couples = _pair(humans, points.__getitem__, partner_cost, floating)
+        if couples is None:
+            matched = _exact(humans, {}, partner_cost, lambda _node, _e: (0, 0, 0))
+            if matched is None:
+                return None
+            couples = matched
+    teams: list[Team] = [(a, b) if pos[a] < pos[b] else (b, a) for a, b in couples]
+    teams += [(e, None) for e in with_computer]
+    team_points = {t: sum(points[m] if m is not None else points[t[0]] for m in t) for t in teams}
+    teams.sort(key=lambda t: (-team_points[t], pos[t[0]]))
+    team_place = _group_places(teams, team_points.__getitem__)
+
+    def balance(t: Team) -> int:
+        return sum(h.balance[m] for m in t if m is not None)
+
+    # (two computers at one table, opponents met again, score difference², floating, place in
+    # the score group, both want the same side)
+    def team_cost(s: Node, t: Node) -> Cost:
+        repeats = sum(h.opponents[a][b] for a in s if a is not None for b in t if b is not None)
+        both_computers = int(None in s and None in t)
+        x, y = balance(s), balance(t)
+        clash = min(abs(x), abs(y)) if x * y > 0 else 0
+        return (both_computers, repeats, (team_points[s] - team_points[t]) ** 2, 0,
+                _slide(s, t, team_place), clash)
+
+    def team_floating(t: Node, from_bottom: int, low: int) -> Cost:
+        return (0, 0, (team_points[t] - low) ** 2, from_bottom, 0, 0)
+
+    matches = _pair(teams, team_points.__getitem__, team_cost, team_floating)
+    if matches is None:  # cannot happen: any two teams may meet
+        return None
+    tables = []
+    for s, t in matches:
+        if balance(s) > balance(t) or (balance(s) == balance(t) and rng.random() < 0.5):
+            s, t = t, s
+        tables.append((_seat_order(s, h), _seat_order(t, h)))
+    return _pairing(round_no, tables, byes, pos)
+
+
+Team = tuple[int, int | None]
+
+
+def _seat_order(team: Team, h: History) -> Side:
+    """The partner with fewer opening leads sits first; a computer sits second."""
+    a, b = team
+    if b is None:
+        return (a, None)
+    return (a, b) if (h.leads[a], a) <= (h.leads[b], b) else (b, a)
+
+
+# -- shared ------------------------------------------------------------------------------------
+
+
+def _group_places(active: Sequence[Node], points: Callable[[Node], int]) -> Places:
+    """Each node's score, its place in its score group and the group's size."""
+    groups: dict[int, list[Node]] = {}
+    for e in active:
+        groups.setdefault(points(e), []).append(e)
+    return {e: (key, i, len(g)) for key, g in groups.items() for i, e in enumerate(g)}
+
+
+def _slide(a: Node, b: Node, place: Places) -> int:
+    """How far ``a`` and ``b`` are from the ideal meeting inside their score group: the top
+    half against the bottom half, first against first (0 when the groups differ)."""
+    (ga, pa, size), (gb, pb, _) = place[a], place[b]
+    if ga != gb:
+        return 0
+    return abs(2 * abs(pa - pb) - size)
+
+
+def _lead_clash(a: int, b: int, h: History) -> int:
+    """How much both want the same side (both led more, or both less, than they followed)."""
+    x, y = h.balance[a], h.balance[b]
+    return min(abs(x), abs(y)) if x * y > 0 else 0
+
+
+def _orient(a: int, b: int, h: History, rng: random.Random) -> tuple[int, int]:
+    """Who takes side 0 (the opening lead): the one who led less, then the one who followed
+    last time, then by lot."""
+
+    def want(e: int) -> tuple[int, int]:
+        return (h.balance[e], -h.last_side.get(e, 0))
+
+    wa, wb = want(a), want(b)
+    if wa == wb:
+        return (a, b) if rng.random() < 0.5 else (b, a)
+    return (a, b) if wa < wb else (b, a)
+
+
+def _pairing(
+    round_no: int, tables: list[tuple[Side, Side]], byes: tuple[int, ...], pos: dict[int, int]
+) -> Pairing:
+    """Number the tables from the top of the standings."""
+
+    def top(sides: tuple[Side, Side]) -> int:
+        return min(pos[e] for side in sides for e in side if e is not None)
+
+    tables.sort(key=top)
+    return Pairing(
+        round=round_no,
+        tables=tuple(PairedTable(number=i + 1, sides=s) for i, s in enumerate(tables)),
+        byes=tuple(sorted(byes, key=pos.__getitem__)),
+    )
+
+
+def _blocks(ranked: Sequence[Node], points: Callable[[Node], int], size: int) -> list[list[Node]]:
+    """The ranked nodes cut into blocks of at most about ``size``: whole score groups together,
+    a larger group as slices of its top half joined to the matching slices of its bottom half."""
+    groups: list[list[Node]] = []
+    for e in ranked:
+        if groups and points(groups[-1][0]) == points(e):
+            groups[-1].append(e)
+        else:
+            groups.append([e])
+    blocks: list[list[Node]] = []
+    current: list[Node] = []
+    for g in groups:
+        if len(g) > size:
+            if current:
+                blocks.append(current)
+                current = []
+            parts = -(-len(g) // size)
+            half = -(-len(g) // 2)
+            step = -(-half // parts)
+            top, bottom = g[:half], g[half:]
+            blocks += [top[k:k + step] + bottom[k:k + step] for k in range(0, half, step)]
+        elif len(current) + len(g) > size:
+            blocks.append(current)
+            current = list(g)
+        else:
+            current += g
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _pair(
+    ranked: Sequence[Node],
+    points: Callable[[Node], int],
+    cost: Callable[[Node, Node], Cost | None],
+    floating: Callable[[Node, int, int], Cost],
+) -> list[tuple[Node, Node]] | None:
+    """Everyone of ``ranked`` (an even number) paired block by block, or None when even one
+    block of everyone cannot."""
+    size = BLOCK
+    while True:
+        blocks = _blocks(ranked, points, size)
+        pairs = _by_blocks(blocks, points, cost, floating)
+        if pairs is not None or len(blocks) == 1:
+            return pairs
+        size *= 2
+
+
+def _by_blocks(
+    blocks: list[list[Node]],
+    points: Callable[[Node], int],
+    cost: Callable[[Node, Node], Cost | None],
+    floating: Callable[[Node, int, int], Cost],
+) -> list[tuple[Node, Node]] | None:
+    carried: list[Node] = []
+    out: list[tuple[Node, Node]] = []
+    for k, block in enumerate(blocks):
+        nodes = carried + block
+        last = k == len(blocks) - 1
+        edges = [
+            (i, j, c)
+            for i in range(len(nodes))
+            for j in range(i + 1, len(nodes))
+            if (c := cost(nodes[i], nodes[j])) is not None
+        ]
+        total = len(nodes)
+        if total % 2 and not last:  # one floats down: a node joined to every other
+            low = min(points(e) for e in nodes)
+            edges += [(i, total, floating(e, total - 1 - i, low)) for i, e in enumerate(nodes)]
+            total += 1
+        pairs = _solve(total, edges)
+        paired = {i for p in pairs for i in p if i < len(nodes)}
+        paired -= {i for p in pairs if total - 1 in p and total > len(nodes) for i in p}
+        carried = [e for i, e in enumerate(nodes) if i not in paired]
+        if last and carried:
+            return None
+        out += [(nodes[i], nodes[j]) for i, j in pairs if j < len(nodes)]
+    return out
+
+
+def _exact(
+    active: list[int],
+    special: dict[Node, list[int]],
+    cost: Callable[[Node, Node], Cost | None],
+    special_cost: Callable[[Node, int], Cost],
+) -> list[tuple[Node, Node]] | None:
+    """One perfect matching of all ``active`` and the ``special`` nodes (each joined only to
+    its listed entrants), or None when there is none."""
+    specials = list(special)
+    index_of = {e: i for i, e in enumerate(active)}
+    edges = [
+        (i, j, c)
+        for i in range(len(active))
+        for j in range(i + 1, len(active))
+        if (c := cost(active[i], active[j])) is not None
+    ]
+    edges += [
+        (index_of[e], len(active) + k, special_cost(node, e))
+        for k, node in enumerate(specials)
+        for e in special[node]
+    ]
+    total = len(active) + len(specials)
+    pairs = _solve(total, edges)
+    if len(pairs) * 2 != total:
+        return None
+    nodes: list[Node] = [*active, *specials]
+    return [(nodes[j], nodes[i]) if j >= len(active) else (nodes[i], nodes[j]) for i, j in pairs]
+
+
+def _solve(total: int, edges: list[tuple[int, int, Cost]]) -> list[tuple[int, int]]:
+    """A matching of most pairs, and of least cost among those (costs compared as tuples)."""
+    if not edges:
+        return []
+    parts = len(edges[0][2])
+    # Mixed radix: part k's sum over a matching is below radix[k], so the parts never mix.
+    radix = [max(c[k] for _, _, c in edges) * (total // 2) + 1 for k in range(parts)]
+    scale = [1] * parts
+    for k in range(parts - 2, -1, -1):
+        scale[k] = scale[k + 1] * radix[k + 1]
+    flat = [(i, j, sum(x * s for x, s in zip(c, scale, strict=True))) for i, j, c in edges]
+    top = max(w for _, _, w in flat) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(range(total))
+    graph.add_weighted_edges_from((i, j, top - w) for i, j, w in flat)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted((min(p), max(p)) for p in matching)

@@ -1,0 +1,254 @@
+"""Swiss pairing: legal tables, no repeats while a legal pairing exists, fair byes and seats,
+the same pairing for the same seed (property tests), and hand-made cases."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.tournaments.model import Bye, Entrant, Format, Pairing, Result, TableResult
+from bot.tournaments.pairing import History, pair_swiss
+from bot.tournaments.standings import standings
+
+
+def entrants(n: int, fmt: Format, rng: random.Random) -> list[Entrant]:
+    size = 2 if fmt == "pairs" else 1
+    return [
+        Entrant(i, float(rng.randint(1000, 2000)), tuple(range(10 * i, 10 * i + size)))
+        for i in range(1, n + 1)
+    ]
+
+
+def random_history(
+    fmt: Format, ents: list[Entrant], rounds: int, rng: random.Random
+) -> list[Result]:
+    """Earlier rounds paired at random (not by our pairing), scored at random."""
+    per_side = 2 if fmt == "individual" else 1
+    results: list[Result] = []
+    for r in range(1, rounds + 1):
+        ids = [e.id for e in ents]
+        rng.shuffle(ids)
+        while len(ids) >= 2 * per_side:
+            a = tuple(ids.pop() for _ in range(per_side))
+            b = tuple(ids.pop() for _ in range(per_side))
+            results.append(TableResult(r, (a, b), (rng.randint(0, 150), rng.randint(0, 150))))
+        results += [Bye(r, e) for e in ids]
+    return results
+
+
+def play(pairing: Pairing, rng: random.Random) -> list[Result]:
+    out: list[Result] = [Bye(pairing.round, e) for e in pairing.byes]
+    for t in pairing.tables:
+        out.append(TableResult(pairing.round, t.sides, (rng.randint(0, 99), rng.randint(0, 99))))
+    return out
+
+
+def legal_pairing_exists(active: list[int], forbidden: set[frozenset[int]],
+                         bye_eligible: set[int]) -> bool:
+    """Brute force: can ``active`` be paired with no forbidden couple (and one bye among the
+    eligible if odd)?"""
+    def pairs_up(rest: list[int]) -> bool:
+        if not rest:
+            return True
+        first, others = rest[0], rest[1:]
+        return any(
+            frozenset((first, o)) not in forbidden
+            and pairs_up([x for x in others if x != o])
+            for o in others
+        )
+
+    if len(active) % 2 == 0:
+        return pairs_up(active)
+    return any(pairs_up([x for x in active if x != b]) for b in bye_eligible)
+
+
+def check_shape(fmt: Format, pairing: Pairing, active: list[int], fill: str) -> None:
+    seated = [e for t in pairing.tables for e in t.entrants()]
+    assert sorted(seated + list(pairing.byes)) == sorted(active)
+    per_side = 2 if fmt == "individual" else 1
+    computers = sum(t.computers for t in pairing.tables)
+    for t in pairing.tables:
+        assert [len(side) for side in t.sides] == [per_side, per_side]
+        assert all(side[0] is not None for side in t.sides)  # a person holds seat 0 / 1
+    assert [t.number for t in pairing.tables] == list(range(1, len(pairing.tables) + 1))
+    n = len(active)
+    if fmt == "individual" and fill == "computer":
+        assert (computers, len(pairing.byes)) == ((-n) % 4, 0)
+    elif fmt == "individual":
+        assert (computers, len(pairing.byes)) == (0, n % 4)
+    else:
+        assert (computers, len(pairing.byes)) == (0, n % 2)
+
+
+events = st.tuples(
+    st.sampled_from(["single", "pairs", "individual"]),
+    st.integers(2, 13),  # entrants
+    st.integers(0, 6),  # earlier rounds
+    st.sampled_from(["bye", "computer"]),
+    st.integers(0, 2**32),  # random history and scores
+    st.integers(0, 2**16),  # the pairing's seed
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events)
+def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) -> None:
+    fmt, n, rounds, fill, seed, pairing_seed = event
+    rng = random.Random(seed)
+    ents = entrants(n, fmt, rng)
+    results = random_history(fmt, ents, rounds, rng)
+    history = History.of(ents, results)
+    active = [e.id for e in ents]
+    pairing = pair_swiss(fmt, ents, results, rounds + 1, pairing_seed, fill=fill)
+    if fmt == "individual":
+        # No partner twice while a legal pairing exists (brute force on the partnerships).
+        byes = n % 4 if fill == "bye" else 0
+        computers = (-n) % 4 if fill == "computer" else 0
+        if n - byes + computers < 4:
+            assert pairing is None
+            return
+        forbidden = {frozenset((a, b)) for a in active for b in history.partners[a]}
+        if pairing is None:
+            # Our pairing gives a computer partner first, then the byes; nothing else remains.
+            assert not _individual_possible(ents, results, forbidden, byes, computers)
+            return
+        for t in pairing.tables:
+            for side in t.sides:
+                people = [e for e in side if e is not None]
+                if len(people) == 2:
+                    assert frozenset(people) not in forbidden
+    else:
+        forbidden = {frozenset((a, b)) for a in active for b in history.opponents[a]}
+        fewest = min(history.byes[e] for e in active)
+        eligible = {e for e in active if history.byes[e] == fewest}
+        assert (pairing is not None) == legal_pairing_exists(active, forbidden, eligible)
+        if pairing is None:
+            return
+        for t in pairing.tables:
+            assert frozenset(t.entrants()) not in forbidden
+    check_shape(fmt, pairing, active, fill)
+    # Byes are fair: nobody gets a second before every paired entrant had one.
+    if pairing.byes:
+        others = [history.byes[e] for e in active if e not in pairing.byes]
+        assert max(history.byes[e] for e in pairing.byes) <= min(others, default=99)
+    # The same input and seed give the same pairing.
+    assert pair_swiss(fmt, ents, results, rounds + 1, pairing_seed, fill=fill) == pairing
+
+
+def _individual_possible(ents: list[Entrant], results: list[Result],
+                         forbidden: set[frozenset[int]], byes: int, computers: int) -> bool:
+    active = [e.id for e in ents]
+    history = History.of(ents, results)
+    pos = {line.entrant: i for i, line in enumerate(standings("individual", ents, results))}
+    by_computer = sorted(active, key=lambda e: (history.computer_partners[e], -pos[e]))
+    fewest = sorted(history.byes[e] for e in active)
+    humans = [e for e in active if e not in by_computer[:computers]] if computers else active
+    if not byes:
+        return legal_pairing_exists(humans, forbidden, set())
+    threshold = fewest[byes - 1]
+    eligible = [e for e in humans if history.byes[e] <= threshold]
+    return any(
+        legal_pairing_exists([e for e in humans if e not in chosen], forbidden, set())
+        for chosen in itertools.combinations(eligible, byes)
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["single", "pairs", "individual"]), st.integers(4, 12),
+       st.sampled_from(["bye", "computer"]), st.integers(0, 2**32))
+def test_a_whole_event_repeats_nobody_and_gives_byes_in_turn(fmt, n, fill, seed) -> None:
+    rng = random.Random(seed)
+    ents = entrants(n, fmt, rng)
+    results: list[Result] = []
+    met: Counter[frozenset[int]] = Counter()
+    partnered: Counter[frozenset[int]] = Counter()
+    byes: Counter[int] = Counter()
+    for r in range(1, 6):
+        pairing = pair_swiss(fmt, ents, results, r, seed, fill=fill)
+        if pairing is None:
+            break
+        check_shape(fmt, pairing, [e.id for e in ents], fill)
+        for e in pairing.byes:
+            assert all(byes[e] <= byes[x.id] for x in ents if x.id not in pairing.byes)
+        byes.update(pairing.byes)
+        for t in pairing.tables:
+            a, b = ([x for x in side if x is not None] for side in t.sides)
+            for x, y in itertools.product(a, b):
+                met[frozenset((x, y))] += 1
+            for side in (a, b):
+                if len(side) == 2:
+                    partnered[frozenset(side)] += 1
+        results += play(pairing, rng)
+    if fmt == "individual":
+        assert max(partnered.values(), default=0) <= 1
+    else:
+        assert max(met.values(), default=0) <= 1
+    assert max(byes.values(), default=0) - min(byes[e.id] for e in ents) <= 1
+
+
+def test_withdrawn_absent_and_late_entrants_are_left_out() -> None:
+    rng = random.Random(5)
+    ents = entrants(8, "single", rng)
+    ents[0] = Entrant(1, 1500.0, (10,), withdrawn=True)
+    ents[1] = Entrant(2, 1500.0, (20,), joined_round=3)
+    pairing = pair_swiss("single", ents, [], 1, 0, present={3, 4, 5, 6, 7, 8, 2})
+    assert pairing is not None
+    assert sorted(pairing.entrants()) == [3, 4, 5, 6, 7, 8]
+    pairing = pair_swiss("single", ents, [], 3, 0, present={2, 3, 4, 5, 6, 7, 8})
+    assert pairing is not None and sorted(pairing.entrants()) == [2, 3, 4, 5, 6, 7, 8]
+    assert len(pairing.byes) == 1
+
+
+def test_first_round_top_half_meets_bottom_half_by_rating() -> None:
+    # FIDE Dutch system (C.04.3, A.2): in a score group the top half is paired with the bottom
+    # half, the first of each against each other; in round one the ratings order the group.
+    ents = [Entrant(i, 2000.0 - 10 * i, (i,)) for i in range(1, 9)]
+    pairing = pair_swiss("single", ents, [], 1, 7)
+    assert pairing is not None
+    assert [sorted(t.entrants()) for t in pairing.tables] == [[1, 5], [2, 6], [3, 7], [4, 8]]
+
+
+def test_the_bye_goes_to_the_lowest_ranked_who_has_not_had_one() -> None:
+    ents = [Entrant(i, 2000.0 - 10 * i, (i,)) for i in range(1, 6)]
+    first = pair_swiss("single", ents, [], 1, 0)
+    assert first is not None and first.byes == (5,)
+    results: list[Result] = [Bye(1, 5)] + [
+        TableResult(1, t.sides, (50, 10)) for t in first.tables]
+    second = pair_swiss("single", ents, results, 2, 0)
+    assert second is not None and second.byes != (5,) and len(second.byes) == 1
+    # The lowest-ranked of those without a bye (a loser of round one).
+    order = [line.entrant for line in standings("single", ents, results)]
+    assert second.byes[0] == next(e for e in reversed(order) if e != 5)
+    assert standings("single", ents, results)[-1].match_points == 0
+
+
+def test_the_opening_lead_alternates() -> None:
+    # Our decision: like colours in chess, the side that led less so far leads; on equal terms
+    # the one who followed last time.
+    ents = [Entrant(i, 1500.0, (i,)) for i in range(1, 9)]
+    rng = random.Random(3)
+    results: list[Result] = []
+    for r in range(1, 5):
+        pairing = pair_swiss("single", ents, results, r, 11)
+        assert pairing is not None
+        results += play(pairing, rng)
+    leads = History.of(ents, results).leads
+    assert all(1 <= leads[e.id] <= 3 for e in ents), leads
+
+
+def test_individual_partners_change_and_computers_spread() -> None:
+    ents = [Entrant(i, 1500.0 + i, (i,)) for i in range(1, 10)]
+    rng = random.Random(1)
+    results: list[Result] = []
+    for r in range(1, 4):
+        pairing = pair_swiss("individual", ents, results, r, 2, fill="computer")
+        assert pairing is not None
+        # 9 people: three computer seats, one per table, never two at a table.
+        assert [t.computers for t in pairing.tables] == [1, 1, 1]
+        results += play(pairing, rng)
+    # Each person had a computer partner once in three rounds.
+    assert sorted(History.of(ents, results).computer_partners.values()) == [1] * 9
