@@ -1,7 +1,15 @@
-"""Practice tables: which tables are for practice, and the Hint a player there may ask for."""
+"""Practice tables: which tables are for practice, and the Hint a player there may ask for.
+
+A hint is searched once per table state and seat (however often its button is pressed) and
+one search at a time per person: a burst of clicks runs one search, and the rest wait for
+its answer.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from bot import computer
@@ -10,6 +18,49 @@ from bot.hint import Hint
 from bot.store.table_extras import PracticeRepo
 from bot.tables.service import TableService
 from domino import View
+
+#: Hints kept per table service: (table, state, seat) -> the view and its hint.
+CACHED_HINTS = 1024
+
+
+class Hints:
+    """The hints found so far (the latest :data:`CACHED_HINTS`) and each person's lock."""
+
+    def __init__(self, size: int = CACHED_HINTS) -> None:
+        self.size = size
+        self.found: OrderedDict[tuple[int, int, int], tuple[View, Hint]] = OrderedDict()
+        self.locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def get(self, key: tuple[int, int, int]) -> tuple[View, Hint] | None:
+        found = self.found.get(key)
+        if found is not None:
+            self.found.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[int, int, int], value: tuple[View, Hint]) -> None:
+        self.found[key] = value
+        while len(self.found) > self.size:
+            self.found.popitem(last=False)
+
+    def lock(self, user_id: int) -> asyncio.Lock:
+        """The lock that lets ``user_id`` run one search at a time."""
+        lock = self.locks.get(user_id)
+        if lock is None:
+            lock = self.locks[user_id] = asyncio.Lock()
+        return lock
+
+
+_hints: weakref.WeakKeyDictionary[TableService, Hints] = weakref.WeakKeyDictionary()
+
+
+def hints_of(service: TableService) -> Hints:
+    """The hints found at ``service``'s tables."""
+    found = _hints.get(service)
+    if found is None:
+        found = _hints[service] = Hints()
+    return found
 
 
 async def is_practice(service: TableService, table_id: int) -> bool:
@@ -28,7 +79,8 @@ async def hint_at(
     """The strongest computer player's move for ``user_id`` on practice table ``table_id``,
     with the view it was made for; ``None`` when the table moved on from state ``seq``.
 
-    Raises :class:`TableFinished`, :class:`ServiceError` (not a practice table) or
+    Found once per table state and seat, one search at a time per person. Raises
+    :class:`TableFinished`, :class:`ServiceError` (not a practice table) or
     :class:`NotYourTurn`, and changes nothing.
     """
     info = await service.get(table_id)
@@ -44,8 +96,16 @@ async def hint_at(
         raise NotYourTurn("It is not your turn.")
     if info.seq != seq:
         return None
-    rng = computer.rng_for(f"hint/{table_id}", info.seq)
-    return acting, await computer.hint_for(acting, rng)
+    assert acting.seat is not None
+    hints = hints_of(service)
+    key = (table_id, info.seq, acting.seat)
+    async with hints.lock(user_id):
+        found = hints.get(key)
+        if found is None:
+            rng = computer.rng_for(f"hint/{table_id}", info.seq)
+            found = (acting, await computer.hint_for(acting, rng))
+            hints.put(key, found)
+    return found
 
 
-__all__ = ["hint_at", "is_practice", "mark"]
+__all__ = ["CACHED_HINTS", "Hints", "hint_at", "hints_of", "is_practice", "mark"]

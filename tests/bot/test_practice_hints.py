@@ -3,9 +3,11 @@ nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from bot import errors
+from bot import computer, errors
 from bot.tables.practice import hint_at, is_practice, mark
 from bot.tables.service import TableInfo, TableService
 
@@ -56,3 +58,63 @@ async def test_hints_are_refused_to_others_at_ordinary_and_closed_tables(
     await service.resign(info.id, mover)
     with pytest.raises(errors.TableFinished):
         await hint_at(service, info.id, mover, info.seq)
+
+
+async def test_twenty_clicks_at_once_run_one_search(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Our decision: a hint is searched once per table state and seat, one search at a time
+    per person; the same question asked again is answered from what was found."""
+    searches: list[int] = []
+    search = computer.hint
+
+    def counted(view, **kwargs):  # type: ignore[no-untyped-def]
+        searches.append(view.seat)
+        return search(view, budget=0.02, **kwargs)
+
+    monkeypatch.setattr(computer, "hint", counted)
+    info = await table_of_four(service)
+    await mark(service, info.id)
+    mover = user_to_act(info)
+    found = await asyncio.gather(*(hint_at(service, info.id, mover, info.seq) for _ in range(20)))
+    assert len(searches) == 1 and len({id(f) for f in found}) == 1
+    assert await hint_at(service, info.id, mover, info.seq) == found[0]
+    assert len(searches) == 1
+    _, hinted = found[0]  # type: ignore[misc]
+    await service.act(info.id, mover, hinted.action, expected_seq=info.seq)
+    after = await service.get(info.id)  # the next state is a new question
+    assert await hint_at(service, info.id, user_to_act(after), after.seq) is not None
+    assert len(searches) == 2
+
+
+async def test_one_search_at_a_time_per_person(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person asking at two tables at once waits for his first search before his second
+    starts."""
+    running: list[int] = []
+    searches: list[int] = []
+    most = [0]
+    search = computer.hint
+
+    def counted(view, **kwargs):  # type: ignore[no-untyped-def]
+        running.append(1)
+        searches.append(view.seat)
+        most[0] = max(most[0], len(running))
+        try:
+            return search(view, budget=0.05, **kwargs)
+        finally:
+            running.pop()
+
+    monkeypatch.setattr(computer, "hint", counted)
+    by_mover: dict[int, list[TableInfo]] = {}
+    while max(map(len, by_mover.values()), default=0) < 2:  # 5 tables of 4 always suffice
+        info = await table_of_four(service)
+        await mark(service, info.id)
+        by_mover.setdefault(user_to_act(info), []).append(info)
+    mover, (one, two) = next((u, t[:2]) for u, t in by_mover.items() if len(t) >= 2)
+    found = await asyncio.gather(
+        *(hint_at(service, t.id, mover, t.seq) for t in (one, two, one, two, one, two))
+    )
+    assert all(f is not None for f in found)
+    assert len(searches) == 2 and most[0] == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from pathlib import Path
@@ -83,6 +84,38 @@ async def test_practice_starts_at_once_and_offers_hints(
         await settle(bot)
         (rematch,) = bot.svc.open_tables()
         assert await is_practice(bot.svc, rematch.id) and not await is_practice(bot.svc, 10**9)
+
+
+async def test_twenty_hint_clicks_at_once_run_one_search(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Our decision: a burst of clicks on Hint runs one search, and every click gets the
+    same hint."""
+    from bot import computer
+
+    searches: list[int] = []
+    search = computer.hint
+
+    def counted(view, **kwargs):  # type: ignore[no-untyped-def]
+        searches.append(view.seat)
+        return search(view, budget=0.05, **kwargs)
+
+    monkeypatch.setattr(computer, "hint", counted)
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        await fake.slash(alice, fake.channel_id, "domino practice", {"variant": "draw"})
+        await settle(bot)
+        (info,) = bot.svc.open_tables()
+        await fake.wait_for(lambda: human_to_move(bot, info.id) == alice.id)
+        hand = await open_hand(fake, bot, alice, info.id)
+        await settle(bot)
+        assert hand.message is not None
+        cid = button(hand.message, "hint")
+        clicks = await asyncio.gather(*(fake.click(alice, hand.message, cid) for _ in range(20)))
+        texts = [await answer(c) for c in clicks]
+        assert all(HINT.match(t) for t in texts) and len(set(texts)) == 1, texts
+        assert len(searches) == 1
 
 
 async def test_no_hint_at_an_ordinary_table(fake_discord: FakeDiscord, tmp_path: Path) -> None:
