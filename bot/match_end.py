@@ -193,6 +193,10 @@ class MatchEnd:
         computers at their levels) in ``place``, started at once; no thread of its own."""
         service = self.service
         host = next((s for s in old.seats if s is not None and s.user_id == old.host_id), None)
+        if old.table.thread_id and place == old.table.thread_id:  # the old table's own thread
+            parent, private = old.table.channel_id, False
+        else:
+            parent, private = old.table.parent_id, old.table.private_thread
         try:
             info = await service.create_table(
                 host_id=old.host_id,
@@ -204,6 +208,8 @@ class MatchEnd:
                 turn_timer=old.table.turn_timer,
                 locale=old.table.locale,
                 seat_host=False,
+                parent_id=parent,
+                private_thread=private,
             )
         except LimitReached as exc:
             raise RematchLimit(exc, old.host_id) from exc

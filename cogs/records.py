@@ -47,6 +47,7 @@ from bot.records.store import StatRow
 from cogs.colours import BLUE, GOLD
 from cogs.domino.texts import VARIANTS, variant_name
 from cogs.names import display_name, escape_name, public_name
+from cogs.places import readable
 from render.stats import rating_chart
 
 __all__ = ["COG_NAME", "RecordsButton", "RecordsCog", "setup"]
@@ -860,10 +861,11 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             target = user or interaction.user
             shown = self._shown_name(interaction, user)
             guild = interaction.guild_id
+            places = readable(interaction)  # this server's channels the asker can view now
             if target.id == interaction.user.id:
                 items = await self.records.history(target.id, limit=HISTORY_SIZE)
-            elif guild is not None and guild not in await self.records.hidden_scopes(target.id):
-                items = await self.records.history(target.id, guild_id=guild, limit=HISTORY_SIZE)
+            elif places is not None and guild not in await self.records.hidden_scopes(target.id):
+                items = await self.records.history(target.id, readable=places, limit=HISTORY_SIZE)
             else:
                 items = []
             if not items:

@@ -34,6 +34,7 @@ from bot.records.record import (
 )
 from bot.records.store import EntryRow, RecordsRepo, StatRow, StatsDelta
 from bot.store import Store
+from bot.store.table_extras import Readable
 from bot.tables.service import TableInfo, TableObserver
 from domino import Outcome
 from domino.ai import ALL_LEVELS
@@ -457,10 +458,14 @@ class Records(TableObserver):
         guild_id: int | None = None,
         limit: int = 10,
         offset: int = 0,
+        readable: Readable | None = None,
     ) -> list[HistoryItem]:
-        """The player's latest recorded matches, newest first (with ``guild_id``: there only)."""
+        """The player's latest recorded matches, newest first (with ``guild_id``: there only;
+        with ``readable``: only those of its server played where that member can look)."""
         repo = self.repo
-        mine = await repo.recent_entries(player_id, limit=limit, offset=offset, guild_id=guild_id)
+        mine = await repo.recent_entries(
+            player_id, limit=limit, offset=offset, guild_id=guild_id, readable=readable
+        )
         ids = [e.table_id for e in mine]
         everyone = await repo.entries_of(ids)
         summaries = await repo.matches(ids)

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.records.record import MatchRecord
 from bot.store.connection import POSTGRES, Db, Row
+from bot.store.table_extras import Readable
 
 __all__ = ["FORMER_PLAYERS", "EntryRow", "RecordsRepo", "StatRow", "StatsDelta"]
 
@@ -515,11 +516,28 @@ class RecordsRepo:
         return [(float(r[0]), float(r[1]), float(r[2])) for r in reversed(rows)]
 
     async def recent_entries(
-        self, player_id: int, *, limit: int, offset: int = 0, guild_id: int | None = None
+        self,
+        player_id: int,
+        *,
+        limit: int,
+        offset: int = 0,
+        guild_id: int | None = None,
+        readable: Readable | None = None,
     ) -> list[EntryRow]:
-        """The player's latest entries, newest first (optionally on one server only)."""
+        """The player's latest entries, newest first (optionally on one server only; with
+        ``readable``, only matches played where that member can look)."""
         cols = ", ".join(f"e.{c.strip()}" for c in _ENTRY_COLUMNS.split(","))
-        if guild_id is None:
+        if readable is not None:
+            where, params = readable.where("t")
+            rows = await self._db.fetchall(
+                f"SELECT {cols} FROM record_entries e"
+                " JOIN record_matches m ON m.table_id = e.table_id"
+                " JOIN tables t ON t.id = e.table_id"
+                f" WHERE e.player_id = ? AND m.guild_id = ? AND {where}"
+                " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ? OFFSET ?",
+                (player_id, readable.guild_id, *params, limit, offset),
+            )
+        elif guild_id is None:
             rows = await self._db.fetchall(
                 f"SELECT {cols} FROM record_entries e WHERE e.player_id = ?"
                 " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ? OFFSET ?",

@@ -65,6 +65,8 @@ class TableRow:
     created_at: float
     updated_at: float
     closed_reason: str | None = None  # why a table closed without a result
+    parent_id: int | None = None  # the channel of the thread ``channel_id`` (opened in a thread)
+    private_thread: bool = False  # ``channel_id`` is a private thread
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +149,8 @@ class _Repo:
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, variant, options, status, turn_timer, "
-    "locale, message_id, lobby_message_id, created_at, updated_at, closed_reason"
+    "locale, message_id, lobby_message_id, created_at, updated_at, closed_reason, parent_id, "
+    "private_thread"
 )
 
 
@@ -168,6 +171,8 @@ def _table(row: Row) -> TableRow:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         closed_reason=row["closed_reason"],
+        parent_id=row["parent_id"],
+        private_thread=bool(row["private_thread"]),
     )
 
 
@@ -190,13 +195,18 @@ class TableRepo(_Repo):
         channel_id: int | None = None,
         turn_timer: int = 120,
         locale: str | None = None,
+        parent_id: int | None = None,
+        private_thread: bool = False,
     ) -> TableRow:
         """Insert a table in the lobby status and return it."""
         table_id = await self._db.fetchval(
             "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, status,"
-            " turn_timer, locale, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
-            (guild_id, channel_id, host_id, variant, _dumps(options), turn_timer, locale, now, now),
+            " turn_timer, locale, created_at, updated_at, parent_id, private_thread)"
+            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                guild_id, channel_id, host_id, variant, _dumps(options), turn_timer, locale,
+                now, now, parent_id, int(private_thread),
+            ),
         )
         return TableRow(
             id=table_id,
@@ -213,6 +223,8 @@ class TableRepo(_Repo):
             lobby_message_id=None,
             created_at=now,
             updated_at=now,
+            parent_id=parent_id,
+            private_thread=private_thread,
         )
 
     async def get(self, table_id: int) -> TableRow | None:

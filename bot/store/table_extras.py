@@ -19,6 +19,7 @@ __all__ = [
     "GuildSettings",
     "GuildSettingsRepo",
     "PracticeRepo",
+    "Readable",
     "RematchRepo",
     "RematchRow",
 ]
@@ -185,6 +186,34 @@ class PracticeRepo:
 
 
 @dataclass(frozen=True, slots=True)
+class Readable:
+    """The channels of one server a member can view now: where someone else's finished match
+    may be shown to him. ``channels`` he can view (threads known open included),
+    ``private_threads_of`` those whose private threads he can view too."""
+
+    guild_id: int
+    channels: frozenset[int]
+    private_threads_of: frozenset[int] = frozenset()
+
+    def where(self, t: str = "t") -> tuple[str, tuple[object, ...]]:
+        """The condition (and its parameters) that the table aliased ``t`` was played where
+        the member can view it: its channel, or its thread's channel; a private thread only
+        where he sees every private thread."""
+        places = [
+            (f"{t}.private_thread = 0 AND COALESCE({t}.parent_id, {t}.channel_id)", self.channels),
+            (f"{t}.private_thread <> 0 AND {t}.parent_id", self.private_threads_of),
+        ]
+        parts, params = [], [self.guild_id]
+        for column, ids in places:
+            if ids:
+                parts.append(f"({column} IN ({', '.join('?' for _ in ids)}))")
+                params.extend(sorted(ids))
+        if not parts:
+            return "1 = 0", ()
+        return f"({t}.guild_id = ? AND ({' OR '.join(parts)}))", tuple(params)
+
+
+@dataclass(frozen=True, slots=True)
 class FinishedMatch:
     """A finished match someone may replay: its table, server, variant, end and seats."""
 
@@ -196,27 +225,31 @@ class FinishedMatch:
 
 
 class FinishedRepo:
-    """Finished matches a person may replay: his own, and those of the server he is on."""
+    """Finished matches a person may replay: his own, and those of the server he is on that
+    were played where he can look (:class:`Readable`)."""
 
     __slots__ = ("_db",)
 
     def __init__(self, db: Db) -> None:
         self._db = db
 
-    _WHERE = (
-        "t.status = 'finished' AND (t.guild_id = ? OR EXISTS"
-        " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?))"
-    )
-
     async def visible(
-        self, user_id: int, guild_id: int | None, *, limit: int = 25, table_id: int | None = None
+        self,
+        user_id: int,
+        readable: Readable | None,
+        *,
+        limit: int = 25,
+        table_id: int | None = None,
     ) -> list[FinishedMatch]:
         """Newest first; with ``table_id``, that one only if visible."""
+        where, params = readable.where("t") if readable is not None else ("1 = 0", ())
         sql = (
             "SELECT t.id, t.guild_id, t.variant, m.finished_at FROM tables t"
-            " JOIN matches m ON m.table_id = t.id WHERE " + self._WHERE
+            " JOIN matches m ON m.table_id = t.id WHERE t.status = 'finished' AND ("
+            + where
+            + " OR EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?))"
         )
-        params: tuple[object, ...] = (guild_id, user_id)
+        params += (user_id,)
         if table_id is not None:
             sql += " AND t.id = ?"
             params += (table_id,)

@@ -523,10 +523,13 @@ class TableService:
         locale: str | None = None,
         seat_host: bool = True,
         invited: Iterable[int] = (),
+        parent_id: int | None = None,
+        private_thread: bool = False,
     ) -> TableInfo:
         """Open a lobby for ``variant`` with ``options`` (checked by the engine's ``preset``).
 
-        With ``invited`` the table is a challenge: only those people may take its seats."""
+        With ``invited`` the table is a challenge: only those people may take its seats.
+        ``parent_id`` and ``private_thread`` say where ``channel_id`` is when it is a thread."""
         self._check_owned(guild_id)
         invited = tuple(dict.fromkeys(u for u in invited if u != host_id))
         self._check_challenged(host_id, invited)
@@ -550,6 +553,8 @@ class TableService:
                 channel_id=channel_id,
                 turn_timer=turn_timer,
                 locale=locale,
+                parent_id=parent_id,
+                private_thread=private_thread,
             )
             seats: list[SeatRow | None] = [None] * ruleset.seats
             if seat_host:

@@ -31,6 +31,7 @@ from cogs.domino.practice import PracticeMixin
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
 from cogs.names import table_name
+from cogs.places import place_of
 from cogs.rules_text import common_rules, rules_text
 from domino import PRESETS
 
@@ -122,6 +123,7 @@ class DominoCog(
                 options={k: v for k, v in options.items() if v is not None},
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
+                **place_of(interaction.channel),
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale(interaction),
             )
@@ -192,6 +194,7 @@ class DominoCog(
                 options={"target": chosen.target} if chosen.target is not None else {},
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
+                **place_of(interaction.channel),
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale(interaction),
                 invited=invited,

@@ -22,6 +22,7 @@ from bot.tables.service import TableService
 from cogs.domino import texts
 from cogs.domino.choices import LEVEL_CHOICES, VARIANT_CHOICES
 from cogs.names import table_name
+from cogs.places import place_of
 from domino import Draw, Play, View
 
 Interaction = discord.Interaction[Any]
@@ -94,6 +95,7 @@ class PracticeMixin:
                 options={"target": chosen.target} if chosen.target is not None else {},
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
+                **place_of(interaction.channel),
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale,
             )

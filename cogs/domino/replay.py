@@ -1,6 +1,7 @@
 """``/domino replay``: an animated picture of a finished match, or of one of its hands.
 
-A match of yours, or one played on this server, chosen by autocomplete. The picture is
+A match of yours, or one played on this server in a channel you can view now, chosen by
+autocomplete. The picture is
 rebuilt from the stored action log (:mod:`bot.replay`), one frame per move, and drawn off the
 event loop. A mixin of the dominoes cog; it needs the cog's ``service`` and ``guard``.
 """
@@ -22,6 +23,7 @@ from bot.store.table_extras import FinishedMatch, FinishedRepo
 from cogs.domino import texts
 from cogs.domino.alt_text import replay_alt_text
 from cogs.names import escape_name, public_name
+from cogs.places import readable
 
 Interaction = discord.Interaction[Any]
 REPLAY_PICTURE = "replay.gif"
@@ -99,7 +101,7 @@ class ReplayMixin:
         async with self.guard(interaction, "/domino replay", table):
             repo = FinishedRepo(self.service.store.db)
             found = await repo.visible(
-                interaction.user.id, interaction.guild_id, table_id=table, limit=1
+                interaction.user.id, readable(interaction), table_id=table, limit=1
             )
             if not found:
                 raise TableNotFound("No match was played at table {table_id}.", table_id=table)
@@ -132,7 +134,7 @@ class ReplayMixin:
     async def _replay_choices(self, interaction: Interaction, current: str) -> list[Choice[int]]:
         locale = interaction.locale.value
         repo = FinishedRepo(self.service.store.db)
-        matches = await repo.visible(interaction.user.id, interaction.guild_id, limit=100)
+        matches = await repo.visible(interaction.user.id, readable(interaction), limit=100)
         wanted = current.strip().casefold()
         out = []
         for match in matches:

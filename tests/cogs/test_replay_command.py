@@ -6,10 +6,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import discord
 from PIL import Image
 
-from bot.store.table_extras import FinishedRepo
+from bot.store.table_extras import FinishedRepo, Readable
 from tests.cogs.helpers import (
+    TestBot,
     answer,
     button,
     factory,
@@ -17,8 +19,10 @@ from tests.cogs.helpers import (
     new_table,
     play_turn,
     settle,
+    table_id_of,
 )
-from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
+from tests.fakediscord import FakeDiscord, FakeUser, InteractionResult, running_bot
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, PRIVATE_THREAD
 
 
 def frames(gif: bytes) -> int:
@@ -89,5 +93,99 @@ async def test_replay_of_a_stored_match(fake_discord: FakeDiscord, tmp_path: Pat
         assert "Hand 9 has no moves to replay" in await answer(bad)
         # Another server's member sees neither the match nor its label; its players still do.
         repo = FinishedRepo(bot.svc.store.db)
-        assert await repo.visible(carol.id, 999) == []
-        assert [m.table_id for m in await repo.visible(alice.id, 999)] == [tid]
+        elsewhere = Readable(999, frozenset({fake.channel_id}))
+        assert await repo.visible(carol.id, elsewhere) == []
+        assert [m.table_id for m in await repo.visible(alice.id, elsewhere)] == [tid]
+
+
+# ------------------------------------------------- matches of channels the asker cannot see
+
+VIEW = discord.Permissions(view_channel=True).value
+VIEW_THREADS = discord.Permissions(manage_threads=True).value
+
+
+def overwrite_of(bot: TestBot, channel_id: int, user_id: int) -> discord.PermissionOverwrite:
+    """The bot's cached overwrite of ``user_id`` in the channel (CHANNEL_UPDATE arrived)."""
+    channel = bot.get_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    return channel.overwrites_for(discord.Object(user_id))
+
+
+async def finished_in(fake: FakeDiscord, bot: TestBot, place: int) -> int:
+    """Alice opens a table of "two" in ``place``, Bob joins, Bob resigns: the table's id."""
+    alice, bob = fake.user(1001), fake.user(1002)
+    opened = await fake.slash(alice, place, "domino new", {"variant": "two", "target": 50})
+    lobby = opened.message
+    assert lobby is not None, opened.text()
+    tid = table_id_of(lobby)
+    await fake.click(bob, lobby, button(lobby, "join"))
+    await fake.wait_for(lambda: "<@1002>" in lobby.text())
+    await fake.click(alice, lobby, button(lobby, "start"))
+    where = (await game_message(fake, bot, tid)).channel_id
+    asked = await fake.slash(bob, where, "domino leave", {})
+    assert asked.message is not None
+    await fake.click(bob, asked.message, button(asked.message, "resignok"))
+    await fake.wait_for(lambda: all(t.id != tid for t in bot.svc.open_tables()))
+    await settle(bot)
+    return tid
+
+
+async def test_matches_of_channels_the_asker_cannot_see(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Someone else's match is listed, replayed, shared and in a history only for a member
+    who can view, when he asks, the channel it was played in (or its thread's channel; a
+    private thread: Manage Threads there)."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")  # #general only
+    dave = fake.add_user(1004, "dave", "Dave")  # #staff too, by an overwrite
+    erin = fake.add_user(
+        1005, "erin", "Erin", permissions=DEFAULT_MEMBER_PERMISSIONS | VIEW_THREADS
+    )
+    staff = fake.add_channel("staff")
+    fake.set_channel_overwrite(staff.id, fake.guild.everyone.id, deny=VIEW)
+    for user in (alice.id, 1002, dave.id, fake.bot_user.id):
+        fake.set_channel_overwrite(staff.id, user, allow=VIEW)
+    talk = fake.add_thread(staff.id, "staff talk", owner=alice)  # a thread of #staff
+    secret = fake.add_thread(fake.channel_id, "secret", owner=alice, type=PRIVATE_THREAD)
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        general = await finished_in(fake, bot, fake.channel_id)
+        in_staff = await finished_in(fake, bot, staff.id)
+        in_talk = await finished_in(fake, bot, talk.id)
+        in_secret = await finished_in(fake, bot, secret.id)
+        hidden = {in_staff, in_talk, in_secret}
+
+        async def listed(user: FakeUser) -> set[int]:
+            got = await fake.autocomplete(user, fake.channel_id, "domino replay", "table", {})
+            return {int(c["value"]) for c in got.choices or ()}
+
+        async def history_of_alice(user: FakeUser) -> int:
+            asked = await fake.slash(user, fake.channel_id, "domino history", {"user": alice})
+            return asked.text().count("<t:")  # one relative time per match listed
+
+        assert await listed(alice) == hidden | {general}  # her own: every one
+        assert await listed(carol) == {general}
+        assert await history_of_alice(carol) == 1
+        for tid in hidden:
+            public_before = len(fake.public_messages())
+            shared = await fake.slash(
+                carol, fake.channel_id, "domino replay", {"table": tid, "share": True}
+            )
+            assert shared.ephemeral
+            assert await answer(shared) == f"No match was played at table {tid}."
+            assert len(fake.public_messages()) == public_before
+        assert await listed(dave) == {general, in_staff, in_talk}
+        assert await history_of_alice(dave) == 3
+        assert await listed(erin) == {general, in_secret}  # sees private threads of #general
+
+        # At the time of asking: Dave loses #staff, and its matches with it.
+        fake.set_channel_overwrite(staff.id, dave.id, deny=VIEW)
+        await fake.wait_for(lambda: overwrite_of(bot, staff.id, dave.id).view_channel is False)
+        assert await listed(dave) == {general}
+        assert await history_of_alice(dave) == 1
+        shared = await fake.slash(
+            dave, fake.channel_id, "domino replay", {"table": in_staff, "share": True}
+        )
+        assert await answer(shared) == f"No match was played at table {in_staff}."
