@@ -97,3 +97,28 @@ def fail_one_computer_search(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(computer, "compute", compute)
     monkeypatch.setattr(computer, "choose", choose)
     return failed
+
+
+class HintSearches(list[int]):
+    """The seat of every hint search run, and the most that ran at once."""
+
+    most = 0
+
+
+def count_hint_searches(monkeypatch: pytest.MonkeyPatch, budget: float = 0.02) -> HintSearches:
+    """Make every hint search short and count them."""
+    searches = HintSearches()
+    running = [0]
+    search = computer.hint
+
+    def counted(view, **kwargs):  # type: ignore[no-untyped-def]
+        searches.append(view.seat)
+        running[0] += 1
+        searches.most = max(searches.most, running[0])
+        try:
+            return search(view, budget=budget, **kwargs)
+        finally:
+            running[0] -= 1
+
+    monkeypatch.setattr(computer, "hint", counted)
+    return searches

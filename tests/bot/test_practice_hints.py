@@ -7,9 +7,10 @@ import asyncio
 
 import pytest
 
-from bot import computer, errors
+from bot import errors
 from bot.tables.practice import hint_at, is_practice, mark
 from bot.tables.service import TableInfo, TableService
+from tests.bot.helpers import count_hint_searches
 
 ANA, BEA, CAR, DAN = 101, 102, 103, 104
 
@@ -65,14 +66,7 @@ async def test_twenty_clicks_at_once_run_one_search(
 ) -> None:
     """Our decision: a hint is searched once per table state and seat, one search at a time
     per person; the same question asked again is answered from what was found."""
-    searches: list[int] = []
-    search = computer.hint
-
-    def counted(view, **kwargs):  # type: ignore[no-untyped-def]
-        searches.append(view.seat)
-        return search(view, budget=0.02, **kwargs)
-
-    monkeypatch.setattr(computer, "hint", counted)
+    searches = count_hint_searches(monkeypatch)
     info = await table_of_four(service)
     await mark(service, info.id)
     mover = user_to_act(info)
@@ -92,21 +86,7 @@ async def test_one_search_at_a_time_per_person(
 ) -> None:
     """A person asking at two tables at once waits for his first search before his second
     starts."""
-    running: list[int] = []
-    searches: list[int] = []
-    most = [0]
-    search = computer.hint
-
-    def counted(view, **kwargs):  # type: ignore[no-untyped-def]
-        running.append(1)
-        searches.append(view.seat)
-        most[0] = max(most[0], len(running))
-        try:
-            return search(view, budget=0.05, **kwargs)
-        finally:
-            running.pop()
-
-    monkeypatch.setattr(computer, "hint", counted)
+    searches = count_hint_searches(monkeypatch, 0.05)
     by_mover: dict[int, list[TableInfo]] = {}
     while max(map(len, by_mover.values()), default=0) < 2:  # 5 tables of 4 always suffice
         info = await table_of_four(service)
@@ -117,4 +97,4 @@ async def test_one_search_at_a_time_per_person(
         *(hint_at(service, t.id, mover, t.seq) for t in (one, two, one, two, one, two))
     )
     assert all(f is not None for f in found)
-    assert len(searches) == 2 and most[0] == 1
+    assert searches == [one.turn, two.turn] and searches.most == 1

@@ -13,7 +13,7 @@ from bot.hint import hint, lacked_numbers
 from bot.tables import clock
 from bot.tables.practice import is_practice
 from domino import Match, Play, preset
-from tests.bot.helpers import fail_one_computer_search
+from tests.bot.helpers import count_hint_searches, fail_one_computer_search
 from tests.cogs.helpers import (
     answer,
     button,
@@ -91,16 +91,7 @@ async def test_twenty_hint_clicks_at_once_run_one_search(
 ) -> None:
     """Our decision: a burst of clicks on Hint runs one search, and every click gets the
     same hint."""
-    from bot import computer
-
-    searches: list[int] = []
-    search = computer.hint
-
-    def counted(view, **kwargs):  # type: ignore[no-untyped-def]
-        searches.append(view.seat)
-        return search(view, budget=0.05, **kwargs)
-
-    monkeypatch.setattr(computer, "hint", counted)
+    searches = count_hint_searches(monkeypatch)
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
