@@ -188,6 +188,12 @@ def formats_for(rules: Ruleset) -> tuple[Format, ...]:
     return ()
 
 
+def systems_for(fmt: Format) -> tuple[System, ...]:
+    """The systems a format is played in: Swiss always; knockout in pairs and one against one
+    (our decision: people who change partners every round have no pair to eliminate)."""
+    return ("swiss",) if fmt == "individual" else SYSTEMS
+
+
 def table_size(fmt: Format) -> int:
     """Entrants at a table: two (pairs, single) or four (individual)."""
     return 4 if fmt == "individual" else 2
