@@ -297,6 +297,65 @@ RULES: dict[str, Rules] = {
     ),
 }
 
+# Translators: /domino rules tournament, one paragraph per entry: how a server's tournament is
+# played (Swiss system, byes, Buchholz, knockout). Keep **bold** and the {option} placeholders.
+TOURNAMENT_TITLE = NC_("rules tournament", "Tournaments")
+TOURNAMENT: Rules = (
+    (0, NC_("rules tournament", "A tournament is played in rounds. In each round every "
+                                "entrant plays one table of the event's variant: a fixed "
+                                "number of hands (4 unless the host chooses 1 to 12) or up to "
+                                "a number of points, within a time limit (45 minutes unless "
+                                "the host chooses). When the time runs out, the hand in play "
+                                "is finished and the table is scored as it stands.")),
+    (1, NC_("rules tournament", "**Pairs** (partnership variants): two people register "
+                                "together and play every round together.")),
+    (1, NC_("rules tournament", "**Individual** (partnership variants): you register alone "
+                                "and get a new partner every round; if the people are not a "
+                                "multiple of four, the host has chosen computer seats or "
+                                "byes.")),
+    (1, NC_("rules tournament", "**One against one**: the two-player variants (draw, for two, "
+                                "penalty, 7+7) and All Fives with 2 players.")),
+    (1, NC_("rules tournament", "A table gives 2 match points to the side ahead on points, 1 "
+                                "to each side when level, 0 to the side behind. The points "
+                                "made for and against (tantos) are kept too.")),
+    (1, NC_("rules tournament", "**Swiss system**: each round, entrants with the same match "
+                                "points play each other (the top half of the group against "
+                                "the bottom half). Nobody plays the same opponent twice; in "
+                                "individual events nobody has the same partner twice, and "
+                                "opponents meet again only when it cannot be avoided. If no "
+                                "such pairing is left, the event ends early. There are as "
+                                "many rounds as the host sets, by default ⌈log₂ entrants⌉ + "
+                                "1.")),
+    (1, NC_("rules tournament", "A **bye** (the odd one out) is worth 2 match points and a "
+                                "points difference of 0. It goes to the lowest-ranked entrant "
+                                "who has not had one: nobody gets a second bye before everyone "
+                                "has had one.")),
+    (1, NC_("rules tournament", "A computer seat has no place in the standings: its table's "
+                                "result counts for the people at the table, never for "
+                                "ratings.")),
+    (1, NC_("rules tournament", "Who leads (seat 1) alternates: the side that has led less "
+                                "often so far leads. **Our decision.**")),
+    (1, NC_("rules tournament", "**Standings**: match points, then points difference, then "
+                                "**Buchholz** (the sum of your opponents' match points; in "
+                                "individual events minus your partners'; a bye or a computer "
+                                "counts as your own score), then the results between the "
+                                "entrants still level, then the rating at the start.")),
+    (1, NC_("rules tournament", "Check-in opens 10 minutes before each round; only those who "
+                                "checked in are paired. A seat nobody takes within 5 minutes "
+                                "of the table opening is played by a computer (individual) or "
+                                "the pair loses the table by forfeit: 2 match points to the "
+                                "opponents, no points to anyone (pairs). Missing two rounds "
+                                "withdraws you.")),
+    (1, NC_("rules tournament", "You may register late until half the rounds have begun; you "
+                                "start with one half-point bye (1 match point).")),
+    (1, NC_("rules tournament", "**Knockout** (pairs and one against one): seeded by rating, "
+                                "byes to the best seeds, the winner of each table goes "
+                                "through. **Our decision:** level on points, the better seed "
+                                "goes through. A Swiss event can end with a knockout of its "
+                                "best four or eight.")),
+    (1, NC_("rules tournament", "Tournament tables count for ratings like any match.")),
+)
+
 # Variants the engine plays that the bot does not offer yet (domino.STAGED).
 STAGED_RULES: dict[str, Rules] = {}
 
@@ -337,3 +396,10 @@ def common_rules(
 ) -> tuple[str, list[Paragraph]]:
     """The title and the rules every variant shares, in the language of ``locale``."""
     return trc(locale, *COMMON_TITLE), translated(locale, COMMON, option)
+
+
+def tournament_rules(
+    locale: str | None, option: Callable[[str], str] = str
+) -> tuple[str, list[Paragraph]]:
+    """The title and the rules of a tournament, in the language of ``locale``."""
+    return trc(locale, *TOURNAMENT_TITLE), translated(locale, TOURNAMENT, option)

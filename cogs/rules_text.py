@@ -34,6 +34,12 @@ def common_rules(locale: str | None) -> str:
     return f"**{title}**\n" + markdown(paragraphs)
 
 
+def tournament_rules(locale: str | None) -> str:
+    """What ``/domino rules tournament`` shows: how a tournament is played."""
+    title, paragraphs = rules.tournament_rules(locale, code)
+    return f"**{title}**\n" + markdown(paragraphs)
+
+
 def rules_text(locale: str | None, variant: str) -> str:
     """What ``/domino rules variant`` shows: the variant's rules, then the common ones."""
     return variant_rules(locale, variant) + "\n\n" + common_rules(locale)
@@ -61,6 +67,8 @@ def rules_document() -> str:
         staged = " — not offered by the bot yet" if variant not in rules.RULES else ""
         lines += [f"## {ruleset.name} (`{variant}`){staged}", "", variant_rules(None, variant), ""]
     title, paragraphs = rules.common_rules(None, code)
+    lines += [f"## {title}", "", markdown(paragraphs), ""]
+    title, paragraphs = rules.tournament_rules(None, code)
     return "\n".join(lines) + f"## {title}\n\n" + markdown(paragraphs) + "\n"
 
 
@@ -68,7 +76,8 @@ SHOWN_LOCALES = ("en-US", *CATALOGUES)  # English and every catalogue
 
 
 def shown_texts() -> str:
-    """Every variant's rules and the common rules (``(common)``) in every language, as JSON:
+    """Every variant's rules, the common rules (``(common)``) and the tournament's
+    (``(tournament)``) in every language, as JSON:
     locale -> variant -> text."""
     import json
 
@@ -77,6 +86,7 @@ def shown_texts() -> str:
     shown = {
         locale: {
             "(common)": common_rules(locale),
+            "(tournament)": tournament_rules(locale),
             **{variant: variant_rules(locale, variant) for variant in (*PRESETS, *STAGED)},
         }
         for locale in SHOWN_LOCALES

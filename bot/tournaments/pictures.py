@@ -22,12 +22,12 @@ from render.tournament import (
 CONTEXT = "tournament standings"
 #: The note of a line that a tie-break placed below the line above it.
 TIE_BREAK_NOTES: dict[TieBreak, Key] = {
-    "difference": NC_(CONTEXT, "tie-break: points difference"),
-    "buchholz": NC_(CONTEXT, "tie-break: Buchholz"),
-    "head_to_head": NC_(CONTEXT, "tie-break: head-to-head"),
-    "rating": NC_(CONTEXT, "tie-break: rating"),
+    "difference": NC_("tournament standings", "tie-break: points difference"),
+    "buchholz": NC_("tournament standings", "tie-break: Buchholz"),
+    "head_to_head": NC_("tournament standings", "tie-break: head-to-head"),
+    "rating": NC_("tournament standings", "tie-break: rating"),
 }
-WITHDRAWN = NC_(CONTEXT, "withdrawn")
+WITHDRAWN = NC_("tournament standings", "withdrawn")
 
 
 def tie_break_note(locale: str | None, line: Standing) -> str:

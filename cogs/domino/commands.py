@@ -24,7 +24,13 @@ from bot.tables.service import MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.buttons import COG_NAME, confirm_resign
-from cogs.domino.choices import ON_OFF_CHOICES, TARGET_CHOICES, VARIANT_CHOICES, option_choices
+from cogs.domino.choices import (
+    ON_OFF_CHOICES,
+    RULES_CHOICES,
+    TARGET_CHOICES,
+    VARIANT_CHOICES,
+    option_choices,
+)
 from cogs.domino.host import TableHost, guild_locale, locale_of
 from cogs.domino.lobby import lobby_payload
 from cogs.domino.practice import PracticeMixin
@@ -32,7 +38,7 @@ from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
 from cogs.names import table_name
 from cogs.places import place_of
-from cogs.rules_text import common_rules, rules_text
+from cogs.rules_text import common_rules, rules_text, tournament_rules
 from domino import PRESETS
 
 log = logging.getLogger(__name__)
@@ -219,7 +225,7 @@ class DominoCog(
 
     @app_commands.command(name="rules", description=locale_str("The rules of a variant"))
     @app_commands.describe(variant=locale_str("The variant (all of them if left out)"))
-    @app_commands.choices(variant=VARIANT_CHOICES)
+    @app_commands.choices(variant=RULES_CHOICES)
     async def rules(self, interaction: Interaction, variant: str | None = None) -> None:
         """The rules text (with the decisions where the sources are silent)."""
         locale = locale_of(interaction)
@@ -237,6 +243,8 @@ class DominoCog(
                         inline=False,
                     )
                 embed.set_footer(text=tr(locale, "/domino rules variant: … shows the full rules."))
+            elif variant == "tournament":
+                embed = discord.Embed(description=tournament_rules(locale), colour=BLUE)
             else:
                 embed = discord.Embed(
                     title=texts.variant_name(locale, variant),

@@ -51,7 +51,8 @@ def test_the_rules_text_is_what_it_was_before_it_moved_into_the_catalogue() -> N
     assert rules_text.shown_texts() == SHOWN.read_text(encoding="utf-8")
     assert set(shown) == set(LOCALES) == set(rules_text.SHOWN_LOCALES)
     for locale, texts in shown.items():
-        assert set(texts) == {"(common)", *PRESETS, *STAGED}
+        assert set(texts) == {"(common)", "(tournament)", *PRESETS, *STAGED}
+        assert rules_text.tournament_rules(locale) == texts["(tournament)"], locale
         assert rules_text.common_rules(locale) == texts["(common)"], locale
         for variant in (*PRESETS, *STAGED):
             assert rules_text.variant_rules(locale, variant) == texts[variant], (locale, variant)
@@ -72,6 +73,20 @@ def test_each_paragraph_is_one_catalogue_entry_in_its_variants_context() -> None
             assert (context, text) in pot
             assert "`" not in text and not text.startswith(("-", " ")), text
     assert paragraphs.COMMON_TITLE in pot
+    for depth, key in paragraphs.TOURNAMENT:
+        assert key[0] == "rules tournament" and depth in (0, 1) and key in pot
+    assert paragraphs.TOURNAMENT_TITLE in pot
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_tournament_rules_in_every_language_within_discords_limit(locale: str) -> None:
+    # docs/tournaments.md says the same; its decisions are marked in every language.
+    shown = rules_text.tournament_rules(locale)
+    assert len(shown) <= 4096
+    assert (shown == rules_text.tournament_rules(None)) == (locale == "en-US")
+    assert shown.count(DECISION[locale]) >= 2
+    assert "Buchholz" in shown and "⌈log₂" in shown
+    assert shown.split("\n", 1)[1] in rules_text.rules_document() or locale != "en-US"
 
 
 # Decisions where a source is silent or contradicts itself, per variant: how many at least.

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cogs.domino import texts
-from cogs.rules_text import common_rules, rules_text
+from cogs.rules_text import common_rules, rules_text, tournament_rules
 from tests.cogs.helpers import (
     answer,
     button,
@@ -121,6 +121,24 @@ async def test_rules_of_every_variant(
         overview = await fake.slash(alice, fake.channel_id, "domino rules")
         assert overview.ephemeral and overview.embed is not None
         assert len(overview.embed["fields"]) == len(texts.VARIANTS)
+
+
+async def test_rules_of_a_tournament_in_the_readers_language(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
+        command = fake.find_command("domino", fake.guild_id)
+        rules = next(o for o in command["options"] if o["name"] == "rules")
+        choice = next(c for c in rules["options"][0]["choices"] if c["value"] == "tournament")
+        assert set(choice["name_localizations"]) == {"es-ES", "es-419", "pt-BR"}
+        for locale in ("en-US", "es-ES", "pt-BR"):
+            result = await fake.slash(alice, fake.channel_id, "domino rules",
+                                      {"variant": "tournament"}, locale=locale)
+            assert result.ephemeral and result.embed is not None
+            assert result.embed["description"] == tournament_rules(locale)
+        assert "**Swiss system**" in tournament_rules("en-US")
 
 
 async def test_new_options_and_leave(fake_discord: FakeDiscord, tmp_path: Path) -> None:
