@@ -22,8 +22,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot", description="A Discord bot that hosts dominoes games."
     )
     parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
-    sub = parser.add_subparsers(dest="command", metavar="{run,demo,copy-db}")
+    sub = parser.add_subparsers(dest="command", metavar="{run,demo,copy-db,web}")
     sub.add_parser("run", help="run the Discord bot (the default)")
+    sub.add_parser(
+        "web",
+        help="serve the web pages (leaderboards, match replays) of servers that turned them on",
+        description="Serve the read-only web companion on WEB_HOST:WEB_PORT (see docs/web.md).",
+    )
     demo = sub.add_parser(
         "demo", help="play a whole match of computer players offline, with pictures"
     )
@@ -80,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"Bad setting: {exc}", file=sys.stderr)
         return 2
+    if args.command == "web":
+        from bot.web.app import run_web
+
+        return run_web(settings)
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

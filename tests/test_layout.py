@@ -28,6 +28,15 @@ DOMINO_ROWS = (
     ("commands",),
 )
 
+#: The web companion from the bottom up: addresses, words, the chart and its own queries; the
+#: replay's positions; the reader (what may be shown); the aiohttp application.
+WEB_ROWS = (
+    ("links", "words", "charts", "queries"),
+    ("positions",),
+    ("reader",),
+    ("app",),
+)
+
 
 def modules() -> dict[str, Path]:
     found = {}
@@ -82,18 +91,26 @@ def test_layers_import_only_downwards() -> None:
     assert bad == []
 
 
-def test_the_dominoes_cog_imports_only_downwards() -> None:
-    row = {f"cogs.domino.{m}": i for i, names in enumerate(DOMINO_ROWS) for m in names}
+def upward_imports(package: str, rows: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The imports of ``package``'s modules that go up its rows (every module needs a row)."""
+    row = {f"{package}.{m}": i for i, names in enumerate(rows) for m in names}
     edges = graph()
-    placed = {name for name in edges if name.startswith("cogs.domino.")}
-    assert placed == set(row), "a module of cogs/domino has no row in DOMINO_ROWS"
-    upward = [
+    placed = {name for name in edges if name.startswith(f"{package}.")}
+    assert placed == set(row), f"a module of {package} has no row"
+    return [
         f"{name} -> {target}"
         for name in placed
         for target in edges[name]
         if target in row and row[target] > row[name]
     ]
-    assert upward == []
+
+
+def test_the_dominoes_cog_imports_only_downwards() -> None:
+    assert upward_imports("cogs.domino", DOMINO_ROWS) == []
+
+
+def test_the_web_companion_imports_only_downwards() -> None:
+    assert upward_imports("bot.web", WEB_ROWS) == []
 
 
 def test_the_engine_imports_no_discord_picture_or_database_library() -> None:

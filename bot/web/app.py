@@ -1,0 +1,496 @@
+"""The web companion's aiohttp application: routes, pages, languages, limits and headers.
+
+Every page is rendered on the server (Jinja2, every value escaped); the only script is the
+replay's static file. Responses carry a strict Content-Security-Policy and set no cookie. A
+client address that asks too often gets 429 without slowing anyone else; a malformed address
+gets 400, anything that is not there (or not public) 404, a database that does not answer
+503, and a bug 500: always a short page in the reader's language, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from bot import pictures
+from bot.i18n import N_, picture_options, tr
+from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES
+from bot.records.service import LEADERBOARD_ORDERS
+from bot.store import DatabaseUnavailable
+from bot.web import links
+from bot.web.charts import rating_chart
+from bot.web.positions import to_json
+from bot.web.reader import MatchPage, Reader
+from bot.web.words import (
+    FAMILY_NAMES,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    bucket_name,
+    choose_language,
+    player_name,
+    result_name,
+    variant_name,
+)
+
+__all__ = ["RateLimiter", "create_app", "run_web"]
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+PER_PAGE = 25
+MAX_ID = 2**63 - 1
+PREVIEWS_KEPT = 32
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+ERRORS = {
+    400: (N_("Bad request"), N_("This address is not valid.")),
+    404: (N_("Page not found"), N_("There is no page here, or it is not public.")),
+    405: (N_("Bad request"), N_("This address is not valid.")),
+    429: (N_("Too many requests"), N_("Please wait a moment before loading more pages.")),
+    500: (N_("Something went wrong"), N_("The page could not be shown. Please try again later.")),
+    503: (
+        N_("Pages unavailable"),
+        N_("The records cannot be read just now. Please try again in a minute."),
+    ),
+}
+
+READER: web.AppKey[Reader] = web.AppKey("reader", Reader)
+LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", object)  # type: ignore[arg-type]
+BASE_URL: web.AppKey[str] = web.AppKey("base_url", str)
+FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
+PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class RateLimiter:
+    """A token bucket per client address: ``per_minute`` requests a minute, in bursts of a
+    quarter of that (at least 10); 0 turns it off."""
+
+    MAX_ADDRESSES = 10_000
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(max(10, per_minute // 4))
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+
+    def wait(self, address: str) -> float:
+        """0 when ``address`` may go on (a token is taken), else the seconds to wait."""
+        if self.rate <= 0:
+            return 0.0
+        now = self.clock()
+        tokens, when = self._buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.rate)
+        if tokens < 1.0:
+            self._buckets[address] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        if len(self._buckets) >= self.MAX_ADDRESSES and address not in self._buckets:
+            self._forget_full(now)
+        self._buckets[address] = (tokens - 1.0, now)
+        return 0.0
+
+    def _forget_full(self, now: float) -> None:
+        """Drop the addresses whose bucket has filled up again (nothing to remember)."""
+        full = self.burst / self.rate
+        for address, (_, when) in list(self._buckets.items()):
+            if now - when >= full:
+                del self._buckets[address]
+
+
+# ------------------------------------------------------------------------------- requests
+
+
+def client_address(request: web.Request) -> str:
+    """The reader's address: the proxy's ``X-Forwarded-For`` (its last entry, the one the
+    proxy wrote) when trusted, else the peer's."""
+    if request.app[FORWARDED]:
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return request.remote or "?"
+
+
+def language(request: web.Request) -> str:
+    """The page's language code (en, es, pt-BR)."""
+    found = request.get("lang")
+    if found is None:
+        asked = request.query.get("lang")
+        found = choose_language(asked, request.headers.get("Accept-Language"))
+        request["lang"] = found
+    return str(found)
+
+
+def link(request: web.Request, path: str, **query: Any) -> str:
+    """An address on the pages, keeping the language the reader chose with ``?lang=``."""
+    params = {k: v for k, v in query.items() if v is not None}
+    if request.query.get("lang") in LANGUAGES:
+        params["lang"] = request.query["lang"]
+    if not params:
+        return path
+    return path + ("&" if "?" in path else "?") + urlencode(params)
+
+
+def page(
+    request: web.Request, template: str, context: Mapping[str, Any], *, status: int = 200
+) -> web.Response:
+    """A page in the reader's language."""
+    lang = language(request)
+    locale = LANGUAGES[lang]
+    here = request.path
+    others = {k: v for k, v in request.query.items() if k != "lang"}
+    switch = [
+        (code, LANGUAGE_NAMES[code], here + "?" + urlencode({**others, "lang": code}), code == lang)
+        for code in LANGUAGES
+    ]
+    full = {
+        "_": functools.partial(tr, locale),
+        "lang": lang,
+        "locale": locale,
+        "link": functools.partial(link, request),
+        "switch": switch,
+        "chosen": request.query.get("lang") if request.query.get("lang") in LANGUAGES else None,
+        "links": links,
+        **context,
+    }
+    response = aiohttp_jinja2.render_template(template, request, full, status=status)
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language"
+    return response
+
+
+def number(text: str | None, *, low: int = 0, high: int = MAX_ID) -> int:
+    """A whole number written in an address, else 400 (bounded, no sign or spaces)."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 19:
+        raise web.HTTPBadRequest()
+    value = int(text)
+    if not low <= value <= high:
+        raise web.HTTPBadRequest()
+    return value
+
+
+def optional_number(request: web.Request, key: str) -> int | None:
+    """A query's whole number (``-1`` allowed: read as the nearest valid one); else 400."""
+    raw = request.query.get(key)
+    if raw is None or raw == "":
+        return None
+    text = raw[1:] if raw.startswith("-") else raw
+    value = number(text, high=10**9)
+    return -value if raw.startswith("-") else value
+
+
+# ------------------------------------------------------------------------------- middleware
+
+
+@web.middleware
+async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every failure as a short page in the reader's language."""
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        status = exc.status if exc.status in ERRORS else 404
+        headers = {k: v for k, v in exc.headers.items() if k == "Retry-After"}
+        response = error_page(request, status)
+        response.headers.update(headers)
+        return response
+    except DatabaseUnavailable:
+        response = error_page(request, 503)
+        response.headers["Retry-After"] = "30"
+        return response
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("%s %s failed", request.method, request.path)
+        return error_page(request, 500)
+
+
+def error_page(request: web.Request, status: int) -> web.Response:
+    title, text = ERRORS[status]
+    response = page(request, "error.html", {"title": title, "text": text}, status=status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@web.middleware
+async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Too many requests from one address: 429, with when to come back."""
+    if not request.path.startswith("/static/"):
+        wait = request.app[LIMITER].wait(client_address(request))
+        if wait > 0:
+            raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
+    return await handler(request)
+
+
+async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    for key, value in HEADERS.items():
+        response.headers.setdefault(key, value)
+    response.headers.popall("Set-Cookie", None)
+
+
+# ------------------------------------------------------------------------------- the pages
+
+
+async def home(request: web.Request) -> web.Response:
+    return page(request, "home.html", {})
+
+
+async def health(request: web.Request) -> web.Response:
+    """200 while the database answers (for the reverse proxy's checks), else 503."""
+    await request.app[READER].server(0)
+    return web.Response(text="ok\n", headers={"Cache-Control": "no-store"})
+
+
+async def server_page(request: web.Request) -> web.Response:
+    guild_id = number(request.match_info["guild"])
+    reader = request.app[READER]
+    server = await reader.server(guild_id)
+    if server is None:
+        raise web.HTTPNotFound()
+    board = request.query.get("board") or DEFAULT_FAMILY
+    by = request.query.get("by") or "rating"
+    if board not in BUCKETS or by not in LEADERBOARD_ORDERS:
+        raise web.HTTPBadRequest()
+    wanted = optional_number(request, "page")
+    leaders = await reader.leaderboard(guild_id, board, by, max(0, (wanted or 1) - 1), PER_PAGE)
+    recent = await reader.recent(guild_id)
+    lang = language(request)
+    locale = LANGUAGES[lang]
+    boards = [(ALL, bucket_name(locale, ALL))]
+    for family, variants in FAMILIES.items():
+        boards.append((family, bucket_name(locale, family)))
+        boards += [(v, "\u2003" + bucket_name(locale, v)) for v in variants]
+    return page(
+        request,
+        "server.html",
+        {
+            "server": server,
+            "board": board,
+            "board_name": bucket_name(locale, board),
+            "by": by,
+            "boards": boards,
+            "leaders": leaders,
+            "recent": recent,
+            "name_of": functools.partial(player_name, locale),
+            "variant_name": functools.partial(variant_name, locale),
+            "result_name": functools.partial(result_name, locale),
+        },
+    )
+
+
+async def _match_page(request: web.Request) -> MatchPage:
+    table_id = number(request.match_info["table"])
+    found = await request.app[READER].match(table_id)
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
+
+
+def seat_names(locale: str, found: MatchPage) -> list[str]:
+    """The name at each seat, as the pages show it."""
+    names = [""] * found.record.seats
+    for s in found.seats:
+        for seat in s.seats:
+            if 0 <= seat < len(names):
+                names[seat] = player_name(locale, s.name, s.kind, shown=s.shown, seat=seat)
+    return names
+
+
+async def match_page(request: web.Request) -> web.Response:
+    found = await _match_page(request)
+    hand = optional_number(request, "hand")
+    move = optional_number(request, "move")
+    lang = language(request)
+    locale = LANGUAGES[lang]
+    names = seat_names(locale, found)
+    sides: dict[int, list[str]] = {}
+    for s in found.seats:
+        sides.setdefault(s.side, []).append(names[s.seats[0]])
+    side_names = [" & ".join(sides.get(i, [])) for i in range(len(found.record.scores))]
+    table_id = found.record.table_id
+    preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
+    return page(
+        request,
+        "match.html",
+        {
+            "match": found,
+            "record": found.record,
+            "server": found.server,
+            "names": names,
+            "side_names": side_names,
+            "hand": hand,
+            "move": move,
+            "variant": variant_name(locale, found.record.variant),
+            "preview": preview,
+            "canonical": links.url(request.app[BASE_URL], link(request, f"/m/{table_id}")),
+            "result_name": functools.partial(result_name, locale),
+        },
+    )
+
+
+async def replay_data(request: web.Request) -> web.Response:
+    found = await _match_page(request)
+    locale = LANGUAGES[language(request)]
+    try:
+        replay = await request.app[READER].replay(found.record.table_id)
+    except LookupError:
+        raise web.HTTPNotFound() from None
+    data = to_json(locale, replay.ruleset, replay.positions, seat_names(locale, found))
+    data["words"] = {
+        "up": tr(locale, "up"),
+        "down": tr(locale, "down"),
+        "play": tr(locale, "Play"),
+        "pause": tr(locale, "Pause"),
+    }
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    response = web.Response(
+        text=body, content_type="application/json", headers={"Cache-Control": "max-age=60"}
+    )
+    response.enable_compression()
+    return response
+
+
+async def preview_image(request: web.Request) -> web.Response:
+    """The match's final table, for link previews (Open Graph)."""
+    found = await _match_page(request)
+    locale = LANGUAGES[language(request)]
+    names = seat_names(locale, found)
+    key = (found.record.table_id, locale, tuple(names))
+    cache = request.app[PREVIEWS]
+    png = cache.get(key)
+    if png is None:
+        try:
+            replay = await request.app[READER].replay(found.record.table_id)
+        except LookupError:
+            raise web.HTTPNotFound() from None
+        png = await pictures.table_png(replay.final, names, **picture_options(locale))
+        if png is None:
+            raise web.HTTPNotFound()
+        cache[key] = png
+        while len(cache) > PREVIEWS_KEPT:
+            cache.pop(next(iter(cache)))
+    return web.Response(
+        body=png, content_type="image/png", headers={"Cache-Control": "max-age=300"}
+    )
+
+
+async def player_page(request: web.Request) -> web.Response:
+    guild_id = number(request.match_info["guild"])
+    player_id = number(request.match_info["player"])
+    reader = request.app[READER]
+    server = await reader.server(guild_id)
+    if server is None:
+        raise web.HTTPNotFound()
+    found = await reader.player(server, player_id)
+    if found is None:
+        raise web.HTTPNotFound()
+    locale = LANGUAGES[language(request)]
+    families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
+    chart = rating_chart(found.stats.series, families, tr(locale, "Rating over time"))
+    return page(
+        request,
+        "player.html",
+        {
+            "server": server,
+            "player": found,
+            "stats": found.stats,
+            "chart": chart,
+            "families": families,
+            "bucket_name": functools.partial(bucket_name, locale),
+            "variant_name": functools.partial(variant_name, locale),
+            "result_name": functools.partial(result_name, locale),
+            "name_of": functools.partial(player_name, locale),
+            "level_name": lambda level: tr(locale, level),
+        },
+    )
+
+
+# ------------------------------------------------------------------------------- the app
+
+
+def create_app(
+    reader: Reader,
+    *,
+    base_url: str = "",
+    rate_limit: int = 120,
+    forwarded: bool = False,
+    clock: Callable[[], float] = time.monotonic,
+) -> web.Application:
+    """The application; ``reader`` is closed with it."""
+    app = web.Application(middlewares=[errors, limits])
+    app[READER] = reader
+    app[LIMITER] = RateLimiter(rate_limit, clock)
+    app[BASE_URL] = base_url.rstrip("/")
+    app[FORWARDED] = forwarded
+    app[PREVIEWS] = {}
+    aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env = aiohttp_jinja2.get_env(app)
+    env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    env.filters["iso"] = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+    app.router.add_get("/", home)
+    app.router.add_get("/health", health)
+    app.router.add_get("/s/{guild}", server_page)
+    app.router.add_get("/s/{guild}/p/{player}", player_page)
+    app.router.add_get("/m/{table}", match_page)
+    app.router.add_get("/m/{table}/replay.json", replay_data)
+    app.router.add_get("/m/{table}/preview.png", preview_image)
+    app.router.add_static("/static/", HERE / "static", append_version=False)
+    app.on_response_prepare.append(security_headers)
+
+    async def close(app: web.Application) -> None:
+        await reader.close()
+
+    app.on_cleanup.append(close)
+    return app
+
+
+def run_web(settings: Any) -> int:
+    """``python -m bot web``: serve the pages until stopped."""
+    from bot.log import setup_logging
+
+    setup_logging(settings.log_level)
+    reader = Reader(settings.database_url)
+    app = create_app(
+        reader,
+        base_url=settings.web_base_url,
+        rate_limit=settings.web_rate_limit,
+        forwarded=settings.web_forwarded,
+    )
+    web.run_app(
+        app,
+        host=settings.web_host,
+        port=settings.web_port,
+        access_log=None,
+        print=lambda text: log.info("%s", text),
+    )
+    return 0

@@ -1,0 +1,230 @@
+"""What the pages show, read from the bot's database (never written to).
+
+:class:`Reader` opens the database read-only on first use (and again after it failed), reads
+through the bot's repositories and services, and decides what may be shown:
+
+- a server's pages exist only while its managers have them on;
+- a finished, recorded match of such a server has a page; a running one never does;
+- a person who left this server's or the global leaderboards, or asked to be forgotten, has
+  no page, and match pages name him "a player" (forgotten: "a former player"). Our decision:
+  the web is public, so leaving either board keeps a person off it;
+- names are the global names the records hold, never a server nickname.
+
+Any failure of the database becomes :class:`~bot.store.DatabaseUnavailable` (the 503 page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.records.record import ALL, GLOBAL, MatchRecord
+from bot.records.service import HistoryItem, LeaderboardPage, PlayerStats, Records
+from bot.records.store import EntryRow, RecordsRepo
+from bot.store import DatabaseUnavailable, HandResultRow, Store
+from bot.web.positions import Replay, positions
+from bot.web.queries import WebRepo, WebServer, open_read_only
+
+__all__ = ["MatchPage", "PlayerPage", "Reader", "Seat"]
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER = 1.0  # seconds before a database that failed to open is tried again
+REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
+RECENT = 20  # matches on a server's page
+HISTORY = 15  # matches on a player's page
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A participant as a page names him."""
+
+    table_id: int
+    player_id: int
+    name: str  # recorded global name ("" once forgotten)
+    kind: str
+    shown: bool  # False: he left the leaderboards (named "a player", no page)
+    side: int
+    seats: tuple[int, ...]
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPage:
+    """A finished match of a server with pages."""
+
+    server: WebServer
+    record: MatchRecord
+    seats: tuple[Seat, ...]  # participants, by side
+    hands: tuple[dict[str, Any], ...]  # each hand's result, in order
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPage:
+    """A person on a server's leaderboards."""
+
+    server: WebServer
+    stats: PlayerStats
+    history: tuple[HistoryItem, ...]
+
+
+_DB_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, TimeoutError)
+with contextlib.suppress(ImportError):
+    import asyncpg
+
+    _DB_ERRORS = (*_DB_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+class Reader:
+    """The pages' read-only access to the bot's database."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.url = url
+        self.timeout = timeout
+        self.clock = clock
+        self._store: Store | None = None
+        self._opening = asyncio.Lock()
+        self._failed_at: float | None = None
+        self._replays: collections.OrderedDict[int, Replay] = collections.OrderedDict()
+
+    async def close(self) -> None:
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
+
+    async def _open(self) -> Store:
+        if self._store is not None:
+            return self._store
+        async with self._opening:
+            if self._store is None:
+                if self._failed_at is not None and self.clock() - self._failed_at < RETRY_AFTER:
+                    raise DatabaseUnavailable("the database did not answer a moment ago")
+                try:
+                    self._store = await asyncio.wait_for(open_read_only(self.url), self.timeout)
+                except (DatabaseUnavailable, *_DB_ERRORS) as exc:
+                    self._failed_at = self.clock()
+                    log.warning("the database cannot be read: %s", exc)
+                    raise DatabaseUnavailable(str(exc)) from exc
+                self._failed_at = None
+            return self._store
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[Store]:
+        """The store, for one page's reads; a failure or a time-out is DatabaseUnavailable."""
+        store = await self._open()
+        try:
+            async with asyncio.timeout(self.timeout):
+                yield store
+        except DatabaseUnavailable:
+            raise
+        except _DB_ERRORS as exc:
+            log.warning("the database did not answer: %s", exc)
+            raise DatabaseUnavailable(type(exc).__name__) from exc
+
+    # -- servers ---------------------------------------------------------------------------
+
+    async def server(self, guild_id: int) -> WebServer | None:
+        async with self.reading() as store:
+            return await WebRepo(store.db).server(guild_id)
+
+    async def leaderboard(
+        self, guild_id: int, bucket: str, by: str, page: int, per_page: int
+    ) -> LeaderboardPage:
+        async with self.reading() as store:
+            return await Records(store).leaderboard(
+                scope=guild_id, bucket=bucket, by=by, page=page, per_page=per_page
+            )
+
+    async def recent(self, guild_id: int) -> list[tuple[MatchRecord, tuple[Seat, ...]]]:
+        """The server's latest matches with their participants."""
+        async with self.reading() as store:
+            matches = await WebRepo(store.db).recent_matches(guild_id, limit=RECENT)
+            entries = await RecordsRepo(store.db).entries_of([m.table_id for m in matches])
+            seats = await self._seats(store, entries, guild_id)
+        return [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
+
+    async def _seats(self, store: Store, entries: Sequence[EntryRow], guild_id: int) -> list[Seat]:
+        people = [e.player_id for e in entries if e.kind == "human"]
+        hidden = await RecordsRepo(store.db).hidden_scopes(people)
+        return [
+            Seat(
+                e.table_id,
+                e.player_id,
+                e.name,
+                e.kind,
+                e.kind == "computer" or not hidden.get(e.player_id, set()) & {GLOBAL, guild_id},
+                e.side,
+                e.seats,
+                e.result,
+            )
+            for e in entries
+        ]
+
+    # -- matches ---------------------------------------------------------------------------
+
+    async def match(self, table_id: int) -> MatchPage | None:
+        """A recorded match of a server with pages (None otherwise)."""
+        async with self.reading() as store:
+            records = RecordsRepo(store.db)
+            record = (await records.matches([table_id])).get(table_id)
+            if record is None or record.guild_id is None:
+                return None
+            server = await WebRepo(store.db).server(record.guild_id)
+            if server is None:
+                return None
+            seats = await self._seats(store, await records.entries_of([table_id]), server.guild_id)
+            hands: list[HandResultRow] = await store.hand_results.list(table_id)
+        return MatchPage(
+            server,
+            record,
+            tuple(seats),
+            tuple(h.result for h in sorted(hands, key=lambda h: h.hand_number)),
+        )
+
+    async def replay(self, table_id: int) -> Replay:
+        """Every position of a finished match (kept: a finished match never changes)."""
+        cached = self._replays.get(table_id)
+        if cached is not None:
+            self._replays.move_to_end(table_id)
+            return cached
+        async with self.reading() as store:
+            match = await store.matches.get(table_id)
+            actions = await store.actions.list(table_id)
+        if match is None or match.outcome is None:
+            raise LookupError(table_id)
+        found = await asyncio.to_thread(positions, match, actions)
+        self._replays[table_id] = found
+        while len(self._replays) > REPLAYS_KEPT:
+            self._replays.popitem(last=False)
+        return found
+
+    # -- players ---------------------------------------------------------------------------
+
+    async def player(self, server: WebServer, player_id: int) -> PlayerPage | None:
+        """A person's page on a server's pages: None unless he is on its leaderboard (and on
+        the global one)."""
+        if player_id <= 0:
+            return None  # computers and forgotten people
+        async with self.reading() as store:
+            records = Records(store)
+            hidden = await records.hidden_scopes(player_id)
+            if hidden & {GLOBAL, server.guild_id}:
+                return None
+            stats = await records.stats(player_id, guild_id=server.guild_id, viewer_id=0)
+            if stats.kind != "human" or ALL not in stats.server:
+                return None
+            history = await records.history(player_id, guild_id=server.guild_id, limit=HISTORY)
+        return PlayerPage(server, stats, tuple(history))

@@ -1,0 +1,112 @@
+"""The pages' words: languages, and names of variants, families, results and players.
+
+Every text comes from the bot's one catalogue (:mod:`bot.i18n`): the names here are the same
+message ids the bot's messages use, so they read the same in Discord and on the pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import N_, tr
+from bot.records.record import ALL, FAMILIES, computer_level
+
+__all__ = [
+    "LANGUAGES",
+    "bucket_name",
+    "choose_language",
+    "player_name",
+    "result_name",
+    "variant_name",
+]
+
+#: The pages' languages: the code a reader picks (``?lang=``) and the bot's locale for it.
+LANGUAGES: dict[str, str] = {"en": "en-US", "es": "es-ES", "pt-BR": "pt-BR"}
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt-BR": "Português (Brasil)"}
+
+VARIANT_NAMES = {
+    "partners": N_("Partners (Latin)"),
+    "spanish": N_("Spanish pairs"),
+    "venezuelan": N_("Venezuelan"),
+    "brazilian": N_("Brazilian"),
+    "cuban": N_("Cuban (double nine)"),
+    "seven-seven": N_("7+7 (two people, two hands each)"),
+    "three": N_("Three players"),
+    "draw": N_("Draw game (two players)"),
+    "two": N_("Domino for two"),
+    "penalty": N_("Penalty points (four hands)"),
+    "all-fives": N_("All Fives (Muggins)"),
+}
+FAMILY_NAMES = {
+    "partnership": N_("Partnership games"),
+    "two-player": N_("Two-player games"),
+    "three-player": N_("Three players"),
+    "fives": N_("All Fives"),
+}
+RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
+
+
+def choose_language(asked: str | None, accept: str | None) -> str:
+    """The page's language: ``?lang=`` when it names one, else the best of the browser's
+    ``Accept-Language`` (by quality, then order), else English."""
+    if asked in LANGUAGES:
+        return asked
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept or "").split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        ranked.append((-quality, i, tag.strip().lower()))
+    for quality, _, tag in sorted(ranked):
+        if quality >= 0:
+            continue
+        if tag.startswith("pt"):
+            return "pt-BR"
+        if tag.startswith("es"):
+            return "es"
+        if tag.startswith("en"):
+            return "en"
+    return "en"
+
+
+def variant_name(locale: str, variant: str) -> str:
+    entry = VARIANT_NAMES.get(variant)
+    return tr(locale, entry) if entry else variant
+
+
+def bucket_name(locale: str, bucket: str) -> str:
+    """A leaderboard's name: every variant, a family or one variant."""
+    if bucket == ALL:
+        return tr(locale, "All variants")
+    if bucket in FAMILY_NAMES:
+        return tr(locale, FAMILY_NAMES[bucket])
+    return variant_name(locale, bucket)
+
+
+def bucket_groups() -> Sequence[tuple[str, tuple[str, ...]]]:
+    """The families and their variants, in the order the pages list them."""
+    return tuple(FAMILIES.items())
+
+
+def result_name(locale: str, result: str) -> str:
+    return tr(locale, RESULT_NAMES.get(result, result))
+
+
+def player_name(
+    locale: str, name: str, kind: str, *, shown: bool = True, seat: int | None = None
+) -> str:
+    """A participant's name as the pages show it (raw: the templates escape it).
+
+    A computer reads "Computer (hard)" (at a match's seat, "Computer 3"); a forgotten person
+    "a former player"; a person who left the leaderboards (``shown`` False) "a player"."""
+    if kind == "computer" and seat is not None:
+        return tr(locale, "Computer {number}", number=seat + 1)
+    if kind == "computer":
+        return tr(locale, "Computer ({level})", level=tr(locale, computer_level(name)))
+    if not name:
+        return tr(locale, "a former player")
+    return name if shown else tr(locale, "a player")

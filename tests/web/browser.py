@@ -1,0 +1,95 @@
+"""Support for the browser tests (no tests here): the system's headless Chromium through
+Selenium and its chromedriver, and the pages served by a real aiohttp server in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.web.app import create_app
+from bot.web.reader import Reader
+
+CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+DRIVER = ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+)
+
+
+def find(paths: tuple[str, ...], name: str) -> str | None:
+    for path in paths:
+        if Path(path).is_file():
+            return path
+    return shutil.which(name)
+
+
+@contextmanager
+def chromium(width: int = 1100, height: int = 900) -> Iterator[object]:
+    """A headless Chromium driven by Selenium (its console log readable)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary = find(CHROMIUM, "chromium")
+    driver_path = find(DRIVER, "chromedriver")
+    assert binary and driver_path, "Chromium and chromedriver are needed (see .ci/run)"
+    with tempfile.TemporaryDirectory() as profile:
+        options = webdriver.ChromeOptions()
+        options.binary_location = binary
+        for flag in FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={profile}")
+        options.add_argument(f"--window-size={width},{height}")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+
+@contextmanager
+def serve(database_url: str, **options: object) -> Iterator[str]:
+    """The pages of ``database_url`` on a free local port, in a thread; yields the base URL."""
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+    state: dict[str, object] = {}
+
+    async def start() -> None:
+        runner = web.AppRunner(create_app(Reader(database_url), **options))  # type: ignore[arg-type]
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        state["runner"] = runner
+        state["port"] = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(start())
+        started.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    started.wait(30)
+    try:
+        yield f"http://127.0.0.1:{state['port']}"
+    finally:
+        runner = state["runner"]
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(30)  # type: ignore[attr-defined]
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(30)
+        loop.close()

@@ -1,0 +1,184 @@
+"""Every route of the web companion over HTTP, on each backend (a SQLite file, a PostgreSQL
+database): what it shows, what it never shows, and its answers to bad addresses."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.records.record import GLOBAL
+from bot.records.service import Records
+from bot.server_settings import ServerSettings
+from bot.store import Store
+from bot.web.app import CSP, create_app
+from bot.web.reader import Reader
+from tests.web.seed import ANA, BEA, DARK, GUILD, NICKNAME, Seeded, seed
+
+ES = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
+
+
+@pytest.fixture
+async def seeded(database_url: str) -> AsyncIterator[tuple[Store, Seeded]]:
+    store = await Store.open(database_url)
+    try:
+        yield store, await seed(store)
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+async def client(database_url: str, seeded: tuple[Store, Seeded]) -> AsyncIterator[TestClient]:
+    app = create_app(Reader(database_url), base_url="https://pages.example", rate_limit=0)
+    async with TestClient(TestServer(app)) as c:
+        yield c
+
+
+async def text(client: TestClient, path: str, status: int = 200, **headers: str) -> str:
+    response = await client.get(path, headers=headers)
+    body = await response.text()
+    assert response.status == status, (path, body[:300])
+    assert response.headers["Content-Security-Policy"] == CSP
+    assert "Set-Cookie" not in response.headers
+    assert "Traceback" not in body
+    return body
+
+
+async def test_a_servers_page_shows_its_leaderboard_and_recent_matches(
+    client: TestClient, seeded: tuple[Store, Seeded]
+) -> None:
+    store, s = seeded
+    page = await text(client, f"/s/{GUILD}")
+    assert "Domino &lt;Club&gt;" in page and "<Club>" not in page
+    assert f'href="/m/{s.played}"' in page
+    assert f'href="/m/{s.running}"' not in page and f'href="/m/{s.dark}"' not in page
+    board = await Records(store).leaderboard(scope=GUILD, bucket="two-player", by="wins", page=1,
+                                             per_page=25)
+    wins = await text(client, f"/s/{GUILD}?board=two-player&by=wins&page=2")
+    assert board.rows and board.page == 0  # 7 players: one page, a later one reads as the last
+    shown = [row.split("</th>")[0] for row in wins.split('<tr><td>')[1:]]
+    assert len(shown) == len(board.rows)
+    for row, line in zip(shown, board.rows, strict=True):
+        assert row.startswith(f"{line.place}</td>") and f"/p/{line.player_id}\"" in row
+    # The people of the partners match, by their global names, never the table's nickname.
+    partners = await text(client, f"/s/{GUILD}?board=partners")
+    assert "Ana Global" in partners and NICKNAME not in partners
+    assert "Bea &lt;b&gt;&amp;amp;" in partners
+    # Bad choices are 400, in the reader's language.
+    bad = await text(client, f"/s/{GUILD}?board=nothing", 400, **ES)
+    assert 'lang="es"' in bad and "Solicitud incorrecta" in bad
+    await text(client, f"/s/{GUILD}?page=two", 400)
+    await text(client, f"/s/{GUILD}?by=elo", 400)
+
+
+async def test_servers_without_pages_and_malformed_ids(client: TestClient) -> None:
+    for path in (f"/s/{DARK}", "/s/424242", f"/s/{DARK}/p/{ANA}", "/nowhere", "/s/1/x/2"):
+        page = await text(client, path, 404, **ES)
+        assert "Página no encontrada" in page
+    for path in ("/s/abc", "/s/-5", "/s/99999999999999999999999", "/m/1.5", "/s/١٢", "/m/ 1"):
+        await text(client, path, 400)
+    response = await client.post(f"/s/{GUILD}")
+    assert response.status == 405 and "Traceback" not in await response.text()
+
+
+async def test_a_finished_match_page_its_replay_and_preview(
+    client: TestClient, seeded: tuple[Store, Seeded]
+) -> None:
+    store, s = seeded
+    page = await text(client, f"/m/{s.played}")
+    hands = await store.hand_results.list(s.played)
+    assert page.count("Replay hand ") == len(hands) >= 1
+    record = (await Records(store).repo.matches([s.played]))[s.played]
+    for score in record.scores:
+        assert f"<td>{score}</td>" in page
+    assert "Ana Global" in page and NICKNAME not in page and "Bea &lt;b&gt;" in page
+    assert 'property="og:image" content="https://pages.example/m/' in page
+    assert '<script src="/static/replay.js" defer></script>' in page
+    assert "<script>" not in page and " on" + "click" not in page  # no inline script
+    # Permalinks: numbers are kept for the script to bring to the nearest position ...
+    near = await text(client, f"/m/{s.played}?hand=999&move=-1")
+    assert 'data-hand="999"' in near and 'data-move="-1"' in near
+    # ... anything else is a 400.
+    for query in ("hand=x", "move=1e3", "hand=--1", "move=99999999999"):
+        await text(client, f"/m/{s.played}?{query}", 400)
+    for table in (s.running, s.dark, 987654):
+        await text(client, f"/m/{table}", 404)
+        await text(client, f"/m/{table}/replay.json", 404)
+        await text(client, f"/m/{table}/preview.png", 404)
+
+    response = await client.get(f"/m/{s.played}/replay.json")
+    data = json.loads(await response.text())
+    engine = s.replay.positions
+    assert len(data["positions"]) == len(engine)
+    for shown, p in zip(data["positions"], engine, strict=True):
+        assert (shown["hand"], shown["move"], shown["moves"]) == (p.hand, p.move, p.moves)
+        assert [tuple(t) for t in shown["line"]] == list(p.line)
+        assert shown["sizes"] == list(p.sizes) and shown["scores"] == list(p.scores)
+        # Nothing but what everyone saw: the line, counts and scores.
+        assert set(shown) == {"hand", "move", "moves", "seat", "line", "spinner", "arms",
+                              "sizes", "pile", "scores", "last", "end", "text"}
+    assert data["seats"][0] == "Ana Global" and NICKNAME not in json.dumps(data)
+    assert data["positions"][-1]["scores"] == list(record.scores)
+
+    png = await client.get(f"/m/{s.played}/preview.png")
+    assert png.status == 200 and (await png.read()).startswith(b"\x89PNG")
+
+
+async def test_a_players_page(client: TestClient, seeded: tuple[Store, Seeded]) -> None:
+    _, s = seeded
+    page = await text(client, f"/s/{GUILD}/p/{ANA}")
+    assert "<h1>Ana Global</h1>" in page and NICKNAME not in page
+    assert '<svg class="chart"' in page and "<polyline" in page
+    assert f'href="/m/{s.played}"' in page and f'href="/m/{s.dark}"' not in page
+    assert "Partners (Latin)" in page
+    assert "Computer" not in page or "easy" in page  # against each computer level
+    for player in (0, 999, 1):  # nobody, never played here, not a person
+        await text(client, f"/s/{GUILD}/p/{player}", 404)
+    await text(client, f"/s/{GUILD}/p/-3", 400)
+
+
+async def test_languages_follow_the_browser_and_the_switcher(client: TestClient) -> None:
+    pt = await text(client, f"/s/{GUILD}", **{"Accept-Language": "pt-BR,pt;q=0.9"})
+    assert '<html lang="pt-BR">' in pt and "Partidas recentes" in pt
+    es = await text(client, f"/s/{GUILD}?lang=es", **{"Accept-Language": "pt-BR"})
+    assert '<html lang="es">' in es
+    assert re.search(r'href="/m/\d+\?lang=es"', es)  # links keep the reader's choice
+    en = await text(client, f"/s/{GUILD}", **{"Accept-Language": "de-DE, fr;q=0.8"})
+    assert '<html lang="en">' in en
+    for code in ("en", "es", "pt-BR"):
+        assert f'hreflang="{code}"' in en
+
+
+async def test_privacy_left_the_boards_forget_me_and_pages_turned_off(
+    client: TestClient, seeded: tuple[Store, Seeded]
+) -> None:
+    store, s = seeded
+    records = Records(store)
+    await records.set_privacy(BEA, GUILD, True)
+    await text(client, f"/s/{GUILD}/p/{BEA}", 404)
+    match = await text(client, f"/m/{s.played}")
+    assert "Bea &lt;b&gt;" not in match and "a player" in match
+    data = await text(client, f"/m/{s.played}/replay.json")
+    assert "Bea <b>" not in data
+    assert "Bea &lt;b&gt;" not in await text(client, f"/s/{GUILD}?board=partners")
+
+    await records.set_privacy(ANA, GLOBAL, True)  # left the global boards only
+    await text(client, f"/s/{GUILD}/p/{ANA}", 404)
+    await records.set_privacy(ANA, GLOBAL, False)
+    await text(client, f"/s/{GUILD}/p/{ANA}")
+
+    await records.forget(ANA)
+    await text(client, f"/s/{GUILD}/p/{ANA}", 404)
+    for path in (f"/m/{s.played}", f"/m/{s.played}/replay.json", f"/s/{GUILD}?board=partners",
+                 f"/s/{GUILD}"):
+        page = await text(client, path)
+        assert "Ana Global" not in page
+    assert "a former player" in await text(client, f"/m/{s.played}")
+
+    await ServerSettings(store).update(GUILD, web=None)
+    for path in (f"/s/{GUILD}", f"/m/{s.played}", f"/m/{s.played}/replay.json",
+                 f"/m/{s.played}/preview.png", f"/s/{GUILD}/p/1000"):
+        await text(client, path, 404)
