@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -727,6 +727,109 @@ class TableService:
             self._timed(*timers)
             info = rt.info()
         self._notify(rt, "on_table_started", info)
+        return info
+
+    async def open_seated(
+        self,
+        *,
+        host_id: int,
+        ruleset: Ruleset,
+        options: dict[str, Any],
+        people: Sequence[tuple[int, str] | None],
+        guild_id: int | None,
+        channel_id: int | None,
+        turn_timer: int = DEFAULT_TURN_TIMER,
+        locale: str | None = None,
+        within: Callable[[Transaction, int], Awaitable[None]] | None = None,
+    ) -> TableInfo:
+        """Open a table whose people are chosen already (an event's board) and start its match
+        at once in a thread of its own: ``people`` holds (user id, name) per seat group, None
+        for a computer. ``within(tx, table_id)`` writes what belongs with it in the same
+        transaction. The per-person and per-server limits do not apply (the event has its own).
+        """
+        self._check_owned(guild_id)
+        groups = seat_groups(ruleset)
+        if len(people) != len(groups):
+            raise ValueError(f"a {ruleset.id} table seats {len(groups)} people or computers")
+        seed = self.seed_source()
+        match = Match.new(ruleset, seed)
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            row = await tx.tables.create(
+                host_id=host_id,
+                variant=ruleset.id,
+                options=options,
+                now=now,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                turn_timer=turn_timer,
+                locale=locale,
+            )
+            seats: list[SeatRow | None] = [None] * ruleset.seats
+            for group, person in zip(groups, people, strict=True):
+                for s in group:
+                    if person is None:
+                        seats[s] = _computer_seat(row.id, s, self.ai_level)
+                    else:
+                        seats[s] = SeatRow(row.id, s, person[0], person[1], "human")
+            for seat_row in seats:
+                assert seat_row is not None
+                await tx.seats.put(seat_row)
+            for person in dict.fromkeys(p for p in people if p is not None):
+                await tx.players.upsert(person[0], person[1], now=now)
+            rt = _Table(row=row, ruleset=ruleset, seats=seats)
+            timers = self._turn_deadlines(rt, now, hand_ended=False, match=match, seats=seats)
+            await tx.matches.create(row.id, ruleset=ruleset.to_dict(), seed=seed, now=now)
+            await tx.tables.set_status(row.id, "running", now=now)
+            await tx.tables.set_messages(row.id, now=now, thread_id=0)
+            await tx.deadlines.replace(row.id, (), timers)
+            if within is not None:
+                await within(tx, row.id)
+        rt.match, rt.seed = match, seed
+        rt.row = dataclasses.replace(row, status="running", updated_at=now, thread_id=0)
+        rt.turn_started = now
+        self._keep(rt)
+        self._timed(*timers)
+        info = rt.info()
+        self._notify(rt, "on_table_started", info)
+        return info
+
+    async def take_over(self, table_id: int, user_id: int) -> TableInfo | None:
+        """A computer plays the seats of ``user_id`` from now on (he did not show up); None if
+        he has none left to take or the table is not running here."""
+        rt = self._tables.get(table_id)
+        if rt is None:
+            return None
+        async with rt.lock:
+            taken = rt.user_seats(user_id)
+            if rt.row.status != "running" or rt.match is None or not taken:
+                return None
+            seats = list(rt.seats)
+            for s in taken:
+                old = seats[s]
+                assert old is not None
+                seats[s] = dataclasses.replace(old, kind="computer", ai_level=self.ai_level)
+            now = self.clock()
+            kinds = ("move", "remind", "timeout", "forced")
+            timers: list[DeadlineRow] = []
+            if rt.match.turn in taken and rt.match.outcome is None:
+                start = max(now, rt.turn_started or now)
+                timers = [
+                    d
+                    for d in self._turn_deadlines(rt, start, hand_ended=False, seats=seats)
+                    if d.kind in kinds
+                ]
+            async with self.store.transaction() as tx:
+                for s in taken:
+                    await tx.seats.put(seats[s])  # type: ignore[arg-type]
+                if timers:
+                    await tx.deadlines.replace(rt.id, kinds, timers)
+            rt.seats[:] = seats
+            if timers:
+                self.scheduler.clear(rt.id, kinds)
+                self._timed(*timers)
+            info = rt.info()
+        self._notify(rt, "on_seat_taken_over", info, user_id, taken)
         return info
 
     async def cancel(

@@ -1,0 +1,58 @@
+"""Helpers of the tournament tests: play an event's clock forward."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from bot.tables.service import TableService
+from bot.tournaments.service import TournamentService
+from tests.bot.helpers import FakeClock
+
+
+async def run(tables: TableService, clock: FakeClock, seconds: float = 0.0) -> None:
+    """Move the clock and run everything due (computer moves, the event's steps), until
+    nothing more is due now."""
+    clock.advance(seconds)
+    for _ in range(10_000):
+        await tables.tick()
+        await tables.idle()
+        due = tables.scheduler.next_due()
+        if due is None or due > clock():
+            return
+    raise AssertionError("the clock never settled")
+
+
+async def play_round(
+    events: TournamentService,
+    tables: TableService,
+    clock: FakeClock,
+    event_id: int,
+    *,
+    skip: Collection[int] = (),
+    absent: Collection[int] = (),
+) -> int:
+    """From an open check-in: everyone but ``skip`` checks in, the round starts, everyone
+    seated but ``absent`` clicks in at his table, and the tables are played out (the people
+    let their turns time out until a computer takes over). Returns the round's number."""
+    state = await events.state(event_id)
+    number = state.event.round
+    for e in state.active():
+        if e.joined_round <= number and e.user_id not in skip:
+            await events.check_in(event_id, e.user_id)
+    await run(tables, clock, events.checkin_before)
+    state = await events.state(event_id)
+    for b in state.boards_of(number):
+        for user in b.people:
+            if user is not None and user not in absent and b.status == "playing":
+                await events.here(event_id, number, user)
+    for _ in range(500):
+        state = await events.state(event_id)
+        row = state.round_row(number)
+        if row is not None and row.status == "done":
+            return number
+        await run(tables, clock, tables_timer(events))
+    raise AssertionError(f"round {number} never ended")
+
+
+def tables_timer(events: TournamentService) -> float:
+    return float(events.turn_timer)
