@@ -357,7 +357,10 @@ class TournamentService(TableObserver):
         """Open an event for registration (the checks first: each bad value is refused with
         its reason and nothing is written)."""
         if not self.owns(guild_id):
-            raise TablesElsewhere("This server's tables are run by another bot process.")
+            raise TablesElsewhere(
+                "The bot is moving this server's tables between its processes; try again in a"
+                " few seconds."
+            )
         name = " ".join(name.split())
         if not 0 < len(name) <= MAX_NAME:
             raise InvalidOptions("A tournament name has 1 to {max} characters.", max=MAX_NAME)
