@@ -32,8 +32,8 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands, tasks
 
-from bot.errors import ServiceError
 from bot.i18n import N_, number, tr, trn
+from bot.records.forget import Forgetting
 from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
 from bot.records.service import (
     LEADERBOARD_ORDERS,
@@ -604,6 +604,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         self._group: app_commands.Group | None = None
         self._own_group = False
         self._catch_up: asyncio.Task[int] | None = None
+        self.forgetting = Forgetting(records, getattr(bot, "service", None))
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*BUTTONS)
@@ -626,9 +627,12 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             service.add_observer(self.records)
         self._catch_up = asyncio.create_task(self._catch_up_now(), name="records-catch-up")
         self.sweep.start()
+        self.forgetting.service = service
+        self.forgetting.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
+        await self.forgetting.close()
         if self._catch_up is not None:
             self._catch_up.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -909,23 +913,15 @@ class RecordsCog(commands.Cog, name=COG_NAME):
 
     # -- /domino forget-me ---------------------------------------------------------------------
 
-    def _open_tables(self, user_id: int) -> tuple[list[Any], list[Any]]:
-        """The lobbies (and challenges) he sits at or is invited to; the matches he plays."""
-        service = getattr(self.bot, "service", None)
-        tables = [] if service is None else service.open_tables()
-        mine = [t for t in tables if t.is_seated(user_id) or user_id in t.invited]
-        lobbies = [t for t in mine if t.status == "lobby"]
-        running = [t for t in mine if t.status == "running"]
-        return lobbies, running
-
     async def forget_me(self, interaction: Interaction) -> None:
         async with self._guard(interaction, "forget-me"):
             locale = _locale(interaction)
             user = interaction.user.id
-            lobbies, running = self._open_tables(user)
+            found = await self.forgetting.open_tables(user)  # on every process
+            lobbies, running = len(found.lobbies), len(found.running)
             await interaction.response.send_message(
-                embed=forget_embed(locale, len(lobbies), len(running)),
-                view=_view(forget_buttons(locale, user, len(running))),
+                embed=forget_embed(locale, lobbies, running),
+                view=_view(forget_buttons(locale, user, running)),
                 ephemeral=True,
             )
 
@@ -940,41 +936,23 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 content=tr(locale, "Nothing was deleted."), embed=None, view=None
             )
             return
-        lobbies, running = self._open_tables(owner)
-        if len(running) > announced:  # a match he was not warned about: ask again
+        found = await self.forgetting.open_tables(owner)
+        lobbies, running = len(found.lobbies), len(found.running)
+        if running > announced:  # a match he was not warned about: ask again
             await interaction.response.edit_message(
-                embed=forget_embed(locale, len(lobbies), len(running)),
-                view=_view(forget_buttons(locale, owner, len(running))),
+                embed=forget_embed(locale, lobbies, running),
+                view=_view(forget_buttons(locale, owner, running)),
             )
             return
         await interaction.response.defer()
-        service = getattr(self.bot, "service", None)
-        if service is not None:
-            await self._end_tables(service, owner, lobbies, running)
-        await self.records.forget(owner)
+        # His tables end wherever they run: here at once, on other processes within seconds.
+        await self.forgetting.forget(owner)
         self._seen.pop(owner, None)
         await interaction.edit_original_response(
             content=tr(locale, "Done: your name and figures are deleted from the records."),
             embed=None,
             view=None,
         )
-
-    async def _end_tables(
-        self, service: Any, owner: int, lobbies: list[Any], running: list[Any]
-    ) -> None:
-        """Leave, cancel or decline his lobbies and challenges; resign his running matches."""
-        for table in lobbies:
-            with contextlib.suppress(ServiceError):  # it closed meanwhile
-                if table.host_id == owner:
-                    await service.cancel(table.id, owner)
-                elif table.is_seated(owner):
-                    await service.leave(table.id, owner)
-                else:  # a challenge that invites him
-                    await service.decline(table.id, owner)
-        for table in running:
-            with contextlib.suppress(ServiceError):
-                await service.resign(table.id, owner)
-            await self.records.record(table.id)  # recorded before he is forgotten
 
     # -- buttons ------------------------------------------------------------------------------
 

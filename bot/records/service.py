@@ -13,6 +13,8 @@ and figures are left alone.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
 import math
 import time
@@ -32,7 +34,14 @@ from bot.records.record import (
     build_record,
     computer_level,
 )
-from bot.records.store import EntryRow, RecordsRepo, StatRow, StatsDelta
+from bot.records.store import (
+    FORMER_PLAYERS,
+    EntryRow,
+    ForgetRepo,
+    RecordsRepo,
+    StatRow,
+    StatsDelta,
+)
 from bot.store import Store
 from bot.store.table_extras import Readable
 from bot.tables.service import TableInfo, TableObserver
@@ -206,7 +215,7 @@ class Records(TableObserver):
         """Public names of people (from the name source, else as last recorded)."""
         if self.names is None:
             return None
-        wanted = sorted(set(user_ids))
+        wanted = sorted({u for u in user_ids if u > 0})  # a former player has no name
         try:
             found = dict(await self.names(wanted))
         except Exception:
@@ -226,6 +235,7 @@ class Records(TableObserver):
             await repo.lock()
             if await repo.is_recorded(record.table_id):
                 return False
+            record = _without_forgotten(record, await ForgetRepo(tx.db).aliases(record.table_id))
             pids = [p.player_id for p in record.participants]
             priors = await repo.ratings(pids, record.family)
             updates = rate(record, priors, self.model)
@@ -240,6 +250,8 @@ class Records(TableObserver):
                 before = priors.get(p.player_id, (default.mu, default.sigma))
                 after = updates[(p.player_id, p.side)]
                 await repo.add_entry(_entry(record, p, before, after))
+                if is_former(p):  # only his place in the match stays: no name, no figures
+                    continue
                 await repo.put_player(p.player_id, p.name, p.kind, now=now)
                 if after is None:
                     continue
@@ -301,14 +313,19 @@ class Records(TableObserver):
         """Remove a person's name and ids from every stored record; returns his alias.
 
         His matches stay, played by "a former player" (the alias), so nobody else's history
-        or rating changes. End his open tables first: they are left alone.
+        or rating changes. His open tables, whichever process runs them, get a request that
+        their process ends his part there (:mod:`bot.records.forget`); until it has, a match
+        of theirs that finishes is recorded with the alias, never with him.
         """
         async with self.store.transaction() as tx:
             repo = RecordsRepo(tx.db)
             await repo.lock()
             alias = await repo.new_alias()
             await repo.forget(user_id, alias)
-        log.info("a player asked to be forgotten: done")
+            forget = ForgetRepo(tx.db)
+            tables = [t.table_id for t in await forget.open_tables_of(user_id)]
+            await forget.add(tables, user_key(user_id), alias, now=self.clock())
+        log.info("a player asked to be forgotten: done (%d open table(s) to leave)", len(tables))
         return alias
 
     # -- servers the bot left ------------------------------------------------------------
@@ -507,6 +524,27 @@ class Records(TableObserver):
                 )
             )
         return items
+
+
+def user_key(user_id: int) -> str:
+    """How a forgotten person's pending requests name him: a hash of his id, not the id."""
+    return hashlib.sha256(f"domino-forgotten:{user_id}".encode()).hexdigest()
+
+
+def is_former(p: Participant) -> bool:
+    """Whether ``p`` is a person who asked to be forgotten (his alias, no name)."""
+    return p.kind == "human" and p.player_id < FORMER_PLAYERS
+
+
+def _without_forgotten(record: MatchRecord, aliases: Mapping[str, int]) -> MatchRecord:
+    """``record`` with each person who asked to be forgotten replaced by his alias."""
+    if not aliases:
+        return record
+    people = []
+    for p in record.participants:
+        alias = aliases.get(user_key(p.player_id)) if p.kind == "human" else None
+        people.append(p if alias is None else dataclasses.replace(p, player_id=alias, name=""))
+    return dataclasses.replace(record, participants=tuple(people))
 
 
 def _entry(

@@ -16,7 +16,16 @@ from bot.records.record import MatchRecord
 from bot.store.connection import POSTGRES, Db, Row
 from bot.store.table_extras import Readable
 
-__all__ = ["FORMER_PLAYERS", "EntryRow", "RecordsRepo", "StatRow", "StatsDelta"]
+__all__ = [
+    "FORMER_PLAYERS",
+    "EntryRow",
+    "ForgetRepo",
+    "ForgetRequest",
+    "OpenTable",
+    "RecordsRepo",
+    "StatRow",
+    "StatsDelta",
+]
 
 RECORDS_LOCK = 0x7265636F726473  # PostgreSQL advisory lock of record writers ("records")
 FORMER_PLAYERS = -2_000_000_000  # forgotten people get player ids below this one
@@ -580,7 +589,10 @@ class RecordsRepo:
 
     async def new_alias(self) -> int:
         """A player id for a forgotten person: below every real and computer id, unused."""
-        row = await self._db.fetchone("SELECT min(player_id) FROM record_entries")
+        row = await self._db.fetchone(
+            "SELECT min(id) FROM (SELECT min(player_id) AS id FROM record_entries"
+            " UNION ALL SELECT min(alias) FROM forget_requests) AS used"
+        )
         lowest = 0 if row is None or row[0] is None else int(row[0])
         return min(lowest, FORMER_PLAYERS) - 1
 
@@ -588,10 +600,10 @@ class RecordsRepo:
         """Remove ``user_id``'s name and identifiers from every stored record.
 
         His recorded matches stay, under ``alias`` and no name, so that everyone else's history
-        and ratings stay as they were; his own figures, ratings and choices go. So do his name
-        and id at finished or cancelled tables (his seats, hosting and invitations pass to
-        ``alias``). Tables
-        still open are left alone: end them first.
+        and ratings stay as they were; his own figures, ratings, choices and rematch votes go.
+        So do his name and id at finished or cancelled tables (his seats, hosting and
+        invitations pass to ``alias``). Tables still open are left alone: their processes end
+        his part in them (:class:`ForgetRepo`).
         """
         db = self._db
         await db.execute(
@@ -606,6 +618,7 @@ class RecordsRepo:
             ("record_privacy", "user_id"),
             ("players", "user_id"),
             ("player_settings", "user_id"),
+            ("rematch_votes", "user_id"),
         ):
             await db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
         closed = "SELECT id FROM tables WHERE status IN ('finished', 'cancelled')"
@@ -669,3 +682,101 @@ class RecordsRepo:
             (limit,),
         )
         return [int(r[0]) for r in rows]
+
+
+# ------------------------------------------------------------- forgetting at open tables
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """An open table a person has a part in: he sits there, hosts it or is invited."""
+
+    table_id: int
+    guild_id: int | None
+    status: str  # "lobby" | "running"
+    seated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetRequest:
+    """A forgotten person's open table, waiting for the process that runs it."""
+
+    table_id: int
+    guild_id: int | None
+    user_key: str
+    alias: int
+
+
+class ForgetRepo:
+    """The open tables of people who asked to be forgotten (table ``forget_requests``)."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def open_tables_of(self, user_id: int) -> list[OpenTable]:
+        """Every open table of every process where ``user_id`` sits, hosts or is invited."""
+        rows = await self._db.fetchall(
+            "SELECT t.id, t.guild_id, t.status,"
+            " EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?) AS seated"
+            " FROM tables t WHERE t.status IN ('lobby', 'running') AND (t.host_id = ?"
+            " OR EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?)"
+            " OR EXISTS (SELECT 1 FROM invitees i WHERE i.table_id = t.id AND i.user_id = ?))"
+            " ORDER BY t.id",
+            (user_id, user_id, user_id, user_id),
+        )
+        return [
+            OpenTable(int(r[0]), None if r[1] is None else int(r[1]), str(r[2]), bool(r[3]))
+            for r in rows
+        ]
+
+    async def add(self, table_ids: Iterable[int], user_key: str, alias: int, *, now: float) -> None:
+        for table_id in table_ids:
+            await self._db.execute(
+                "INSERT INTO forget_requests (table_id, user_key, alias, requested_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, user_key) DO NOTHING",
+                (table_id, user_key, alias, now),
+            )
+
+    async def pending(self, limit: int = 100) -> list[ForgetRequest]:
+        """The oldest requests not done yet, with their tables' servers."""
+        rows = await self._db.fetchall(
+            "SELECT f.table_id, t.guild_id, f.user_key, f.alias FROM forget_requests f"
+            " JOIN tables t ON t.id = f.table_id ORDER BY f.requested_at, f.table_id LIMIT ?",
+            (limit,),
+        )
+        return [
+            ForgetRequest(int(r[0]), None if r[1] is None else int(r[1]), str(r[2]), int(r[3]))
+            for r in rows
+        ]
+
+    async def aliases(self, table_id: int) -> dict[str, int]:
+        """``user_key`` → alias of the forgotten people of one table."""
+        rows = await self._db.fetchall(
+            "SELECT user_key, alias FROM forget_requests WHERE table_id = ?", (table_id,)
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    async def waiting(self, user_key: str) -> int:
+        """How many of one person's requests are not done yet."""
+        value = await self._db.fetchval(
+            "SELECT count(*) FROM forget_requests WHERE user_key = ?", (user_key,)
+        )
+        return int(value or 0)
+
+    async def done(self, request: ForgetRequest, user_id: int | None) -> None:
+        """His part in the table ended: he leaves it (his seats, hosting and invitation pass
+        to the alias) and the request goes."""
+        table_id = request.table_id
+        if user_id is not None:
+            for statement in (
+                "UPDATE seats SET user_id = ?, name = '' WHERE table_id = ? AND user_id = ?",
+                "UPDATE tables SET host_id = ? WHERE id = ? AND host_id = ?",
+                "UPDATE invitees SET user_id = ? WHERE table_id = ? AND user_id = ?",
+            ):
+                await self._db.execute(statement, (request.alias, table_id, user_id))
+        await self._db.execute(
+            "DELETE FROM forget_requests WHERE table_id = ? AND user_key = ?",
+            (table_id, request.user_key),
+        )

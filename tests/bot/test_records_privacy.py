@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.records.forget import Forgetting
 from bot.records.service import Records
+from bot.records.store import FORMER_PLAYERS
 from bot.store import POSTGRES, Store
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock
@@ -79,6 +81,42 @@ async def test_forgetting_removes_every_trace_and_keeps_the_others_figures(
     (item,) = await records.history(BOB)
     assert item.result == "win" and item.opponents == (("", "human"),)
     assert (await records.stats(ALICE)).empty
+
+
+async def test_a_match_that_finishes_after_forget_me_never_records_him(
+    store: Store, service: TableService, clock: FakeClock
+) -> None:
+    """His match runs on a process that has not ended his part yet (or is down): it finishes
+    meanwhile, and is recorded with a former player; the process then removes him."""
+    records = Records(store, clock=clock)
+    service.add_observer(records)
+    info = await service.create_table(host_id=ALICE, host_name="Alicia", variant="draw")
+    await service.join(info.id, BOB, "Bob")
+    await service.start(info.id, ALICE)
+    bob = await records.stats(BOB)
+
+    await records.forget(ALICE)  # asked on another process: nothing here ended her match yet
+    await service.resign(info.id, BOB)  # the match finishes first
+    await service.idle()
+    assert not await records.record(info.id)  # the observer recorded it already
+
+    record_tables = [f for f in await occurrences(store, ["Alicia"], ALICE) if "record" in f]
+    assert record_tables == []  # no entry, rating, figure or name of hers
+    rows = await store.db.fetchall("SELECT player_id, name FROM record_entries")
+    former = [r[0] for r in rows if r[0] != BOB]
+    assert len(former) == 1 and former[0] < FORMER_PLAYERS
+    for table in ("record_players", "record_ratings", "record_stats"):
+        ids = {r[0] for r in await store.db.fetchall(f"SELECT player_id FROM {table}")}
+        assert ids == {BOB}, table
+    (item,) = await records.history(BOB)
+    assert item.result == "loss" and item.opponents == (("", "human"),)
+    assert (await records.stats(BOB)).overall != bob.overall
+
+    # The process running the table gets to it: she leaves it, the request goes.
+    assert await occurrences(store, ["Alicia"], ALICE)  # her seat, until then
+    assert await Forgetting(records, service).apply_pending() == 1
+    assert await occurrences(store, ["Alicia"], ALICE) == []
+    assert await store.db.fetchall("SELECT * FROM forget_requests") == []
 
 
 async def test_a_departed_servers_data_goes_after_the_grace_period(

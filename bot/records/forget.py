@@ -1,0 +1,148 @@
+"""``/domino forget-me`` at open tables, whichever bot process runs them.
+
+Forgetting a person (:meth:`Records.forget <bot.records.service.Records.forget>`) removes him
+from the records and from every closed table at once, and leaves a request (``forget_requests``)
+for each open table of his in the database. The process that runs such a table ends his part
+in it as he would have (he leaves a lobby, cancels one he hosts, declines a challenge, resigns a
+running match), records a match that thereby finished, and only then removes him from the table
+(his seats, hosting and invitation pass to his alias) and drops the request. Each process looks
+for the requests of its tables every :data:`POLL` seconds and right after a forget-me it
+answered. Until a request is done, a match of that table that finishes is recorded with the
+alias (:meth:`Records.record_match <bot.records.service.Records.record_match>`), never with him.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+
+from bot.errors import ServiceError
+from bot.records.service import Records, user_key
+from bot.records.store import ForgetRepo, ForgetRequest, OpenTable
+from bot.tables.service import TableInfo, TableService
+
+__all__ = ["POLL", "Forgetting", "OpenTables"]
+
+log = logging.getLogger(__name__)
+
+POLL = 2.0  # seconds between two looks for the requests of this process's tables
+SETTLE = 10.0  # how long a forget-me waits for the other processes before it answers
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTables:
+    """A person's open tables in the whole database: the lobbies and challenges he sits at,
+    hosts or is invited to, and the matches he plays."""
+
+    lobbies: tuple[OpenTable, ...]
+    running: tuple[OpenTable, ...]
+
+
+class Forgetting:
+    """Forgets people; ends their part in the open tables this process runs."""
+
+    def __init__(self, records: Records, service: TableService | None) -> None:
+        self.records = records
+        self.service = service
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def repo(self) -> ForgetRepo:
+        return ForgetRepo(self.records.store.db)
+
+    async def open_tables(self, user_id: int) -> OpenTables:
+        """His open tables, run by any process."""
+        found = await self.repo.open_tables_of(user_id)
+        return OpenTables(
+            tuple(t for t in found if t.status == "lobby"),
+            tuple(t for t in found if t.status == "running" and t.seated),
+        )
+
+    async def forget(self, user_id: int, *, settle: float = SETTLE) -> int:
+        """Forget ``user_id`` everywhere; end his part in this process's tables now and wait
+        (up to ``settle`` seconds) for the other processes to end theirs. Returns his alias."""
+        alias = await self.records.forget(user_id)
+        await self.apply_pending()
+        key = user_key(user_id)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + settle
+        while await self.repo.waiting(key) and loop.time() < until:
+            await asyncio.sleep(min(0.2, POLL))
+        return alias
+
+    # -- the requests of this process's tables ------------------------------------------------
+
+    def start(self) -> None:
+        """Look for requests every :data:`POLL` seconds until :meth:`close`."""
+        if self.service is not None and (self._task is None or self._task.done()):
+            self._task = asyncio.create_task(self._loop(), name="forget-requests")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.apply_pending()
+            except Exception:
+                log.exception("forget requests could not be read")
+            await asyncio.sleep(POLL)
+
+    async def apply_pending(self) -> int:
+        """Do the requests of the tables this process runs; returns how many were done."""
+        service = self.service
+        if service is None:
+            return 0
+        async with self._lock:
+            done = 0
+            for request in await self.repo.pending():
+                if not service.owns(request.guild_id):
+                    continue
+                try:
+                    done += await self._apply(service, request)
+                except Exception:
+                    log.exception("table %s: a forget request failed; tried again later",
+                                  request.table_id)
+            return done
+
+    async def _apply(self, service: TableService, request: ForgetRequest) -> bool:
+        """End his part in the table, record its match if that ended it, remove him."""
+        info = await service.get(request.table_id)
+        user = next((u for u in _people(info) if user_key(u) == request.user_key), None)
+        if user is not None and info.status in ("lobby", "running"):
+            with contextlib.suppress(ServiceError):  # it closed or moved on meanwhile
+                await _end_part(service, info, user)
+            info = await service.get(request.table_id)
+            if info.status in ("lobby", "running") and info.is_seated(user):
+                return False  # still playing (it could not be ended): try again later
+        if info.status == "finished":
+            await self.records.record(info.id)  # with his alias, before he leaves the table
+        async with self.records.store.transaction() as tx:
+            await ForgetRepo(tx.db).done(request, user)
+        return True
+
+
+def _people(info: TableInfo) -> set[int]:
+    """Everyone with a part in a table: its people, its host and its invitees."""
+    seated = {s.user_id for s in info.seats if s is not None and s.user_id is not None}
+    return seated | {info.host_id, *info.invited}
+
+
+async def _end_part(service: TableService, info: TableInfo, user: int) -> None:
+    """What forget-me does at a table: leave, cancel or decline a lobby; resign a match."""
+    if info.status == "running":
+        if info.is_seated(user):
+            await service.resign(info.id, user)
+    elif info.host_id == user:
+        await service.cancel(info.id, user)
+    elif info.is_seated(user):
+        await service.leave(info.id, user)
+    elif user in info.invited:
+        await service.decline(info.id, user)
