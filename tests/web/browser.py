@@ -93,3 +93,48 @@ def serve(database_url: str, **options: object) -> Iterator[str]:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(30)
         loop.close()
+
+
+AXE_VERSION = "4.10.3"
+AXE_CACHE = Path.home() / ".cache" / "domino-bot" / f"axe-core-{AXE_VERSION}"
+
+
+def axe_source() -> str:
+    """axe-core's script (the accessibility checker), from the npm registry on first use and
+    kept in the user's cache (``AXE_CORE_JS`` names a copy to use instead)."""
+    import os
+    import subprocess
+    import tarfile
+
+    given = os.environ.get("AXE_CORE_JS")
+    if given:
+        return Path(given).read_text(encoding="utf-8")
+    target = AXE_CACHE / "axe.min.js"
+    if not target.is_file():
+        npm = shutil.which("npm")
+        assert npm, "npm is needed once to fetch axe-core (or set AXE_CORE_JS)"
+        AXE_CACHE.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as folder:
+            subprocess.run(
+                [npm, "pack", f"axe-core@{AXE_VERSION}", "--silent", "--pack-destination", folder],
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+            with tarfile.open(Path(folder) / f"axe-core-{AXE_VERSION}.tgz") as archive:
+                member = archive.extractfile("package/axe.min.js")
+                assert member is not None
+                target.write_bytes(member.read())
+    return target.read_text(encoding="utf-8")
+
+
+def axe_violations(driver: object, impacts: tuple[str, ...] = ("serious", "critical")) -> list:
+    """axe-core's violations of the page shown, of the given impacts (WCAG 2.1 A and AA)."""
+    driver.execute_script(axe_source())  # type: ignore[attr-defined]
+    result = driver.execute_async_script(  # type: ignore[attr-defined]
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a',"
+        " 'wcag21aa', 'best-practice']}}).then(r => done(r.violations),"
+        " e => done([{id: 'axe-error', impact: 'critical', help: String(e)}]));"
+    )
+    return [v for v in result if v.get("impact") in impacts]
