@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from bot.tournaments.bracket import bracket, knockout, seed_positions
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.tournaments.bracket import bracket, knockout, seed_positions, seeding
 from bot.tournaments.model import Bye, Entrant, Result, TableResult, systems_for
 
 
@@ -78,3 +82,34 @@ def test_individual_events_are_swiss_only() -> None:
     assert systems_for("pairs") == systems_for("single") == ("swiss", "knockout")
     with pytest.raises(ValueError):
         bracket("individual", field(4), [])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 2**32))
+def test_any_field_is_played_down_to_one_champion(n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    ents = [Entrant(i, float(rng.randint(1000, 2000)), (i,)) for i in range(1, n + 1)]
+    seeds = seeding(ents)
+    results: list[Result] = []
+    alive = set(seeds)
+    number = 1
+    while (pairing := knockout("single", ents, results, number)) is not None:
+        playing = [e for t in pairing.tables for e in t.entrants()]
+        assert len(set(playing + list(pairing.byes))) == len(playing) + len(pairing.byes)
+        assert set(playing) | set(pairing.byes) == alive
+        if number == 1:  # byes only to the top seeds, as many as the bracket's empty places
+            size = 1 << (n - 1).bit_length()
+            assert set(pairing.byes) == set(seeds[: size - n])
+        else:
+            assert pairing.byes == ()
+        for t in pairing.tables:
+            points = (rng.randint(0, 3), rng.randint(0, 3))
+            results.append(TableResult(number, t.sides, points))
+            a, b = t.entrants()
+            loser = b if points[0] > points[1] else a if points[1] > points[0] else max(
+                (a, b), key=seeds.index)
+            alive.discard(loser)
+        number += 1
+    champion = bracket("single", ents, results).champion
+    assert alive == {champion}
+    assert number - 1 == (n - 1).bit_length()

@@ -3,7 +3,13 @@ partners'), head-to-head and rating, on hand-made events; which tie-break decide
 
 from __future__ import annotations
 
-from bot.tournaments.model import Bye, Entrant, Result, TableResult
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.tournaments.model import TIE_BREAKS, Bye, Entrant, Result, Standing, TableResult
 from bot.tournaments.standings import standings
 
 
@@ -150,3 +156,57 @@ def test_withdrawn_entrants_stay_in_the_standings() -> None:
     ents = [Entrant(1, 1500.0, (1,), withdrawn=True), Entrant(2, 1500.0, (2,))]
     table = standings("single", ents, [TableResult(1, ((1,), (2,)), (10, 5))])
     assert [(s.entrant, s.withdrawn) for s in table] == [(1, True), (2, False)]
+
+
+events = st.tuples(
+    st.sampled_from(["single", "pairs", "individual"]),
+    st.integers(2, 14),
+    st.integers(1, 5),
+    st.integers(0, 2**32),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(events)
+def test_standings_properties(event) -> None:  # type: ignore[no-untyped-def]
+    """Whatever the results: every entrant once; lines in the order of the tie-breaks; a shared
+    rank exactly when every tie-break is equal; the line's reason is the first that differs;
+    match points add up to 2 per table and per bye; without byes or computers, Buchholz adds
+    up to each entrant's match points times the opponents he had."""
+    fmt, n, rounds, seed = event
+    rng = random.Random(seed)
+    ents = [Entrant(i, float(rng.choice([1400, 1500, 1600])), (i,)) for i in range(1, n + 1)]
+    per_side = 2 if fmt == "individual" else 1
+    results: list[Result] = []
+    for r in range(1, rounds + 1):
+        ids = [e.id for e in ents]
+        rng.shuffle(ids)
+        while len(ids) >= 2 * per_side:
+            a = tuple(ids.pop() for _ in range(per_side))
+            b = tuple(ids.pop() for _ in range(per_side))
+            results.append(TableResult(r, (a, b), (rng.randint(0, 3), rng.randint(0, 3))))
+        results += [Bye(r, e) for e in ids]
+    table = standings(fmt, ents, results)  # type: ignore[arg-type]
+    assert sorted(s.entrant for s in table) == [e.id for e in ents]
+
+    def key(s: Standing) -> tuple[float, ...]:
+        return (s.match_points, s.difference, s.buchholz, s.head_to_head, s.rating)
+
+    for above, line in itertools.pairwise(table):
+        assert key(above) >= key(line)
+        assert (line.rank == above.rank) == (key(above) == key(line))
+        if line.rank != above.rank:
+            assert line.rank == table.index(line) + 1
+            first = next(i for i, (x, y) in enumerate(zip(key(above), key(line), strict=True))
+                         if x != y)
+            assert line.decided_by == TIE_BREAKS[first]
+        else:
+            assert line.decided_by is None
+    tables = [r for r in results if isinstance(r, TableResult)]
+    byes = [r for r in results if isinstance(r, Bye)]
+    assert sum(s.match_points for s in table) == per_side * 2 * len(tables) + 2 * len(byes)
+    if not byes:
+        opponents = per_side  # each table: this many opponents, partners subtracted
+        expected = sum(s.match_points * s.played * opponents for s in table)
+        partners = sum(s.match_points * s.played for s in table) if per_side == 2 else 0
+        assert sum(s.buchholz for s in table) == expected - partners
