@@ -24,7 +24,7 @@ def entrants(n: int, fmt: Format, rng: random.Random) -> list[Entrant]:
 
 
 def random_history(
-    fmt: Format, ents: list[Entrant], rounds: int, rng: random.Random
+    fmt: Format, ents: list[Entrant], rounds: int, rng: random.Random, points: int = 150
 ) -> list[Result]:
     """Earlier rounds paired at random (not by our pairing), scored at random."""
     per_side = 2 if fmt == "individual" else 1
@@ -35,7 +35,7 @@ def random_history(
         while len(ids) >= 2 * per_side:
             a = tuple(ids.pop() for _ in range(per_side))
             b = tuple(ids.pop() for _ in range(per_side))
-            results.append(TableResult(r, (a, b), (rng.randint(0, 150), rng.randint(0, 150))))
+            results.append(TableResult(r, (a, b), (rng.randint(0, points), rng.randint(0, points))))
         results += [Bye(r, e) for e in ids]
     return results
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bot.tournaments.model import TIE_BREAKS, Bye, Entrant, Result, Standing, TableResult
 from bot.tournaments.standings import standings
+from tests.tournament.test_pairing import random_history
 
 
 def people(*ratings: float) -> list[Entrant]:
@@ -177,15 +178,7 @@ def test_standings_properties(event) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(seed)
     ents = [Entrant(i, float(rng.choice([1400, 1500, 1600])), (i,)) for i in range(1, n + 1)]
     per_side = 2 if fmt == "individual" else 1
-    results: list[Result] = []
-    for r in range(1, rounds + 1):
-        ids = [e.id for e in ents]
-        rng.shuffle(ids)
-        while len(ids) >= 2 * per_side:
-            a = tuple(ids.pop() for _ in range(per_side))
-            b = tuple(ids.pop() for _ in range(per_side))
-            results.append(TableResult(r, (a, b), (rng.randint(0, 3), rng.randint(0, 3))))
-        results += [Bye(r, e) for e in ids]
+    results = random_history(fmt, ents, rounds, rng, points=3)
     table = standings(fmt, ents, results)  # type: ignore[arg-type]
     assert sorted(s.entrant for s in table) == [e.id for e in ents]
 
