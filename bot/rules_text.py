@@ -342,9 +342,10 @@ TOURNAMENT: Rules = (
                                 "entrants still level, then the rating at the start.")),
     (1, NC_("rules tournament", "Check-in opens 10 minutes before each round; only those who "
                                 "checked in are paired. A seat nobody takes within 5 minutes "
-                                "of the table opening is played by a computer (individual) or "
-                                "the pair loses the table by forfeit: 2 match points to the "
-                                "opponents, no points to anyone (pairs). Missing two rounds "
+                                "of the table opening (unless the host chose another grace) "
+                                "is played by a computer (individual), or its side loses the "
+                                "table by forfeit: 2 match points to the opponents, no points "
+                                "to anyone (pairs, one against one). Missing two rounds "
                                 "withdraws you.")),
     (1, NC_("rules tournament", "You may register late until half the rounds have begun; you "
                                 "start with one half-point bye (1 match point).")),
