@@ -1,24 +1,89 @@
-"""Rendering speed: the table picture of long lines, against PNG encoding alone.
+"""Rendering speed: the table picture over whole matches, and of long lines against encoding.
 
-Run: ``python -m benchmarks.render``. Prints, for a full ``partners`` block and a long
-``cuban`` line: the median time to draw and encode the table picture, the median time to
-PNG-encode the same finished image alone, their ratio (target <= 2.0) and the PNG size
-(target <= 200 KB). Then the animated replay (GIF, one frame per move) of one long hand and
-of a whole match: seconds to build (target for a hand < 2 s), size (target < 8 MB), and the
-time per frame against drawing the same frames as PNGs.
+Run: ``python -m benchmarks.render [--against DIR] [--matches N]``. Prints the machine's load,
+then:
+
+- per variant, the mean CPU time per table picture (1,024 px) over ``N`` whole random matches,
+  every picture a player would see (target <= 2 ms): each side in a fresh process, so nothing
+  is cached before the first match; with ``--against DIR`` (another checkout, e.g. ``git
+  worktree add --detach DIR <commit>``) the same matches are drawn by that code in turn, in the
+  same run, and the ratio printed;
+- for a full ``partners`` block and a long ``cuban`` line: the median time to draw and encode
+  the table picture as a move does (reusing what earlier pictures drew), to draw and encode it
+  whole (:func:`render.table.redraw`), to PNG-encode the finished image alone, the ratio of
+  the first to the last (target <= 2.0) and the PNG size (target <= 200 KB);
+- the animated replay (GIF, one frame per move) of one long hand and of a whole match:
+  seconds to build (target for a hand < 2 s), size (target < 8 MB), and the time per frame
+  against drawing the same frames as PNGs.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from domino import Match, View, preset
+from domino import PRESETS, Match, View, preset
 from render.replay import render_replay
-from render.table import draw_table, encode, render_table
+from render.table import draw_table, encode, redraw, render_table
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
+
+#: Run in a fresh interpreter with a checkout on its path: the mean CPU ms per picture.
+PER_MATCH = """
+import json, random, sys, time
+from domino import Match, preset
+from render import render_table
+names = ["Ana", "Bruno", "Carla", "Diego"]
+pid, matches = sys.argv[1], int(sys.argv[2])
+spent, pictures = 0.0, 0
+for seed in range(matches):
+    rng = random.Random(seed)
+    m = Match.new(preset(pid), seed)
+    while m.outcome is None:
+        m = m.apply(rng.choice(m.legal_actions()))
+        view = m.public_view()
+        start = time.process_time()
+        render_table(view, names[: view.ruleset.seats])
+        spent += time.process_time() - start
+        pictures += 1
+print(json.dumps([spent / pictures * 1000, pictures]))
+"""
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def per_match(checkout: Path, pid: str, matches: int) -> tuple[float, int]:
+    """Mean CPU ms per table picture over ``matches`` whole matches, drawn by ``checkout``."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    out = subprocess.run([sys.executable, "-c", PER_MATCH, pid, str(matches)], env=env,
+                         cwd=checkout, capture_output=True, text=True, check=True)
+    ms, count = json.loads(out.stdout)
+    return float(ms), int(count)
+
+
+def matches_table(against: Path | None, matches: int) -> None:
+    here = Path(__file__).resolve().parent.parent
+    print(f"mean CPU per table picture over {matches} whole matches, 1,024 px (target <= 2 ms)")
+    head = f"{'variant':<12} {'pictures':>8} {'ms':>6}"
+    print(head + (f" {'before ms':>9} {'speed-up':>8}" if against else ""))
+    for pid in sorted(PRESETS):
+        ours, count = per_match(here, pid, matches)
+        row = f"{pid:<12} {count:>8} {ours:>6.2f}"
+        if against is not None:
+            theirs, _ = per_match(against, pid, matches)
+            row += f" {theirs:>9.2f} {theirs / ours:>7.2f}x"
+        print(row, flush=True)
+    print(f"load after: {load()}\n")
 
 
 def longest_end(pid: str, want: str | None, tries: int = 400) -> View:
@@ -48,19 +113,26 @@ def median_ms(fn: object, repeat: int = 30) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--against", type=Path, help="another checkout to compare with")
+    parser.add_argument("--matches", type=int, default=4, help="whole matches per variant")
+    args = parser.parse_args()
+    print(f"load: {load()}")
+    matches_table(args.against, args.matches)
     cases = {"partners block": longest_end("partners", "block"),
              "cuban long line": longest_end("cuban", None)}
-    print(f"{'case':<16} {'tiles':>5} {'render+encode ms':>17} {'encode ms':>10} "
+    print(f"{'case':<16} {'tiles':>5} {'render+encode ms':>17} {'whole ms':>9} {'encode ms':>10} "
           f"{'ratio':>6} {'PNG KB':>7}")
     for name, view in cases.items():
         render_table(view, NAMES)  # warm the caches (fonts, tile faces)
         image = draw_table(view, NAMES)
         full = median_ms(lambda v=view: render_table(v, NAMES))
+        whole = median_ms(lambda v=view: redraw(v, NAMES))
         alone = median_ms(lambda i=image: encode(i))
         size = len(render_table(view, NAMES)) / 1024
         tiles = len(view.previous.line) if view.previous else len(view.line)
-        print(f"{name:<16} {tiles:>5} {full:>17.1f} {alone:>10.1f} {full / alone:>6.2f} "
-              f"{size:>7.1f}")
+        print(f"{name:<16} {tiles:>5} {full:>17.1f} {whole:>9.1f} {alone:>10.1f} "
+              f"{full / alone:>6.2f} {size:>7.1f}")
     replays()
 
 

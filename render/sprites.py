@@ -168,6 +168,7 @@ def chip(width: int, height: int, fill: tuple[int, int, int], bg: tuple[int, int
     return img.resize((width, height), Image.Resampling.BOX)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
     """How many pixels ``text`` takes at ``size``."""
     return int(font(size).getlength(text) + 0.999)

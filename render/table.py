@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import io
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from domino import HandResult, View
+from render import png
 from render.layout import Layout, layout_line
 from render.moves import LastMove, last_moves
 from render.spinner import last_arm_tile, layout_cross, uses_cross
@@ -166,11 +166,17 @@ def table_layout(view: View) -> Layout:
 
 @lru_cache(maxsize=8)
 def _background(seats: int) -> Image.Image:
-    """The empty table: felt, with the header and seat bands."""
+    """The empty table on the palette: felt, with the header and seat bands.
+
+    It is one pixel wider: column 0 holds colour 0, the byte that starts each row of a PNG
+    (its filter, "none"), so the picture's rows are the file's rows as they are."""
     img = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     img.paste(FELT_DARK, (0, 0, WIDTH, TOP))
     img.paste(FELT_DARK, (0, HEIGHT - bottom(seats), WIDTH, HEIGHT))
-    return img
+    out = Image.new("P", (WIDTH + 1, HEIGHT), 0)
+    out.putpalette(palette().getpalette() or [])
+    out.paste(_quantize(img), (1, 0))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,18 +190,116 @@ class TextMark:
 
 
 Marks = list[TextMark] | None
+#: A sprite by what draws it: its kind (a key of ``_MAKERS``), then the maker's arguments.
+Key = tuple[object, ...]
+Op = tuple[Key, int, int]  # a sprite pasted with its top left at (x, y)
 
 
-def _put(img: Image.Image, marks: Marks, role: str, xy: tuple[int, int], text: str, size: int,
+@dataclass(slots=True)
+class Canvas:
+    """The picture as the sprites pasted on the empty table, in order (nothing drawn yet)."""
+
+    seats: int
+    marks: Marks
+    ops: list[Op] = field(default_factory=list)
+
+    def put(self, key: Key, x: int, y: int) -> None:
+        """Paste the sprite ``key`` with its top left at (x, y)."""
+        self.ops.append((key, x, y))
+
+
+def _tile_on_felt(first: int, second: int, long: int, vertical: bool,
+                  highlight: bool) -> Image.Image:
+    """A tile of the line on the felt; ``b|a`` is ``a|b`` turned half round (its pips too)."""
+    if first > second:
+        return _tile_on_felt(second, first, long, vertical, highlight).transpose(
+            Image.Transpose.ROTATE_180)
+    face = tile_face(first, second, long, vertical, highlight)
+    img = Image.new("RGB", face.size, FELT)
+    img.paste(face, (0, 0), face)
+    return img
+
+
+def _outline(width: int, height: int, radius: int, colour: tuple[int, int, int],
+             line: int) -> Image.Image:
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, width - 1, height - 1), radius,
+                                          outline=colour, width=line)
+    return img
+
+
+def _backs(count: int, bg: tuple[int, int, int]) -> Image.Image:
+    """``count`` face-down tiles in a row, each 11 px right of the one before."""
+    back = tile_back(32, bg)
+    img = Image.new("RGB", (back.width + 11 * (count - 1), back.height), bg)
+    for k in range(count):
+        img.paste(back, (k * 11, 0))
+    return img
+
+
+def _pointer() -> Image.Image:
+    img = Image.new("RGBA", (45, 22), (0, 0, 0, 0))
+    ImageDraw.Draw(img).polygon([(0, 0), (44, 0), (22, 21)], fill=HIGHLIGHT, outline=INK,
+                                width=2)
+    return img
+
+
+_MAKERS: dict[str, Callable[..., Image.Image]] = {
+    "text": text_sprite, "chip": chip, "backs": _backs, "badge": end_badge,
+    "tile": _tile_on_felt, "outline": _outline, "pointer": _pointer,
+}
+
+
+def _quantize(img: Image.Image) -> Image.Image:
+    return img.convert("RGB").quantize(palette=palette(), dither=Image.Dither.NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """A piece of picture on the palette, and its mask when it has transparent pixels."""
+
+    image: Image.Image
+    mask: Image.Image | None
+
+    @property
+    def height(self) -> int:
+        """Its height in pixels."""
+        return self.image.height
+
+    def paste(self, core: object, x: int, y: int) -> None:
+        """Paste it into a loaded image's core with its top left at (x, y)."""
+        w, h = self.image.size
+        if self.mask is None:
+            core.paste(self.image.im, (x, y, x + w, y + h))  # type: ignore[attr-defined]
+        else:
+            core.paste(self.image.im, (x, y, x + w, y + h),  # type: ignore[attr-defined]
+                       self.mask.im)
+
+
+@lru_cache(maxsize=16384)
+def sprite(key: Key) -> Sprite:
+    """The sprite ``key`` on the pictures' palette."""
+    kind, *args = key
+    img = _MAKERS[str(kind)](*args)
+    mask = None
+    if img.mode == "RGBA":
+        mask = img.getchannel("A").point(lambda a: 255 if a else 0)
+        mask.load()
+    indexed = _quantize(img)
+    indexed.load()
+    return Sprite(indexed, mask)
+
+
+def _put(c: Canvas, role: str, xy: tuple[int, int], text: str, size: int,
          fill: tuple[int, int, int], bg: tuple[int, int, int], align: str = "left") -> int:
     """Paste cached text centred on y, its left (or right, or centre) edge at x; its width."""
-    sprite = text_sprite(text, size, fill, bg)
-    x = {"left": xy[0], "right": xy[0] - sprite.width, "centre": xy[0] - sprite.width // 2}[align]
-    y = xy[1] - sprite.height // 2
-    img.paste(sprite, (x, y))
-    if marks is not None:
-        marks.append(TextMark(role, text, (x, y, x + sprite.width, y + sprite.height), bg))
-    return sprite.width
+    w, h = text_sprite(text, size, fill, bg).size
+    x = {"left": xy[0], "right": xy[0] - w, "centre": xy[0] - w // 2}[align]
+    y = xy[1] - h // 2
+    c.put(("text", text, size, fill, bg), x, y)
+    if c.marks is not None:
+        c.marks.append(TextMark(role, text, (x, y, x + w, y + h), bg))
+    return w
 
 
 def side_names(view: View, names: Sequence[str]) -> list[str]:
@@ -219,12 +323,11 @@ def _colour(view: View, seat: int) -> tuple[int, int, int]:
     return TEAM_COLOURS[view.ruleset.side_of(seat) % len(TEAM_COLOURS)]
 
 
-def _header(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
-            labels: Mapping[str, str] | None, result: HandResult | None) -> None:
+def _header(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, str] | None,
+            result: HandResult | None) -> None:
     rs = view.ruleset
     # Line 1: per side, its name on a chip of its colour, then its score in a box of its own.
     sides = side_names(view, names)
-    draw = ImageDraw.Draw(img)
     gap, pad = 20, 12
     each = (WIDTH - 24 - gap * (len(sides) - 1)) // len(sides)
     x = 12
@@ -235,13 +338,12 @@ def _header(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
         room = each - box_w - 8 - 2 * pad
         text, size = fit_text(name, room, MIN_TEXT, SIDE_TEXT)
         chip_w = text_width(text, size) + 2 * pad
-        img.paste(chip(chip_w, 56, colour, FELT_DARK), (x, 8))
-        _put(img, marks, "side", (x + pad, 36), text, size, WHITE, colour)
+        c.put(("chip", chip_w, 56, colour, FELT_DARK, None, 12, 5), x, 8)
+        _put(c, "side", (x + pad, 36), text, size, WHITE, colour)
         bx = x + chip_w + 8
-        img.paste(chip(box_w, 56, WHITE, FELT_DARK), (bx, 8))
-        _put(img, marks, "score", (bx + box_w // 2, 36), number, SCORE_TEXT, INK, WHITE,
-             "centre")
-        draw.rounded_rectangle((bx, 8, bx + box_w - 1, 63), 12, outline=colour, width=4)
+        c.put(("chip", box_w, 56, WHITE, FELT_DARK, None, 12, 5), bx, 8)
+        _put(c, "score", (bx + box_w // 2, 36), number, SCORE_TEXT, INK, WHITE, "centre")
+        c.put(("outline", box_w, 56, 12, colour, 4), bx, 8)
         x += each + gap
     # Line 2: which hand and the goal; what is left to draw.
     number = result.hand_number if result is not None else view.hand_number
@@ -260,10 +362,9 @@ def _header(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
     right_w = 0
     if stock:
         right, rsize = fit_text(" · ".join(stock), 440, MIN_TEXT, MIN_TEXT)
-        right_w = _put(img, marks, "stock", (WIDTH - 20, 98), right, rsize, WHITE, FELT_DARK,
-                       "right")
+        right_w = _put(c, "stock", (WIDTH - 20, 98), right, rsize, WHITE, FELT_DARK, "right")
     left, lsize = fit_text(f"{hand} · {goal}", WIDTH - 60 - right_w, MIN_TEXT, MIN_TEXT)
-    _put(img, marks, "hand", (20, 98), left, lsize, WHITE, FELT_DARK)
+    _put(c, "hand", (20, 98), left, lsize, WHITE, FELT_DARK)
 
 
 def news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
@@ -311,14 +412,14 @@ def _hand_news(view: View, names: Sequence[str], labels: Mapping[str, str] | Non
     return [label(labels, "blocked", name=sides[result.winner_side], points=points)]
 
 
-def _banner(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
-            labels: Mapping[str, str] | None, s: TableScene) -> None:
+def _banner(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, str] | None,
+            s: TableScene) -> None:
     box = banner_box(view)
     lines = news(view, names, labels, s.result)
     if box is None or not lines:
         return
     x0, y0, x1, y1 = box
-    img.paste(chip(x1 - x0, y1 - y0, BANNER_FILL, FELT, HIGHLIGHT, 16, 4), (x0, y0))
+    c.put(("chip", x1 - x0, y1 - y0, BANNER_FILL, FELT, HIGHLIGHT, 16, 4), x0, y0)
     inner = x1 - x0 - 48
     if len(lines) == 1:
         text, size = fit_text(lines[0], inner, 46, MIN_TEXT)
@@ -330,11 +431,10 @@ def _banner(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
     heights = [text_sprite(t, z, c, BANNER_FILL).height for t, z, c in rows]
     y = (y0 + y1 - sum(heights)) // 2
     for (text, size, colour), h in zip(rows, heights, strict=True):
-        _put(img, marks, "banner", ((x0 + x1) // 2, y + h // 2), text, size, colour,
-             BANNER_FILL, "centre")
+        _put(c, "banner", ((x0 + x1) // 2, y + h // 2), text, size, colour, BANNER_FILL,
+             "centre")
         y += h
-    ImageDraw.Draw(img).rounded_rectangle((x0, y0, x1 - 1, y1 - 1), 16, outline=HIGHLIGHT,
-                                          width=4)  # over the text's margins
+    c.put(("outline", x1 - x0, y1 - y0, 16, HIGHLIGHT, 4), x0, y0)  # over the text's margins
 
 
 def last_words(move: LastMove | None, labels: Mapping[str, str] | None) -> str:
@@ -368,20 +468,17 @@ def seat_boxes(seats: int) -> list[tuple[int, int, int, int]]:
     return boxes
 
 
-def _seats(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
-           labels: Mapping[str, str] | None, result: HandResult | None,
-           last: Sequence[LastMove | None]) -> None:
+def _seats(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, str] | None,
+           result: HandResult | None, last: Sequence[LastMove | None]) -> None:
     seats = view.ruleset.seats
     two_lines = card_lines(seats) == 2
-    draw = ImageDraw.Draw(img)
     for seat, (x0, y0, x1, y1) in enumerate(seat_boxes(seats)):
         colour = _colour(view, seat)
         turn = view.turn == seat and result is None
         fill = HIGHLIGHT if turn else colour
         ink = INK if turn else WHITE
         width = x1 - x0
-        img.paste(chip(width, y1 - y0, fill, FELT_DARK, colour if turn else None, 14, 6),
-                  (x0, y0))
+        c.put(("chip", width, y1 - y0, fill, FELT_DARK, colour if turn else None, 14, 6), x0, y0)
         pad = 16
         rows = [y0 + 8 + CARD_ROW // 2 + i * CARD_ROW for i in range(card_lines(seats))]
         if result is not None:
@@ -395,13 +492,13 @@ def _seats(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
         count_w = text_width(count, csize)
         name_room = width - 2 * pad - (count_w + 16 if two_lines else 0)
         name, size = fit_text(_name(names, seat), name_room, MIN_TEXT, MIN_TEXT)
-        _put(img, marks, "name", (x0 + pad, rows[0]), name, size, ink, fill)
+        _put(c, "name", (x0 + pad, rows[0]), name, size, ink, fill)
         if two_lines:
-            _put(img, marks, "tiles", (x1 - pad, rows[0]), count, csize, ink, fill, "right")
+            _put(c, "tiles", (x1 - pad, rows[0]), count, csize, ink, fill, "right")
             backs_from, last_row = x0 + pad, rows[1]
         else:
-            backs_from = x0 + pad + _put(img, marks, "tiles", (x0 + pad, rows[1]), count, csize,
-                                         ink, fill) + 12
+            backs_from = x0 + pad + _put(c, "tiles", (x0 + pad, rows[1]), count, csize, ink,
+                                         fill) + 12
             last_row = rows[2]
         words = last_words(last[seat] if seat < len(last) else None, labels)
         if not words and turn:
@@ -410,7 +507,7 @@ def _seats(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
         if words:
             room = width - 2 * pad - (120 if two_lines else 0)
             words, wsize = fit_text(words, room, 34, 24)
-            used = _put(img, marks, "last", (x0 + pad, last_row), words, wsize, ink, fill)
+            used = _put(c, "last", (x0 + pad, last_row), words, wsize, ink, fill)
         if result is None:  # the hidden tiles as backs: a count that needs no reading
             back = tile_back(32, fill)
             if two_lines:
@@ -418,57 +515,67 @@ def _seats(img: Image.Image, marks: Marks, view: View, names: Sequence[str],
             else:
                 backs_y = rows[1] - 16
             room = (x1 - 14 - backs_from - back.width) // 11 + 1
-            for k in range(min(view.hand_sizes[seat], max(0, room))):
-                img.paste(back, (backs_from + k * 11, backs_y))
+            shown = min(view.hand_sizes[seat], max(0, room))
+            if shown:
+                c.put(("backs", shown, fill), backs_from, backs_y)
         if turn:  # a frame and a pointer: the turn is marked by shape, not colour alone
-            draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), 14, outline=colour, width=6)
-            cx = x0 + width // 2
-            draw.polygon([(cx - 22, y0 - 15), (cx + 22, y0 - 15), (cx, y0 + 6)],
-                         fill=HIGHLIGHT, outline=INK, width=2)
+            c.put(("outline", width, y1 - y0, 14, colour, 6), x0, y0)
+            c.put(("pointer",), x0 + width // 2 - 22, y0 - 15)
 
 
-def _line(img: Image.Image, marks: Marks, s: TableScene, labels: Mapping[str, str] | None,
-          layout: Layout) -> None:
+def _line(c: Canvas, s: TableScene, labels: Mapping[str, str] | None, layout: Layout) -> None:
     if not s.line:
         text, size = fit_text(label(labels, "empty"), WIDTH - 80, 44, 28)
         x0, y0, x1, y1 = layout.area
-        _put(img, marks, "empty", ((x0 + x1) // 2, (y0 + y1) // 2), text, size, MUTED, FELT,
-             "centre")
+        _put(c, "empty", ((x0 + x1) // 2, (y0 + y1) // 2), text, size, MUTED, FELT, "centre")
         return
     for placed in layout.tiles:
-        face = tile_face(placed.first, placed.second, layout.tile,
-                         placed.orientation == "vertical", placed.index == s.last_index)
-        img.paste(face, placed.box[:2], face)
+        c.put(("tile", placed.first, placed.second, layout.tile,
+               placed.orientation == "vertical", placed.index == s.last_index), *placed.box[:2])
     for mark in layout.ends:
         x0, y0, x1, y1 = mark.box
         size = min(x1 - x0, y1 - y0)
-        badge = end_badge(size, mark.value)
         at = ((x0 + x1 - size) // 2, (y0 + y1 - size) // 2)
-        img.paste(badge, at)
-        if marks is not None:
-            marks.append(TextMark("end", str(mark.value), (*at, at[0] + size, at[1] + size),
-                                  HIGHLIGHT))
+        c.put(("badge", size, mark.value), *at)
+        if c.marks is not None:
+            c.marks.append(TextMark("end", str(mark.value), (*at, at[0] + size, at[1] + size),
+                                    HIGHLIGHT))
 
 
-def _draw(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
-          last: Sequence[LastMove | None] | None, marks: Marks) -> Image.Image:
+def _canvas(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
+            last: Sequence[LastMove | None] | None, marks: Marks) -> Canvas:
+    """Every sprite of the picture, in drawing order."""
     if view.hand is not None:
         raise ValueError("the table picture is drawn from the public view only")
     s = scene(view)
     if last is None:
         last = last_moves(view)
-    img = _background(view.ruleset.seats).copy()
-    _header(img, marks, view, names, labels, s.result)
-    _banner(img, marks, view, names, labels, s)
-    _line(img, marks, s, labels, table_layout(view))
-    _seats(img, marks, view, names, labels, s.result, last)
+    c = Canvas(view.ruleset.seats, marks)
+    _header(c, view, names, labels, s.result)
+    _banner(c, view, names, labels, s)
+    _line(c, s, labels, table_layout(view))
+    _seats(c, view, names, labels, s.result, last)
+    return c
+
+
+def _paint(img: Image.Image, ops: Sequence[Op], top: int = 0) -> Image.Image:
+    """Paste the sprites on ``img`` (the wide background's rows from ``top`` on)."""
+    img.load()
+    core = img.im
+    for key, x, y in ops:
+        sprite(key).paste(core, x + 1, y - top)
     return img
+
+
+def _full(c: Canvas) -> Image.Image:
+    """The whole picture drawn at once, on the palette."""
+    return _paint(_background(c.seats).copy(), c.ops).crop((1, 0, WIDTH + 1, HEIGHT))
 
 
 def draw_table(view: View, names: Sequence[str], labels: Mapping[str, str] | None = None,
                last: Sequence[LastMove | None] | None = None) -> Image.Image:
     """The table picture as an image (RGB)."""
-    return _draw(view, names, labels, last, None)
+    return _full(_canvas(view, names, labels, last, None)).convert("RGB")
 
 
 def table_texts(view: View, names: Sequence[str], labels: Mapping[str, str] | None = None,
@@ -476,7 +583,7 @@ def table_texts(view: View, names: Sequence[str], labels: Mapping[str, str] | No
                 ) -> tuple[Image.Image, list[TextMark]]:
     """The table picture and every piece of text on it with its box (for tests and tools)."""
     marks: list[TextMark] = []
-    return _draw(view, names, labels, last, marks), marks
+    return _full(_canvas(view, names, labels, last, marks)).convert("RGB"), marks
 
 
 PALETTE_FILE = Path(__file__).with_name("palette.png")
@@ -487,20 +594,68 @@ def palette() -> Image.Image:
     """The fixed 255-colour palette of every picture (``render/palette.png``, made by
     ``python -m render.palette`` from reference pictures).
 
-    Mapping a picture onto a fixed palette is fast (under a millisecond) and a palette PNG
-    is a third of the data to compress: encoding costs a few milliseconds instead of ~20.
+    Every sprite is mapped onto it once, when first drawn, so a picture is drawn and
+    encoded on the palette directly: a third of the data of RGB, and nothing to convert.
     """
     with Image.open(PALETTE_FILE) as img:
         img.load()
         return img.copy()
 
 
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    return bytes(palette().getpalette() or [])
+
+
+#: Rows per band: a band is compressed on its own and reused while its sprites stay the same.
+BAND = 16
+BAND_CACHE = 8192
+
+
+def _bands(c: Canvas) -> list[tuple[int, int, tuple[Op, ...]]]:
+    """Per band of rows: (seats, band, the sprites that reach into it, in drawing order)."""
+    n = -(-HEIGHT // BAND)
+    per: list[list[Op]] = [[] for _ in range(n)]
+    for op in c.ops:
+        y = op[2]
+        h = sprite(op[0]).height
+        for b in range(max(0, y // BAND), min(n - 1, (y + h - 1) // BAND) + 1):
+            per[b].append(op)
+    return [(c.seats, b, tuple(ops)) for b, ops in enumerate(per)]
+
+
+def _band_image(key: tuple[int, int, tuple[Op, ...]]) -> Image.Image:
+    seats, b, ops = key
+    top = b * BAND
+    return _paint(_background(seats).crop((0, top, WIDTH + 1, min(HEIGHT, top + BAND))), ops,
+                  top)
+
+
+@lru_cache(maxsize=BAND_CACHE)
+def _band(key: tuple[int, int, tuple[Op, ...]]) -> png.Band:
+    """A band drawn and compressed; the same sprites in the same band give the same bytes,
+    so any picture (of any table) that drew them already saves drawing them again."""
+    return png.compress_band(_band_image(key).tobytes())
+
+
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes on the fixed palette, deterministic."""
-    out = io.BytesIO()
-    indexed = img.convert("RGB").quantize(palette=palette(), dither=Image.Dither.NONE)
-    indexed.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    """PNG bytes of any picture of the table's size or other, on the fixed palette."""
+    indexed = img if img.mode == "P" else _quantize(img)
+    bands = [png.compress_band(png.rows(indexed.crop((0, y, indexed.width,
+                                                      min(indexed.height, y + BAND)))))
+             for y in range(0, indexed.height, BAND)]
+    return png.write(indexed.width, indexed.height, _palette_bytes(), bands)
+
+
+def redraw(view: View, names: Sequence[str], *, labels: Mapping[str, str] | None = None,
+           last: Sequence[LastMove | None] | None = None) -> bytes:
+    """The table picture drawn whole and compressed whole, nothing reused: the bytes
+    :func:`render_table` gives (for tests and benchmarks)."""
+    c = _canvas(view, names, labels, last, None)
+    wide = _paint(_background(c.seats).copy(), c.ops)
+    bands = [png.compress_band(wide.crop((0, y, WIDTH + 1, min(HEIGHT, y + BAND))).tobytes())
+             for y in range(0, HEIGHT, BAND)]
+    return png.write(WIDTH, HEIGHT, _palette_bytes(), bands)
 
 
 def render_table(view: View, names: Sequence[str], *,
@@ -509,6 +664,9 @@ def render_table(view: View, names: Sequence[str], *,
     """The table picture (PNG) of a public view, with each seat's name.
 
     ``last`` holds each seat's latest move (see :func:`render.moves.last_moves`); by
-    default it is read from the view, which cannot tell a timed-out turn.
+    default it is read from the view, which cannot tell a timed-out turn. Only the bands
+    of rows whose sprites no earlier picture had are drawn and compressed: the bytes are
+    those of :func:`encode` of :func:`draw_table`'s picture.
     """
-    return encode(draw_table(view, names, labels, last))
+    bands = [_band(key) for key in _bands(_canvas(view, names, labels, last, None))]
+    return png.write(WIDTH, HEIGHT, _palette_bytes(), bands)
