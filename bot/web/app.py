@@ -33,7 +33,7 @@ from bot.store import DatabaseUnavailable
 from bot.web import links
 from bot.web.charts import rating_chart
 from bot.web.positions import to_json
-from bot.web.reader import MatchPage, Reader
+from bot.web.reader import MatchPage, Reader, Seat
 from bot.web.words import (
     FAMILY_NAMES,
     LANGUAGE_NAMES,
@@ -53,6 +53,7 @@ HERE = Path(__file__).parent
 PER_PAGE = 25
 MAX_ID = 2**63 - 1
 PREVIEWS_KEPT = 32
+REPLAYS_KEPT = 64  # the replays' data, per match, language and names
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
     " connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -81,6 +82,7 @@ LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", object)  # type: ignore
 BASE_URL: web.AppKey[str] = web.AppKey("base_url", str)
 FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
+REPLAYS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("replays", dict)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -276,9 +278,34 @@ async def server_page(request: web.Request) -> web.Response:
         raise web.HTTPBadRequest()
     wanted = optional_number(request, "page")
     leaders = await reader.leaderboard(guild_id, board, by, max(0, (wanted or 1) - 1), PER_PAGE)
-    recent = await reader.recent(guild_id)
     lang = language(request)
     locale = LANGUAGES[lang]
+    recent = []
+    for match, seats in await reader.recent(guild_id):
+        sides = []
+        for side, score in enumerate(match.scores):
+            names = [
+                player_name(locale, s.name, s.kind, shown=s.shown) for s in seats if s.side == side
+            ]
+            sides.append(f"{' & '.join(names)} {score}")
+        recent.append(
+            (
+                link(request, links.match_path(match.table_id)),
+                variant_name(locale, match.variant),
+                " — ".join(sides),
+                match.finished_at,
+            )
+        )
+    rows = [
+        (
+            row,
+            player_name(locale, row.name, row.kind),
+            link(request, links.player_path(guild_id, row.player_id))
+            if row.kind == "human" and row.player_id > 0
+            else None,
+        )
+        for row in leaders.rows
+    ]
     boards = [(ALL, bucket_name(locale, ALL))]
     for family, variants in FAMILIES.items():
         boards.append((family, bucket_name(locale, family)))
@@ -293,10 +320,8 @@ async def server_page(request: web.Request) -> web.Response:
             "by": by,
             "boards": boards,
             "leaders": leaders,
+            "rows": rows,
             "recent": recent,
-            "name_of": functools.partial(player_name, locale),
-            "variant_name": functools.partial(variant_name, locale),
-            "result_name": functools.partial(result_name, locale),
         },
     )
 
@@ -319,6 +344,13 @@ def seat_names(locale: str, found: MatchPage) -> list[str]:
     return names
 
 
+def seat_name(locale: str, seat: Seat, names: list[str]) -> str:
+    """A participant's name: the name at his first seat (computers are named by seat)."""
+    if seat.seats and 0 <= seat.seats[0] < len(names):
+        return names[seat.seats[0]]
+    return player_name(locale, seat.name, seat.kind, shown=seat.shown)
+
+
 async def match_page(request: web.Request) -> web.Response:
     found = await _match_page(request)
     hand = optional_number(request, "hand")
@@ -328,7 +360,7 @@ async def match_page(request: web.Request) -> web.Response:
     names = seat_names(locale, found)
     sides: dict[int, list[str]] = {}
     for s in found.seats:
-        sides.setdefault(s.side, []).append(names[s.seats[0]])
+        sides.setdefault(s.side, []).append(seat_name(locale, s, names))
     side_names = [" & ".join(sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
@@ -347,6 +379,7 @@ async def match_page(request: web.Request) -> web.Response:
             "preview": preview,
             "canonical": links.url(request.app[BASE_URL], link(request, f"/m/{table_id}")),
             "result_name": functools.partial(result_name, locale),
+            "seat_name": functools.partial(seat_name, locale, names=names),
         },
     )
 
@@ -354,20 +387,28 @@ async def match_page(request: web.Request) -> web.Response:
 async def replay_data(request: web.Request) -> web.Response:
     found = await _match_page(request)
     locale = LANGUAGES[language(request)]
-    try:
-        replay = await request.app[READER].replay(found.record.table_id)
-    except LookupError:
-        raise web.HTTPNotFound() from None
-    data = to_json(locale, replay.ruleset, replay.positions, seat_names(locale, found))
-    data["words"] = {
-        "up": tr(locale, "up"),
-        "down": tr(locale, "down"),
-        "play": tr(locale, "Play"),
-        "pause": tr(locale, "Pause"),
-    }
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    names = seat_names(locale, found)
+    key = (found.record.table_id, locale, tuple(names))
+    kept = request.app[REPLAYS]
+    body = kept.get(key)
+    if body is None:
+        try:
+            replay = await request.app[READER].replay(found.record.table_id)
+        except LookupError:
+            raise web.HTTPNotFound() from None
+        data = to_json(locale, replay.ruleset, replay.positions, names)
+        data["words"] = {
+            "up": tr(locale, "up"),
+            "down": tr(locale, "down"),
+            "play": tr(locale, "Play"),
+            "pause": tr(locale, "Pause"),
+        }
+        body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        kept[key] = body
+        while len(kept) > REPLAYS_KEPT:
+            kept.pop(next(iter(kept)))
     response = web.Response(
-        text=body, content_type="application/json", headers={"Cache-Control": "max-age=60"}
+        body=body, content_type="application/json", headers={"Cache-Control": "max-age=60"}
     )
     response.enable_compression()
     return response
@@ -446,6 +487,7 @@ def create_app(
     app[BASE_URL] = base_url.rstrip("/")
     app[FORWARDED] = forwarded
     app[PREVIEWS] = {}
+    app[REPLAYS] = {}
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -453,6 +495,7 @@ def create_app(
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,
     )
     env = aiohttp_jinja2.get_env(app)
     env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")

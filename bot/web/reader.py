@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = 1.0  # seconds before a database that failed to open is tried again
 REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
+FRESH = 5.0  # seconds a server's recent matches and a leaderboard's length are kept
 HISTORY = 15  # matches on a player's page
 
 
@@ -82,6 +83,56 @@ with contextlib.suppress(ImportError):
     _DB_ERRORS = (*_DB_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
+class _Kept:
+    """Answers kept for ``fresh`` seconds (the pages of one server share them)."""
+
+    def __init__(self, clock: Callable[[], float], fresh: float, size: int = 4096) -> None:
+        self.clock = clock
+        self.fresh = fresh
+        self.size = size
+        self._found: dict[Any, tuple[float, Any]] = {}
+
+    def get(self, key: Any) -> Any:
+        found = self._found.get(key)
+        if found is None or self.clock() - found[0] > self.fresh:
+            return None
+        return found[1]
+
+    def put(self, key: Any, value: Any) -> Any:
+        if len(self._found) >= self.size:
+            self._found.clear()
+        self._found[key] = (self.clock(), value)
+        return value
+
+
+class _KeptRepo(RecordsRepo):
+    """The records' repository, with leaderboards' lengths kept a few seconds (counting a big
+    server's lines costs more than reading a page of them)."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self, db: Any, kept: _Kept) -> None:
+        super().__init__(db)
+        self._kept = kept
+
+    async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
+        key = ("size", scope, bucket, by)
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept.put(key, await super().leaderboard_size(scope, bucket, by))
+        return int(found)
+
+
+class _Records(Records):
+    def __init__(self, store: Store, kept: _Kept) -> None:
+        super().__init__(store)
+        self._kept = kept
+
+    @property
+    def repo(self) -> RecordsRepo:
+        return _KeptRepo(self.store.db, self._kept)
+
+
 class Reader:
     """The pages' read-only access to the bot's database."""
 
@@ -91,14 +142,18 @@ class Reader:
         *,
         timeout: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        fresh: float = FRESH,
     ) -> None:
         self.url = url
+        self._kept = _Kept(clock, fresh)
         self.timeout = timeout
         self.clock = clock
         self._store: Store | None = None
         self._opening = asyncio.Lock()
         self._failed_at: float | None = None
-        self._replays: collections.OrderedDict[int, Replay] = collections.OrderedDict()
+        self._replays: collections.OrderedDict[int, asyncio.Future[Replay]] = (
+            collections.OrderedDict()
+        )
 
     async def close(self) -> None:
         if self._store is not None:
@@ -131,7 +186,7 @@ class Reader:
         except DatabaseUnavailable:
             raise
         except _DB_ERRORS as exc:
-            log.warning("the database did not answer: %s", exc)
+            log.warning("the database did not answer: %r", exc)
             raise DatabaseUnavailable(type(exc).__name__) from exc
 
     # -- servers ---------------------------------------------------------------------------
@@ -144,17 +199,21 @@ class Reader:
         self, guild_id: int, bucket: str, by: str, page: int, per_page: int
     ) -> LeaderboardPage:
         async with self.reading() as store:
-            return await Records(store).leaderboard(
+            return await _Records(store, self._kept).leaderboard(
                 scope=guild_id, bucket=bucket, by=by, page=page, per_page=per_page
             )
 
     async def recent(self, guild_id: int) -> list[tuple[MatchRecord, tuple[Seat, ...]]]:
         """The server's latest matches with their participants."""
+        kept = self._kept.get(("recent", guild_id))
+        if kept is not None:
+            return list(kept)
         async with self.reading() as store:
             matches = await WebRepo(store.db).recent_matches(guild_id, limit=RECENT)
             entries = await RecordsRepo(store.db).entries_of([m.table_id for m in matches])
             seats = await self._seats(store, entries, guild_id)
-        return [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
+        found = [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
+        return list(self._kept.put(("recent", guild_id), tuple(found)))
 
     async def _seats(self, store: Store, entries: Sequence[EntryRow], guild_id: int) -> list[Seat]:
         people = [e.player_id for e in entries if e.kind == "human"]
@@ -195,21 +254,25 @@ class Reader:
         )
 
     async def replay(self, table_id: int) -> Replay:
-        """Every position of a finished match (kept: a finished match never changes)."""
-        cached = self._replays.get(table_id)
-        if cached is not None:
+        """Every position of a finished match (kept: a finished match never changes; readers
+        asking for one at the same time share one rebuilding)."""
+        task = self._replays.get(table_id)
+        if task is None or (task.done() and task.exception() is not None):
+            task = asyncio.ensure_future(self._rebuild(table_id))
+            self._replays[table_id] = task
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        else:
             self._replays.move_to_end(table_id)
-            return cached
+        return await asyncio.shield(task)
+
+    async def _rebuild(self, table_id: int) -> Replay:
         async with self.reading() as store:
             match = await store.matches.get(table_id)
             actions = await store.actions.list(table_id)
         if match is None or match.outcome is None:
             raise LookupError(table_id)
-        found = await asyncio.to_thread(positions, match, actions)
-        self._replays[table_id] = found
-        while len(self._replays) > REPLAYS_KEPT:
-            self._replays.popitem(last=False)
-        return found
+        return await asyncio.to_thread(positions, match, actions)
 
     # -- players ---------------------------------------------------------------------------
 

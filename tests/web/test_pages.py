@@ -15,7 +15,8 @@ from bot.records.service import Records
 from bot.server_settings import ServerSettings
 from bot.store import Store
 from bot.web.app import CSP, create_app
-from bot.web.reader import Reader
+from bot.web.reader import FRESH, Reader
+from tests.bot.helpers import FakeClock
 from tests.web.seed import ANA, BEA, DARK, GUILD, NICKNAME, Seeded, seed
 
 ES = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
@@ -32,7 +33,8 @@ async def seeded(database_url: str) -> AsyncIterator[tuple[Store, Seeded]]:
 
 @pytest.fixture
 async def client(database_url: str, seeded: tuple[Store, Seeded]) -> AsyncIterator[TestClient]:
-    app = create_app(Reader(database_url), base_url="https://pages.example", rate_limit=0)
+    reader = Reader(database_url, fresh=0)  # nothing kept: every page reads the database
+    app = create_app(reader, base_url="https://pages.example", rate_limit=0)
     async with TestClient(TestServer(app)) as c:
         yield c
 
@@ -182,3 +184,19 @@ async def test_privacy_left_the_boards_forget_me_and_pages_turned_off(
     for path in (f"/s/{GUILD}", f"/m/{s.played}", f"/m/{s.played}/replay.json",
                  f"/m/{s.played}/preview.png", f"/s/{GUILD}/p/1000"):
         await text(client, path, 404)
+
+
+async def test_what_the_pages_keep_a_few_seconds_goes_stale_within_them(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """Our decision: a server's recent matches and a leaderboard's length are kept five
+    seconds (every page of the server shows them); a forgotten name leaves them by then."""
+    store, s = seeded
+    clock = FakeClock()
+    app = create_app(Reader(database_url, clock=clock), rate_limit=0)
+    async with TestClient(TestServer(app)) as fresh:
+        assert "Ana Global" in await text(fresh, f"/s/{GUILD}?board=two-player")
+        await Records(store).forget(ANA)
+        assert "Ana Global" not in await text(fresh, f"/m/{s.played}")  # never kept
+        clock.advance(FRESH + 0.1)
+        assert "Ana Global" not in await text(fresh, f"/s/{GUILD}?board=two-player")
