@@ -44,10 +44,12 @@ from bot.records.service import (
     VersusLevel,
 )
 from bot.records.store import StatRow
+from bot.web import links
 from cogs.colours import BLUE, GOLD
 from cogs.domino.texts import VARIANTS, variant_name
 from cogs.names import display_name, escape_name, public_name
 from cogs.places import readable
+from cogs.web_links import web_button, web_url
 from render.stats import rating_chart
 
 __all__ = ["COG_NAME", "RecordsButton", "RecordsCog", "setup"]
@@ -789,9 +791,13 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 viewer_id=interaction.user.id,
             )
             locale = _locale(interaction)
+            view = _view(leaderboard_buttons(locale, page, interaction.user.id))
+            path = links.server_path(where, board=page.bucket, by=page.by)
+            url = await web_url(self.bot, self.records.store, where or None, path)
+            if url is not None:
+                view.add_item(web_button(locale, url))
             await interaction.response.send_message(
-                embed=leaderboard_embed(locale, page),
-                view=_view(leaderboard_buttons(locale, page, interaction.user.id)),
+                embed=leaderboard_embed(locale, page), view=view
             )
 
     async def _leaderboard_click(self, interaction: Interaction, button: LeaderboardButton) -> None:
@@ -851,10 +857,17 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 labels=labels,
                 empty_text=tr(locale, "No rated matches yet"),
             )
+            extra: dict[str, Any] = {}
+            guild = interaction.guild_id
+            if found.server and guild is not None and not found.hidden & {GLOBAL, guild}:
+                path = links.player_path(guild, target.id)
+                if url := await web_url(self.bot, self.records.store, guild, path):
+                    extra["view"] = _view([]).add_item(web_button(locale, url))
             await interaction.followup.send(
                 embed=stats_embed(locale, found, shown),
                 file=discord.File(io.BytesIO(picture), filename=PICTURE),
                 ephemeral=private,
+                **extra,
             )
 
     # -- /domino history ----------------------------------------------------------------------

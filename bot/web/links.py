@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-__all__ = ["match_path", "player_path", "server_path", "url"]
+from bot.store import Store
+from bot.store.table_extras import GuildSettingsRepo
+
+__all__ = ["match_path", "page_url", "player_path", "server_path", "url"]
 
 
-def server_path(guild_id: int) -> str:
-    """A server's page: its leaderboards and recent matches."""
-    return f"/s/{guild_id}"
+def server_path(guild_id: int, **query: str) -> str:
+    """A server's page: its leaderboards (``board``, ``by``) and recent matches."""
+    return f"/s/{guild_id}" + (f"?{urlencode(query)}" if query else "")
 
 
 def player_path(guild_id: int, player_id: int) -> str:
@@ -26,3 +29,12 @@ def match_path(table_id: int, *, hand: int | None = None, move: int | None = Non
 def url(base_url: str, path: str) -> str | None:
     """The absolute address of ``path`` on the pages at ``base_url`` (None: no pages)."""
     return f"{base_url.rstrip('/')}{path}" if base_url else None
+
+
+async def page_url(store: Store, base_url: str, guild_id: int | None, path: str) -> str | None:
+    """The address of ``path`` when the bot knows where its pages are and the server has them
+    on (one indexed read); else None."""
+    if not base_url or guild_id is None:
+        return None
+    settings = await GuildSettingsRepo(store.db).get(guild_id)
+    return url(base_url, path) if settings.web else None

@@ -24,8 +24,10 @@ from bot.match_end import (
 from bot.store import DeadlineRow
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
+from bot.web import links
 from cogs.domino import texts
 from cogs.domino.buttons import RematchButton, make_view
+from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,17 @@ def rematch_button(locale: str | None, table_id: int) -> RematchButton:
     return RematchButton(table_id, label=tr(locale, "Rematch"), style=discord.ButtonStyle.success)
 
 
+def _with_link(
+    view: discord.ui.View | None, locale: str | None, page: str | None
+) -> discord.ui.View | None:
+    """``view`` with a link to the match's web page, when it has one."""
+    if page is None:
+        return view
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(web_button(locale, page))
+    return view
+
+
 class Wrapup:
     """Decorates the match-end post, runs rematches and the wrap-up deadline."""
 
@@ -102,8 +115,11 @@ class Wrapup:
                 value="\n".join(rating_line(locale, c) for c in changes),
                 inline=False,
             )
+        page = await web_url(
+            self.bot, self.service.store, info.table.guild_id, links.match_path(info.id)
+        )
         if not humans(info):
-            return None
+            return None if page is None else _with_link(None, locale, page)
         minutes = round(self.core.archive_after / 60)
         embed.set_footer(
             text=tr(
@@ -112,7 +128,7 @@ class Wrapup:
                 minutes=minutes,
             )
         )
-        return make_view([rematch_button(locale, info.id)])
+        return _with_link(make_view([rematch_button(locale, info.id)]), locale, page)
 
     async def posted(self, info: TableInfo, message_id: int | None) -> None:
         await self.core.offer(info, message_id)

@@ -9,9 +9,18 @@ from pathlib import Path
 import discord
 
 from bot.store.table_extras import GuildSettingsRepo
-from tests.cogs.helpers import TestBot, answer, settings_for
+from tests.cogs.helpers import (
+    TestBot,
+    answer,
+    button,
+    game_message,
+    new_table,
+    settings_for,
+    settle,
+)
+from tests.cogs.test_match_end import match_end, resign
 from tests.fakediscord import FakeDiscord, running_bot
-from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, StoredMessage
 from tests.fakediscord.plugin import fake_discord
 
 __all__ = ["fake_discord"]
@@ -49,3 +58,49 @@ async def test_web_pages_are_off_until_a_manager_turns_them_on(
         await fake.slash(boss, fake.channel_id, "domino server-settings", {"web": "on"})
         await fake.slash(boss, fake.channel_id, "domino server-settings", {"reset": "all"})
         assert (await repo.get(fake.guild_id)).web is None
+
+
+def links_of(message: StoredMessage) -> list[str]:
+    """The addresses of the link buttons of ``message``."""
+    return [c["url"] for c in message.all_components() if c.get("type") == 2 and c.get("url")]
+
+
+async def test_the_bot_links_to_the_pages_where_a_server_has_them(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    bob = fake.add_user(1002, "bob", "Bob")
+    base = "https://domino.example.org"
+    settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), web_base_url=base)
+    async with running_bot(fake, lambda: TestBot(settings)) as bot:
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"web": "on"})
+        result, tid = await new_table(fake, bot, boss, variant="draw")
+        lobby = result.message
+        assert lobby is not None
+        await fake.click(bob, lobby, button(lobby, "join"))
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        await fake.click(boss, lobby, button(lobby, "start"))
+        thread = (await game_message(fake, bot, tid)).channel_id
+        await resign(fake, bot, bob, thread)
+        end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+        await settle(bot)
+        assert links_of(end) == [f"{base}/m/{tid}"]
+
+        board = await fake.slash(bob, fake.channel_id, "domino leaderboard", {"variant": "draw"})
+        assert board.message is not None
+        assert links_of(board.message) == [f"{base}/s/{fake.guild_id}?board=draw&by=rating"]
+        everyone = await fake.slash(bob, fake.channel_id, "domino leaderboard", {"scope": "global"})
+        assert everyone.message is not None and links_of(everyone.message) == []
+        stats = await fake.slash(bob, fake.channel_id, "domino stats", {})
+        (shown,) = await stats.wait_for_followups(1)
+        assert links_of(shown) == [f"{base}/s/{fake.guild_id}/p/{bob.id}"]
+
+        # Pages off: no link anywhere.
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"web": "off"})
+        board = await fake.slash(bob, fake.channel_id, "domino leaderboard", {"variant": "draw"})
+        assert board.message is not None and links_of(board.message) == []
+        stats = await fake.slash(bob, fake.channel_id, "domino stats", {})
+        (shown,) = await stats.wait_for_followups(1)
+        assert links_of(shown) == []
+
