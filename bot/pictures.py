@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, TypeVar
 
 import render
-from bot import replay
 from bot.pools import Offload
 from domino import View
 
 _offload = Offload()
+T = TypeVar("T")
 
 
 def table_renderer() -> Callable[..., bytes] | None:
@@ -74,6 +74,7 @@ async def hand_png(view: View, **options: Any) -> bytes | None:
     return await _offload.run(fn, view, **options)
 
 
-async def replay_gif(stored: replay.StoredMatch, names: list[str], **options: Any) -> bytes:
-    """The animated replay of a stored match (:func:`bot.replay.replay_gif`), off the loop."""
-    return await _offload.run(replay.replay_gif, stored, list(names), **options)
+async def offload(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` where pictures are drawn: in the pool when one is set, else in
+    a worker thread (the replays' drawing)."""
+    return await _offload.run(fn, *args, **kwargs)

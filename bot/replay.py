@@ -1,101 +1,349 @@
-"""Replays of stored matches: the public view after every move, rebuilt from the action log.
+"""Replays of stored matches: an animated GIF rebuilt from the action log, at a bounded cost.
 
 The ``matches`` row (ruleset, seed, deal) and the ``actions`` log define a match; replaying
 them through the engine gives the table as everyone saw it after each move. Only public
-views are kept, so a replay never shows a hidden tile.
+views are drawn, so a replay never shows a hidden tile.
+
+What a replay may cost is bounded, in this order:
+
+1. :func:`plan`, before the interaction is answered: a few small queries decide what is
+   drawn. An unknown hand or a match without moves is refused; a match longer than
+   :data:`MAX_MOVES` shows its first hand (the ``hand`` option shows another).
+2. :meth:`Replays.cached`: a finished match never changes, so a replay drawn once is kept
+   in a file cache, keyed by the match and everything drawn (hand, names, words).
+3. :meth:`Replays.admit`: at most :data:`AT_ONCE` replays are drawn at once per process, and
+   a person waits :data:`COOLDOWN` seconds between two that need drawing; both refusals
+   say so at once.
+4. :meth:`Replays.draw`, after the interaction is deferred: the log is read and the match
+   rebuilt off the event loop (with the pictures), and the frames are streamed into the
+   GIF file one by one (:func:`render.replay.write_replay`), so memory stays flat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from bot import pictures
 from bot.errors import ServiceError, TableNotFound
-from bot.store import ActionRow, MatchRow, SeatRow, Store
+from bot.i18n import N_, picture_labels
+from bot.store import ActionRow, MatchRow, Store
 from domino import DominoError, Match, Ruleset, View, decode_action
 
+#: The most moves one replay draws: a match longer than this shows one hand at a time.
+MAX_MOVES = 60
+#: Replays drawn at once by one process (more would share its cores and slow each other);
+#: more are refused until one is done.
+AT_ONCE = 1
+#: Seconds a person waits between two replays that need drawing (a cached one is free).
+COOLDOWN = 15.0
+#: The file cache keeps replays this long, and at most this many bytes.
+CACHE_SECONDS = 24 * 3600
+CACHE_BYTES = 256_000_000
+
 
 @dataclass(frozen=True, slots=True)
-class Frame:
-    """One move of a stored match: its hand, who made it, and the table after it."""
-
-    hand: int
-    seat: int
-    action: str
-    view: View
-
-
-@dataclass(frozen=True, slots=True)
-class StoredMatch:
-    """A table's match as stored: every move replayed, and the seats' recorded names."""
+class Plan:
+    """What a replay request will draw, decided before anything is drawn."""
 
     table_id: int
-    frames: tuple[Frame, ...]
-    seats: tuple[SeatRow, ...]
-
-    @property
-    def hands(self) -> tuple[int, ...]:
-        """The hands that saw at least one move, in order."""
-        return tuple(dict.fromkeys(f.hand for f in self.frames))
-
-    def select(self, hand: int | None = None) -> tuple[Frame, ...]:
-        """The moves of ``hand`` (every move of the match when None); refused when none."""
-        if not self.frames:
-            raise ServiceError("Table {table_id} has no moves to replay yet.",
-                               table_id=self.table_id)
-        if hand is None:
-            return self.frames
-        if hand not in self.hands:
-            raise ServiceError(
-                "Hand {hand} has no moves to replay; this match has hands {hands}.",
-                hand=hand, hands=", ".join(map(str, self.hands)) or "-",
-            )
-        return tuple(f for f in self.frames if f.hand == hand)
+    hand: int | None  # None: the whole match
+    moves: int  # the moves of the whole match
+    hands: tuple[int, ...]  # the hands that can hold moves
+    shortened: bool = False  # the whole match was asked, too long: its first hand is shown
 
 
-def rebuild(match: MatchRow, actions: Sequence[ActionRow]) -> tuple[Frame, ...]:
-    """Replay ``actions`` from the match's ruleset, seed and deal: one frame per move."""
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A drawn replay: the GIF and the moves it shows."""
+
+    gif: bytes
+    moves: int
+
+
+async def plan(store: Store, table_id: int, hand: int | None) -> Plan:
+    """What to draw for ``hand`` (None: the whole match) of ``table_id``: a few small
+    queries, nothing rebuilt. Raises :class:`TableNotFound` or :class:`ServiceError`."""
+    match = await store.matches.get(table_id)
+    if match is None:
+        raise TableNotFound("No match was played at table {table_id}.", table_id=table_id)
+    moves = await store.actions.count(table_id)
+    if not moves:
+        raise ServiceError("Table {table_id} has no moves to replay yet.", table_id=table_id)
+    ended = [row.hand_number for row in await store.hand_results.list(table_id)]
+    last = max(ended, default=0)
+    ended_with_a_hand = bool(match.outcome) and match.outcome.get("reason") in ("target", "hands")
+    hands = tuple(range(1, last + (1 if ended_with_a_hand and last else 2)))
+    if hand is not None and hand not in hands:
+        raise ServiceError(
+            "Hand {hand} has no moves to replay; this match has hands {hands}.",
+            hand=hand, hands=", ".join(map(str, hands)),
+        )
+    if hand is None and moves > MAX_MOVES:
+        return Plan(table_id, 1, moves, hands, shortened=True)
+    return Plan(table_id, hand, moves, hands)
+
+
+def labels_for(locale: str | None) -> dict[str, str] | None:
+    """The words a replay draws in ``locale`` (the table's and the counter's); None for
+    English."""
+    import render
+    from render.replay import REPLAY_LABELS
+
+    return picture_labels(locale, {**render.LABELS, **REPLAY_LABELS})
+
+
+# ------------------------------------------------------------------ rebuilding and drawing
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a replay cannot be drawn (a catalogue message and its parameters): returned by
+    the drawing worker rather than raised, so it crosses a process boundary as it is."""
+
+    message: str
+    params: dict[str, Any]
+
+    def error(self) -> ServiceError:
+        return ServiceError(self.message, **self.params)
+
+
+def _starts(match: MatchRow, actions: Sequence[ActionRow]) -> tuple[Match, list[int]]:
+    """The match before its first move, and the hand of each move (the log replayed once)."""
     try:
         m = Match.new(Ruleset.from_dict(match.ruleset), match.seed, match.deal)
     except (DominoError, KeyError, TypeError, ValueError) as exc:
         raise ServiceError("The match of table {table_id} cannot be rebuilt: {error}",
                            table_id=match.table_id, error=str(exc)) from exc
-    frames = []
-    for expected, row in enumerate(sorted(actions, key=lambda r: r.seq)):
+    first, hands = m, []
+    for expected, row in enumerate(actions):
         if row.seq != expected:
             raise ServiceError("Move {seq} of table {table_id} is missing from the log.",
                                seq=expected, table_id=match.table_id)
-        hand = m.hand_number
+        hands.append(m.hand_number)
         try:
             m = m.apply(decode_action(row.action), row.seat)
         except DominoError as exc:
             raise ServiceError("Move {seq} of table {table_id} does not replay: {error}",
                                seq=row.seq, table_id=match.table_id, error=str(exc)) from exc
-        frames.append(Frame(hand, row.seat, row.action, m.public_view()))
-    return tuple(frames)
+    return first, hands
 
 
-async def load(store: Store, table_id: int) -> StoredMatch:
-    """The stored match of ``table_id``, every move replayed."""
-    match = await store.matches.get(table_id)
-    if match is None:
-        raise TableNotFound("No match was played at table {table_id}.", table_id=table_id)
-    actions = await store.actions.list(table_id)
-    seats = await store.seats.list(table_id)
-    return StoredMatch(table_id, rebuild(match, actions), tuple(seats))
+def replay_views(match: MatchRow, actions: Sequence[ActionRow], hand: int | None
+                 ) -> tuple[View, Iterator[View], int]:
+    """The public view before the first move of ``hand`` (None: of the match), the views
+    after each of its moves (made one by one as they are read) and how many there are."""
+    actions = sorted(actions, key=lambda r: r.seq)
+    first, hands = _starts(match, actions)
+    if hand is None:
+        start, stop = 0, len(actions)
+    else:
+        picked = [i for i, h in enumerate(hands) if h == hand]
+        if not picked:
+            raise ServiceError(
+                "Hand {hand} has no moves to replay; this match has hands {hands}.",
+                hand=hand, hands=", ".join(map(str, dict.fromkeys(hands))) or "-",
+            )
+        start, stop = picked[0], picked[-1] + 1
+    m = first
+    for row in actions[:start]:
+        m = m.apply(decode_action(row.action), row.seat)
+    from render.replay import opening_view
+
+    opening = opening_view(m.public_view())
+
+    def views() -> Iterator[View]:
+        nonlocal m
+        for row in actions[start:stop]:
+            m = m.apply(decode_action(row.action), row.seat)
+            yield m.public_view()
+
+    return opening, views(), stop - start
 
 
-def replay_gif(stored: StoredMatch, names: Sequence[str], *, hand: int | None = None,
-               labels: Mapping[str, str] | None = None) -> bytes:
-    """The animated replay (GIF) of one hand or of the whole match, one frame per move.
+def draw_file(match: MatchRow, actions: Sequence[ActionRow], hand: int | None,
+              names: Sequence[str], labels: Mapping[str, str] | None, path: str,
+              most: int = MAX_MOVES) -> int | Refusal:
+    """Rebuild the match and stream the replay of ``hand`` into the file ``path`` (written
+    whole or not at all); the moves drawn, or why it was refused before drawing.
 
-    CPU-bound (about a second a hand): run it off the event loop.
-    """
-    from render.replay import ReplayTooLarge, render_replay
+    CPU-bound (tens of milliseconds a move): run it off the event loop."""
+    from render.replay import ReplayTooLarge, write_replay
 
-    frames = stored.select(hand)
     try:
-        return render_replay([f.view for f in frames], names, labels=labels)
-    except ReplayTooLarge as exc:
-        raise ServiceError("This match is too long for one picture; replay one hand of it.",
-                           ) from exc
+        opening, views, total = replay_views(match, actions, hand)
+        if total > most:
+            return Refusal(N_("This hand is too long for one picture ({moves} moves)."),
+                           {"moves": total})
+        folder = os.path.dirname(path)
+        fd, part = tempfile.mkstemp(dir=folder, suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                write_replay(out, opening, views, total, names, labels=labels)
+            os.replace(part, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(part)
+    except ServiceError as exc:
+        return Refusal(exc.template, exc.params)
+    except ReplayTooLarge:
+        return Refusal(N_("This match is too long for one picture; replay one hand of it."), {})
+    return total
+
+
+# ------------------------------------------------------------------------- the cache
+
+
+def cache_folder(store: Store) -> Path:
+    """Where replays are kept: next to a SQLite database, else in the temporary folder."""
+    if store.path is not None:
+        return store.path.parent / "replays"
+    return Path(tempfile.gettempdir()) / f"domino-replays-{os.getuid()}"
+
+
+class Slot:
+    """One of the process's replay drawings, held from admission until drawn."""
+
+    def __init__(self, replays: Replays) -> None:
+        self._replays = replays
+
+    def release(self) -> None:
+        if self._replays is not None:
+            self._replays.drawing -= 1
+            self._replays = None  # type: ignore[assignment]
+
+    def __enter__(self) -> Slot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class Replays:
+    """The replays one process draws: the file cache, how many draw at once, each
+    person's cooldown."""
+
+    def __init__(self, store: Store, folder: Path | None = None, *, at_once: int | None = None,
+                 cooldown: float | None = None, clock: Callable[[], float] = time.monotonic,
+                 run: Callable[..., Awaitable[Any]] | None = None) -> None:
+        self.store = store
+        self.run = run or pictures.offload
+        self.folder = folder or cache_folder(store)
+        self.at_once = AT_ONCE if at_once is None else at_once
+        self.cooldown = COOLDOWN if cooldown is None else cooldown
+        self.clock = clock
+        self.drawing = 0
+        self.last: dict[int, float] = {}  # person -> when his last drawing was admitted
+        self.drawn = 0  # replays drawn (not served from the cache), for tests and benchmarks
+
+    def _key(self, plan: Plan, names: Sequence[str], labels: Mapping[str, str] | None) -> str:
+        from render.replay import VERSION
+
+        data = json.dumps([VERSION, plan.table_id, plan.hand, list(names), labels],
+                          sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(data.encode()).hexdigest()[:32]
+
+    def _find(self, plan: Plan, key: str) -> Path | None:
+        for path in self.folder.glob(f"{plan.table_id}-{key}-*.gif"):
+            if time.time() - path.stat().st_mtime < CACHE_SECONDS:
+                return path
+        return None
+
+    def cached(self, plan: Plan, names: Sequence[str], labels: Mapping[str, str] | None
+               ) -> Replay | None:
+        """The replay drawn earlier for this request, if it is still kept (a small file
+        read)."""
+        try:
+            path = self._find(plan, self._key(plan, names, labels))
+            if path is None:
+                return None
+            return Replay(path.read_bytes(), int(path.stem.rsplit("-", 1)[1]))
+        except (OSError, ValueError):
+            return None
+
+    def admit(self, user_id: int) -> Slot:
+        """A drawing slot for ``user_id``; refused (and nothing changes) when
+        :attr:`at_once` replays are being drawn or his cooldown runs."""
+        now = self.clock()
+        since = now - self.last.get(user_id, -1e18)
+        if since < self.cooldown:
+            raise ServiceError(
+                "You can ask for another replay in {seconds} seconds.",
+                seconds=max(1, round(self.cooldown - since)),
+            )
+        if self.drawing >= self.at_once:
+            raise ServiceError(
+                "The bot is drawing other replays right now; try again in a minute."
+            )
+        self.drawing += 1
+        self.last[user_id] = now
+        if len(self.last) > 10_000:  # forget cooldowns long over
+            self.last = {u: t for u, t in self.last.items() if now - t < self.cooldown}
+        return Slot(self)
+
+    async def draw(self, plan: Plan, names: Sequence[str], labels: Mapping[str, str] | None
+                   ) -> Replay:
+        """Draw the replay of ``plan`` off the event loop (where pictures are drawn), keep
+        it in the cache, and return it. Raises :class:`ServiceError` when it cannot be
+        drawn."""
+        match = await self.store.matches.get(plan.table_id)
+        if match is None:
+            raise TableNotFound("No match was played at table {table_id}.",
+                                table_id=plan.table_id)
+        actions = await self.store.actions.list(plan.table_id)
+        key = self._key(plan, names, labels)
+        await asyncio.to_thread(self._prepare)
+        path = self.folder / f"{plan.table_id}-{key}.gif"
+        drawn = await self.run(draw_file, match, actions, plan.hand, list(names), labels, str(path))
+        if isinstance(drawn, Refusal):
+            raise drawn.error()
+        self.drawn += 1
+        final = path.with_name(f"{plan.table_id}-{key}-{drawn}.gif")
+        await asyncio.to_thread(os.replace, path, final)
+        return Replay(await asyncio.to_thread(final.read_bytes), drawn)
+
+    def _prepare(self) -> None:
+        """Make the (private) cache folder and drop what is old or over the size limit."""
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        kept = []
+        now = time.time()
+        for path in self.folder.glob("*.gif"):
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                if now - stat.st_mtime >= CACHE_SECONDS:
+                    path.unlink()
+                else:
+                    kept.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in kept)
+        for _, size, path in sorted(kept):
+            if total <= CACHE_BYTES:
+                break
+            with contextlib.suppress(OSError):
+                path.unlink()
+            total -= size
+
+
+__all__ = [
+    "AT_ONCE",
+    "CACHE_BYTES",
+    "CACHE_SECONDS",
+    "COOLDOWN",
+    "MAX_MOVES",
+    "Plan",
+    "Refusal",
+    "Replay",
+    "Replays",
+    "draw_file",
+    "labels_for",
+    "plan",
+    "replay_views",
+]

@@ -6,8 +6,9 @@
   tiles (PNG bytes) from ``match.view(seat)``, for an ephemeral reply.
 - :func:`last_moves(view, timed_out) <render.moves.last_moves>`: each seat's latest move
   (:class:`LastMove`), for ``render_table(..., last=...)``.
-- :func:`render_replay(views, names, *, labels=None) <render.replay.render_replay>`: an
-  animated GIF, one frame per public view (the table after each move).
+- :func:`render_replay(views, names, *, opening=None, labels=None) <render.replay.render_replay>`:
+  an animated GIF: the deal, then one frame per public view (the table after each move), with
+  a move counter; :func:`~render.replay.write_replay` streams it into a file.
 - :data:`LABELS`: every word drawn (key -> English); pass translations as ``labels``.
 - :func:`table_layout` / :func:`hand_layout`: the geometry, for tests.
 """

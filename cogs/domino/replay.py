@@ -1,24 +1,27 @@
 """``/domino replay``: an animated picture of a finished match, or of one of its hands.
 
 A match of yours, or one played on this server in a channel you can view now, chosen by
-autocomplete. The picture is
-rebuilt from the stored action log (:mod:`bot.replay`), one frame per move, and drawn off the
-event loop. A mixin of the dominoes cog; it needs the cog's ``service`` and ``guard``.
+autocomplete. What is drawn (one hand of a long match) is decided and refused before the
+command answers; the picture is then rebuilt from the stored action log off the event loop,
+or read from the replays' cache (:mod:`bot.replay`). A mixin of the dominoes cog; it needs
+the cog's ``service`` and ``guard``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import io
+from contextlib import nullcontext
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot import pictures, replay
+from bot import replay
 from bot.errors import TableNotFound
-from bot.i18n import picture_options, tr
+from bot.i18n import tr
 from bot.store.table_extras import FinishedMatch, FinishedRepo
 from cogs.domino import texts
 from cogs.domino.alt_text import replay_alt_text
@@ -80,13 +83,14 @@ class ReplayMixin:
 
     service: Any
     guard: Any
+    _replays: replay.Replays | None = None
 
     @app_commands.command(
         name="replay", description=locale_str("Watch a finished match again, move by move")
     )
     @app_commands.describe(
         table=locale_str("The match (yours, or one played on this server)"),
-        hand=locale_str("Only this hand (the whole match if left out)"),
+        hand=locale_str("Only this hand (left out: the whole match, or a long one's first)"),
         share=locale_str("Post it for everyone here (only you see it if left out)"),
     )
     async def replay_command(
@@ -106,19 +110,33 @@ class ReplayMixin:
             if not found:
                 raise TableNotFound("No match was played at table {table_id}.", table_id=table)
             match = found[0]
-            stored = await replay.load(self.service.store, table)
-            frames = stored.select(hand)  # an unknown hand is refused before anything is shown
-            await interaction.response.defer(ephemeral=not share, thinking=True)
+            # What to draw is decided, and refused, before anything is public.
+            wanted = await replay.plan(self.service.store, table, hand)
             server = interaction.guild_locale.value if interaction.guild_locale else None
             public = (server or locale) if share else locale
             names = replay_names(public, match, interaction.user, interaction.guild_id)
-            gif = await pictures.replay_gif(stored, names, hand=hand, **picture_options(public))
-            description = replay_alt_text(names, len(frames), public, hand)
-            file = discord.File(io.BytesIO(gif), filename=REPLAY_PICTURE, description=description)
+            labels = replay.labels_for(public)
+            replays = self.replays()
+            shown = await asyncio.to_thread(replays.cached, wanted, names, labels)
+            with replays.admit(interaction.user.id) if shown is None else nullcontext():
+                await interaction.response.defer(ephemeral=not share, thinking=True)
+                if shown is None:
+                    shown = await replays.draw(wanted, names, labels)
+            description = replay_alt_text(names, shown.moves, public, wanted.hand)
+            file = discord.File(
+                io.BytesIO(shown.gif), filename=REPLAY_PICTURE, description=description
+            )
             title = match_title(public, match, [escape_name(n) for n in names])
-            if hand is not None:
-                title = tr(public, "{match} · hand {hand}", match=title, hand=hand)
-            content = tr(public, "Replay: {title} ({moves} moves)", title=title, moves=len(frames))
+            if wanted.hand is not None:
+                title = tr(public, "{match} · hand {hand}", match=title, hand=wanted.hand)
+            content = tr(public, "Replay: {title} ({moves} moves)", title=title, moves=shown.moves)
+            if wanted.shortened:
+                content += "\n-# " + tr(
+                    public,
+                    "A long match: its first hand is shown. Pick another with the hand option"
+                    " (1 to {count}).",
+                    count=len(wanted.hands),
+                )
             if leaves_unnamed(match, interaction.user.id, interaction.guild_id):
                 content += "\n-# " + tr(
                     public, "Players of matches on other servers are not named."
@@ -129,6 +147,12 @@ class ReplayMixin:
                 ephemeral=not share,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+
+    def replays(self) -> replay.Replays:
+        """This process's replays: their cache, how many draw at once, the cooldowns."""
+        if self._replays is None:
+            self._replays = replay.Replays(self.service.store)
+        return self._replays
 
     @replay_command.autocomplete("table")
     async def _replay_choices(self, interaction: Interaction, current: str) -> list[Choice[int]]:

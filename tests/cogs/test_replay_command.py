@@ -4,11 +4,15 @@ back as an animated picture with one frame per move; other servers' matches stay
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
+from typing import Any
 
 import discord
+import pytest
 from PIL import Image
 
+from bot import replay
 from bot.store.table_extras import FinishedRepo, Readable
 from tests.cogs.helpers import (
     TestBot,
@@ -37,26 +41,8 @@ async def test_replay_of_a_stored_match(fake_discord: FakeDiscord, tmp_path: Pat
     bob = fake.add_user(1002, "bob", "Bob")
     carol = fake.add_user(1003, "carol", "Carol", join_guild=False)
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
-        result, tid = await new_table(fake, bot, alice, variant="two", target=50)
-        lobby = result.message
-        assert lobby is not None
-        await fake.click(bob, lobby, button(lobby, "join"))
-        await fake.wait_for(lambda: "<@1002>" in lobby.text())
-        await fake.click(alice, lobby, button(lobby, "start"))
-        thread = (await game_message(fake, bot, tid)).channel_id
-        users = {alice.id: alice, bob.id: bob}
-        hands: dict[int, InteractionResult] = {}
-        for _ in range(6):  # a few moves, then Alice resigns
-            info = await bot.svc.get(tid)
-            assert info.turn_seat is not None and info.turn_seat.user_id is not None
-            await play_turn(fake, bot, tid, users[info.turn_seat.user_id], hands)
-        asked = await fake.slash(alice, thread, "domino leave", {})
-        assert asked.message is not None
-        await fake.click(alice, asked.message, button(asked.message, "resignok"))
-        await fake.wait_for(lambda: not bot.svc.open_tables())
-        await settle(bot)
-        moves = await bot.svc.store.actions.count(tid)
-        assert moves == 7
+        tid = await seven_moves(fake, bot, alice, bob)
+        moves = 7
 
         # Autocomplete offers the match, by table, variant and players.
         typed = await fake.autocomplete(bob, fake.channel_id, "domino replay", "table", {})
@@ -67,13 +53,14 @@ async def test_replay_of_a_stored_match(fake_discord: FakeDiscord, tmp_path: Pat
         )
         assert none.choices == []
 
-        # The whole match: one frame per move, under Discord's limit, with alt text.
+        # The whole match: the deal, then one frame per move, under Discord's limit, with
+        # alt text.
         shown = await fake.slash(alice, fake.channel_id, "domino replay", {"table": tid})
         (message,) = await shown.wait_for_followups(1)
         assert message.ephemeral and "(7 moves)" in message.content
         (gif,) = message.attachments
         assert gif.filename == "replay.gif" and len(gif.data) < 8_000_000
-        assert frames(gif.data) == moves
+        assert frames(gif.data) == moves + 1
         assert any(
             a.get("description") == "Replay of the match between Alice, Bob: 7 moves."
             for r in fake.requests
@@ -86,7 +73,7 @@ async def test_replay_of_a_stored_match(fake_discord: FakeDiscord, tmp_path: Pat
             bob, fake.channel_id, "domino replay", {"table": tid, "hand": 1, "share": True}
         )
         (public,) = await shared.wait_for_followups(1)
-        assert not public.ephemeral and frames(public.attachments[0].data) == moves
+        assert not public.ephemeral and frames(public.attachments[0].data) == moves + 1
 
         # A hand that was not played, and a match someone may not see, change nothing.
         bad = await fake.slash(alice, fake.channel_id, "domino replay", {"table": tid, "hand": 9})
@@ -189,3 +176,110 @@ async def test_matches_of_channels_the_asker_cannot_see(
             dave, fake.channel_id, "domino replay", {"table": in_staff, "share": True}
         )
         assert await answer(shared) == f"No match was played at table {in_staff}."
+
+
+# ------------------------------------------------------------------------- what it costs
+
+
+def deferrals(fake: FakeDiscord) -> int:
+    """How many interactions the bot has deferred ("thinking") so far."""
+    return sum(
+        1
+        for r in fake.requests
+        if r.path.endswith("/callback") and isinstance(r.json, dict) and r.json.get("type") == 5
+    )
+
+
+async def test_a_replay_is_deferred_drawn_off_the_loop_once_and_within_limits(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Our decision: the command answers first ("thinking"), then the match is rebuilt and
+    drawn off the event loop; a long match shows one hand; a replay drawn once is served
+    from the cache; at most AT_ONCE are drawn at once and a person waits COOLDOWN seconds
+    between two drawings, each refusal said at once to him alone."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    monkeypatch.setattr(replay, "MAX_MOVES", 5)  # this match's 7 moves make a long match
+    monkeypatch.setattr(replay, "AT_ONCE", 1)
+    seen: list[tuple[str, bool, int]] = []
+    hold = threading.Event()
+    hold.set()
+    real = replay.draw_file
+
+    def spy(*args: Any) -> Any:
+        seen.append((threading.current_thread().name, threading.current_thread()
+                     is threading.main_thread(), deferrals(fake)))
+        assert hold.wait(10)
+        return real(*args)
+
+    monkeypatch.setattr(replay, "draw_file", spy)
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        tid = await seven_moves(fake, bot, alice, bob)
+
+        # Bob's drawing holds the only slot: Carol's shared replay is refused to her alone.
+        hold.clear()
+        before = deferrals(fake)
+        waiting = await fake.slash(
+            bob, fake.channel_id, "domino replay", {"table": tid, "hand": 1}, locale="pt-BR"
+        )
+        await fake.wait_for(lambda: len(seen) == 1)
+        (drawn,) = seen
+        assert not drawn[1] and drawn[2] == before + 1  # in a worker, after the answer
+        public_before = len(fake.public_messages())
+        busy = await fake.slash(
+            carol, fake.channel_id, "domino replay", {"table": tid, "share": True}
+        )
+        assert busy.ephemeral and not busy.deferred
+        assert await answer(busy) == (
+            "The bot is drawing other replays right now; try again in a minute."
+        )
+        assert len(fake.public_messages()) == public_before
+        hold.set()
+        (bobs,) = await waiting.wait_for_followups(1)
+        assert waiting.deferred and bobs.ephemeral and frames(bobs.attachments[0].data) == 8
+
+        # The whole match, too long here: its first hand, said so.
+        shown = await fake.slash(alice, fake.channel_id, "domino replay", {"table": tid})
+        (message,) = await shown.wait_for_followups(1)
+        assert shown.deferred and shown.ephemeral and len(seen) == 2
+        assert "· hand 1 (7 moves)" in message.content
+        assert "A long match: its first hand is shown." in message.content
+        assert "(1 to 1)" in message.content
+
+        # The same replay again: from the cache, nothing drawn (and no cooldown).
+        again = await fake.slash(alice, fake.channel_id, "domino replay", {"table": tid})
+        (copy,) = await again.wait_for_followups(1)
+        assert len(seen) == 2 and copy.attachments[0].data == message.attachments[0].data
+
+        # Another picture for Alice (in Spanish) within her cooldown: refused, nothing drawn.
+        refused = await fake.slash(
+            alice, fake.channel_id, "domino replay", {"table": tid}, locale="es-ES"
+        )
+        assert not refused.deferred and refused.ephemeral and len(seen) == 2
+        assert (await answer(refused)).startswith("Podrás pedir otra repetición dentro de ")
+
+
+async def seven_moves(fake: FakeDiscord, bot: TestBot, alice: FakeUser, bob: FakeUser) -> int:
+    """A game of two between Alice and Bob: six turns, then Alice resigns (seven moves)."""
+    result, tid = await new_table(fake, bot, alice, variant="two", target=50)
+    lobby = result.message
+    assert lobby is not None
+    await fake.click(bob, lobby, button(lobby, "join"))
+    await fake.wait_for(lambda: "<@1002>" in lobby.text())
+    await fake.click(alice, lobby, button(lobby, "start"))
+    thread = (await game_message(fake, bot, tid)).channel_id
+    users = {alice.id: alice, bob.id: bob}
+    hands: dict[int, InteractionResult] = {}
+    for _ in range(6):
+        info = await bot.svc.get(tid)
+        assert info.turn_seat is not None and info.turn_seat.user_id is not None
+        await play_turn(fake, bot, tid, users[info.turn_seat.user_id], hands)
+    asked = await fake.slash(alice, thread, "domino leave", {})
+    assert asked.message is not None
+    await fake.click(alice, asked.message, button(asked.message, "resignok"))
+    await fake.wait_for(lambda: not bot.svc.open_tables())
+    await settle(bot)
+    assert await bot.svc.store.actions.count(tid) == 7
+    return tid

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot import pictures as bot_pictures
+from bot import replay as bot_replay
 from cogs.names import escape_name
 from tests.cogs.helpers import (
     TestBot,
@@ -55,13 +55,14 @@ async def test_replay_names_players_as_the_reader_may_see_them(
     elsewhere = fake.add_channel("general", guild_id=other.id).id
     fake._add_member(other, alice, DEFAULT_MEMBER_PERMISSIONS)
     drawn: list[list[str]] = []
-    real_gif = bot_pictures.replay_gif
+    real_draw = bot_replay.draw_file
 
-    async def spy(stored: Any, names: list[str], **options: Any) -> bytes:
+    def spy(match: Any, actions: Any, hand: Any, names: list[str], *args: Any) -> Any:
         drawn.append(list(names))
-        return await real_gif(stored, names, **options)
+        return real_draw(match, actions, hand, names, *args)
 
-    monkeypatch.setattr(bot_pictures, "replay_gif", spy)
+    monkeypatch.setattr(bot_replay, "draw_file", spy)
+    monkeypatch.setattr(bot_replay, "COOLDOWN", 0.0)  # one person asks several times here
     settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), dev_guild_id=None)
     async with running_bot(fake, lambda: TestBot(settings)) as bot:
         # Partners: Alice, Bob, Carol and a computer; Alice resigns, then Carol is forgotten.

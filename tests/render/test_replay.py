@@ -1,21 +1,34 @@
-"""Replays: a stored match rebuilt from its action log, animated one frame per move."""
+"""Replays: a stored match rebuilt from its action log and streamed into an animated GIF (the
+deal, then one frame per move with a counter), at a bounded cost."""
 
 from __future__ import annotations
 
 import io
 import random
+import stat
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+import render.replay as render_replay_module
+from benchmarks.replay import NAMES, store_match
+from bot import replay
 from bot.errors import ServiceError, TableNotFound
-from bot.replay import StoredMatch, load, rebuild, replay_gif
-from bot.store import SeatRow, Store
+from bot.replay import Plan, Refusal, Replays, draw_file, plan, replay_views
+from bot.store import ActionRow, MatchRow, Store
 from domino import Match, encode_action, preset
-from render.replay import HAND_END_MS, LAST_MS, MOVE_MS, ReplayTooLarge, render_replay
-
-NAMES = ["Ana", "Bruno", "Carla", "Diego"]
+from render.replay import (
+    HAND_END_MS,
+    LAST_MS,
+    MOVE_MS,
+    OPENING_MS,
+    ReplayTooLarge,
+    opening_view,
+    render_replay,
+    width_for,
+    write_replay,
+)
 
 
 def _played(pid: str, seed: int, hands: int | None = None) -> Match:
@@ -26,19 +39,13 @@ def _played(pid: str, seed: int, hands: int | None = None) -> Match:
     return m
 
 
-async def _store_match(store: Store, m: Match) -> int:
-    """Write ``m`` as the bot does: a table, its seats, the match row and every action."""
-    table = await store.tables.create(host_id=1, variant=m.ruleset.id, options={}, now=0.0)
-    for seat in range(m.ruleset.seats):
-        await store.seats.put(SeatRow(table.id, seat, None, NAMES[seat], "computer", "easy"))
-    await store.matches.create(table.id, ruleset=m.ruleset.to_dict(), seed=int(m.seed),
-                               now=0.0, deal=m.deal)
-    for seq, (seat, action) in enumerate(m.history):
-        await store.actions.append(table.id, seq, seat, encode_action(action), now=float(seq))
-    return table.id
+def _rows(m: Match, table_id: int = 7) -> tuple[MatchRow, list[ActionRow]]:
+    row = MatchRow(table_id, m.ruleset.to_dict(), int(m.seed), m.deal, 0.0, None, None)
+    acts = [ActionRow(table_id, i, s, encode_action(a), 0.0) for i, (s, a) in enumerate(m.history)]
+    return row, acts
 
 
-def _frames(gif: bytes) -> list[int]:
+def _durations(gif: bytes) -> list[int]:
     """The duration of each frame of an animated picture, as decoded."""
     img = Image.open(io.BytesIO(gif))
     assert img.format == "GIF"
@@ -49,82 +56,197 @@ def _frames(gif: bytes) -> list[int]:
     return out
 
 
-async def test_a_stored_match_replays_one_frame_per_move(tmp_path: Path) -> None:
-    m = _played("partners", 5, hands=2)
-    store = await Store.open(tmp_path / "replay.sqlite3")
-    try:
-        table_id = await _store_match(store, m)
-        stored = await load(store, table_id)
-    finally:
-        await store.close()
-    assert [s.name for s in stored.seats] == NAMES
-    assert len(stored.frames) == len(m.history)
-    assert stored.frames[-1].view == m.public_view()
-    assert stored.hands == (1, 2, 3)[: len(stored.hands)] and stored.hands[:2] == (1, 2)
-    names = [s.name for s in stored.seats]
-    first = stored.select(1)
-    gif = replay_gif(stored, names, hand=1)
-    durations = _frames(gif)
-    assert len(durations) == len(first)
-    assert durations[-1] == LAST_MS
-    assert HAND_END_MS not in durations[:-1]  # the hand ends on the last frame only
-    assert len(gif) < 8_000_000
-    whole = _frames(replay_gif(stored, names))
-    assert len(whole) == len(stored.frames)
-    # Each hand's end stays longer on screen; the last one is the final frame, longer still.
-    assert len(m.hand_results) == 2 and m.public_view().events == ()
-    assert whole.count(HAND_END_MS) == 1 and whole[len(first) - 1] == HAND_END_MS
-
-
-async def test_a_table_without_a_match_or_a_hand_out_of_range_is_refused(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "none.sqlite3")
-    try:
-        with pytest.raises(TableNotFound, match="No match"):
-            await load(store, 99)
-    finally:
-        await store.close()
-    m = _played("draw", 2, hands=1)
-    from bot.store import ActionRow, MatchRow
-
-    row = MatchRow(7, m.ruleset.to_dict(), int(m.seed), None, 0.0, None, None)
-    acts = [ActionRow(7, i, s, encode_action(a), 0.0) for i, (s, a) in enumerate(m.history)]
-    stored = StoredMatch(7, rebuild(row, acts), ())
-    with pytest.raises(ServiceError, match="Hand 9 has no moves"):
-        stored.select(9)
-    empty = StoredMatch(7, (), ())
-    for hand in (None, 1):  # refused before anything is drawn or posted
-        with pytest.raises(ServiceError, match="no moves to replay yet"):
-            empty.select(hand)
-    with pytest.raises(ServiceError, match="missing"):
-        rebuild(row, acts[1:])
-    bad = [*acts[:3], ActionRow(7, 3, 0, "play 9-9 left", 0.0)]
-    with pytest.raises(ServiceError, match="does not replay"):
-        rebuild(row, bad)
-
-
-def test_a_hand_replay_holds_one_frame_per_view_and_fits_the_limit() -> None:
+def test_a_hand_replay_opens_on_the_deal_and_counts_its_moves() -> None:
+    """The replay opens on the deal, then shows each move about 1.3 s with a move counter
+    ("Move 3 of 25") under the table, and holds the last frame longer."""
     m = Match.new(preset("cuban"), 3)
+    opening = m.public_view()
     rng = random.Random(3)
     views = []
     while m.hand_number == 1:
         m = m.apply(rng.choice(m.legal_actions()))
         views.append(m.public_view())
-    gif = render_replay(views, NAMES)
-    durations = _frames(gif)
-    assert len(durations) == len(views)
-    assert durations[0] == MOVE_MS and durations[-1] == LAST_MS
-    assert Image.open(io.BytesIO(gif)).size == (1024, 832)
-    small = render_replay(views[:3], NAMES, max_bytes=len(render_replay(views[:3], NAMES)) - 1)
-    assert Image.open(io.BytesIO(small)).width < 1024  # shrunk to fit the limit
-    with pytest.raises(ReplayTooLarge):
-        render_replay(views[:3], NAMES, max_bytes=1000)
+    gif = render_replay(views, NAMES, opening=opening)
+    durations = _durations(gif)
+    assert len(durations) == len(views) + 1
+    assert durations[0] == OPENING_MS and durations[1] == MOVE_MS == 1300
+    assert durations[-1] == LAST_MS
+    img = Image.open(io.BytesIO(gif))
+    assert img.size == (1024, 832 + render_replay_module.STRIP)
+    # The counter strip changes every frame: frame 2 and 3 differ there.
+    img.seek(2)
+    two = img.convert("RGB").crop((0, 832, 1024, img.height))
+    img.seek(3)
+    three = img.convert("RGB").crop((0, 832, 1024, img.height))
+    assert two.tobytes() != three.tobytes()
     with pytest.raises(ValueError, match="public"):
-        render_replay([m.view(0)], NAMES)
+        render_replay(views, NAMES, opening=m.view(0))
+    with pytest.raises(ReplayTooLarge):
+        render_replay(views[:3], NAMES, opening=opening, max_bytes=1000)
+
+
+def test_the_counter_is_translated() -> None:
+    m = Match.new(preset("draw"), 1)
+    opening = m.public_view()
+    m = m.apply(m.legal_actions()[0])
+    labels = {"move": "Jugada {number} de {total}", "deal": "El reparto"}
+    drawn: list[str] = []
+    real = render_replay_module._with_strip
+
+    def spy(img: Image.Image, text: str, done: float) -> Image.Image:
+        drawn.append(text)
+        return real(img, text, done)
+
+    render_replay_module._with_strip = spy  # type: ignore[assignment]
+    try:
+        render_replay([m.public_view()], NAMES[:2], opening=opening, labels=labels)
+    finally:
+        render_replay_module._with_strip = real  # type: ignore[assignment]
+    assert drawn == ["El reparto", "Jugada 1 de 1"]
+
+
+def test_frames_are_streamed_not_held() -> None:
+    """Our decision: a replay never holds all its frames. Each frame is written to the file
+    before the next view is even made, so memory does not grow with the length."""
+    m = _played("partners", 5, hands=1)
+    row, acts = _rows(m)
+    opening, views, total = replay_views(row, acts, 1)
+    out = io.BytesIO()
+    sizes: list[int] = []
+
+    def watched():  # type: ignore[no-untyped-def]
+        for view in views:
+            sizes.append(out.tell())
+            yield view
+
+    write_replay(out, opening, watched(), total, NAMES)
+    assert len(sizes) == total > 5
+    # the file grows while views are still being made (a frame is held back at most)
+    assert sizes[2] > sizes[1] > sizes[0] > 0 and sizes[-1] > sizes[total // 2]
+
+
+def test_what_cannot_fit_is_refused_before_anything_is_drawn(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def no_drawing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("drawn")
+
+    monkeypatch.setattr(render_replay_module, "draw_table", no_drawing)
+    with pytest.raises(ReplayTooLarge):
+        width_for(2000)
+    assert width_for(50) == 1024 and width_for(400) < 1024
+    m = _played("partners", 5, hands=1)
+    row, acts = _rows(m)
+    moves = sum(1 for _ in replay_views(row, acts, 1)[1])
+    out = tmp_path / "x.gif"
+    refused = draw_file(row, acts, 1, NAMES, None, str(out), most=moves - 1)
+    assert refused == Refusal("This hand is too long for one picture ({moves} moves).",
+                              {"moves": moves})
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    assert isinstance(draw_file(row, acts, 9, NAMES, None, str(out)), Refusal)
+    assert not out.exists()
+
+
+def test_a_long_match_replays_each_hand_from_its_deal() -> None:
+    """Hand 2's replay opens on hand 2's deal (no tile laid, the scores so far), not on the
+    board of hand 1."""
+    m = _played("partners", 5, hands=2)
+    row, acts = _rows(m)
+    opening, views, total = replay_views(row, acts, 2)
+    assert opening.hand_number == 2 and opening.line == () and opening.hand_results == ()
+    assert opening.hand_sizes == (7, 7, 7, 7) and opening.outcome is None
+    listed = list(views)
+    assert len(listed) == total == sum(1 for h in hands_of(m) if h == 2)
+    whole_opening, whole, count = replay_views(row, acts, None)
+    assert whole_opening == Match.new(m.ruleset, m.seed, m.deal).public_view()
+    assert count == len(m.history) and list(whole)[-1] == m.public_view()
+    assert opening_view(listed[-1]).hand_results == ()
+
+
+def hands_of(m: Match) -> list[int]:
+    out = []
+    again = Match.new(m.ruleset, m.seed, m.deal)
+    for seat, action in m.history:
+        out.append(again.hand_number)
+        again = again.apply(action, seat)
+    return out
+
+
+async def test_a_stored_match_is_planned_before_it_is_drawn(tmp_path: Path) -> None:
+    """What to draw is decided from a few small queries: an unknown hand or a match without
+    moves is refused; a match longer than MAX_MOVES shows its first hand."""
+    m = _played("partners", 5, hands=3)
+    store = await Store.open(tmp_path / "replay.sqlite3")
+    try:
+        with pytest.raises(TableNotFound, match="No match"):
+            await plan(store, 99, None)
+        tid = await store_match(store, m)
+        whole = await plan(store, tid, None)
+        moves = len(m.history)
+        assert moves > replay.MAX_MOVES  # three hands of partners: a long match here
+        assert whole == Plan(tid, 1, moves, (1, 2, 3, 4), shortened=True)
+        assert (await plan(store, tid, 2)).hand == 2
+        with pytest.raises(ServiceError, match="Hand 9 has no moves to replay"):
+            await plan(store, tid, 9)
+        empty = await store.tables.create(host_id=1, variant="partners", options={}, now=0.0)
+        await store.matches.create(empty.id, ruleset=m.ruleset.to_dict(), seed=1, now=0.0)
+        with pytest.raises(ServiceError, match="no moves to replay yet"):
+            await plan(store, empty.id, None)
+    finally:
+        await store.close()
+
+
+async def test_a_replay_is_drawn_once_and_then_read_from_the_cache(tmp_path: Path) -> None:
+    """Our decision: a finished match never changes, so its replay is drawn once and kept in
+    a private file cache keyed by what is drawn (hand, names, words)."""
+    m = _played("partners", 5, hands=1)
+    store = await Store.open(tmp_path / "db" / "replay.sqlite3")
+    try:
+        tid = await store_match(store, m)
+        replays = Replays(store, cooldown=0)
+        wanted = await plan(store, tid, 1)
+        assert replays.cached(wanted, NAMES, None) is None
+        with replays.admit(1):
+            first = await replays.draw(wanted, NAMES, None)
+        assert replays.drawn == 1 and replays.drawing == 0
+        assert len(_durations(first.gif)) == first.moves + 1
+        again = replays.cached(wanted, NAMES, None)
+        assert again == first
+        assert replays.cached(wanted, ["A", "B", "C", "D"], None) is None  # other names
+        folder = tmp_path / "db" / "replays"
+        (kept,) = folder.iterdir()
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    finally:
+        await store.close()
+
+
+async def test_drawings_at_once_and_each_persons_cooldown_are_limited(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "replay.sqlite3")
+    now = [100.0]
+    try:
+        replays = Replays(store, at_once=2, cooldown=15, clock=lambda: now[0])
+        one, two = replays.admit(1), replays.admit(2)
+        with pytest.raises(ServiceError, match="drawing other replays"):
+            replays.admit(3)
+        one.release()
+        one.release()  # once only
+        with replays.admit(3), pytest.raises(ServiceError, match="another replay in 15 seconds"):
+            replays.admit(1)
+        now[0] += 10
+        with pytest.raises(ServiceError, match="another replay in 5 seconds"):
+            replays.admit(1)
+        now[0] += 5
+        replays.admit(1).release()
+        two.release()
+        assert replays.drawing == 0
+    finally:
+        await store.close()
 
 
 async def test_a_match_the_service_played_replays_move_for_move(tmp_path: Path) -> None:
     """The table service and store record a whole match (the offline demo's path); the
-    replay rebuilt from that log shows every move and ends where the match ended."""
+    replay rebuilt from that log shows every move of a hand and ends where it ended."""
     from bot.demo import DEMO_DB_NAME, run_demo
 
     result = await run_demo("draw", tmp_path, seed=3, level="easy", renderer=False,
@@ -132,12 +254,18 @@ async def test_a_match_the_service_played_replays_move_for_move(tmp_path: Path) 
     assert result.outcome is not None
     store = await Store.open(tmp_path / DEMO_DB_NAME)
     try:
-        stored = await load(store, result.table.id)
+        wanted = await plan(store, result.table.id, None)
+        assert len(wanted.hands) == len(result.hands) and wanted.moves == result.moves
+        last = wanted.hands[-1]
+        with Replays(store, cooldown=0).admit(1):
+            shown = await Replays(store).draw(await plan(store, result.table.id, last),
+                                              NAMES[:2], None)
+        match = await store.matches.get(result.table.id)
+        assert match is not None
+        _, views, total = replay_views(match, await store.actions.list(result.table.id), None)
+        assert list(views)[-1] == result.table.public_view() and total == result.moves
     finally:
         await store.close()
-    assert len(stored.frames) == result.moves
-    assert stored.frames[-1].view == result.table.public_view()
-    assert len(stored.hands) == len(result.hands)
-    hand = stored.hands[-1]
-    gif = replay_gif(stored, [s.name for s in stored.seats], hand=hand)
-    assert len(_frames(gif)) == len(stored.select(hand)) >= 1
+    durations = _durations(shown.gif)
+    assert len(durations) == shown.moves + 1 and durations[-1] == LAST_MS
+    assert HAND_END_MS not in durations  # one hand: its end is the last frame
