@@ -117,35 +117,55 @@ class Refusal:
         return ServiceError(self.message, **self.params)
 
 
-def _starts(match: MatchRow, actions: Sequence[ActionRow]) -> tuple[Match, list[int]]:
-    """The match before its first move, and the hand of each move (the log replayed once)."""
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One move of a stored match: its hand, who made it, and the table after it."""
+
+    hand: int
+    seat: int
+    action: str
+    view: View
+
+
+def _new(match: MatchRow) -> Match:
     try:
-        m = Match.new(Ruleset.from_dict(match.ruleset), match.seed, match.deal)
+        return Match.new(Ruleset.from_dict(match.ruleset), match.seed, match.deal)
     except (DominoError, KeyError, TypeError, ValueError) as exc:
         raise ServiceError("The match of table {table_id} cannot be rebuilt: {error}",
                            table_id=match.table_id, error=str(exc)) from exc
-    first, hands = m, []
-    for expected, row in enumerate(actions):
+
+
+def _moves(match: MatchRow, actions: Sequence[ActionRow]
+           ) -> Iterator[tuple[int, ActionRow, Match]]:
+    """Each move of the log (sorted by ``seq``) replayed: its hand, its row, the match
+    after it. Raises :class:`ServiceError` at a missing or unplayable move."""
+    m = _new(match)
+    for expected, row in enumerate(sorted(actions, key=lambda r: r.seq)):
         if row.seq != expected:
             raise ServiceError("Move {seq} of table {table_id} is missing from the log.",
                                seq=expected, table_id=match.table_id)
-        hands.append(m.hand_number)
+        hand = m.hand_number
         try:
             m = m.apply(decode_action(row.action), row.seat)
         except DominoError as exc:
             raise ServiceError("Move {seq} of table {table_id} does not replay: {error}",
                                seq=row.seq, table_id=match.table_id, error=str(exc)) from exc
-    return first, hands
+        yield hand, row, m
+
+
+def rebuild(match: MatchRow, actions: Sequence[ActionRow]) -> tuple[Frame, ...]:
+    """Replay ``actions`` from the match's ruleset, seed and deal: one frame per move."""
+    return tuple(Frame(hand, row.seat, row.action, m.public_view())
+                 for hand, row, m in _moves(match, actions))
 
 
 def replay_views(match: MatchRow, actions: Sequence[ActionRow], hand: int | None
                  ) -> tuple[View, Iterator[View], int]:
     """The public view before the first move of ``hand`` (None: of the match), the views
     after each of its moves (made one by one as they are read) and how many there are."""
-    actions = sorted(actions, key=lambda r: r.seq)
-    first, hands = _starts(match, actions)
+    hands = [h for h, _, _ in _moves(match, actions)]  # the log checked, no view made
     if hand is None:
-        start, stop = 0, len(actions)
+        start, stop = 0, len(hands)
     else:
         picked = [i for i, h in enumerate(hands) if h == hand]
         if not picked:
@@ -154,20 +174,17 @@ def replay_views(match: MatchRow, actions: Sequence[ActionRow], hand: int | None
                 hand=hand, hands=", ".join(map(str, dict.fromkeys(hands))) or "-",
             )
         start, stop = picked[0], picked[-1] + 1
-    m = first
-    for row in actions[:start]:
-        m = m.apply(decode_action(row.action), row.seat)
+    moves = _moves(match, actions)
+    before = _new(match)
+    for _ in range(start):
+        before = next(moves)[2]
     from render.replay import opening_view
 
-    opening = opening_view(m.public_view())
-
     def views() -> Iterator[View]:
-        nonlocal m
-        for row in actions[start:stop]:
-            m = m.apply(decode_action(row.action), row.seat)
-            yield m.public_view()
+        for _ in range(stop - start):
+            yield next(moves)[2].public_view()
 
-    return opening, views(), stop - start
+    return opening_view(before.public_view()), views(), stop - start
 
 
 def draw_file(match: MatchRow, actions: Sequence[ActionRow], hand: int | None,
@@ -338,6 +355,7 @@ __all__ = [
     "CACHE_SECONDS",
     "COOLDOWN",
     "MAX_MOVES",
+    "Frame",
     "Plan",
     "Refusal",
     "Replay",
@@ -345,5 +363,6 @@ __all__ = [
     "draw_file",
     "labels_for",
     "plan",
+    "rebuild",
     "replay_views",
 ]

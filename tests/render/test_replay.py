@@ -15,7 +15,7 @@ import render.replay as render_replay_module
 from benchmarks.replay import NAMES, store_match
 from bot import replay
 from bot.errors import ServiceError, TableNotFound
-from bot.replay import Plan, Refusal, Replays, draw_file, plan, replay_views
+from bot.replay import Plan, Refusal, Replays, draw_file, plan, rebuild, replay_views
 from bot.store import ActionRow, MatchRow, Store
 from domino import Match, encode_action, preset
 from render.replay import (
@@ -269,3 +269,15 @@ async def test_a_match_the_service_played_replays_move_for_move(tmp_path: Path) 
     durations = _durations(shown.gif)
     assert len(durations) == shown.moves + 1 and durations[-1] == LAST_MS
     assert HAND_END_MS not in durations  # one hand: its end is the last frame
+
+
+def test_a_broken_log_is_refused() -> None:
+    m = _played("draw", 2, hands=1)
+    row, acts = _rows(m)
+    assert [f.view for f in rebuild(row, acts)][-1] == m.public_view()
+    bad = [*acts[:3], ActionRow(7, 3, 0, "play 9-9 left", 0.0)]
+    for log, error in ((acts[1:], "missing"), (bad, "does not replay")):
+        with pytest.raises(ServiceError, match=error):
+            rebuild(row, log)
+        with pytest.raises(ServiceError, match=error):
+            replay_views(row, log, None)
