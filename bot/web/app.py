@@ -35,6 +35,9 @@ from bot.web.charts import rating_chart
 from bot.web.positions import to_json
 from bot.web.reader import MatchPage, Reader, Seat
 from bot.web.words import (
+    BOARD_ENDINGS,
+    EVENT_STATUSES,
+    EVENT_SYSTEMS,
     FAMILY_NAMES,
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -43,6 +46,7 @@ from bot.web.words import (
     player_name,
     result_name,
     variant_name,
+    word,
 )
 
 __all__ = ["RateLimiter", "create_app", "run_web"]
@@ -310,6 +314,15 @@ async def server_page(request: web.Request) -> web.Response:
     for family, variants in FAMILIES.items():
         boards.append((family, bucket_name(locale, family)))
         boards += [(v, "\u2003" + bucket_name(locale, v)) for v in variants]
+    events = [
+        (
+            link(request, links.tournament_path(guild_id, e.id)),
+            e.name,
+            variant_name(locale, e.variant),
+            word(locale, EVENT_STATUSES, e.status),
+        )
+        for e in await reader.tournaments(guild_id)
+    ]
     return page(
         request,
         "server.html",
@@ -322,6 +335,7 @@ async def server_page(request: web.Request) -> web.Response:
             "leaders": leaders,
             "rows": rows,
             "recent": recent,
+            "events": events,
         },
     )
 
@@ -469,6 +483,54 @@ async def player_page(request: web.Request) -> web.Response:
     )
 
 
+async def tournament_page(request: web.Request) -> web.Response:
+    guild_id = number(request.match_info["guild"])
+    event_id = number(request.match_info["event"])
+    reader = request.app[READER]
+    server = await reader.server(guild_id)
+    found = None if server is None else await reader.tournament(server, event_id)
+    if server is None or found is None:
+        raise web.HTTPNotFound()
+    state, left = found
+    locale = LANGUAGES[language(request)]
+
+    def entrant(number: int | None) -> str:
+        entry = state.entry(number)
+        if entry is None:
+            return tr(locale, "Computer")
+        names = [
+            tr(locale, "a player") if member in left else name or tr(locale, "a former player")
+            for member, name in zip(entry.members, entry.names, strict=False)
+        ]
+        return " & ".join(names)
+
+    standings = [(line, entrant(line.entrant)) for line in state.standings()]
+    rounds = []
+    for r in sorted(state.rounds, key=lambda r: r.number, reverse=True):
+        boards = []
+        for b in sorted(state.boards_of(r.number), key=lambda b: b.board):
+            sides = [" & ".join(entrant(e) for e in side) for side in b.sides]
+            boards.append(
+                (b, sides, "–".join(map(str, b.points or ())), word(locale, BOARD_ENDINGS, b.how))
+            )
+        rounds.append((r, boards))
+    event = state.event
+    return page(
+        request,
+        "tournament.html",
+        {
+            "server": server,
+            "event": event,
+            "variant": variant_name(locale, event.variant),
+            "status": word(locale, EVENT_STATUSES, event.status),
+            "system": word(locale, EVENT_SYSTEMS, event.system),
+            "standings": standings,
+            "rounds": rounds,
+            "live": event.is_open,
+        },
+    )
+
+
 # ------------------------------------------------------------------------------- the app
 
 
@@ -504,6 +566,7 @@ def create_app(
     app.router.add_get("/health", health)
     app.router.add_get("/s/{guild}", server_page)
     app.router.add_get("/s/{guild}/p/{player}", player_page)
+    app.router.add_get("/s/{guild}/t/{event}", tournament_page)
     app.router.add_get("/m/{table}", match_page)
     app.router.add_get("/m/{table}/replay.json", replay_data)
     app.router.add_get("/m/{table}/preview.png", preview_image)

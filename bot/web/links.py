@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from bot.store import Store
 from bot.store.table_extras import GuildSettingsRepo
 
-__all__ = ["match_path", "page_url", "player_path", "server_path", "url"]
+__all__ = ["match_path", "page_url", "player_path", "server_path", "tournament_path", "url"]
 
 
 def server_path(guild_id: int, **query: str) -> str:
@@ -18,6 +18,11 @@ def server_path(guild_id: int, **query: str) -> str:
 def player_path(guild_id: int, player_id: int) -> str:
     """A player's page, as seen from one server's pages."""
     return f"/s/{guild_id}/p/{player_id}"
+
+
+def tournament_path(guild_id: int, event_id: int) -> str:
+    """A tournament's standings and pairings."""
+    return f"/s/{guild_id}/t/{event_id}"
 
 
 def match_path(table_id: int, *, hand: int | None = None, move: int | None = None) -> str:

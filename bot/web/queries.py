@@ -21,6 +21,7 @@ from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import DatabaseUnavailable, Db, Store
 from bot.store.connection import BUSY_TIMEOUT_MS, PostgresDriver, SqliteDriver, _greatest
 from bot.store.schema import schema_version
+from bot.tournaments.store import _EVENT_COLUMNS, EventRow, _event
 
 __all__ = ["WEB_SCHEMA", "WebRepo", "WebServer", "open_read_only", "read_only_url"]
 
@@ -116,3 +117,12 @@ class WebRepo:
             (guild_id, limit),
         )
         return [_match(r) for r in rows]
+
+    async def tournaments(self, guild_id: int, *, limit: int) -> list[EventRow]:
+        """The server's latest tournaments, newest first."""
+        rows = await self._db.fetchall(
+            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments WHERE guild_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [_event(r) for r in rows]

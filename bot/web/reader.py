@@ -29,6 +29,8 @@ from bot.records.record import ALL, GLOBAL, MatchRecord
 from bot.records.service import HistoryItem, LeaderboardPage, PlayerStats, Records
 from bot.records.store import EntryRow, RecordsRepo
 from bot.store import DatabaseUnavailable, HandResultRow, Store
+from bot.tournaments.service import EventState, event_ruleset
+from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
 from bot.web.queries import WebRepo, WebServer, open_read_only
 
@@ -41,6 +43,7 @@ REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
 FRESH = 5.0  # seconds a server's recent matches and a leaderboard's length are kept
 HISTORY = 15  # matches on a player's page
+TOURNAMENTS = 10  # tournaments on a server's page
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,3 +294,34 @@ class Reader:
                 return None
             history = await records.history(player_id, guild_id=server.guild_id, limit=HISTORY)
         return PlayerPage(server, stats, tuple(history))
+
+    # -- tournaments -----------------------------------------------------------------------
+
+    async def tournaments(self, guild_id: int) -> list[EventRow]:
+        async with self.reading() as store:
+            return await WebRepo(store.db).tournaments(guild_id, limit=TOURNAMENTS)
+
+    async def tournament(
+        self, server: WebServer, event_id: int
+    ) -> tuple[EventState, frozenset[int]] | None:
+        """A tournament of the server (its entries, rounds and boards) and the people in it
+        who left the leaderboards (named "a player")."""
+        async with self.reading() as store:
+            repo = TournamentRepo(store.db)
+            event = await repo.get(event_id)
+            if event is None or event.guild_id != server.guild_id:
+                return None
+            entries = tuple(await repo.entries(event_id))
+            state = EventState(
+                event=event,
+                entries=entries,
+                rounds=tuple(await repo.rounds(event_id)),
+                boards=tuple(await repo.boards(event_id)),
+                checked_in=frozenset(),
+                present=frozenset(),
+                ruleset=event_ruleset(event),
+            )
+            people = [m for e in entries for m in e.members]
+            hidden = await RecordsRepo(store.db).hidden_scopes(people)
+        left = frozenset(p for p, scopes in hidden.items() if scopes & {GLOBAL, server.guild_id})
+        return state, left

@@ -44,6 +44,30 @@ FAMILY_NAMES = {
     "fives": N_("All Fives"),
 }
 RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
+EVENT_STATUSES = {
+    "registration": N_("open for entries"),
+    "running": N_("under way"),
+    "paused": N_("paused"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+}
+EVENT_SYSTEMS = {"swiss": N_("Swiss system"), "knockout": N_("Knockout")}
+BOARD_ENDINGS = {
+    "played": N_("played"),
+    "time": N_("time limit"),
+    "forfeit": N_("forfeit"),
+    "bye": N_("bye"),
+    "late": N_("late entry"),
+    "corrected": N_("corrected"),
+}
+
+
+def word(locale: str, words: dict[str, str], key: str | None) -> str:
+    """One of our words for ``key`` (a board's ending, an event's status), translated."""
+    if not key:
+        return ""
+    key = key.split(";", 1)[0].split(":", 1)[0]
+    return tr(locale, words[key]) if key in words else key
 
 
 def choose_language(asked: str | None, accept: str | None) -> str:

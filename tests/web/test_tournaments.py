@@ -1,0 +1,85 @@
+"""A server's tournaments on its pages, on each backend: the list, the standings as the
+tournament's own rules rank them, the pairings of every round, and nothing of another server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.records.service import Records
+from bot.server_settings import ServerSettings
+from bot.store import Store
+from bot.tournaments.store import BoardRow, EntryRow, EventRow, RoundRow, TournamentRepo
+from bot.web.app import create_app
+from bot.web.reader import Reader
+from tests.web.test_pages import text
+
+GUILD, OTHER = 555, 666
+NAMES = {1: "Ana", 2: "Bea", 3: "Cid <i>"}
+
+
+async def make_event(store: Store, guild_id: int, status: str = "running") -> int:
+    repo = TournamentRepo(store.db)
+    event = await repo.create(
+        EventRow(
+            id=0, guild_id=guild_id, channel_id=9, host_id=1, name="Friday <Cup>", variant="draw",
+            options={}, format="individual", system="swiss", rounds=2, hands=None, points=100,
+            time_limit=1800, grace=300, fill="bye", max_entrants=16, start_at=None,
+            status=status, round=2, locale=None, winner_role=None, paused_left=None,
+            created_at=1.0, updated_at=1.0,
+        )
+    )
+    for user, name in NAMES.items():
+        await repo.add_entry(
+            EntryRow(event.id, 0, user, name, None, None, "active", 1, 25.0, 0, 1.0)
+        )
+    for number in (1, 2):
+        await repo.put_round(RoundRow(event.id, number, "done", 1.0, 2.0))
+    await repo.put_boards(
+        [
+            BoardRow(event.id, 1, 1, (1, 2), ((1,), (2,)), (1, 2), None, "done", True,
+                     (100, 40), "played"),
+            BoardRow(event.id, 1, 2, (3,), ((3,),), (3,), None, "done", True, None, "bye"),
+            BoardRow(event.id, 2, 1, (1, 3), ((1,), (3,)), (1, 3), None, "done", True,
+                     (30, 100), "played"),
+            BoardRow(event.id, 2, 2, (2,), ((2,),), (2,), None, "done", True, None, "bye"),
+        ]
+    )
+    return event.id
+
+
+@pytest.fixture
+async def client(database_url: str) -> AsyncIterator[tuple[TestClient, Store]]:
+    store = await Store.open(database_url)
+    await ServerSettings(store).update(GUILD, web=True, web_name="Club")
+    app = create_app(Reader(database_url, fresh=0), rate_limit=0)
+    try:
+        async with TestClient(TestServer(app)) as c:
+            yield c, store
+    finally:
+        await store.close()
+
+
+async def test_a_tournaments_standings_and_pairings(client: tuple[TestClient, Store]) -> None:
+    c, store = client
+    event = await make_event(store, GUILD)
+    other = await make_event(store, OTHER, status="finished")
+    listed = await text(c, f"/s/{GUILD}")
+    assert f'href="/s/{GUILD}/t/{event}"' in listed and "Friday &lt;Cup&gt;" in listed
+    page = await text(c, f"/s/{GUILD}/t/{event}")
+    assert '<meta http-equiv="refresh" content="60">' in page  # under way: refreshes itself
+    rows = page.split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[1:]
+    # Cid (a bye and a win) and Ana (a win and a loss): Cid first; Bea last.
+    assert [r.split('<th scope="row">')[1].split("<")[0] for r in rows] == [
+        "Cid &lt;i&gt;", "Ana", "Bea"
+    ]
+    assert page.count("<h2 id=\"round-") == 2 and "100–40" in page and "30–100" in page
+    for path in (f"/s/{GUILD}/t/{other}", f"/s/{OTHER}/t/{other}", f"/s/{GUILD}/t/999"):
+        await text(c, path, 404)
+    await text(c, f"/s/{GUILD}/t/x", 400)
+
+    await Records(store).set_privacy(2, GUILD, True)  # Bea left this server's boards
+    page = await text(c, f"/s/{GUILD}/t/{event}")
+    assert "Bea" not in page and "a player" in page
