@@ -63,6 +63,8 @@ class Settings:
     web_base_url: str = ""  # the pages' public address ("": the bot links to no page)
     web_rate_limit: int = DEFAULT_WEB_RATE  # requests a minute per client address (0: off)
     web_forwarded: bool = False  # trust the reverse proxy's X-Forwarded-For for the address
+    tournaments_per_server: int = 3  # tournaments not over that one server may have at once
+    tournament_entrants: int = 256  # the most entrants of one tournament
 
     def __post_init__(self) -> None:
         if isinstance(self.discord_token, str):
@@ -258,6 +260,8 @@ def load_settings(
         web_base_url=check_base_url(values.get("WEB_BASE_URL", "").strip()),
         web_rate_limit=DEFAULT_WEB_RATE if web_rate is None else web_rate,
         web_forwarded=forwarded in ("1", "yes", "true", "on"),
+        tournaments_per_server=_number(values, "TOURNAMENTS_PER_SERVER", 1, 100) or 3,
+        tournament_entrants=_number(values, "TOURNAMENT_ENTRANTS", 2, 4096) or 256,
     )
 
 
@@ -303,5 +307,7 @@ KEYS = frozenset(
         "WEB_BASE_URL",
         "WEB_RATE_LIMIT",
         "WEB_FORWARDED",
+        "TOURNAMENTS_PER_SERVER",
+        "TOURNAMENT_ENTRANTS",
     }
 )

@@ -316,6 +316,17 @@ class TournamentService(TableObserver):
     async def mark_post(self, event_id: int, key: str, message_id: int | None) -> None:
         await self.repo.mark_post(event_id, key, message_id)
 
+    async def due(self, kind: str, event_id: int, seq: int) -> float | None:
+        """When the event's deadline ``kind`` for round ``seq`` falls due (None: not set)."""
+        for t in await self.repo.timers(event_id):
+            if t.kind == kind and t.seq == seq:
+                return t.due_at
+        return None
+
+    async def unpublished(self) -> list[int]:
+        """Events of this process that ended and whose end is not published yet."""
+        return [e.id for e in await self.repo.ended_unpublished() if self.owns(e.guild_id)]
+
     async def rating_changes(self, state: EventState) -> dict[int, tuple[float, float]]:
         """Per entrant: (rating at registration, rating now) in the event's variant family."""
         people = [u for e in state.entries for u in e.members]

@@ -234,6 +234,15 @@ class TournamentRepo:
         )
         return [_event(r) for r in rows]
 
+    async def ended_unpublished(self) -> list[EventRow]:
+        """Finished or cancelled events whose end was not posted."""
+        rows = await self._db.fetchall(
+            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments t"
+            " WHERE status IN ('finished', 'cancelled') AND NOT EXISTS (SELECT 1 FROM"
+            " tournament_posts p WHERE p.tournament_id = t.id AND p.key = 'end') ORDER BY id",
+        )
+        return [_event(r) for r in rows]
+
     async def latest(self, guild_id: int, channel_id: int | None = None) -> EventRow | None:
         """The newest event of a server (in one channel if given)."""
         where, params = "guild_id = ?", [guild_id]

@@ -1,0 +1,1150 @@
+"""``/domino tournament``: a server's events in Discord, a thin adapter of the tournament service.
+
+The commands and buttons call :class:`~bot.tournaments.service.TournamentService` (which holds
+every rule and every row); the publisher brings each event's public messages up to date with the
+store, in order, each exactly once: the announcement, each round's check-in, pairings, the
+mentions in each table's thread, the standings (an embed and a picture), result corrections,
+and the end (the podium with rating changes and the winner role, or the cancellation). A post
+is marked in the store after it is made and carries a nonce, so a crash between the two never
+doubles it. Buttons carry the event (and round) in their custom id and keep working across
+restarts: ``tournament:<kind>:<event>[:<argument>]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, ClassVar
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+from discord.ext import commands
+
+from bot.errors import ServiceError
+from bot.i18n import N_, tr
+from bot.tournaments.service import (
+    DEFAULT_GRACE,
+    DEFAULT_TIME_LIMIT,
+    EventState,
+    TourLimits,
+    TournamentService,
+)
+from bot.tournaments.store import BoardRow, EntryRow, EventRow
+from cogs.colours import BLUE, GOLD, GREEN, GREY
+from cogs.domino.choices import VARIANT_CHOICES
+from cogs.domino.texts import variant_name
+from cogs.markup import error_text
+from cogs.names import escape_name, table_name
+from cogs.rules_text import tournament_rules
+from render.tournament import StandingRow, standings_picture
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+COG_NAME = "Tournament"
+GROUP_NAME = "domino"
+PREFIX = "tournament"
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+NO_PINGS = discord.AllowedMentions.none()
+RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
+BACKOFF_FIRST, BACKOFF_MOST = 1.0, 60.0
+LINES_SHOWN = 20  # standings lines in an embed
+MEDALS = ("🥇", "🥈", "🥉")
+_EVENT = r"(?P<event>[0-9]{1,18})"
+
+FORMAT_CHOICES = [
+    Choice(name=locale_str("Pairs (partners register together)"), value="pairs"),
+    Choice(name=locale_str("Individual (partners change each round)"), value="individual"),
+    Choice(name=locale_str("One against one"), value="single"),
+]
+FILL_CHOICES = [
+    Choice(name=locale_str("Computer players"), value="computer"),
+    Choice(name=locale_str("Byes"), value="bye"),
+]
+
+
+def nonce(event_id: int, key: str) -> str:
+    """A post's nonce (at most 25 characters): the same post after a crash is not doubled."""
+    return f"t.{event_id}.{key}"[:25]
+
+
+# ------------------------------------------------------------------------------ buttons
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tournament:.*"):
+    """The common part of the tournament buttons: the id, the look, the guarded click."""
+
+    kind: ClassVar[str] = ""
+
+    def __init__(self, event_id: int, *args: object, label: str = "", style: Any = None) -> None:
+        text = ":".join([PREFIX, self.kind, str(event_id), *(str(a) for a in args)])
+        if not self.template.fullmatch(text):
+            raise ValueError(f"bad custom id {text!r}")
+        button = discord.ui.Button(
+            label=label or None,
+            style=style or discord.ButtonStyle.secondary,
+            custom_id=text,
+        )
+        super().__init__(button)
+        self.event_id = event_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        return cls.read(match)
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> TournamentButton:
+        return cls(int(match["event"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if cog is None:
+            return
+        async with cog.guard(interaction, f"button {self.kind}"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            text = await self.clicked(cog, interaction)
+            await cog.reply(interaction, text)
+
+    async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
+        raise NotImplementedError
+
+
+class RegisterButton(TournamentButton, template=rf"tournament:register:{_EVENT}"):
+    """Enter the event (alone; a pair registers with the command, naming the partner)."""
+
+    kind = "register"
+
+    async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
+        return await cog.register_user(interaction, self.event_id, None)
+
+
+class WithdrawButton(TournamentButton, template=rf"tournament:withdraw:{_EVENT}"):
+    kind = "withdraw"
+
+    async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
+        await cog.events.withdraw(self.event_id, interaction.user.id)
+        return tr(interaction.locale.value, "You have withdrawn from the tournament.")
+
+
+class CheckInButton(TournamentButton, template=rf"tournament:checkin:{_EVENT}"):
+    kind = "checkin"
+
+    async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
+        await cog.events.check_in(self.event_id, interaction.user.id)
+        return tr(interaction.locale.value, "You are checked in: you will be paired.")
+
+
+class HereButton(TournamentButton, template=rf"tournament:here:{_EVENT}:(?P<round>[0-9]{{1,4}})"):
+    """Click in at one's table of a round (before the grace is over)."""
+
+    kind = "here"
+
+    def __init__(self, event_id: int, round_: int, **look: Any) -> None:
+        super().__init__(event_id, round_, **look)
+        self.round = round_
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> TournamentButton:
+        return cls(int(match["event"]), int(match["round"]))
+
+    async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
+        await cog.events.here(self.event_id, self.round, interaction.user.id)
+        return tr(interaction.locale.value, "Thank you: you are at your table.")
+
+
+class PartnerButton(TournamentButton, template=rf"tournament:partner:{_EVENT}:(?P<answer>yes|no)"):
+    """The invited partner of a pair accepts or declines."""
+
+    kind = "partner"
+
+    def __init__(self, event_id: int, answer: str, **look: Any) -> None:
+        super().__init__(event_id, answer, **look)
+        self.answer = answer
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> TournamentButton:
+        return cls(int(match["event"]), match["answer"])
+
+    async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
+        locale = interaction.locale.value
+        await cog.events.answer_partner(self.event_id, interaction.user.id, self.answer == "yes")
+        if self.answer == "yes":
+            return tr(locale, "Your pair is registered.")
+        return tr(locale, "You declined: the pair is not registered.")
+
+
+BUTTONS = (RegisterButton, WithdrawButton, CheckInButton, HereButton, PartnerButton)
+
+
+def view_of(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for b in buttons:
+        view.add_item(b)
+    return view
+
+
+# ------------------------------------------------------------------------------ words
+
+
+def entry_name(entry: EntryRow | None) -> str:
+    """An entrant's name as Discord text (escaped; a pair: both names)."""
+    if entry is None:
+        return "?"
+    return " & ".join(escape_name(n) for n in entry.names)
+
+
+def side_text(locale: str | None, state: EventState, side: Sequence[int | None]) -> str:
+    names = []
+    for number in side:
+        if number is None:
+            names.append(tr(locale, "a computer"))
+        else:
+            names.append(entry_name(state.entry(number)))
+    return " & ".join(names)
+
+
+def format_name(locale: str | None, fmt: str) -> str:
+    return {
+        "pairs": tr(locale, "pairs"),
+        "individual": tr(locale, "individual"),
+        "single": tr(locale, "one against one"),
+    }.get(fmt, fmt)
+
+
+def round_length(locale: str | None, event: EventRow) -> str:
+    if event.points is not None:
+        return tr(locale, "to {points} points", points=event.points)
+    return tr(locale, "{hands} hands", hands=event.hands)
+
+
+def announcement(state: EventState) -> tuple[discord.Embed, discord.ui.View | None]:
+    event = state.event
+    locale = event.locale
+    count = len([e for e in state.entries if e.status == "active"])
+    lines = [
+        tr(
+            locale,
+            "{variant}, {format}; rounds of {length}, at most {minutes} minutes each.",
+            variant=variant_name(locale, event.variant),
+            format=format_name(locale, event.format),
+            length=round_length(locale, event),
+            minutes=event.time_limit // 60,
+        ),
+        tr(locale, "Rounds: {rounds}.", rounds=event.rounds)
+        if event.rounds
+        else tr(locale, "Rounds: decided at the start by the number of entrants."),
+        tr(locale, "Entrants: {count} of {most}.", count=count, most=event.max_entrants),
+        tr(locale, "Host: <@{user}>.", user=event.host_id),
+    ]
+    if event.start_at is not None:
+        lines.append(tr(locale, "Starts {when}.", when=f"<t:{int(event.start_at)}:R>"))
+    else:
+        lines.append(tr(locale, "Starts when the host presses Start."))
+    if event.format == "pairs":
+        lines.append(
+            tr(locale, "Register your pair with /domino tournament register partner:@someone.")
+        )
+    embed = discord.Embed(
+        title=tr(locale, "Tournament: {name}", name=escape_name(event.name)),
+        description="\n".join(lines),
+        colour=BLUE if event.is_open else GREY,
+    )
+    if event.status != "registration" and event.status != "running":
+        return embed, None
+    buttons: list[discord.ui.Item[Any]] = []
+    if event.format != "pairs":
+        buttons.append(
+            RegisterButton(
+                event.id, label=tr(locale, "Register"), style=discord.ButtonStyle.success
+            )
+        )
+    buttons.append(WithdrawButton(event.id, label=tr(locale, "Withdraw")))
+    return embed, view_of(*buttons)
+
+
+def pairings_embed(state: EventState, number: int) -> discord.Embed:
+    locale = state.event.locale
+    lines = []
+    for b in state.boards_of(number):
+        if b.is_bye:
+            lines.append(tr(locale, "Bye: {name}", name=side_text(locale, state, b.sides[0])))
+            continue
+        lines.append(
+            tr(
+                locale,
+                "Table {board}: {first} against {second}",
+                board=b.board,
+                first=side_text(locale, state, b.sides[0]),
+                second=side_text(locale, state, b.sides[1]),
+            )
+        )
+    return discord.Embed(
+        title=tr(
+            locale,
+            "{name}: pairings of round {round}",
+            name=escape_name(state.event.name),
+            round=number,
+        ),
+        description="\n".join(lines)[:4000] or tr(locale, "Nobody was paired."),
+        colour=GREEN,
+    )
+
+
+def board_result(locale: str | None, state: EventState, b: BoardRow) -> str:
+    if b.is_bye:
+        return tr(locale, "Bye: {name}", name=side_text(locale, state, b.sides[0]))
+    points = b.points or (0, 0)
+    how = (b.how or "").split(";")[0]
+    text = tr(
+        locale,
+        "Table {board}: {first} {a} – {b} {second}",
+        board=b.board,
+        first=side_text(locale, state, b.sides[0]),
+        second=side_text(locale, state, b.sides[1]),
+        a=points[0],
+        b=points[1],
+    )
+    if how.startswith("forfeit"):
+        text += " · " + tr(locale, "forfeit")
+    elif how == "time":
+        text += " · " + tr(locale, "time was up")
+    elif how == "corrected":
+        text += " · " + tr(locale, "corrected")
+    return text
+
+
+def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOWN) -> list[str]:
+    locale = state.event.locale
+    out = []
+    table = state.standings(upto)
+    for s in table[:limit]:
+        note = " " + tr(locale, "(withdrawn)") if s.withdrawn else ""
+        out.append(
+            tr(
+                locale,
+                "{rank}. {name}: {points} match points, {difference} points, Buchholz"
+                " {buchholz}",
+                rank=s.rank,
+                name=entry_name(state.entry(s.entrant)),
+                points=s.match_points,
+                difference=f"{s.difference:+d}",
+                buchholz=s.buchholz,
+            )
+            + note
+        )
+    if len(table) > limit:
+        out.append(tr(locale, "… and {count} more.", count=len(table) - limit))
+    return out
+
+
+def standings_png(state: EventState, upto: int | None, title: str) -> bytes:
+    """The standings picture (names raw: pictures render no markdown)."""
+    locale = state.event.locale
+    rows = []
+    for s in state.standings(upto):
+        entry = state.entry(s.entrant)
+        name = " & ".join(entry.names) if entry else "?"
+        rows.append(
+            StandingRow(
+                rank=str(s.rank),
+                name=name,
+                cells=(
+                    str(s.match_points),
+                    f"{s.wins}-{s.draws}-{s.losses}",
+                    f"{s.difference:+d}",
+                    str(s.buchholz),
+                ),
+                note=tr(locale, "withdrawn") if s.withdrawn else "",
+                place=s.rank if s.rank <= 3 else 0,
+            )
+        )
+    more = ""
+    if len(rows) > 40:
+        more = tr(locale, "… and {count} more.", count=len(rows) - 40)
+    return standings_picture(
+        title,
+        (
+            tr(locale, "MP"),
+            tr(locale, "W-D-L"),
+            tr(locale, "+/-"),
+            tr(locale, "Buchholz"),
+        ),
+        rows,
+        name_header=tr(locale, "Entrant"),
+        more=more,
+    )
+
+
+# ------------------------------------------------------------------------------ commands
+
+
+def _cog(interaction: Interaction) -> TournamentCog:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if cog is None:
+        raise RuntimeError("the tournament cog is not loaded")
+    return cog  # type: ignore[no-any-return]
+
+
+group = app_commands.Group(
+    name="tournament", description=locale_str("A server's tournaments"), guild_only=True
+)
+
+
+@group.command(
+    name="create", description=locale_str("Open a tournament (Manage Server or organisers)")
+)
+@app_commands.describe(
+    name=locale_str("The tournament's name"),
+    variant=locale_str("The variant played"),
+    format=locale_str("Pairs, individual or one against one"),
+    rounds=locale_str("Swiss rounds (left out: from the number of entrants)"),
+    hands=locale_str("Hands per round (1-12; default 4)"),
+    points=locale_str("Or: each round to this many points"),
+    time_limit=locale_str("Minutes a round may last (default 45)"),
+    grace=locale_str("Minutes a player has to come to his table (default 5)"),
+    start_in=locale_str("Start in this many minutes (left out: when the host presses Start)"),
+    max_entrants=locale_str("Most entrants"),
+    fill=locale_str("Individual: fill missing seats with computers or give byes"),
+    winner_role=locale_str("A role given to the winners"),
+)
+@app_commands.choices(variant=VARIANT_CHOICES, format=FORMAT_CHOICES, fill=FILL_CHOICES)
+async def create_command(
+    interaction: Interaction,
+    name: app_commands.Range[str, 1, 80],
+    variant: str,
+    format: str,
+    rounds: app_commands.Range[int, 1, 20] | None = None,
+    hands: app_commands.Range[int, 1, 12] | None = None,
+    points: app_commands.Range[int, 1, 1000] | None = None,
+    time_limit: app_commands.Range[int, 5, 240] | None = None,
+    grace: app_commands.Range[int, 1, 30] | None = None,
+    start_in: app_commands.Range[int, 1, 10080] | None = None,
+    max_entrants: app_commands.Range[int, 2, 256] | None = None,
+    fill: str | None = None,
+    winner_role: discord.Role | None = None,
+) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament create"):
+        locale = interaction.locale.value
+        if not await cog.is_manager(interaction):
+            await cog.reply(interaction, tr(locale, ORGANISERS_ONLY))
+            return
+        event = await cog.events.create(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            name=name,
+            variant=variant,
+            format=format,
+            rounds=rounds,
+            hands=hands,
+            points=points,
+            time_limit=(time_limit * 60) if time_limit else DEFAULT_TIME_LIMIT,
+            grace=(grace * 60) if grace else DEFAULT_GRACE,
+            fill=fill or "computer",
+            max_entrants=max_entrants,
+            start_at=(cog.events.clock() + start_in * 60) if start_in else None,
+            locale=interaction.guild_locale.value if interaction.guild_locale else None,
+            winner_role=winner_role.id if winner_role and not winner_role.is_default() else None,
+        )
+        await cog.reply(
+            interaction,
+            tr(locale, "Tournament {name} is open for registration.", name=escape_name(event.name)),
+        )
+
+
+@group.command(name="register", description=locale_str("Enter the tournament of this channel"))
+@app_commands.describe(partner=locale_str("Pairs: your partner (he confirms)"))
+async def register_command(interaction: Interaction, partner: discord.Member | None = None) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament register"):
+        event = await cog.here_event(interaction)
+        text = await cog.register_user(interaction, event.id, partner)
+        await cog.reply(interaction, text)
+
+
+@group.command(name="withdraw", description=locale_str("Leave the tournament"))
+async def withdraw_command(interaction: Interaction) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament withdraw"):
+        event = await cog.here_event(interaction)
+        await cog.events.withdraw(event.id, interaction.user.id)
+        await cog.reply(
+            interaction, tr(interaction.locale.value, "You have withdrawn from the tournament.")
+        )
+
+
+@group.command(name="standings", description=locale_str("The tournament's standings"))
+async def standings_command(interaction: Interaction) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament standings"):
+        event = await cog.here_event(interaction)
+        state = await cog.events.state(event.id)
+        locale = interaction.locale.value
+        embed = discord.Embed(
+            title=tr(locale, "{name}: standings", name=escape_name(event.name)),
+            description="\n".join(standings_lines(state, None))[:4000]
+            or tr(locale, "Nobody has entered yet."),
+            colour=BLUE,
+        )
+        await cog.reply(interaction, "", embed=embed)
+
+
+@group.command(name="pairings", description=locale_str("A round's pairings and results"))
+@app_commands.describe(round=locale_str("The round (left out: the current one)"))
+async def pairings_command(
+    interaction: Interaction, round: app_commands.Range[int, 1, 20] | None = None
+) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament pairings"):
+        event = await cog.here_event(interaction)
+        state = await cog.events.state(event.id)
+        locale = interaction.locale.value
+        number = round or event.round
+        boards = state.boards_of(number)
+        if not boards:
+            await cog.reply(
+                interaction, tr(locale, "Round {round} has no pairings yet.", round=number)
+            )
+            return
+        lines = [
+            board_result(locale, state, b) if b.status == "done" else _pending(locale, state, b)
+            for b in boards
+        ]
+        embed = discord.Embed(
+            title=tr(locale, "{name}: round {round}", name=escape_name(event.name), round=number),
+            description="\n".join(lines)[:4000],
+            colour=BLUE,
+        )
+        await cog.reply(interaction, "", embed=embed)
+
+
+def _pending(locale: str | None, state: EventState, b: BoardRow) -> str:
+    return tr(
+        locale,
+        "Table {board}: {first} against {second} (playing)",
+        board=b.board,
+        first=side_text(locale, state, b.sides[0]),
+        second=side_text(locale, state, b.sides[1]),
+    )
+
+
+def _host_command(
+    name: str, description: locale_str, what: str
+) -> app_commands.Command[Any, Any, Any]:
+    @app_commands.command(name=name, description=description)
+    async def command(interaction: Interaction) -> None:
+        cog = _cog(interaction)
+        async with cog.guard(interaction, f"/domino tournament {name}"):
+            event = await cog.here_event(interaction)
+            manager = await cog.is_manager(interaction)
+            call = getattr(cog.events, name)
+            await call(event.id, interaction.user.id, manager=manager)
+            await cog.reply(interaction, tr(interaction.locale.value, what))
+
+    return command
+
+
+start_command = _host_command(
+    "start",
+    locale_str("Start the tournament now (the host)"),
+    N_("The first round's check-in is open."),
+)
+pause_command = _host_command(
+    "pause", locale_str("Hold the tournament's clock (the host)"), N_("The tournament is paused.")
+)
+resume_command = _host_command(
+    "resume",
+    locale_str("Let the tournament's clock run again (the host)"),
+    N_("The tournament goes on."),
+)
+cancel_command = _host_command(
+    "cancel", locale_str("Call the tournament off (the host)"), N_("The tournament is cancelled.")
+)
+for _command in (start_command, pause_command, resume_command, cancel_command):
+    group.add_command(_command)
+
+
+@group.command(name="correct", description=locale_str("Correct a table's result (the host)"))
+@app_commands.describe(
+    round=locale_str("The round"),
+    table=locale_str("The table number"),
+    first=locale_str("Points of the first side"),
+    second=locale_str("Points of the second side"),
+    reason=locale_str("Why (kept in the tournament's history)"),
+)
+async def correct_command(
+    interaction: Interaction,
+    round: app_commands.Range[int, 1, 20],
+    table: app_commands.Range[int, 1, 200],
+    first: app_commands.Range[int, 0, 100000],
+    second: app_commands.Range[int, 0, 100000],
+    reason: app_commands.Range[str, 1, 300],
+) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament correct"):
+        event = await cog.here_event(interaction)
+        await cog.events.correct(
+            event.id,
+            interaction.user.id,
+            round_=round,
+            board=table,
+            points=(first, second),
+            reason=reason,
+            manager=await cog.is_manager(interaction),
+        )
+        await cog.reply(interaction, tr(interaction.locale.value, "The result is corrected."))
+
+
+@group.command(
+    name="organisers", description=locale_str("The role that may run tournaments (Manage Server)")
+)
+@app_commands.describe(
+    role=locale_str("This role may create and run tournaments (@everyone: none)")
+)
+async def organisers_command(interaction: Interaction, role: discord.Role) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament organisers"):
+        locale = interaction.locale.value
+        if not interaction.permissions.manage_guild or interaction.guild_id is None:
+            await cog.reply(
+                interaction,
+                tr(locale, "Only members with Manage Server may choose the organisers."),
+            )
+            return
+        chosen = None if role.is_default() else role.id
+        await cog.events.set_organiser_role(interaction.guild_id, chosen)
+        if chosen is None:
+            text = tr(locale, "Only members with Manage Server may run tournaments now.")
+        else:
+            text = tr(locale, "Members with the role <@&{role}> may run tournaments.", role=chosen)
+        await cog.reply(interaction, text)
+
+
+@group.command(name="help", description=locale_str("How tournaments work and their commands"))
+async def help_command(interaction: Interaction) -> None:
+    cog = _cog(interaction)
+    async with cog.guard(interaction, "/domino tournament help"):
+        locale = interaction.locale.value
+        embed = discord.Embed(
+            title=tr(locale, "Tournaments"),
+            description=tournament_rules(locale)[:4000],
+            colour=BLUE,
+        )
+        embed.add_field(name=tr(locale, "Commands"), value=tr(locale, HELP_COMMANDS)[:1024])
+        await cog.reply(interaction, "", embed=embed)
+
+
+ORGANISERS_ONLY = N_(
+    "Only members with Manage Server, or the organiser role of /domino tournament organisers,"
+    " may create tournaments."
+)
+HELP_COMMANDS = N_(
+    "/domino tournament create: open a tournament (organisers).\n"
+    "/domino tournament register: enter (pairs: partner:@someone, who confirms).\n"
+    "/domino tournament withdraw: leave.\n"
+    "/domino tournament standings, pairings: where everyone stands.\n"
+    "/domino tournament start, pause, resume, cancel, correct: the host's.\n"
+    "Each round: press Check in when the check-in opens, then I'm here in your table's thread."
+)
+
+
+# ------------------------------------------------------------------------------ the cog
+
+
+class TournamentCog(commands.Cog, name=COG_NAME):
+    """The tournament commands, buttons and publication."""
+
+    def __init__(self, bot: commands.Bot, events: TournamentService) -> None:
+        self.bot = bot
+        self.events = events
+        self._group: app_commands.Group | None = None
+        self._dirty: dict[int, asyncio.Event] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._shown: dict[int, Any] = {}  # event -> what its announcement shows
+        self.closing = False
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*BUTTONS)
+        found = self.bot.tree.get_command(GROUP_NAME)
+        if isinstance(found, app_commands.Group):
+            found.add_command(group, override=True)
+            self._group = found
+        self.bot.service.add_observer(self.events)  # type: ignore[attr-defined]
+        self.events.listen(self.wake)
+        self.bot.add_listener(self._adopted, "on_tables_adopted")
+        self.bot.add_listener(self._released, "on_tables_released")
+        self._spawn(self._recover())
+
+    async def cog_unload(self) -> None:
+        self.closing = True
+        self.events.unlisten(self.wake)
+        with contextlib.suppress(ValueError):
+            self.bot.service.remove_observer(self.events)  # type: ignore[attr-defined]
+        self.bot.remove_listener(self._adopted, "on_tables_adopted")
+        self.bot.remove_listener(self._released, "on_tables_released")
+        for task in [*self._workers.values(), *self._tasks]:
+            task.cancel()
+        await asyncio.gather(*self._workers.values(), *self._tasks, return_exceptions=True)
+        if self._group is not None:
+            self._group.remove_command(group.name)
+        self.bot.remove_dynamic_items(*BUTTONS)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _recover(self) -> None:
+        await self.bot.wait_until_ready()
+        for event_id in await self.events.load():
+            self.wake(event_id)
+        for event_id in await self.events.unpublished():
+            self.wake(event_id)
+
+    async def _adopted(self, table_ids: list[int]) -> None:
+        if not self.closing:
+            await self._recover()
+
+    async def _released(self, table_ids: list[int]) -> None:
+        for event_id in self.events.release_unowned():
+            worker = self._workers.pop(event_id, None)
+            if worker is not None:
+                worker.cancel()
+
+    async def idle(self) -> None:
+        """Wait until nothing is being published (for tests)."""
+        me = asyncio.current_task()
+        while True:
+            pending = [
+                t for t in (*self._workers.values(), *self._tasks) if not t.done() and t is not me
+            ]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # -- errors and answers --------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def guard(self, interaction: Interaction, what: str) -> AsyncIterator[None]:
+        locale = interaction.locale.value
+        try:
+            yield
+        except ServiceError as exc:
+            await self.reply(interaction, error_text(locale, exc))
+        except discord.Forbidden as exc:
+            log.info("%s: Discord refused: %s", what, exc.text)
+            await self.reply(interaction, tr(locale, "Discord did not let me do that here."))
+        except Exception:
+            log.exception("%s failed", what)
+            await self.reply(
+                interaction, tr(locale, "Sorry, something went wrong on my side. Please try again.")
+            )
+
+    async def reply(self, interaction: Interaction, text: str, **kwargs: Any) -> None:
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, **kwargs)
+            else:
+                await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+
+    async def is_manager(self, interaction: Interaction) -> bool:
+        """Manage Server, or the server's organiser role."""
+        if interaction.permissions.manage_guild:
+            return True
+        if interaction.guild_id is None:
+            return False
+        role = await self.events.organiser_role(interaction.guild_id)
+        roles = getattr(interaction.user, "roles", ())
+        return role is not None and any(r.id == role for r in roles)
+
+    async def here_event(self, interaction: Interaction) -> EventRow:
+        if interaction.guild_id is None:
+            raise ServiceError("This command works only on a server.")
+        channel = interaction.channel
+        parent = getattr(channel, "parent_id", None)
+        return await self.events.find(interaction.guild_id, parent or interaction.channel_id)
+
+    async def register_user(
+        self, interaction: Interaction, event_id: int, partner: discord.abc.User | None
+    ) -> str:
+        locale = interaction.locale.value
+        if partner is not None and partner.bot:
+            raise ServiceError("A bot cannot be your partner.")
+        pair = None if partner is None else (partner.id, table_name(partner))
+        entry = await self.events.register(
+            event_id, interaction.user.id, table_name(interaction.user), partner=pair
+        )
+        if partner is None:
+            if entry.joined_round > 1:
+                return tr(
+                    locale,
+                    "You are registered late: you play from round {round}, with a half-point"
+                    " bye for the rounds before.",
+                    round=entry.joined_round,
+                )
+            return tr(locale, "You are registered. Check in when each round's check-in opens.")
+        event = await self.events.get(event_id)
+        channel = self.bot.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
+        await channel.send(
+            tr(
+                event.locale,
+                "<@{partner}>, <@{user}> registers with you as a pair in {name}: do you accept?",
+                partner=partner.id,
+                user=interaction.user.id,
+                name=escape_name(event.name),
+            ),
+            view=view_of(
+                PartnerButton(
+                    event_id,
+                    "yes",
+                    label=tr(event.locale, "Accept"),
+                    style=discord.ButtonStyle.success,
+                ),
+                PartnerButton(event_id, "no", label=tr(event.locale, "Decline")),
+            ),
+            allowed_mentions=USERS_ONLY,
+        )
+        return tr(locale, "Your partner is asked to confirm your pair.")
+
+    # -- publication ---------------------------------------------------------------------------
+
+    def wake(self, event_id: int) -> None:
+        """The event changed: bring its messages up to date (on a task of its own)."""
+        if self.closing:
+            return
+        flag = self._dirty.setdefault(event_id, asyncio.Event())
+        flag.set()
+        worker = self._workers.get(event_id)
+        if worker is None or worker.done():
+            self._workers[event_id] = asyncio.ensure_future(self._work(event_id))
+
+    async def _work(self, event_id: int) -> None:
+        flag = self._dirty[event_id]
+        delay = BACKOFF_FIRST
+        while flag.is_set() and not self.closing:
+            flag.clear()
+            try:
+                await self._publish(event_id)
+                delay = BACKOFF_FIRST
+            except RETRYABLE as exc:
+                log.info("tournament %s: publication delayed: %s", event_id, exc)
+                flag.set()
+                await asyncio.sleep(delay)
+                delay = min(BACKOFF_MOST, delay * 2)
+            except Exception:
+                log.exception("tournament %s: publication failed", event_id)
+                return
+
+    async def _send(
+        self, event: EventRow, key: str, where: int, content: str | None = None, **kwargs: Any
+    ) -> None:
+        """Post once: with the nonce of ``key``, then mark it."""
+        channel = self.bot.get_partial_messageable(where, guild_id=event.guild_id)
+        kwargs.setdefault("allowed_mentions", NO_PINGS)
+        message = await channel.send(content, nonce=nonce(event.id, key), **kwargs)
+        await self.events.mark_post(event.id, key, message.id)
+
+    async def _publish(self, event_id: int) -> None:
+        state = await self.events.state(event_id)
+        posts = await self.events.posts(event_id)
+        event = state.event
+        locale = event.locale
+        here = event.channel_id
+        if "announce" not in posts:
+            embed, view = announcement(state)
+            await self._send(
+                event, "announce", here, embed=embed, **({"view": view} if view else {})
+            )
+            posts = await self.events.posts(event_id)
+        await self._refresh_announcement(state, posts.get("announce"))
+        for row in state.rounds:
+            number = row.number
+            key = f"checkin.{number}"
+            if key not in posts and row.status == "checkin":
+                starts = await self._round_start(event_id, number)
+                await self._send(
+                    event,
+                    key,
+                    here,
+                    tr(
+                        locale,
+                        "Round {round} of {name}: check in now; the round starts {when}.",
+                        round=number,
+                        name=escape_name(event.name),
+                        when=f"<t:{int(starts)}:R>" if starts else "…",
+                    ),
+                    view=view_of(
+                        CheckInButton(
+                            event_id,
+                            label=tr(locale, "Check in"),
+                            style=discord.ButtonStyle.success,
+                        )
+                    ),
+                )
+            boards = state.boards_of(number)
+            key = f"pairings.{number}"
+            if boards and key not in posts:
+                people = sorted({u for b in boards for u in b.people if u is not None})
+                await self._send(
+                    event,
+                    key,
+                    here,
+                    " ".join(f"<@{u}>" for u in people)[:1900] or None,
+                    embed=pairings_embed(state, number),
+                    allowed_mentions=USERS_ONLY,
+                )
+            for b in boards:
+                await self._seat_post(state, b, posts)
+            key = f"standings.{number}"
+            if row.status == "done" and boards and key not in posts:
+                await self._standings_post(state, number, key)
+        for c in await self.events.corrections(event_id):
+            key = f"corr.{c.id}"
+            if key not in posts:
+                await self._send(
+                    event,
+                    key,
+                    here,
+                    tr(
+                        locale,
+                        "Round {round}, table {board}: the result was corrected from"
+                        " {before} to {after} ({reason}).",
+                        round=c.round,
+                        board=c.board,
+                        before="–".join(map(str, c.before)),
+                        after="–".join(map(str, c.after)),
+                        reason=escape_name(c.reason),
+                    ),
+                )
+        if event.status == "finished" and "end" not in posts:
+            await self._podium(state)
+        if event.status == "finished" and event.winner_role and "role" not in posts:
+            await self._winner_role(state)
+        if event.status == "cancelled" and "end" not in posts:
+            await self._send(
+                event,
+                "end",
+                here,
+                embed=discord.Embed(
+                    title=tr(locale, "{name} was cancelled", name=escape_name(event.name)),
+                    colour=GREY,
+                ),
+            )
+
+    async def _round_start(self, event_id: int, number: int) -> float | None:
+        return await self.events.due("t.start", event_id, number)
+
+    async def _refresh_announcement(self, state: EventState, message_id: int | None) -> None:
+        """Keep the announcement's count and buttons true (best effort)."""
+        if message_id is None:
+            return
+        embed, view = announcement(state)
+        shown = (embed.description, embed.colour, view is None)
+        if self._shown.get(state.id) == shown:
+            return
+        channel = self.bot.get_partial_messageable(state.event.channel_id)
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            await channel.get_partial_message(message_id).edit(embed=embed, view=view)
+        self._shown[state.id] = shown
+
+    async def _seat_post(
+        self, state: EventState, b: BoardRow, posts: dict[str, int | None]
+    ) -> None:
+        """The seated people mentioned in their table's thread, with I'm here."""
+        key = f"seat.{b.round}.{b.board}"
+        if b.is_bye or b.table_id is None or key in posts or b.status != "playing":
+            return
+        info = await self.bot.service.get(b.table_id)  # type: ignore[attr-defined]
+        place = info.table.thread_id
+        if place == 0:  # the table's thread is being made: come back in a moment
+            self._spawn(self._later(state.id, 0.5))
+            return
+        event = state.event
+        locale = event.locale
+        people = [u for u in b.people if u is not None]
+        await self._send(
+            event,
+            key,
+            place or event.channel_id,
+            tr(
+                locale,
+                "Round {round}, table {board}: {people}. Press I'm here within {minutes}"
+                " minutes, or a computer plays your seat (pairs and one against one: the side"
+                " forfeits).",
+                round=b.round,
+                board=b.board,
+                people=" ".join(f"<@{u}>" for u in people),
+                minutes=max(1, event.grace // 60),
+            ),
+            view=view_of(
+                HereButton(
+                    event.id,
+                    b.round,
+                    label=tr(locale, "I'm here"),
+                    style=discord.ButtonStyle.success,
+                )
+            ),
+            allowed_mentions=USERS_ONLY,
+        )
+
+    async def _later(self, event_id: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self.wake(event_id)
+
+    async def _standings_post(self, state: EventState, number: int, key: str) -> None:
+        event = state.event
+        locale = event.locale
+        title = tr(
+            locale,
+            "{name}: standings after round {round}",
+            name=escape_name(event.name),
+            round=number,
+        )
+        results = [board_result(locale, state, b) for b in state.boards_of(number)]
+        embed = discord.Embed(
+            title=title,
+            description="\n".join(standings_lines(state, number))[:3000],
+            colour=BLUE,
+        )
+        embed.add_field(
+            name=tr(locale, "Results"), value="\n".join(results)[:1024] or "-", inline=False
+        )
+        raw = tr(locale, "{name}: standings after round {round}", name=event.name, round=number)
+        png = await asyncio.to_thread(standings_png, state, number, raw)
+        embed.set_image(url="attachment://standings.png")
+        await self._send(
+            event,
+            key,
+            event.channel_id,
+            embed=embed,
+            file=discord.File(io.BytesIO(png), "standings.png", description=title[:1024]),
+        )
+
+    async def _podium(self, state: EventState) -> None:
+        event = state.event
+        locale = event.locale
+        table = state.standings()
+        changes = await self.events.rating_changes(state)
+        podium = [
+            f"{MEDALS[s.rank - 1]} {entry_name(state.entry(s.entrant))}"
+            for s in table
+            if s.rank <= 3
+        ]
+        lines = []
+        for s in table[:LINES_SHOWN]:
+            before, after = changes.get(s.entrant, (0.0, 0.0))
+            lines.append(
+                tr(
+                    locale,
+                    "{rank}. {name}: {points} match points; rating {before} → {after}"
+                    " ({change})",
+                    rank=s.rank,
+                    name=entry_name(state.entry(s.entrant)),
+                    points=s.match_points,
+                    before=round(before),
+                    after=round(after),
+                    change=f"{round(after) - round(before):+d}",
+                )
+            )
+        if len(table) > LINES_SHOWN:
+            lines.append(tr(locale, "… and {count} more.", count=len(table) - LINES_SHOWN))
+        embed = discord.Embed(
+            title=tr(locale, "{name}: the podium", name=escape_name(event.name)),
+            description="\n".join(podium) or tr(locale, "Nobody finished."),
+            colour=GOLD,
+        )
+        embed.add_field(
+            name=tr(locale, "Final standings"), value="\n".join(lines)[:1024] or "-", inline=False
+        )
+        raw = tr(locale, "{name}: final standings", name=event.name)
+        png = await asyncio.to_thread(standings_png, state, None, raw)
+        embed.set_image(url="attachment://final.png")
+        winners = [
+            u for s in table if s.rank == 1 for u in (state.entry(s.entrant) or _NONE).members
+        ]
+        await self._send(
+            event,
+            "end",
+            event.channel_id,
+            " ".join(f"<@{u}>" for u in winners) or None,
+            embed=embed,
+            allowed_mentions=USERS_ONLY,
+            file=discord.File(io.BytesIO(png), "final.png", description=raw[:1024]),
+        )
+
+    async def _winner_role(self, state: EventState) -> None:
+        """Give the winners the event's role, or say clearly why the bot may not."""
+        event = state.event
+        locale = event.locale
+        role_id = event.winner_role
+        guild = self.bot.get_guild(event.guild_id)
+        role = guild.get_role(role_id) if guild and role_id else None
+        me = guild.me if guild else None
+        reason = None
+        if role is None or me is None:
+            reason = tr(locale, "the role no longer exists")
+        elif not me.guild_permissions.manage_roles:
+            reason = tr(locale, "I lack the Manage Roles permission")
+        elif role.managed or role >= me.top_role:
+            reason = tr(locale, "the role is above my own highest role")
+        winners = [
+            u
+            for s in state.standings()
+            if s.rank == 1
+            for u in (state.entry(s.entrant) or _NONE).members
+        ]
+        if reason is None and guild is not None and role is not None:
+            try:
+                for user in winners:
+                    member = guild.get_member(user) or await guild.fetch_member(user)
+                    await member.add_roles(role, reason=f"Winner of {event.name}"[:500])
+            except discord.NotFound:
+                reason = tr(locale, "a winner left the server")
+            except discord.Forbidden:
+                reason = tr(locale, "Discord refused (the role is above my own highest role)")
+        if reason is None:
+            text = tr(locale, "The winners get the role <@&{role}>.", role=role_id)
+        else:
+            text = tr(
+                locale,
+                "I may not give the winners the role <@&{role}>: {reason}.",
+                role=role_id,
+                reason=reason,
+            )
+        await self._send(event, "role", event.channel_id, text)
+
+
+class _NoEntry:
+    members: tuple[int, ...] = ()
+
+
+_NONE: Any = _NoEntry()
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog after ``cogs.domino``; the bot must own a store and a table service."""
+    store = getattr(bot, "store", None)
+    service = getattr(bot, "service", None)
+    if store is None or service is None:
+        raise RuntimeError("the tournament cog needs bot.store and bot.service")
+    settings = getattr(bot, "settings", None)
+    limits = TourLimits(
+        events_per_server=getattr(settings, "tournaments_per_server", 3),
+        entrants_per_event=getattr(settings, "tournament_entrants", 256),
+    )
+    options = getattr(bot, "tournament_options", {})
+    await bot.add_cog(
+        TournamentCog(bot, TournamentService(store, service, limits=limits, **options))
+    )

@@ -1,0 +1,263 @@
+"""Through the fake Discord: events played to the podium, every public message checked."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from tests.cogs.helpers import FakeClock, TestBot, factory, settle
+from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
+
+pytest_plugins = ["tests.fakediscord.plugin"]
+
+TURN = 120.0
+
+
+def tournament_cog(bot: TestBot) -> Any:
+    cog = bot.get_cog("Tournament")
+    assert cog is not None
+    return cog
+
+
+async def step(bot: TestBot, clock: FakeClock, seconds: float = 0.0) -> None:
+    """Move the fake clock, run what is due, and let every message be published."""
+    clock.advance(seconds)
+    for _ in range(50):
+        await bot.svc.tick()
+        await settle(bot)
+        await tournament_cog(bot).idle()
+        due = bot.svc.scheduler.next_due()
+        if due is None or due > clock():
+            return
+
+
+def public(fake: FakeDiscord) -> list[StoredMessage]:
+    return [m for m in fake.public_messages() if not m.ephemeral]
+
+
+def titled(fake: FakeDiscord, start: str) -> list[StoredMessage]:
+    return [m for m in public(fake) if m.embeds and m.embeds[0].get("title", "").startswith(start)]
+
+
+def with_button(fake: FakeDiscord, prefix: str) -> list[StoredMessage]:
+    return [m for m in public(fake) if any(c.startswith(prefix) for c in m.custom_ids())]
+
+
+def button_of(message: StoredMessage, prefix: str) -> str:
+    return next(c for c in message.custom_ids() if c.startswith(prefix))
+
+
+async def play_out(
+    fake: FakeDiscord, bot: TestBot, clock: FakeClock, event_id: int, number: int
+) -> None:
+    """Let round ``number`` run: the people let their turns time out until computers play."""
+    events = tournament_cog(bot).events
+    for _ in range(300):
+        state = await events.state(event_id)
+        row = state.round_row(number)
+        if row is not None and row.status == "done":
+            return
+        await step(bot, clock, TURN)
+    raise AssertionError(f"round {number} never ended")
+
+
+async def check_in_all(fake: FakeDiscord, bot: TestBot, people: list[Any], number: int) -> None:
+    (post,) = [
+        m for m in with_button(fake, "tournament:checkin:") if f"Round {number} " in m.text()
+    ]
+    for user in people:
+        result = await fake.click(user, post, button_of(post, "tournament:checkin:"))
+        await result.wait_for_followups(1)
+        assert "checked in" in result.followups[0].text(), result.followups[0].text()
+
+
+async def click_in(fake: FakeDiscord, bot: TestBot, number: int, absent: set[int]) -> None:
+    """Everyone seated in round ``number`` but ``absent`` presses I'm here in his thread."""
+    for post in with_button(fake, "tournament:here:"):
+        cid = button_of(post, "tournament:here:")
+        if not cid.endswith(f":{number}"):
+            continue
+        for user in fake.users.values():
+            if f"<@{user.id}>" in (post.content or "") and user.id not in absent:
+                result = await fake.click(user, post, cid)
+                await result.wait_for_followups(1)
+
+
+async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Nine people, individual Swiss of three rounds: a no-show at a table (a computer plays
+    his seat), a late entrant (half-point bye), a withdrawal and a restart of the bot in the
+    middle of a round; pairings, standings and the podium are each posted exactly once."""
+    fake = fake_discord
+    clock = FakeClock()
+    host = fake.owner
+    people = [fake.add_user(2000 + i, f"player{i}", f"Player {i}") for i in range(9)]
+    late = fake.add_user(2100, "late", "Late Comer")
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+        result = await fake.slash(
+            host,
+            fake.channel_id,
+            "domino tournament create",
+            {
+                "name": "Friday *night*",
+                "variant": "partners",
+                "format": "individual",
+                "rounds": 3,
+                "hands": 1,
+            },
+        )
+        assert result.ephemeral and "open for registration" in result.text()
+        await step(bot, clock)
+        (announce,) = titled(fake, "Tournament: Friday \\*night\\*")
+        for user in people[:5]:
+            click = await fake.click(user, announce, button_of(announce, "tournament:register:"))
+            await click.wait_for_followups(1)
+            assert "registered" in click.followups[0].text()
+        for user in people[5:]:
+            answer = await fake.slash(user, fake.channel_id, "domino tournament register", {})
+            assert "registered" in answer.text()
+        again = await fake.slash(people[0], fake.channel_id, "domino tournament register", {})
+        assert "already registered" in again.text()
+        stranger = await fake.slash(people[1], fake.channel_id, "domino tournament start", {})
+        assert "Only the tournament's host" in stranger.text()
+        start = await fake.slash(host, fake.channel_id, "domino tournament start", {})
+        assert "check-in is open" in start.text()
+        await step(bot, clock)
+        await step(bot, clock)
+        await check_in_all(fake, bot, people, 1)
+        await step(bot, clock, 600)  # the round starts: pairings, tables, threads
+        await step(bot, clock)
+        assert len(titled(fake, "Friday \\*night\\*: pairings of round 1")) == 1
+        event_id = (await tournament_cog(bot).events.find(fake.guild_id, fake.channel_id)).id
+        no_show = people[8].id
+        await click_in(fake, bot, 1, {no_show})
+        await step(bot, clock, 300)  # the grace: a computer plays the no-show's seat
+        state = await tournament_cog(bot).events.state(event_id)
+        assert any("absent:" in (b.how or "") for b in state.boards_of(1))
+        await play_out(fake, bot, clock, event_id, 1)
+        assert len(titled(fake, "Friday \\*night\\*: standings after round 1")) == 1
+        # A withdrawal and a late entrant while round 2's check-in is open.
+        left = await fake.slash(people[7], fake.channel_id, "domino tournament withdraw", {})
+        assert "withdrawn" in left.text()
+        joined = await fake.slash(late, fake.channel_id, "domino tournament register", {})
+        assert "half-point bye" in joined.text()
+        await check_in_all(fake, bot, [*people[:7], late], 2)
+        await step(bot, clock, 600)
+        await click_in(fake, bot, 2, set())
+    # The bot stops in the middle of round 2 and comes back: nothing is lost or doubled.
+    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+        await step(bot, clock)
+        await play_out(fake, bot, clock, event_id, 2)
+        await check_in_all(fake, bot, [*people[:7], late], 3)
+        await step(bot, clock, 600)
+        await click_in(fake, bot, 3, set())
+        await play_out(fake, bot, clock, event_id, 3)
+        await step(bot, clock)
+        state = await tournament_cog(bot).events.state(event_id)
+        assert state.event.status == "finished"
+    titles = Counter(m.embeds[0].get("title", "") for m in public(fake) if m.embeds)
+    for number in (1, 2, 3):
+        assert titles[f"Friday \\*night\\*: pairings of round {number}"] == 1
+        assert titles[f"Friday \\*night\\*: standings after round {number}"] == 1
+    assert titles["Friday \\*night\\*: the podium"] == 1
+    (podium,) = titled(fake, "Friday \\*night\\*: the podium")
+    assert podium.attachments[0].is_png and "rating" in podium.text()
+    assert len(with_button(fake, "tournament:checkin:")) == 3
+
+
+async def register_pair(fake: FakeDiscord, first: Any, second: Any, accept: bool = True) -> None:
+    answer = await fake.slash(
+        first, fake.channel_id, "domino tournament register", {"partner": second}
+    )
+    assert "asked to confirm" in answer.text(), answer.text()
+    (ask,) = [m for m in with_button(fake, "tournament:partner:") if f"<@{second.id}>," in m.text()]
+    choice = "yes" if accept else "no"
+    cid = next(c for c in ask.custom_ids() if c.endswith(choice))
+    click = await fake.click(second, ask, cid)
+    await click.wait_for_followups(1)
+    assert ("registered" in click.followups[0].text()) == accept
+
+
+async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Ten pairs, Swiss of three rounds: partners confirm, a pair whose member does not come
+    to the table forfeits, one pair withdraws, one enters late, the bot restarts mid-round;
+    every pairing, standings and podium post is made once."""
+    fake = fake_discord
+    clock = FakeClock()
+    host = fake.owner
+    people = [fake.add_user(3000 + i, f"p{i}", f"Pair player {i}") for i in range(22)]
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+        made = await fake.slash(
+            host,
+            fake.channel_id,
+            "domino tournament create",
+            {
+                "name": "Pairs",
+                "variant": "partners",
+                "format": "pairs",
+                "rounds": 3,
+                "hands": 1,
+            },
+        )
+        assert "open for registration" in made.text()
+        twice = await fake.slash(
+            host,
+            fake.channel_id,
+            "domino tournament create",
+            {
+                "name": "Second",
+                "variant": "partners",
+                "format": "pairs",
+            },
+        )
+        assert "already open in this channel" in twice.text()
+        for i in range(0, 20, 2):
+            await register_pair(fake, people[i], people[i + 1])
+        taken = await fake.slash(
+            people[20], fake.channel_id, "domino tournament register", {"partner": people[0]}
+        )
+        assert "already registered" in taken.text()
+        alone = await fake.slash(people[20], fake.channel_id, "domino tournament register", {})
+        assert "register with your partner" in alone.text()
+        stranger_click = await fake.click(
+            people[21],
+            with_button(fake, "tournament:partner:")[0],
+            with_button(fake, "tournament:partner:")[0].custom_ids()[0],
+        )
+        await stranger_click.wait_for_followups(1)
+        assert "No pair is waiting" in stranger_click.followups[0].text()
+        await fake.slash(host, fake.channel_id, "domino tournament start", {})
+        await step(bot, clock)
+        event_id = (await tournament_cog(bot).events.find(fake.guild_id, fake.channel_id)).id
+        await check_in_all(fake, bot, people[:20:2], 1)
+        await step(bot, clock, 600)
+        await click_in(fake, bot, 1, {people[1].id})  # pair 1's second member never comes
+        await step(bot, clock, 300)
+        state = await tournament_cog(bot).events.state(event_id)
+        assert any((b.how or "").startswith("forfeit") for b in state.boards_of(1))
+        await play_out(fake, bot, clock, event_id, 1)
+        gone = await fake.slash(people[4], fake.channel_id, "domino tournament withdraw", {})
+        assert "withdrawn" in gone.text()
+        await register_pair(fake, people[20], people[21])
+        await check_in_all(fake, bot, [p for p in people[:22:2] if p is not people[4]], 2)
+        await step(bot, clock, 600)
+        await click_in(fake, bot, 2, set())
+    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+        await step(bot, clock)
+        await play_out(fake, bot, clock, event_id, 2)
+        await check_in_all(fake, bot, [p for p in people[:22:2] if p is not people[4]], 3)
+        await step(bot, clock, 600)
+        await click_in(fake, bot, 3, set())
+        await play_out(fake, bot, clock, event_id, 3)
+        await step(bot, clock)
+        state = await tournament_cog(bot).events.state(event_id)
+        assert state.event.status == "finished"
+        after = await fake.slash(people[0], fake.channel_id, "domino tournament withdraw", {})
+        assert "over" in after.text()
+    titles = Counter(m.embeds[0].get("title", "") for m in public(fake) if m.embeds)
+    for number in (1, 2, 3):
+        assert titles[f"Pairs: pairings of round {number}"] == 1
+        assert titles[f"Pairs: standings after round {number}"] == 1
+    assert titles["Pairs: the podium"] == 1
