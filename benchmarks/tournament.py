@@ -3,8 +3,11 @@
 Pairing: a Swiss event of ``--entrants`` (default 1,000) in each format (one against one, pairs,
 individual with byes, individual with computer seats) is paired round after round by
 :func:`bot.tournaments.pairing.pair_swiss`, each table scored at random; every round's pairing
-is timed on this one process (one core). Target: each round paired in under 1 s. The figures
-are printed with the machine's load averages.
+is timed on this one process (one core). Target: each round paired in under 1 s. Then a
+``--people`` (default 64) person event of ``--event-rounds`` (default 5) rounds is simulated end
+to end with computer players on an accelerated clock (:mod:`benchmarks.tournament_play`): the
+time of each round and the peak memory. The figures are printed with the machine's load
+averages.
 """
 
 from __future__ import annotations
@@ -101,8 +104,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entrants", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--people", type=int, default=64, help="entrants of the simulated event")
+    parser.add_argument("--event-rounds", type=int, default=5, help="its rounds")
+    parser.add_argument("--level", default="easy", help="its computer players' level")
+    parser.add_argument("--no-event", action="store_true", help="time the pairing only")
     args = parser.parse_args(argv)
     met = print_pairing(pairing(args.entrants, args.rounds, args.seed), args.entrants)
+    if not args.no_event:
+        from benchmarks import tournament_play
+
+        tournament_play.run(args.people, args.event_rounds, args.level, load())
     return 0 if met else 1
 
 
