@@ -63,6 +63,10 @@ FORMAT_CHOICES = [
     Choice(name=locale_str("Individual (partners change each round)"), value="individual"),
     Choice(name=locale_str("One against one"), value="single"),
 ]
+SYSTEM_CHOICES = [
+    Choice(name=locale_str("Swiss"), value="swiss"),
+    Choice(name=locale_str("Knockout (single elimination)"), value="knockout"),
+]
 FILL_CHOICES = [
     Choice(name=locale_str("Computer players"), value="computer"),
     Choice(name=locale_str("Byes"), value="bye"),
@@ -330,8 +334,7 @@ def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOW
         out.append(
             tr(
                 locale,
-                "{rank}. {name}: {points} match points, {difference} points, Buchholz"
-                " {buchholz}",
+                "{rank}. {name}: {points} match points, {difference} points, Buchholz {buchholz}",
                 rank=s.rank,
                 name=entry_name(state.entry(s.entrant)),
                 points=s.match_points,
@@ -413,9 +416,12 @@ group = app_commands.Group(
     start_in=locale_str("Start in this many minutes (left out: when the host presses Start)"),
     max_entrants=locale_str("Most entrants"),
     fill=locale_str("Individual: fill missing seats with computers or give byes"),
+    system=locale_str("Swiss (default) or knockout (pairs, one against one)"),
     winner_role=locale_str("A role given to the winners"),
 )
-@app_commands.choices(variant=VARIANT_CHOICES, format=FORMAT_CHOICES, fill=FILL_CHOICES)
+@app_commands.choices(
+    variant=VARIANT_CHOICES, format=FORMAT_CHOICES, fill=FILL_CHOICES, system=SYSTEM_CHOICES
+)
 async def create_command(
     interaction: Interaction,
     name: app_commands.Range[str, 1, 80],
@@ -430,6 +436,7 @@ async def create_command(
     max_entrants: app_commands.Range[int, 2, 256] | None = None,
     fill: str | None = None,
     winner_role: discord.Role | None = None,
+    system: str | None = None,
 ) -> None:
     cog = _cog(interaction)
     async with cog.guard(interaction, "/domino tournament create"):
@@ -450,6 +457,7 @@ async def create_command(
             time_limit=(time_limit * 60) if time_limit else DEFAULT_TIME_LIMIT,
             grace=(grace * 60) if grace else DEFAULT_GRACE,
             fill=fill or "computer",
+            system=system or "swiss",
             max_entrants=max_entrants,
             start_at=(cog.events.clock() + start_in * 60) if start_in else None,
             locale=interaction.guild_locale.value if interaction.guild_locale else None,
@@ -1036,30 +1044,31 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         event = state.event
         locale = event.locale
         table = state.standings()
+        points = {s.entrant: s.match_points for s in table}
+        places = state.places()
         changes = await self.events.rating_changes(state)
         podium = [
-            f"{MEDALS[s.rank - 1]} {entry_name(state.entry(s.entrant))}"
-            for s in table
-            if s.rank <= 3
+            f"{MEDALS[place - 1]} {entry_name(state.entry(entrant))}"
+            for place, entrant in places
+            if place <= 3
         ]
         lines = []
-        for s in table[:LINES_SHOWN]:
-            before, after = changes.get(s.entrant, (0.0, 0.0))
+        for place, entrant in places[:LINES_SHOWN]:
+            before, after = changes.get(entrant, (0.0, 0.0))
             lines.append(
                 tr(
                     locale,
-                    "{rank}. {name}: {points} match points; rating {before} → {after}"
-                    " ({change})",
-                    rank=s.rank,
-                    name=entry_name(state.entry(s.entrant)),
-                    points=s.match_points,
+                    "{rank}. {name}: {points} match points; rating {before} → {after} ({change})",
+                    rank=place,
+                    name=entry_name(state.entry(entrant)),
+                    points=points.get(entrant, 0),
                     before=round(before),
                     after=round(after),
                     change=f"{round(after) - round(before):+d}",
                 )
             )
-        if len(table) > LINES_SHOWN:
-            lines.append(tr(locale, "… and {count} more.", count=len(table) - LINES_SHOWN))
+        if len(places) > LINES_SHOWN:
+            lines.append(tr(locale, "… and {count} more.", count=len(places) - LINES_SHOWN))
         embed = discord.Embed(
             title=tr(locale, "{name}: the podium", name=escape_name(event.name)),
             description="\n".join(podium) or tr(locale, "Nobody finished."),
@@ -1072,7 +1081,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         png = await asyncio.to_thread(standings_png, state, None, raw)
         embed.set_image(url="attachment://final.png")
         winners = [
-            u for s in table if s.rank == 1 for u in (state.entry(s.entrant) or _NONE).members
+            u for place, e in places if place == 1 for u in (state.entry(e) or _NONE).members
         ]
         await self._send(
             event,
@@ -1101,9 +1110,9 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             reason = tr(locale, "the role is above my own highest role")
         winners = [
             u
-            for s in state.standings()
-            if s.rank == 1
-            for u in (state.entry(s.entrant) or _NONE).members
+            for place, e in state.places()
+            if place == 1
+            for u in (state.entry(e) or _NONE).members
         ]
         if reason is None and guild is not None and role is not None:
             try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -52,7 +53,17 @@ from bot.tables.service import (
     seat_groups,
 )
 from bot.tournaments import model
-from bot.tournaments.model import Bye, Entrant, Pairing, Result, Standing, TableResult
+from bot.tournaments.bracket import bracket, knockout
+from bot.tournaments.bracket import seeding as bracket_seeding
+from bot.tournaments.model import (
+    Bracket,
+    Bye,
+    Entrant,
+    Pairing,
+    Result,
+    Standing,
+    TableResult,
+)
 from bot.tournaments.pairing import pair_swiss
 from bot.tournaments.standings import standings as rank
 from bot.tournaments.store import (
@@ -173,6 +184,37 @@ class EventState:
 
     def standings(self, upto: int | None = None) -> list[Standing]:
         return rank(self.event.format, self.entrants(), self.results(upto))  # type: ignore[arg-type]
+
+    def bracket(self) -> Bracket | None:
+        """A knockout's bracket as far as it was played (None: a Swiss event)."""
+        if self.event.system != "knockout" or len(self.entrants()) < 2:
+            return None
+        entrants = self.entrants()
+        return bracket(
+            self.event.format,  # type: ignore[arg-type]
+            entrants,
+            self.results(),
+            seeds=bracket_seeding(entrants),
+        )
+
+    def places(self) -> list[tuple[int, int]]:
+        """(place, entrant), best first: the standings' ranks in a Swiss event; in a knockout
+        the champion, the finalist, then by the round each lost in (equal places)."""
+        tree = self.bracket()
+        if tree is None:
+            return [(s.rank, s.entrant) for s in self.standings()]
+        out: list[tuple[int, int]] = []
+        if tree.champion is not None:
+            out.append((1, tree.champion))
+        seen = {tree.champion}
+        for k in range(len(tree.rounds) - 1, -1, -1):
+            place = len(out) + 1
+            for m in tree.rounds[k]:
+                for e in m.entrants:
+                    if e is not None and e not in seen and m.winner is not None and e != m.winner:
+                        out.append((place, e))
+                        seen.add(e)
+        return out
 
 
 def _absent(board: BoardRow) -> tuple[int, ...]:
@@ -395,8 +437,8 @@ class TournamentService(TableObserver):
             )
         if system not in model.SYSTEMS:
             raise InvalidOptions("A tournament is swiss or knockout.")
-        if system != "swiss":
-            raise InvalidOptions("Only Swiss events can be run for now.")
+        if system == "knockout" and format == "individual":
+            raise InvalidOptions("A knockout is played in pairs or one against one.")
         if hands is not None and points is not None:
             raise InvalidOptions("A round is a number of hands or a number of points, not both.")
         if points is None and hands is None:
@@ -505,6 +547,8 @@ class TournamentService(TableObserver):
                 [r for r in await self.repo.rounds(event_id) if r.status != "checkin"]
             )
             total = event.rounds or rounds_started + 1
+            if late and event.system == "knockout":
+                raise WrongStatus("Registration is closed: the knockout has begun.")
             if late and not model.late_entry_open(rounds_started, total):
                 raise WrongStatus("Registration is closed: half the rounds have begun.")
             if event.format == "pairs":
@@ -796,9 +840,12 @@ class TournamentService(TableObserver):
         """Round ``number``'s check-in opens; it starts ``checkin_before`` seconds later."""
         now = self.clock()
         rounds = event.rounds
-        if number == 1 and not rounds:
+        if number == 1 and (not rounds or event.system == "knockout"):
             active = [e for e in await self.repo.entries(event.id) if e.status == "active"]
-            rounds = model.default_rounds(len(active))
+            if event.system == "knockout":  # the bracket's rounds
+                rounds = max(1, math.ceil(math.log2(max(len(active), 2))))
+            else:
+                rounds = model.default_rounds(len(active))
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)
             await repo.put_round(RoundRow(event.id, number, "checkin", None, None))
@@ -866,7 +913,22 @@ class TournamentService(TableObserver):
             else:
                 missed.append(e)
         pairing: Pairing | None = None
-        if len(present) >= 2:
+        if event.system == "knockout":
+            missed = []  # a knockout's walkover is the whole penalty
+            # Who did not check in loses his table by walkover (the bracket's rule for a
+            # withdrawn entrant).
+            entrants = [
+                dataclasses.replace(e, withdrawn=e.withdrawn or e.id not in present)
+                for e in state.entrants()
+            ]
+            pairing = knockout(
+                event.format,  # type: ignore[arg-type]
+                entrants,
+                state.results(),
+                number,
+                seeds=bracket_seeding(state.entrants()),
+            )
+        elif len(present) >= 2:
             pairing = pair_swiss(
                 event.format,  # type: ignore[arg-type]
                 state.entrants(),

@@ -258,3 +258,38 @@ async def test_limits(events: TournamentService) -> None:
     await events.register(event.id, 2, "b")
     with pytest.raises(ServiceError, match="full"):
         await events.register(event.id, 3, "c")
+
+
+async def test_knockout_one_against_one(
+    events: TournamentService, tables: TableService, clock: FakeClock
+) -> None:
+    """Five players, single elimination seeded by rating (byes to the top seeds): three rounds
+    of the bracket, a champion and a finalist on the podium; who does not check in loses by
+    walkover."""
+    event = await events.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        format="single", system="knockout", hands=1,
+    )
+    for u in range(100, 105):
+        await events.register(event.id, u, f"P{u}")
+    await events.start(event.id, HOST)
+    assert (await events.get(event.id)).rounds == 3  # a bracket of eight
+    await play_round(events, tables, clock, event.id)
+    state = await events.state(event.id)
+    assert len([b for b in state.boards_of(1) if not b.is_bye]) == 1  # 4 v 5; three byes
+    await play_round(events, tables, clock, event.id, skip={100})  # the top seed stays away
+    await play_round(events, tables, clock, event.id)
+    state = await events.state(event.id)
+    assert state.event.status == "finished"
+    places = state.places()
+    assert [p for p, _ in places[:2]] == [1, 2]
+    assert state.entry_of(100) is not None
+    assert all(e != state.entry_of(100).entry for _, e in places[:1])  # type: ignore[union-attr]
+
+
+async def test_knockout_refuses_individual(events: TournamentService) -> None:
+    with pytest.raises(InvalidOptions):
+        await events.create(
+            guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="partners",
+            format="individual", system="knockout",
+        )
