@@ -97,6 +97,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         )
         super().__init__(button)
         self.event_id = event_id
+        self.arg = str(args[0]) if args else None
 
     @classmethod
     async def from_custom_id(
@@ -106,7 +107,8 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
     @classmethod
     def read(cls, match: re.Match[str]) -> TournamentButton:
-        return cls(int(match["event"]))
+        arg = match.groupdict().get("arg")
+        return cls(int(match["event"])) if arg is None else cls(int(match["event"]), arg)
 
     async def callback(self, interaction: Interaction) -> None:
         cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
@@ -146,46 +148,55 @@ class CheckInButton(TournamentButton, template=rf"tournament:checkin:{_EVENT}"):
         return tr(interaction.locale.value, "You are checked in: you will be paired.")
 
 
-class HereButton(TournamentButton, template=rf"tournament:here:{_EVENT}:(?P<round>[0-9]{{1,4}})"):
-    """Click in at one's table of a round (before the grace is over)."""
+class HereButton(TournamentButton, template=rf"tournament:here:{_EVENT}:(?P<arg>[0-9]{{1,4}})"):
+    """Click in at one's table of a round (``arg``: the round) before the grace is over."""
 
     kind = "here"
 
-    def __init__(self, event_id: int, round_: int, **look: Any) -> None:
-        super().__init__(event_id, round_, **look)
-        self.round = round_
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> TournamentButton:
-        return cls(int(match["event"]), int(match["round"]))
-
     async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
-        await cog.events.here(self.event_id, self.round, interaction.user.id)
+        await cog.events.here(self.event_id, int(self.arg or 0), interaction.user.id)
         return tr(interaction.locale.value, "Thank you: you are at your table.")
 
 
-class PartnerButton(TournamentButton, template=rf"tournament:partner:{_EVENT}:(?P<answer>yes|no)"):
-    """The invited partner of a pair accepts or declines."""
+class PartnerButton(TournamentButton, template=rf"tournament:partner:{_EVENT}:(?P<arg>yes|no)"):
+    """The invited partner of a pair accepts or declines (``arg``)."""
 
     kind = "partner"
 
-    def __init__(self, event_id: int, answer: str, **look: Any) -> None:
-        super().__init__(event_id, answer, **look)
-        self.answer = answer
-
-    @classmethod
-    def read(cls, match: re.Match[str]) -> TournamentButton:
-        return cls(int(match["event"]), match["answer"])
-
     async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
         locale = interaction.locale.value
-        await cog.events.answer_partner(self.event_id, interaction.user.id, self.answer == "yes")
-        if self.answer == "yes":
+        await cog.events.answer_partner(self.event_id, interaction.user.id, self.arg == "yes")
+        if self.arg == "yes":
             return tr(locale, "Your pair is registered.")
         return tr(locale, "You declined: the pair is not registered.")
 
 
-BUTTONS = (RegisterButton, WithdrawButton, CheckInButton, HereButton, PartnerButton)
+KINDS = (RegisterButton, WithdrawButton, CheckInButton, HereButton, PartnerButton)
+_KNOWN = "|".join(
+    re.sub(r"\(\?P<\w+>", "(?:", k.__discord_ui_compiled_template__.pattern) for k in KINDS
+)
+
+
+class InvalidButton(TournamentButton, template=rf"(?!(?:{_KNOWN})$)tournament:(?s:.*)"):
+    """An id of ours that no kind reads (forged, or from an incompatible version)."""
+
+    kind = "invalid"
+
+    def __init__(self, event_id: int = 0, *args: object, **look: Any) -> None:
+        discord.ui.DynamicItem.__init__(
+            self, discord.ui.Button(label="?", custom_id="tournament:invalid")
+        )
+        self.event_id, self.arg = 0, None
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> TournamentButton:
+        return cls()
+
+    async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
+        return tr(interaction.locale.value, "This button is not valid any more.")
+
+
+BUTTONS = (*KINDS, InvalidButton)
 
 
 def view_of(*buttons: discord.ui.Item[Any]) -> discord.ui.View:

@@ -126,6 +126,11 @@ async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, tmp_pat
         await step(bot, clock)
         await step(bot, clock)
         await check_in_all(fake, bot, people, 1)
+        stranger_user = fake.add_user(2999, "stranger", "Stranger")
+        (post,) = with_button(fake, "tournament:checkin:")
+        nope = await fake.click(stranger_user, post, button_of(post, "tournament:checkin:"))
+        await nope.wait_for_followups(1)
+        assert "not registered" in nope.followups[0].text()
         await step(bot, clock, 600)  # the round starts: pairings, tables, threads
         await step(bot, clock)
         assert len(titled(fake, "Friday \\*night\\*: pairings of round 1")) == 1
@@ -261,3 +266,17 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, tmp_path: Pa
         assert titles[f"Pairs: pairings of round {number}"] == 1
         assert titles[f"Pairs: standings after round {number}"] == 1
     assert titles["Pairs: the podium"] == 1
+
+
+def test_an_id_no_kind_reads_is_answered_as_invalid() -> None:
+    from cogs.tournament import BUTTONS, InvalidButton
+
+    for cid, kind in [
+        ("tournament:here:1:2", "HereButton"),
+        ("tournament:partner:3:no", "PartnerButton"),
+        ("tournament:here:1:x", "InvalidButton"),
+        ("tournament:nothing", "InvalidButton"),
+    ]:
+        found = [b for b in BUTTONS if b.__discord_ui_compiled_template__.fullmatch(cid)]
+        assert [b.__name__ for b in found] == [kind]
+    assert InvalidButton.kind == "invalid"
