@@ -3,9 +3,9 @@ opened in (a thread's channel, a private thread), and the channels someone may r
 
 Someone else's finished match (its replay, its line in a history) is shown only to a member
 who can view the channel it was played in, or the channel of its thread; a private thread's
-only to those who may see every private thread there (Manage Threads). Permissions are those
-discord.py computes from the server's roles and overwrites as the gateway keeps them, and,
-for the channel asked in, those Discord sent with the interaction.
+only to those who may see every private thread there (Manage Threads), or who ask inside it.
+Permissions are those discord.py computes from the server's roles and overwrites as the
+gateway keeps them, and, for the channel asked in, those Discord sent with the interaction.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def readable(interaction: Interaction) -> Readable | None:
         for thread in guild.threads:  # threads known open (older tables stored only them)
             if thread.parent_id in (private if thread.is_private() else channels):
                 channels.add(thread.id)
-    # The channel asked in, as Discord computed it for this member.
+    # The channel asked in (a private thread he is in, too), as Discord computed it for him.
     here = interaction.channel
     if interaction.permissions.view_channel and interaction.channel_id is not None:
         channels.add(interaction.channel_id)

@@ -198,10 +198,11 @@ class Readable:
     def where(self, t: str = "t") -> tuple[str, tuple[object, ...]]:
         """The condition (and its parameters) that the table aliased ``t`` was played where
         the member can view it: its channel, or its thread's channel; a private thread only
-        where he sees every private thread."""
+        where he sees every private thread, or when he is in it (``channels`` has it)."""
         places = [
             (f"{t}.private_thread = 0 AND COALESCE({t}.parent_id, {t}.channel_id)", self.channels),
             (f"{t}.private_thread <> 0 AND {t}.parent_id", self.private_threads_of),
+            (f"{t}.private_thread <> 0 AND {t}.channel_id", self.channels),
         ]
         parts, params = [], [self.guild_id]
         for column, ids in places:

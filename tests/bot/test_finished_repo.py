@@ -89,6 +89,7 @@ async def test_someone_elses_matches_only_where_the_member_can_look(
     assert await shown(Readable(HERE, frozenset({900, 901}))) == {general, staff, staff_thread}
     assert await shown(Readable(HERE, frozenset({900}), frozenset({900}))) == {general, private}
     assert await shown(Readable(HERE, frozenset({970}))) == {old_thread}
+    assert await shown(Readable(HERE, frozenset({960}))) == {private}  # asked in the thread
     assert await shown(Readable(HERE, frozenset())) == set()
     assert await shown(Readable(THERE, frozenset({900, 901}))) == set()  # another server
     # His own matches, wherever they were played.
