@@ -158,8 +158,8 @@ async def test_429_pages_by_forwarded_address(tmp_path: Path) -> None:
 
 @given(
     st.lists(st.integers(1, 40), min_size=1, max_size=6, unique=True),
-    st.one_of(st.none(), st.integers(-10**6, 10**6)),
-    st.one_of(st.none(), st.integers(-10**6, 10**6)),
+    st.one_of(st.none(), st.integers(-(10**6), 10**6)),
+    st.one_of(st.none(), st.integers(-(10**6), 10**6)),
 )
 def test_every_permalink_reads_as_the_nearest_position(
     hands: list[int], hand: int | None, move: int | None
@@ -184,3 +184,61 @@ def test_every_permalink_reads_as_the_nearest_position(
     if hand is not None and hand > max(hands):
         assert chosen.hand == max(hands)
     assert chosen.move == min(max(move or 0, 0), 3)
+
+
+async def test_python_m_bot_web_reads_what_the_bot_writes(tmp_path: Path) -> None:
+    """The pages in their own process (``python -m bot web``) while this process, as the bot,
+    records a new match: the next page shows it; the pages' process writes nothing."""
+    import asyncio
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    import aiohttp
+
+    from bot.records.service import Records
+    from tests.bot.test_records_support import duel
+
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    await seed(store, duels=2)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        "DATABASE_URL": sqlite_url(path),
+        "WEB_PORT": str(port),
+        "WEB_RATE_LIMIT": "0",
+        "DISCORD_TOKEN": "",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--env-file", os.devnull, "web"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        async with aiohttp.ClientSession() as session:
+            for _ in range(200):
+                try:
+                    async with session.get(f"{base}/health") as r:
+                        if r.status == 200:
+                            break
+                except aiohttp.ClientError:
+                    await asyncio.sleep(0.1)
+            board = f"{base}/s/{GUILD}?board=two-player&by=wins"
+            async with session.get(board) as r:
+                assert r.status == 200 and "P4242" not in await r.text()
+            await duel(Records(store), 77_777, 4242, 1000, guild_id=GUILD, at=9_000.0)
+            await asyncio.sleep(5.2)  # what the pages keep a few seconds
+            async with session.get(board) as r:
+                assert "P4242" in await r.text()
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=30)[0].decode()
+        await store.close()
+    assert "Traceback" not in out
