@@ -82,7 +82,6 @@ ERRORS = {
 }
 
 READER: web.AppKey[Reader] = web.AppKey("reader", Reader)
-LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", object)  # type: ignore[arg-type]
 BASE_URL: web.AppKey[str] = web.AppKey("base_url", str)
 FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
@@ -124,6 +123,9 @@ class RateLimiter:
         for address, (_, when) in list(self._buckets.items()):
             if now - when >= full:
                 del self._buckets[address]
+
+
+LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", RateLimiter)
 
 
 # ------------------------------------------------------------------------------- requests
@@ -218,7 +220,7 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        status = exc.status if exc.status in ERRORS else 404
+        status = exc.status if exc.status in ERRORS else 400 if exc.status < 500 else 500
         headers = {k: v for k, v in exc.headers.items() if k == "Retry-After"}
         response = error_page(request, status)
         response.headers.update(headers)
