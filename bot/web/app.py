@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gzip
 import json
 import logging
 import math
@@ -419,15 +420,16 @@ async def replay_data(request: web.Request) -> web.Response:
             "play": tr(locale, "Play"),
             "pause": tr(locale, "Pause"),
         }
-        body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        body = gzip.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
         kept[key] = body
         while len(kept) > REPLAYS_KEPT:
             kept.pop(next(iter(kept)))
-    response = web.Response(
-        body=body, content_type="application/json", headers={"Cache-Control": "max-age=60"}
-    )
-    response.enable_compression()
-    return response
+    headers = {"Cache-Control": "max-age=60", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        headers["Content-Encoding"] = "gzip"  # compressed once, when first asked for
+    else:
+        body = gzip.decompress(body)
+    return web.Response(body=body, content_type="application/json", headers=headers)
 
 
 async def preview_image(request: web.Request) -> web.Response:

@@ -112,7 +112,10 @@ async def test_a_finished_match_page_its_replay_and_preview(
         await text(client, f"/m/{table}/preview.png", 404)
 
     response = await client.get(f"/m/{s.played}/replay.json")
+    assert response.headers["Content-Encoding"] == "gzip"
     data = json.loads(await response.text())
+    plain = await client.get(f"/m/{s.played}/replay.json", headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers and json.loads(await plain.text()) == data
     engine = s.replay.positions
     assert len(data["positions"]) == len(engine)
     for shown, p in zip(data["positions"], engine, strict=True):
