@@ -19,6 +19,7 @@ from bot.limits import NO_LIMITS, Gate, Limits
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
+from bot.tournaments.store import TournamentRepo
 from domino import OPTION_CHOICES, PRESETS
 
 __all__ = [
@@ -59,6 +60,13 @@ class ServerSettings:
         self.clock = clock
         # (server, member) -> the request (task) opening a table now, and when it was let in
         self._opening: dict[tuple[int, int], tuple[asyncio.Task[Any], float]] = {}
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        """The role whose members may create and run tournaments (None: managers only)."""
+        return await TournamentRepo(self.store.db).organiser_role(guild_id)
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        await TournamentRepo(self.store.db).set_organiser_role(guild_id, role_id)
 
     async def check_limits(self, settings: GuildSettings, user_id: int) -> None:
         """Apply the server's own limits to a member opening a table (on top of the bot's,

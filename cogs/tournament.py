@@ -623,31 +623,6 @@ async def correct_command(
         await cog.reply(interaction, tr(interaction.locale.value, "The result is corrected."))
 
 
-@group.command(
-    name="organisers", description=locale_str("The role that may run tournaments (Manage Server)")
-)
-@app_commands.describe(
-    role=locale_str("This role may create and run tournaments (@everyone: none)")
-)
-async def organisers_command(interaction: Interaction, role: discord.Role) -> None:
-    cog = _cog(interaction)
-    async with cog.guard(interaction, "/domino tournament organisers"):
-        locale = interaction.locale.value
-        if not interaction.permissions.manage_guild or interaction.guild_id is None:
-            await cog.reply(
-                interaction,
-                tr(locale, "Only members with Manage Server may choose the organisers."),
-            )
-            return
-        chosen = None if role.is_default() else role.id
-        await cog.events.set_organiser_role(interaction.guild_id, chosen)
-        if chosen is None:
-            text = tr(locale, "Only members with Manage Server may run tournaments now.")
-        else:
-            text = tr(locale, "Members with the role <@&{role}> may run tournaments.", role=chosen)
-        await cog.reply(interaction, text)
-
-
 @group.command(name="help", description=locale_str("How tournaments work and their commands"))
 async def help_command(interaction: Interaction) -> None:
     cog = _cog(interaction)
@@ -663,8 +638,8 @@ async def help_command(interaction: Interaction) -> None:
 
 
 ORGANISERS_ONLY = N_(
-    "Only members with Manage Server, or the organiser role of /domino tournament organisers,"
-    " may create tournaments."
+    "Only members with Manage Server, or the tournament role of /domino server-settings, may"
+    " create tournaments."
 )
 HELP_COMMANDS = N_(
     "/domino tournament create: open a tournament (organisers).\n"

@@ -118,8 +118,8 @@ class Wrapup:
         page = await web_url(
             self.bot, self.service.store, info.table.guild_id, links.match_path(info.id)
         )
-        if not humans(info):
-            return None if page is None else _with_link(None, locale, page)
+        if not humans(info) or "tournament" in info.table.options:  # an event's table: no
+            return None if page is None else _with_link(None, locale, page)  # rematch
         minutes = round(self.core.archive_after / 60)
         embed.set_footer(
             text=tr(

@@ -157,6 +157,7 @@ class ServerSettingsMixin:
         open_tables=locale_str("Open tables this server may have at once (0: the bot's)"),
         cooldown=locale_str("Seconds between two tables opened by one member (0: the bot's)"),
         web=locale_str("Show this server's leaderboards and matches on the web pages"),
+        tournament_role=locale_str("This role may create and run tournaments (@everyone: none)"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -179,6 +180,7 @@ class ServerSettingsMixin:
         open_tables: app_commands.Range[int, 0, 500] | None = None,
         cooldown: app_commands.Range[int, 0, 3600] | None = None,
         web: str | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -228,15 +230,21 @@ class ServerSettingsMixin:
                 if name and changes.get("web", current.web):
                     changes["web_name"] = name
                 current = await store.update(guild_id, **changes)
+            if tournament_role is not None:
+                chosen = None if tournament_role.is_default() else tournament_role.id
+                await store.set_organiser_role(guild_id, chosen)
+                changes["tournament_role"] = chosen
             base = getattr(getattr(interaction.client, "settings", None), "web_base_url", "")
-            embed = settings_embed(locale, current, changed=bool(changes), web_base_url=base)
+            embed = settings_embed(locale, current, changed=bool(changes), web_base_url=base,
+                                   organisers=await store.organiser_role(guild_id))
             await interaction.response.send_message(
                 embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
 
 def settings_embed(
-    locale: str | None, settings: GuildSettings, *, changed: bool, web_base_url: str = ""
+    locale: str | None, settings: GuildSettings, *, changed: bool, web_base_url: str = "",
+    organisers: int | None = None,
 ) -> discord.Embed:
     """The server's settings as they are now."""
     title = tr(locale, "Server settings saved") if changed else tr(locale, "Server settings")
@@ -295,6 +303,10 @@ def settings_embed(
     else:
         shown = tr(locale, "on: {url}", url=page)
     embed.add_field(name=tr(locale, "Web pages"), value=shown, inline=False)
+    runners = tr(locale, "members with Manage Server")
+    if organisers is not None:
+        runners = tr(locale, "members with Manage Server, and <@&{role}>", role=organisers)
+    embed.add_field(name=tr(locale, "Who may run tournaments"), value=runners, inline=False)
     embed.set_footer(
         text=tr(locale, "/domino new uses these when its options are left out.")
     )

@@ -169,6 +169,7 @@ async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, tmp_pat
     (podium,) = titled(fake, "Friday \\*night\\*: the podium")
     assert podium.attachments[0].is_png and "rating" in podium.text()
     assert len(with_button(fake, "tournament:checkin:")) == 3
+    assert not with_button(fake, "domino:rematch:")  # an event's table offers no rematch
 
 
 async def register_pair(fake: FakeDiscord, first: Any, second: Any, accept: bool = True) -> None:
@@ -280,3 +281,27 @@ def test_an_id_no_kind_reads_is_answered_as_invalid() -> None:
         found = [b for b in BUTTONS if b.__discord_ui_compiled_template__.fullmatch(cid)]
         assert [b.__name__ for b in found] == [kind]
     assert InvalidButton.kind == "invalid"
+
+
+async def test_who_may_run_tournaments(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Manage Server, or the role chosen in /domino server-settings; anyone else is told so and
+    nothing is created. A variant without the format is refused with the formats it has."""
+    fake = fake_discord
+    alice = fake.add_user(5001, "alice", "Alice")
+    options = {"name": "Cup", "variant": "draw", "format": "single"}
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        refused = await fake.slash(alice, fake.channel_id, "domino tournament create", options)
+        assert "Only members with Manage Server" in refused.text()
+        role = fake.guild.personal_roles[alice.id]
+        shown = await fake.slash(
+            fake.owner, fake.channel_id, "domino server-settings", {"tournament_role": role}
+        )
+        assert f"<@&{role}>" in shown.text()
+        wrong = await fake.slash(
+            alice, fake.channel_id, "domino tournament create", {**options, "format": "pairs"}
+        )
+        assert "has no pairs format" in wrong.text()
+        made = await fake.slash(alice, fake.channel_id, "domino tournament create", options)
+        assert "open for registration" in made.text()
+        events = tournament_cog(bot).events
+        assert len(await events.repo.open_events(fake.guild_id)) == 1
