@@ -2,7 +2,11 @@
 
 Run: ``python -m benchmarks.engine [--seconds S]``. When the ``dominoes`` package (6.1.0,
 not a project dependency) is installed, its 4-player random game is timed in the same run
-and the ratio printed. When the computer players' simulator (``domino.ai.sim``) exists, its
+and the ratio printed: its plain loop (``Game.new()``, then ``make_move(*valid_moves[
+randrange(len(valid_moves))])``) against ours (``Match.new``, then ``apply(actions[
+randrange(len(actions))])`` of ``legal_actions()``), each choosing with the same kind of
+random call, alternating rounds so a busy machine slows both alike. When the computer
+players' simulator (``domino.ai.sim``) exists, its
 random hands per second are printed too: that is the speed the computer players search with.
 """
 
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import statistics
 import time
@@ -39,7 +44,8 @@ def match_hand(pid: str) -> Callable[[int], None]:
     def run(seed: int) -> None:
         m = Match.new(rs, seed)
         while m.hand_number == 1 and m.turn is not None:
-            m = m.apply(rng.choice(m.legal_actions()))
+            actions = m.legal_actions()
+            m = m.apply(actions[rng.randrange(len(actions))])
 
     return run
 
@@ -64,17 +70,20 @@ def sim_hand(pid: str) -> Callable[[int], None] | None:
 
 
 def dominoes_hand() -> Callable[[int], None] | None:
-    """One complete random game of the ``dominoes`` package (4 players, double six)."""
+    """One complete random game of the ``dominoes`` package (4 players, double six), its
+    plain loop: no player object, a random valid move each turn."""
     try:
         dominoes = importlib.import_module("dominoes")
     except ImportError:
         return None
 
+    rng = random.Random(1)
+
     def run(seed: int) -> None:
         game = dominoes.Game.new()
         while game.result is None:
-            dominoes.players.random(game)
-            game.make_move(*game.valid_moves[0])
+            moves = game.valid_moves
+            game.make_move(*moves[rng.randrange(len(moves))])
 
     return run
 
@@ -99,6 +108,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.5, help="time per figure")
     parser.add_argument("--rounds", type=int, default=9, help="alternations against dominoes")
     args = parser.parse_args()
+    print("load: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"{'preset':<12} {'Match API hands/s':>18} {'simulator hands/s':>18}")
     partners_sim: float | None = None
     for pid in (*PRESETS, *STAGED):
@@ -117,6 +127,7 @@ def main() -> None:
     print(f"\npartners via the Match API, {args.rounds} rounds alternating with dominoes 6.1.0:")
     print(f"Match API {mine:,.0f} hands/s, dominoes random 4-player game {peer:,.0f} hands/s")
     print(f"partners Match API / dominoes: {ratio:.2f}x (median of the rounds; target >= 1.5x)")
+    print("load: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     if partners_sim:
         print(f"partners simulator / dominoes: {partners_sim / peer:.2f}x")
 

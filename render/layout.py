@@ -22,7 +22,7 @@ Pair = tuple[int, int]
 
 #: Long side of a tile, largest first; the layout takes the first that fits. Steps of about
 #: 8%: the size changes on few moves of a hand, and a move that keeps it redraws little.
-TILE_SIZES: tuple[int, ...] = (168, 156, 144, 132, 120, 112, 104, 96, 88, 80, 72, 64, 60, 56,
+TILE_SIZES: tuple[int, ...] = (168, 156, 144, 132, 120, 112, 108, 104, 96, 88, 80, 72, 64, 60, 56,
                                52, 48, 44, 40, 36, 32, 28)
 
 _ROW, _DOUBLE, _CORNER = 0, 1, 2

@@ -132,7 +132,9 @@ def _cross(
     marks: list[EndMark] = []
     for tiles, d, start, centre, side in walks:
         end = (side, numbers[side]) if ends else None
-        walked = _arm(tiles, d, start, centre, long, area, end, turns)
+        # The main line may turn once more than the up and down arms: they stay above and
+        # below the spinner, it winds round them.
+        walked = _arm(tiles, d, start, centre, long, area, end, turns + (d in "RL"))
         if walked is None:
             return None
         placed += walked[0]
@@ -184,8 +186,7 @@ def _attempt(
     return None
 
 
-@lru_cache(maxsize=256)
-def _solve(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool) -> Layout:
+def _search(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool) -> Layout:
     """The largest tiles that fit: a binary search over the sizes (smaller tiles fit more
     easily), then the sizes just above the one found are tried too."""
     best: Layout | None = None
@@ -206,11 +207,49 @@ def _solve(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bo
                     return found
         raise ValueError(f"a cross of {len(line) + sum(map(len, arms))} tiles does not fit")
     index = TILE_SIZES.index(best.tile)
-    for bigger in TILE_SIZES[max(0, index - 6) : index]:
+    for bigger in TILE_SIZES[max(0, index - 2) : index]:
         found = _attempt(line, spinner, arms, area, ends, bigger)
         if found is not None:
             return found
     return best
+
+
+def _smaller(line: tuple[Pair, ...], spinner: int, arms: Arms
+             ) -> tuple[tuple[Pair, ...], int, Arms] | None:
+    """The same cross with the outer tile of its longest arm taken away (None if no arm can
+    lose a tile and stay a cross)."""
+    left, right = spinner, len(line) - 1 - spinner
+    options = [(right - 1, 0), (left - 1, 1), (len(arms[1]), 2), (len(arms[0]), 3)]
+    length, which = max(options, key=lambda o: (o[0], -o[1]))
+    if length < 1:
+        return None
+    if which == 0:
+        return line[:-1], spinner, arms
+    if which == 1:
+        return line[1:], spinner - 1, arms
+    if which == 2:
+        return line, spinner, (arms[0], arms[1][:-1])
+    return line, spinner, (arms[0][:-1], arms[1])
+
+
+@lru_cache(maxsize=4096)
+def _solve(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool) -> Layout:
+    """The cross as the same cross one tile smaller has it, with the new tile added, when that
+    still fits (the tiles laid stay where they were); else the largest tiles that fit, not
+    larger than before, the spinner kept where it was if it can."""
+    smaller = _smaller(line, spinner, arms)
+    if smaller is None:
+        return _search(line, spinner, arms, area, ends)
+    before = _solve(*smaller, area, ends)
+    sx, sy = next(p.box[:2] for p in before.tiles if p.index == smaller[1])
+    found = _cross(line, spinner, arms, area, before.tile, sx, sy, ends)
+    if found is not None:
+        return found
+    for long in TILE_SIZES[TILE_SIZES.index(before.tile):]:
+        found = _attempt(line, spinner, arms, area, ends, long)
+        if found is not None:
+            return found
+    return _search(line, spinner, arms, area, ends)
 
 
 def layout_cross(

@@ -52,16 +52,16 @@ _HEX = tuple((0.5 + 0.29 * x, 0.5 + 0.29 * y) for x, y in (
 #: classic faces; 7 is a hexagon round a centre pip, 8 two columns of four, 9 a full square,
 #: so the three read apart by shape alone.
 PIP_LAYOUTS: dict[int, tuple[tuple[tuple[float, float], ...], float]] = {
-    0: ((), 0.085),
-    1: (_grid((1, 1)), 0.085),
-    2: (_grid((0, 0), (2, 2)), 0.085),
-    3: (_grid((0, 0), (1, 1), (2, 2)), 0.085),
-    4: (_grid((0, 0), (2, 0), (0, 2), (2, 2)), 0.085),
-    5: (_grid((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 0.085),
-    6: (_grid((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)), 0.085),
-    7: ((*_HEX, (0.5, 0.5)), 0.08),
-    8: (tuple((x, 0.17 + 0.22 * r) for x in (0.28, 0.72) for r in range(4)), 0.075),
-    9: (_grid(*((c, r) for r in range(3) for c in range(3))), 0.08),
+    0: ((), 0.105),
+    1: (_grid((1, 1)), 0.105),
+    2: (_grid((0, 0), (2, 2)), 0.105),
+    3: (_grid((0, 0), (1, 1), (2, 2)), 0.105),
+    4: (_grid((0, 0), (2, 0), (0, 2), (2, 2)), 0.105),
+    5: (_grid((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 0.105),
+    6: (_grid((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)), 0.105),
+    7: ((*_HEX, (0.5, 0.5)), 0.1),
+    8: (tuple((x, 0.17 + 0.22 * r) for x in (0.27, 0.73) for r in range(4)), 0.085),
+    9: (_grid(*((c, r) for r in range(3) for c in range(3))), 0.1),
 }
 
 

@@ -32,7 +32,7 @@ from render.sprites import (
     tile_face,
 )
 
-WIDTH, HEIGHT = 1024, 832
+WIDTH, HEIGHT = 1024, 960
 #: The smallest type for anything a player reads (names, scores, counts, target): its
 #: capitals and digits are 29 px tall, 11 px when the picture is shown 400 px wide.
 MIN_TEXT = 40
@@ -105,6 +105,8 @@ LABELS: dict[str, str] = {
     "your_turn": "Your turn",
     "waiting": "Waiting for {name}",
     "ends": "Ends {left} and {right}",
+    "end_sum": "Ends {sum}",
+    "end_scores": "Ends {sum}: +{points}",
     "empty": "The first tile opens the line",
 }
 
@@ -355,13 +357,17 @@ def _header(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, st
             else label(labels, "target", target=view.target))
     stock = []
     if result is None:  # at the end of a hand the pile would be the next hand's
+        if rs.end_scoring and view.line:  # the number an All Fives player counts
+            total = view.end_count
+            stock.append(label(labels, "end_scores", sum=total, points=total)
+                         if total % rs.end_scoring == 0 else label(labels, "end_sum", sum=total))
         if rs.draw:
             stock.append(label(labels, "pile", count=view.pile_size))
         if view.sleeping:
             stock.append(label(labels, "sleeping", count=view.sleeping))
     right_w = 0
     if stock:
-        right, rsize = fit_text(" · ".join(stock), 440, MIN_TEXT, MIN_TEXT)
+        right, rsize = fit_text(" · ".join(stock), 560, MIN_TEXT, MIN_TEXT)
         right_w = _put(c, "stock", (WIDTH - 20, 98), right, rsize, WHITE, FELT_DARK, "right")
     left, lsize = fit_text(f"{hand} · {goal}", WIDTH - 60 - right_w, MIN_TEXT, MIN_TEXT)
     _put(c, "hand", (20, 98), left, lsize, WHITE, FELT_DARK)

@@ -29,6 +29,7 @@ from render.replay import (
     width_for,
     write_replay,
 )
+from render.table import HEIGHT
 
 
 def _played(pid: str, seed: int, hands: int | None = None) -> Match:
@@ -72,12 +73,12 @@ def test_a_hand_replay_opens_on_the_deal_and_counts_its_moves() -> None:
     assert durations[0] == OPENING_MS and durations[1] == MOVE_MS == 1300
     assert durations[-1] == LAST_MS
     img = Image.open(io.BytesIO(gif))
-    assert img.size == (1024, 832 + render_replay_module.STRIP)
+    assert img.size == (1024, HEIGHT + render_replay_module.STRIP)
     # The counter strip changes every frame: frame 2 and 3 differ there.
     img.seek(2)
-    two = img.convert("RGB").crop((0, 832, 1024, img.height))
+    two = img.convert("RGB").crop((0, HEIGHT, 1024, img.height))
     img.seek(3)
-    three = img.convert("RGB").crop((0, 832, 1024, img.height))
+    three = img.convert("RGB").crop((0, HEIGHT, 1024, img.height))
     assert two.tobytes() != three.tobytes()
     with pytest.raises(ValueError, match="public"):
         render_replay(views, NAMES, opening=m.view(0))

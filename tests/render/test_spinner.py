@@ -13,7 +13,7 @@ from domino.spinner import open_ends
 from render import render_table, table_layout
 from render.layout import PlacedTile
 from render.spinner import DOWN, UP, layout_cross, uses_cross
-from render.table import scene
+from render.table import scene, table_texts
 from tests.domino.test_fives import FIVES, PILE, S0, S1
 from tests.render.test_layout import _distance, _overlap
 
@@ -77,7 +77,7 @@ def test_the_spinner_is_drawn_with_four_arms() -> None:
     up = [p for p in layout.tiles if p.index >= UP and p.index < DOWN]
     assert up[-1].orientation == "horizontal"  # 3-3 lies across the up arm
     png = render_table(m.public_view(), ["Ann", "Bob"])
-    assert Image.open(io.BytesIO(png)).size == (1024, 832)
+    assert Image.open(io.BytesIO(png)).size == (1024, 960)
 
 
 def test_the_snake_until_the_spinner_opens_up_and_down() -> None:
@@ -111,3 +111,35 @@ def test_random_all_fives_hands_lay_out(players: int) -> None:
             else:
                 table_layout(m.public_view())
     assert crosses > 50
+
+
+def test_the_ends_sum_and_what_it_scores_are_on_the_picture() -> None:
+    """Our decision: an All Fives player counts the open ends after every play, so the
+    picture says their sum, and what it scores when it is a multiple of five."""
+    m = open_cross()  # ends: 4 left, 0 right, the double 3-3 up (6), 6 down
+    view = m.public_view()
+    assert view.end_count == 16
+    _img, marks = table_texts(view, ["Ann", "Bob"])
+    stock = next(mark.text for mark in marks if mark.role == "stock")
+    assert stock.split(" · ")[0] == "Ends 16"
+    rng = random.Random(4)
+    m = Match.new(preset("all-fives"), 4)
+    scored = 0
+    while m.hand_number == 1 and m.turn is not None:
+        m = m.apply(rng.choice(m.legal_actions()))
+        view = m.public_view()
+        if view.hand_number != 1 or not view.line:
+            continue
+        _img, marks = table_texts(view, ["Ann", "Bob"])
+        stock = next(mark.text for mark in marks if mark.role == "stock")
+        total = view.end_count
+        if total % 5 == 0:
+            scored += 1
+            assert stock.split(" · ")[0] == f"Ends {total}: +{total}"
+        else:
+            assert stock.split(" · ")[0] == f"Ends {total}"
+    assert scored
+    plain = Match.new(preset("draw"), 1)
+    plain = plain.apply(plain.legal_actions()[0])
+    _img, marks = table_texts(plain.public_view(), ["Ann", "Bob"])
+    assert not any("Ends" in mark.text for mark in marks)
