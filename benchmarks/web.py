@@ -14,9 +14,10 @@ starts at its time whether or not earlier ones finished; its latency counts from
 - the replay's data of the played matches, for reference (not in the target).
 
 Prints p50/p99/max latency and the throughput reached, each page's weight (the HTML with the
-style sheet and the script, before the replay's data) and the machine's load. Target: p99 under
-50 ms, pages under 100 KB. With ``--database-url postgresql://…`` (an empty database) the same
-data is copied there and measured again.
+style sheet and the script, before the replay's data), the CPU time the pages' process spent
+per request (what the machine's other work cannot inflate much) and the machine's load.
+Target: p99 under 50 ms, pages under 100 KB. With ``--database-url postgresql://…`` (an empty
+database; ``temp``: a throw-away server) the same data is copied there and measured again.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def server(url: str) -> Any:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
                 break
             time.sleep(0.05)
-        yield base
+        yield base, proc.pid
     finally:
         proc.terminate()
         proc.wait(30)
@@ -190,12 +191,20 @@ async def weights(base: str, paths: dict[str, str]) -> dict[str, int]:
         return found
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(url: str, title: str, mixes: dict[str, list[str]], rate: float, seconds: float) -> bool:
     ok = True
-    with server(url) as base:
+    with server(url) as (base, pid):
         sizes = asyncio.run(weights(base, {k: v[0] for k, v in mixes.items()}))
         for kind, paths in mixes.items():
+            cpu = cpu_seconds(pid)
             times, failed, took = asyncio.run(steady(base, paths, rate, seconds))
+            per_request = (cpu_seconds(pid) - cpu) * 1000 / max(1, len(times))
             p50, p99 = quantile(times, 0.5), quantile(times, 0.99)
             target = kind != "replay data"
             verdict = ""
@@ -206,8 +215,8 @@ def measure(url: str, title: str, mixes: dict[str, list[str]], rate: float, seco
             print(
                 f"{title:10} {kind:12} {len(times):5} requests in {took:5.1f} s"
                 f" ({len(times) / took:5.0f}/s): p50 {p50:6.1f} ms, p99 {p99:6.1f} ms,"
-                f" max {times[-1]:6.1f} ms, {failed} failed; {sizes[kind] / 1000:5.1f} KB"
-                f"{verdict}  (load {load()})"
+                f" max {times[-1]:6.1f} ms, {failed} failed; {sizes[kind] / 1000:5.1f} KB;"
+                f" the server's CPU {per_request:.1f} ms a request{verdict}  (load {load()})"
             )
     return ok
 
