@@ -6,6 +6,7 @@ check (axe-core: no serious or critical violation of WCAG 2.1 A/AA and best prac
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -17,8 +18,16 @@ from bot.replay import rebuild
 from bot.settings import sqlite_url
 from bot.store import Store
 from domino import View
-from tests.web.browser import axe_violations, chromium, serve
+from tests.web.browser import CHROMIUM, DRIVER, axe_violations, chromium, find, serve
 from tests.web.seed import ANA, DARK, GUILD, Seeded, seed
+
+# Like PostgreSQL's tests: skipped (one line in ``pytest -rs``) without the browser, except
+# under CI, where .ci/run installs it.
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("CI")
+    and (find(CHROMIUM, "chromium") is None or find(DRIVER, "chromedriver") is None),
+    reason="Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)",
+)
 
 
 @pytest.fixture(scope="module")
