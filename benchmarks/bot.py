@@ -16,7 +16,9 @@ flight). The paced runs show the latency people would feel at that load.
 PostgreSQL, each an OS process holding one shard's lease and the tables of its shard's guilds
 (``SHARD_COUNT`` = processes), and once through one process on SQLite for comparison; it prints
 each run's figures and the ratio of 2 processes' actions/s to 1 process's (``--skip-sqlite``
-leaves the SQLite run out).
+leaves the SQLite run out). The process counts take turns for ``--rounds`` rounds (3); each run
+prints the machine's load before and after it and the CPU seconds per 1,000 actions of each bot
+process and of PostgreSQL (where the second core goes), and the medians of the ratios close.
 
 ``--against DIR`` compares this code with another checkout (``git worktree add --detach DIR
 <commit>``): both sides' benchmarks run in turn, each in a fresh process, ``--rounds`` times per
@@ -24,6 +26,8 @@ leaves the SQLite run out).
 
 Each report also says how late the event loop woke up (a 10 ms sampler) and how long the full
 garbage collections took: where a latency's tail comes from when it is not the work itself.
+``--gc-freeze`` collects once after start-up and freezes what exists (``gc.freeze()``), so the
+full collections during play walk only what play made.
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ class Stats:
     matches: int = 0
     elapsed: float = 0.0
     rendered: bool = False
+    cpu: list[float] = field(default_factory=list)  # CPU seconds of each bot process's play
+    database_cpu: float = float("nan")  # PostgreSQL's CPU seconds meanwhile
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -224,6 +230,7 @@ async def run(args: argparse.Namespace) -> Stats:
             tables = await make_tables(service, args, args.tables)
             if render:
                 await pictures.warm_up()
+            _settle(args)
             stats = await play_tables(service, tables, args, render)
             await service.aclose()
             return stats
@@ -231,6 +238,14 @@ async def run(args: argparse.Namespace) -> Stats:
             await store.close()
             if pool is not None:
                 await pictures.shut_pool()
+
+
+def _settle(args: argparse.Namespace) -> None:
+    """After start-up: with ``--gc-freeze``, collect once and move every object made so far
+    (tables, caches, modules) out of the collector's reach, so full collections stay short."""
+    if args.gc_freeze:
+        gc.collect()
+        gc.freeze()
 
 
 # ------------------------------------------------------------------ several bot processes
@@ -264,9 +279,12 @@ async def _bot_process_main(
         tables = await make_tables(service, args, share, shard=shard, shards=shards)
         if render:
             await pictures.warm_up()
+        _settle(args)
         ready.release()
         await asyncio.to_thread(go.wait)
+        began = time.process_time()
         stats = await play_tables(service, tables, args, render)
+        stats.cpu.append(time.process_time() - began)
         await service.aclose()
         return stats
     finally:
@@ -294,8 +312,10 @@ def run_processes(args: argparse.Namespace, url: str, processes: int) -> Stats:
             while not ready.acquire(timeout=1.0):
                 if any(not w.is_alive() for w in workers):
                     raise RuntimeError("a bot process stopped while making its tables")
+        database_began = database_cpu(url)
         go.set()
         results = [pipe.recv() for pipe in pipes]
+        database = database_cpu(url) - database_began
     finally:
         for worker in workers:
             worker.join(timeout=30)
@@ -314,7 +334,46 @@ def run_processes(args: argparse.Namespace, url: str, processes: int) -> Stats:
         total.matches += result.matches
         total.elapsed = max(total.elapsed, result.elapsed)
         total.rendered = result.rendered
+        total.cpu += result.cpu
+    total.database_cpu = database
     return total
+
+
+def _ticks(pid: str) -> tuple[int, int]:
+    """(parent pid, CPU clock ticks of the process and of its children it waited for)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[1]), sum(int(f) for f in fields[11:15])
+
+
+def database_cpu(url: str) -> float:
+    """CPU seconds used so far by the PostgreSQL server on this machine that serves ``url``'s
+    port (its postmaster, its live back-ends, and those that exited), or NaN (not found)."""
+    port = re.search(r":(\d+)/", url)
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[str, tuple[int, int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                procs[entry.name] = _ticks(entry.name)
+    for pid in procs:
+        with contextlib.suppress(OSError):
+            line = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if line[0].endswith(b"postgres") and port and (
+                f"port={port[1]}".encode() in b" ".join(line)
+                or _listens_on(pid, int(port[1]))
+            ):
+                ticks = procs[pid][1] + sum(t for p, t in procs.values() if p == int(pid))
+                return ticks / tick
+    return float("nan")
+
+
+def _listens_on(pid: str, port: int) -> bool:
+    """Whether process ``pid`` is a postmaster whose data directory's lock names ``port``."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        cwd = Path(f"/proc/{pid}").joinpath("cwd").resolve()
+        lines = (cwd / "postmaster.pid").read_text().splitlines()
+        return lines[0].strip() == pid and int(lines[3]) == port
+    return False
 
 
 @contextmanager
@@ -332,8 +391,24 @@ def postgres_url(url: str) -> Iterator[str]:
         yield server.url()
 
 
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def cpu_report(stats: Stats) -> str:
+    """Each bot process's and PostgreSQL's CPU seconds per 1,000 actions: where time goes."""
+    actions = len(stats.total) / 1000
+    each = ", ".join(f"{c / actions:.2f}" for c in stats.cpu)
+    line = f"CPU s per 1,000 actions: bot process(es) {each}"
+    if stats.database_cpu == stats.database_cpu:  # not NaN
+        line += f"; PostgreSQL {stats.database_cpu / actions:.2f}"
+    return line
+
+
 def compare_processes(args: argparse.Namespace) -> int:
-    """1..N bot processes on PostgreSQL, one on SQLite; figures and the speed-up."""
+    """1..N bot processes on PostgreSQL, in turn for ``--rounds`` rounds, and one on SQLite:
+    figures, CPU per action, and the medians of the speed-ups."""
     counts = args.bot_processes
     with postgres_url(args.database_url) as url, tempfile.TemporaryDirectory() as tmp:
         runs: list[tuple[str, int, str]] = [("PostgreSQL", n, url) for n in counts]
@@ -341,23 +416,33 @@ def compare_processes(args: argparse.Namespace) -> int:
             runs.append(("SQLite", 1, sqlite_url(Path(tmp) / "bench.sqlite3")))
         for think in args.think:
             args.think = think
-            rates: dict[int, float] = {}
-            for backend, n, where in runs:
-                stats = run_processes(args, where, n)
-                if not stats.total:
-                    print("no action was played", file=sys.stderr)
-                    return 1
-                rate = len(stats.total) / stats.elapsed
-                if backend == "PostgreSQL":
-                    rates[n] = rate
-                print(f"== {backend} ({redact_url(where)}), {n} bot process(es)")
-                print(report(args, stats))
-                print()
-            if 1 in rates:
-                ratios = ", ".join(f"{n}: {r / rates[1]:.2f}x" for n, r in rates.items() if n > 1)
-                if ratios:
-                    print(f"think {think:g}s: actions/s against 1 process on PostgreSQL: {ratios}")
+            ratios: dict[int, list[float]] = {n: [] for n in counts if n > 1}
+            for round_ in range(args.rounds):
+                rates: dict[int, float] = {}
+                for backend, n, where in runs:
+                    before = load()
+                    stats = run_processes(args, where, n)
+                    if not stats.total:
+                        print("no action was played", file=sys.stderr)
+                        return 1
+                    rate = len(stats.total) / stats.elapsed
+                    if backend == "PostgreSQL":
+                        rates[n] = rate
+                    print(f"== round {round_ + 1}: {backend} ({redact_url(where)}), "
+                          f"{n} bot process(es); load {before} -> {load()}")
+                    print(report(args, stats))
+                    print(cpu_report(stats))
                     print()
+                if 1 in rates:
+                    for n in ratios:
+                        ratios[n].append(rates[n] / rates[1])
+            if ratios:
+                text = "; ".join(
+                    f"{n}: {statistics.median(r):.2f}x (rounds {', '.join(f'{x:.2f}' for x in r)})"
+                    for n, r in ratios.items())
+                print(f"think {think:g}s: actions/s against 1 process on PostgreSQL, median of "
+                      f"{args.rounds} rounds: {text}; load now {load()}")
+                print()
     return 0
 
 
@@ -394,7 +479,8 @@ def compare_code(args: argparse.Namespace) -> int:
     peer = Path(args.against).resolve()
     if not (peer / "benchmarks" / "bot.py").is_file():
         raise SystemExit(f"{peer} holds no benchmarks/bot.py")
-    print(f"this code: {HERE}; against: {peer}; {args.rounds} rounds, taking turns")
+    print(f"this code: {HERE}; against: {peer}; {args.rounds} rounds, taking turns; "
+          f"load {load()}")
     for think in args.think:
         ours: list[tuple[float, float]] = []
         theirs: list[tuple[float, float]] = []
@@ -406,7 +492,7 @@ def compare_code(args: argparse.Namespace) -> int:
         print(
             f"think {think:g}s, {args.tables} tables: actions/s {rate[0]:.0f} against "
             f"{rate[1]:.0f} ({rate[0] / rate[1]:.2f}x); p99 arrival -> commit + picture "
-            f"{p99[0]:.0f} ms against {p99[1]:.0f} ms (medians of {args.rounds})"
+            f"{p99[0]:.0f} ms against {p99[1]:.0f} ms (medians of {args.rounds}); load {load()}"
         )
     return 0
 
@@ -428,7 +514,8 @@ def report(args: argparse.Namespace, stats: Stats) -> str:
         drawn = f"render.render_table in {where}"
     lines = [
         f"{args.tables} concurrent {args.variant} tables, think {args.think:g}s, "
-        f"{os.cpu_count()} CPU(s), pictures: {drawn}",
+        f"{os.cpu_count()} CPU(s), pictures: {drawn}, load {load()}"
+        + (", gc frozen after start-up" if args.gc_freeze else ""),
         f"{len(stats.total)} actions in {stats.elapsed:.2f}s = "
         f"{len(stats.total) / stats.elapsed:.0f} actions/s "
         f"({stats.hands} hands, {stats.matches} matches finished)",
@@ -508,7 +595,16 @@ def main(argv: list[str] | None = None) -> int:
         "run its benchmark and this one in turn, each in a fresh process, and print the ratios",
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="with --against: runs of each side (3)"
+        "--rounds",
+        type=int,
+        default=3,
+        help="with --against: runs of each side; with --database-url: rounds of the process "
+        "counts, taking turns (3)",
+    )
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="after start-up (the tables made), collect once and gc.freeze() what exists",
     )
     parser.add_argument("--seed", type=int, default=1, help="first table's seed")
     parser.add_argument(
