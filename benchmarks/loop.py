@@ -45,6 +45,7 @@ class Record:
         self.lags: list[float] = []
         self.single: list[float] = []  # answer times with one legal action
         self.several: list[float] = []  # ... with two or more
+        self.late: tuple[list[float], list[float]] = ([], [])  # answer minus drawn time
         self.fallbacks = 0
 
 
@@ -73,7 +74,9 @@ async def table(
             pace=pace,
         )
         took = time.monotonic() - asked
-        (record.single if len(view.legal) == 1 else record.several).append(took)
+        several = len(view.legal) > 1
+        (record.several if several else record.single).append(took)
+        record.late[several].append(took - pace.draw(computer.pace_rng_for(seed, seq)))
         match = match.apply(action, seat)
         seq += 1
 
@@ -200,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
             f" {d:.3f} {p:.3f}   ({before} -> {load()})",
             flush=True,
         )
+        single_late, several_late = record.late
+        print(f"{'':<30} answer later than drawn, 1 legal: p50"
+              f" {quantile(single_late, 0.5) * 1000:.1f} ms, p99"
+              f" {quantile(single_late, 0.99) * 1000:.1f} ms | 2+ legal: p50"
+              f" {quantile(several_late, 0.5) * 1000:.1f} ms, p99"
+              f" {quantile(several_late, 0.99) * 1000:.1f} ms", flush=True)
         verdict.append((label, quantile(record.lags, 0.99), decisions, p))
     for label, p99, decisions, p in verdict:
         print(

@@ -118,15 +118,14 @@ async def decide(
         compute(view, level, rng=rng, budget=budget, deadline=answer_at - RETURN_MARGIN)
     )
     try:
-        action = await asyncio.wait_for(
-            asyncio.shield(search), max(0.0, answer_at - time.monotonic())
-        )
-    except TimeoutError:
-        search.cancel()  # a search still queued never starts; a running one stops at once
-        return fallback(view)
+        done, _ = await asyncio.wait({search}, timeout=max(0.0, answer_at - time.monotonic()))
     except BaseException:
         search.cancel()
         raise
+    if not done:
+        search.cancel()  # one still queued never starts; one running stops (its deadline passed)
+        return fallback(view)
+    action = search.result()
     await _sleep_until(answer_at)
     return action
 
