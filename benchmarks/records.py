@@ -9,6 +9,8 @@ matches spread over ``--guilds`` servers of Zipf-like sizes, then times, through
 - ``/domino stats`` (every summary line, the results against each computer level, the ratings
   and the rating curves for the picture), also of the person with the most matches;
   ``/domino history`` (ten latest matches with everyone in them), the picture itself;
+- a period's board (this week, this month, last week: count, page, places, the viewer's
+  place), global and for the biggest and a middling server, first and deep pages;
 - recording one more match into the full store.
 
 The filling writes rows directly (``executemany`` in big transactions; summary lines by
@@ -39,6 +41,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.records.boards import PeriodBoards
+from bot.records.periods import period_of
 from bot.records.record import (
     ALL,
     FAMILIES,
@@ -55,6 +59,7 @@ from domino import preset
 from render.stats import rating_chart
 
 TARGET_MS = 50.0
+MIGRATIONS = Path(__file__).resolve().parent.parent / "bot" / "migrations" / "sqlite"
 BASE_ID = 100_000_000_000_000_000  # snowflake-sized user ids
 VARIANT_WEIGHTS = {
     "partners": 30,
@@ -335,6 +340,9 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
                 f" FROM fine GROUP BY {terms}"
             )
     conn.execute("DROP TABLE fine")
+    # The week's and month's lines: the migration's own back-fill, over the entries.
+    sql = (MIGRATIONS / "0800_periods.sql").read_text()
+    conn.execute(sql[sql.index("INSERT INTO record_periods") :])
     conn.execute(
         "UPDATE record_stats SET best_streak = min(wins, 1 + abs(random()) % 9),"
         " streak = abs(random()) % (1 + min(wins, 1 + abs(random()) % 9))"
@@ -373,6 +381,7 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
             "record_stats",
             "record_ratings",
             "record_versus",
+            "record_periods",
         )
     }
     sizes = sorted(((len(members[g]), guild_ids[g]) for g in range(guilds)), reverse=True)
@@ -452,6 +461,23 @@ async def measure(
 
         return call
 
+    boards = PeriodBoards(store)
+    last_week = period_of("week", time.time()).previous()
+
+    def period_board(
+        scope: int, people: list[int], period: Any, deep: bool
+    ) -> Callable[[int], Any]:
+        def call(i: int) -> Awaitable[Any]:
+            return boards.board(
+                scope=scope,
+                bucket=buckets[i % len(buckets)],
+                period=period,
+                page=rng.randrange(1, 200) if deep else 0,
+                viewer_id=people[rng.randrange(len(people))],
+            )
+
+        return call
+
     async def picture(i: int) -> bytes:
         found = await records.stats(players[rng.randrange(len(players))])
         return await asyncio.to_thread(rating_chart, found.series, title="stats")
@@ -462,6 +488,15 @@ async def measure(
                 page = "a random page" if deep else "page 1"
                 name = f"leaderboard, {label}, by {by}, {page}"
                 results.append((name, await timed(repeat, board(scope, people, by, deep))))
+        for label, scope, people in scopes:
+            for period, deep in (("week", False), ("month", False), ("month", True)):
+                page = "a random page" if deep else "page 1"
+                name = f"this {period}'s board, {label}, {page}"
+                call = period_board(scope, people, period, deep)
+                results.append((name, await timed(repeat, call)))
+            name = f"last week's board (the post), {label}"
+            call = period_board(scope, people, last_week, False)
+            results.append((name, await timed(repeat, call)))
         for label, scope, people in scopes[:2]:
             guild = None if scope == GLOBAL else scope
             name = f"stats + rating curves, {label}"

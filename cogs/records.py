@@ -33,7 +33,9 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands, tasks
 
 from bot.i18n import N_, number, tr, trn
+from bot.records.boards import PeriodBoards
 from bot.records.forget import Forgetting
+from bot.records.periods import ALL_TIME, PERIOD_KINDS
 from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
 from bot.records.service import (
     LEADERBOARD_ORDERS,
@@ -45,6 +47,7 @@ from bot.records.service import (
 )
 from bot.records.store import StatRow
 from bot.web import links
+from cogs.boards import BoardPoster, period_embed
 from cogs.colours import BLUE, GOLD
 from cogs.domino.texts import VARIANTS, variant_name
 from cogs.names import display_name, escape_name, public_name
@@ -532,6 +535,7 @@ def _cog(interaction: Interaction) -> RecordsCog:
     variant=locale_str("A variant or a family of variants (all of them if left out)"),
     scope=locale_str("This server or everywhere"),
     by=locale_str("Rank by rating or by wins"),
+    period=locale_str("This week, this month or all time"),
 )
 @app_commands.choices(
     variant=_variant_choices(),
@@ -543,14 +547,20 @@ def _cog(interaction: Interaction) -> RecordsCog:
         Choice(name=locale_str("Rating"), value="rating"),
         Choice(name=locale_str("Wins"), value="wins"),
     ],
+    period=[
+        Choice(name=locale_str("This week"), value="week"),
+        Choice(name=locale_str("This month"), value="month"),
+        Choice(name=locale_str("All time"), value=ALL_TIME),
+    ],
 )
 async def leaderboard_command(
     interaction: Interaction,
     variant: str | None = None,
     scope: str | None = None,
     by: str | None = None,
+    period: str | None = None,
 ) -> None:
-    await _cog(interaction).leaderboard(interaction, variant, scope, by)
+    await _cog(interaction).leaderboard(interaction, variant, scope, by, period)
 
 
 @app_commands.command(name="stats", description=locale_str("Figures and rating of a player"))
@@ -607,6 +617,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         self._own_group = False
         self._catch_up: asyncio.Task[int] | None = None
         self.forgetting = Forgetting(records, getattr(bot, "service", None))
+        clock = getattr(getattr(bot, "service", None), "clock", None) or records.clock
+        self.boards = PeriodBoards(records.store, clock=clock)
+        self.poster = BoardPoster(bot, self.boards, _variant_name)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*BUTTONS)
@@ -631,9 +644,11 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         self.sweep.start()
         self.forgetting.service = service
         self.forgetting.start()
+        self.poster.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
+        await self.poster.close()
         await self.forgetting.close()
         if self._catch_up is not None:
             self._catch_up.cancel()
@@ -683,6 +698,25 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                     await service.cancel(table.id, table.host_id, force=True)
                 except Exception:
                     log.exception("table %s: could not close it", table.id)
+
+    # -- the weekly and monthly boards' posts ---------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_tables_adopted(self, table_ids: list[int]) -> None:
+        """Shards were taken over (or lost): time the board posts of the servers run here."""
+        await self.poster.load()
+
+    @commands.Cog.listener()
+    async def on_tables_released(self, table_ids: list[int]) -> None:
+        await self.poster.load()
+
+    @commands.Cog.listener()
+    async def on_board_channel_set(self, guild_id: int, due_at: float | None) -> None:
+        """``/domino server-settings`` chose (``due_at``) or cleared a server's board channel."""
+        if due_at is None:
+            self.poster.forget(guild_id)
+        else:
+            self.poster.time(guild_id, due_at)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
@@ -779,11 +813,19 @@ class RecordsCog(commands.Cog, name=COG_NAME):
     # -- /domino leaderboard ------------------------------------------------------------------
 
     async def leaderboard(
-        self, interaction: Interaction, variant: str | None, scope: str | None, by: str | None
+        self,
+        interaction: Interaction,
+        variant: str | None,
+        scope: str | None,
+        by: str | None,
+        period: str | None = None,
     ) -> None:
         async with self._guard(interaction, "leaderboard"):
             guild = interaction.guild_id
             where = GLOBAL if scope == "global" or guild is None else guild
+            if period in PERIOD_KINDS:
+                await self._period_board(interaction, where, variant or ALL, period)
+                return
             page = await self.records.leaderboard(
                 scope=where,
                 bucket=variant or ALL,
@@ -799,6 +841,18 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             await interaction.response.send_message(
                 embed=leaderboard_embed(locale, page), view=view
             )
+
+    async def _period_board(
+        self, interaction: Interaction, scope: int, bucket: str, period: str
+    ) -> None:
+        """This week's or this month's board: wins, then points difference."""
+        locale = _locale(interaction)
+        board = await self.boards.board(
+            scope=scope, bucket=bucket, period=period, viewer_id=interaction.user.id
+        )
+        await interaction.response.send_message(
+            embed=period_embed(locale, board, _variant_name(locale, bucket))
+        )
 
     async def _leaderboard_click(self, interaction: Interaction, button: LeaderboardButton) -> None:
         locale = _locale(interaction)

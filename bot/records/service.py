@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
+from bot.records.periods import period_lines
+from bot.records.periods_store import PeriodRepo
 from bot.records.rating import display_ordinal, display_rating, ordinal, rate
 from bot.records.record import (
     ALL,
@@ -270,6 +272,14 @@ class Records(TableObserver):
                 lines = [(s, b, f, s in left) for s in scopes for b, f in buckets]
                 await repo.add_stats(p.player_id, lines, delta, at=record.finished_at)
                 if p.kind == "human":
+                    await PeriodRepo(tx.db).add(
+                        p.player_id,
+                        period_lines(record.finished_at, scopes, [b for b, _ in buckets]),
+                        result=p.result,
+                        points_for=p.points_for,
+                        points_against=p.points_against,
+                        at=record.finished_at,
+                    )
                     await repo.add_versus(
                         p.player_id, scopes, _computers_against(record, p), p.result
                     )
@@ -322,6 +332,7 @@ class Records(TableObserver):
             await repo.lock()
             alias = await repo.new_alias()
             await repo.forget(user_id, alias)
+            await PeriodRepo(tx.db).forget(user_id)
             forget = ForgetRepo(tx.db)
             tables = [t.table_id for t in await forget.open_tables_of(user_id)]
             await forget.add(tables, user_key(user_id), alias, now=self.clock())
@@ -348,6 +359,7 @@ class Records(TableObserver):
         for guild_id in dropped:
             async with self.store.transaction() as tx:
                 await RecordsRepo(tx.db).drop_guild(guild_id)
+                await PeriodRepo(tx.db).drop_guild(guild_id)
         if dropped:
             log.info("dropped the data of %d server(s) the bot left", len(dropped))
         return dropped

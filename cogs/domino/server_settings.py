@@ -17,6 +17,7 @@ from discord.app_commands import Choice, locale_str
 from bot.errors import LimitReached, ServiceError
 from bot.i18n import N_, tr
 from bot.match_end import RematchLimit
+from bot.records.boards import PeriodBoards
 from bot.server_settings import (
     DEFAULT_VARIANT,
     FIELDS,
@@ -29,6 +30,7 @@ from bot.server_settings import (
 )
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
 from bot.web import links
+from cogs.boards import can_post
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
@@ -44,12 +46,17 @@ RESET_CHOICES = [
     Choice(name=locale_str("Channels"), value="channels"),
     Choice(name=locale_str("Limits"), value="limits"),
     Choice(name=locale_str("Web pages"), value="web"),
+    Choice(name=locale_str("Board channel"), value="board_channel"),
 ]
 WEB_CHOICES = [
     Choice(name=locale_str("on"), value="on"),
     Choice(name=locale_str("off"), value="off"),
 ]
 NOT_A_MANAGER = N_("Only members who can manage the server can change its settings.")
+CANNOT_POST = N_(
+    "I cannot post the boards in {channel}: I need to see it, send messages and embed links "
+    "there. Nothing was changed."
+)
 
 
 def _parent_channel(channel: Any) -> int | None:
@@ -158,6 +165,7 @@ class ServerSettingsMixin:
         cooldown=locale_str("Seconds between two tables opened by one member (0: the bot's)"),
         web=locale_str("Show this server's leaderboards and matches on the web pages"),
         tournament_role=locale_str("This role may create and run tournaments (@everyone: none)"),
+        board_channel=locale_str("Post last week's and last month's boards here"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -181,6 +189,7 @@ class ServerSettingsMixin:
         cooldown: app_commands.Range[int, 0, 3600] | None = None,
         web: str | None = None,
         tournament_role: discord.Role | None = None,
+        board_channel: discord.TextChannel | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -191,6 +200,24 @@ class ServerSettingsMixin:
             if not interaction.permissions.manage_guild:
                 await self.reply(interaction, tr(locale, NOT_A_MANAGER))
                 return
+            if board_channel is not None:
+                me = getattr(interaction.guild, "me", None)
+                if not can_post(board_channel, me):
+                    text = tr(locale, CANNOT_POST, channel=f"<#{board_channel.id}>")
+                    await self.reply(interaction, text)
+                    return
+            boards = PeriodBoards(self.service.store, clock=self.service.clock)
+            reset_board = reset in ("all", "board_channel")
+            if reset_board:
+                await boards.clear_channel(guild_id)
+                interaction.client.dispatch("board_channel_set", guild_id, None)
+                if reset == "board_channel":
+                    reset = None
+            if board_channel is not None:
+                picked = await boards.set_channel(
+                    guild_id, board_channel.id, by=interaction.user.id
+                )
+                interaction.client.dispatch("board_channel_set", guild_id, picked.due_at)
             store = self.server_settings
             current = await store.get(guild_id)
             changes: dict[str, Any] = {}
@@ -235,8 +262,26 @@ class ServerSettingsMixin:
                 await store.set_organiser_role(guild_id, chosen)
                 changes["tournament_role"] = chosen
             base = getattr(getattr(interaction.client, "settings", None), "web_base_url", "")
-            embed = settings_embed(locale, current, changed=bool(changes), web_base_url=base,
-                                   organisers=await store.organiser_role(guild_id))
+            embed = settings_embed(
+                locale,
+                current,
+                changed=bool(changes) or board_channel is not None or reset_board,
+                web_base_url=base,
+                organisers=await store.organiser_role(guild_id),
+            )
+            chosen_now = await boards.channel(guild_id)
+            embed.add_field(
+                name=tr(locale, "Boards of the past week and month"),
+                value=tr(locale, "not posted")
+                if chosen_now is None
+                else tr(
+                    locale,
+                    "in {channel}, next on {when}",
+                    channel=f"<#{chosen_now.channel_id}>",
+                    when=f"<t:{int(chosen_now.due_at)}:f>",
+                ),
+                inline=False,
+            )
             await interaction.response.send_message(
                 embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )

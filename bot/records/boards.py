@@ -1,0 +1,158 @@
+"""Periodic leaderboards (this week, this month) and their weekly and monthly posts.
+
+:class:`PeriodBoards` answers a period's board (:meth:`PeriodBoards.board`, also for the web
+pages) and keeps each server's board channel: the deadline of its next post (every Monday
+00:00 UTC and every 1st of a month; stored, run by the clock of the process that runs the
+server's shard) and which past boards were posted. A board ranks people by wins over the
+period's matches, then by points difference (points for minus against); people equal on both
+share a place. Computers, former players and people who left the scope's boards are not listed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.records.periods import (
+    PERIOD_KINDS,
+    Period,
+    next_boundary,
+    period_of,
+    places,
+)
+from bot.records.periods_store import BoardChannel, PeriodLine, PeriodRepo
+from bot.records.record import ALL, BUCKETS
+from bot.store import Store
+
+__all__ = ["BOARD_KIND", "PeriodBoard", "PeriodBoards", "PeriodRow", "post_nonce"]
+
+BOARD_KIND = "board"  # the clock's deadline kind of a server's next board post (key: -guild)
+PER_PAGE = 10
+PeriodRow = PeriodLine  # a line of a board: the figures and the place
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodBoard:
+    """One page of a period's board."""
+
+    scope: int
+    bucket: str
+    period: Period
+    page: int
+    pages: int
+    total: int
+    rows: tuple[PeriodRow, ...]
+    viewer: PeriodRow | None = None
+
+    @property
+    def tied(self) -> bool:
+        """Whether two rows of the page share a place."""
+        return len({r.place for r in self.rows}) < len(self.rows)
+
+
+def _row(place: int, line: PeriodLine) -> PeriodRow:
+    return dataclasses.replace(line, place=place)
+
+
+def post_nonce(guild_id: int, period: Period) -> str:
+    """The nonce of a server's post of a past board (Discord keeps one message per nonce)."""
+    return f"b.{guild_id}.{period.key}"
+
+
+class PeriodBoards:
+    """Period boards and the board channels of servers."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    @property
+    def repo(self) -> PeriodRepo:
+        return PeriodRepo(self.store.db)
+
+    async def board(
+        self,
+        *,
+        scope: int,
+        period: str | Period,
+        bucket: str = ALL,
+        page: int = 0,
+        per_page: int = PER_PAGE,
+        viewer_id: int | None = None,
+        now: float | None = None,
+    ) -> PeriodBoard:
+        """A page of a period's board: ``period`` is ``"week"`` or ``"month"`` (the one
+        running at ``now``) or a :class:`Period`. Raises ValueError for an unknown one."""
+        if bucket not in BUCKETS:
+            raise ValueError(f"unknown variant or family {bucket!r}")
+        if isinstance(period, str):
+            if period not in PERIOD_KINDS:
+                raise ValueError(f"unknown period {period!r}")
+            period = period_of(period, self.clock() if now is None else now)
+        repo, key = self.repo, period.key
+        total = await repo.size(key, scope, bucket)
+        pages = max(1, math.ceil(total / per_page))
+        page = min(max(page, 0), pages - 1)
+        lines = await repo.board(key, scope, bucket, limit=per_page, offset=page * per_page)
+        rows: tuple[PeriodRow, ...] = ()
+        if lines:
+            first = lines[0]
+            start = 1 + await repo.ahead(key, scope, bucket, first.wins, first.diff)
+            numbers = places([(x.wins, x.diff) for x in lines], start, page * per_page)
+            rows = tuple(_row(n, x) for n, x in zip(numbers, lines, strict=True))
+        viewer = None
+        if viewer_id is not None:
+            mine = next((r for r in rows if r.player_id == viewer_id), None)
+            if mine is None and (line := await repo.line(key, scope, bucket, viewer_id)):
+                mine = _row(1 + await repo.ahead(key, scope, bucket, line.wins, line.diff), line)
+            viewer = mine
+        return PeriodBoard(scope, bucket, period, page, pages, total, rows, viewer)
+
+    # -- a server's board channel -------------------------------------------------------
+
+    async def channel(self, guild_id: int) -> BoardChannel | None:
+        return await self.repo.channel(guild_id)
+
+    async def set_channel(self, guild_id: int, channel_id: int, *, by: int) -> BoardChannel:
+        """Post the server's past boards in ``channel_id`` from the next Monday or 1st on."""
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            repo = PeriodRepo(tx.db)
+            await repo.set_channel(guild_id, channel_id, due_at=next_boundary(now), by=by, now=now)
+            found = await repo.channel(guild_id)
+        assert found is not None
+        return found
+
+    async def clear_channel(self, guild_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await PeriodRepo(tx.db).clear_channel(guild_id)
+
+    async def channels(self) -> list[BoardChannel]:
+        return await self.repo.channels()
+
+    async def owed(self, guild_id: int, due_at: float) -> list[Period]:
+        """The past periods a post due at ``due_at`` shows that are not posted yet: the last
+        week and month that ended, if they ended at ``due_at`` or later (after days without a
+        running process, only the latest)."""
+        now, repo = self.clock(), self.repo
+        ended = [period_of(kind, now).previous() for kind in PERIOD_KINDS]
+        return [p for p in ended if p.end >= due_at and not await repo.posted(guild_id, p.key)]
+
+    async def mark_posted(
+        self, guild_id: int, period: Period, channel_id: int, message_id: int | None
+    ) -> None:
+        async with self.store.transaction() as tx:
+            await PeriodRepo(tx.db).mark_posted(
+                guild_id, period.key, channel_id, message_id, now=self.clock()
+            )
+
+    async def reschedule(self, guild_id: int, after: float) -> float:
+        """Move the server's next post to the first week or month start after ``after`` (a
+        post missed while no process ran is not made up later)."""
+        due = next_boundary(max(after, self.clock()))
+        async with self.store.transaction() as tx:
+            await PeriodRepo(tx.db).set_due(guild_id, due)
+        return due

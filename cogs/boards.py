@@ -1,0 +1,191 @@
+"""The boards of a week or a month: their embed, and their posts in a server's board channel.
+
+:class:`BoardPoster` runs the deadline of each server whose shard this process runs (the clock's
+kind :data:`~bot.records.boards.BOARD_KIND`, key ``-guild id``): at each Monday 00:00 UTC it
+posts the past week's board, at each 1st the past month's, in the channel chosen in
+``/domino server-settings``. A post carries the nonce ``b.<guild>.<period>`` and is marked in
+the store after it; a stop between the two posts nothing twice (the next process posts with the
+same nonce, and Discord answers with the message it already has).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.i18n import N_, number, tr
+from bot.records.boards import BOARD_KIND, PeriodBoard, PeriodBoards, post_nonce
+from bot.records.record import GLOBAL
+from bot.store import DeadlineRow
+from cogs.colours import GOLD
+from cogs.names import display_name, escape_name
+
+__all__ = ["BOARD_KIND", "BoardPoster", "can_post", "period_embed"]
+
+log = logging.getLogger(__name__)
+
+TIES = N_(
+    "Ranked by wins, then by points difference (points won minus points lost); players equal "
+    "on both share a place."
+)
+
+
+def period_embed(
+    locale: str | None, board: PeriodBoard, what: str, *, past: bool = False
+) -> discord.Embed:
+    """The embed of a week's or month's board of the games ``what`` (``past``: the post of one
+    that ended)."""
+    where = tr(locale, "this server") if board.scope != GLOBAL else tr(locale, "everywhere")
+    week = board.period.kind == "week"
+    if past:
+        title = (
+            tr(locale, "Last week's best: {what}, {where}", what=what, where=where)
+            if week
+            else tr(locale, "Last month's best: {what}, {where}", what=what, where=where)
+        )
+    else:
+        title = (
+            tr(locale, "This week's best: {what}, {where}", what=what, where=where)
+            if week
+            else tr(locale, "This month's best: {what}, {where}", what=what, where=where)
+        )
+    span = f"<t:{int(board.period.start)}:D> – <t:{int(board.period.end) - 1}:D>"
+    lines = [span]
+    for row in board.rows:
+        name = escape_name(display_name(locale, row.name, "human") or "?")
+        figures = tr(
+            locale,
+            "{wins} W · {losses} L · {draws} D · {diff} points",
+            wins=row.wins,
+            losses=row.losses,
+            draws=row.draws,
+            diff=number(locale, row.diff, signed=True),
+        )
+        lines.append(f"**{row.place}.** {name} — {figures}")
+    if not board.rows:
+        lines.append(tr(locale, "Nobody played a match in this period."))
+    lines.append("-# " + tr(locale, TIES))
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
+    footer = tr(
+        locale,
+        "Page {page} of {pages} · {total} players",
+        page=board.page + 1,
+        pages=board.pages,
+        total=board.total,
+    )
+    if board.viewer is not None:
+        footer += " · " + tr(locale, "you: #{place}", place=board.viewer.place)
+    embed.set_footer(text=footer)
+    return embed
+
+
+def can_post(channel: Any, me: Any) -> bool:
+    """Whether the bot may post a board in ``channel`` (view it, send, embed links)."""
+    if channel is None or me is None or not hasattr(channel, "permissions_for"):
+        return False
+    perms = channel.permissions_for(me)
+    return bool(perms.view_channel and perms.send_messages and perms.embed_links)
+
+
+class BoardPoster:
+    """Posts the past week's and month's boards in each server's board channel, once."""
+
+    def __init__(
+        self, bot: Any, boards: PeriodBoards, name_of: Callable[[str | None, str], str]
+    ) -> None:
+        """``name_of(locale, bucket)`` names a board's games."""
+        self.bot = bot
+        self.boards = boards
+        self.name_of = name_of
+        self._timed: set[int] = set()  # servers whose deadline this process's clock holds
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def _service(self) -> Any:
+        return getattr(self.bot, "service", None)
+
+    def start(self) -> None:
+        """Handle the board deadlines; time those of the servers this process runs."""
+        service = self._service
+        if service is None:
+            return
+        service.scheduler.handlers[BOARD_KIND] = self.on_deadline
+        self._task = asyncio.create_task(self.load(), name="board-posts-load")
+
+    async def close(self) -> None:
+        service = self._service
+        if service is not None:
+            service.scheduler.handlers.pop(BOARD_KIND, None)
+            for guild_id in self._timed:
+                service.scheduler.clear(-guild_id, (BOARD_KIND,))
+        self._timed.clear()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def load(self) -> None:
+        """Time the stored deadline of every server this process runs (after a start or a
+        shard taken over); let go of the others."""
+        service = self._service
+        if service is None:
+            return
+        for guild_id in [g for g in self._timed if not service.owns(g)]:
+            service.scheduler.clear(-guild_id, (BOARD_KIND,))
+            self._timed.discard(guild_id)
+        for chosen in await self.boards.channels():
+            if service.owns(chosen.guild_id):
+                self.time(chosen.guild_id, chosen.due_at)
+
+    def time(self, guild_id: int, due_at: float) -> None:
+        service = self._service
+        if service is None or not service.owns(guild_id):
+            return
+        service.scheduler.set(DeadlineRow(-guild_id, BOARD_KIND, due_at, 0))
+        self._timed.add(guild_id)
+
+    def forget(self, guild_id: int) -> None:
+        service = self._service
+        if service is not None:
+            service.scheduler.clear(-guild_id, (BOARD_KIND,))
+        self._timed.discard(guild_id)
+
+    async def on_deadline(self, row: DeadlineRow) -> None:
+        """Post what is owed, then set the next deadline (a failure runs it again later)."""
+        guild_id = -row.table_id
+        chosen = await self.boards.channel(guild_id)
+        service = self._service
+        if chosen is None or service is None or not service.owns(guild_id):
+            self._timed.discard(guild_id)
+            return
+        for period in await self.boards.owed(guild_id, chosen.due_at):
+            await self.post(guild_id, chosen.channel_id, period)
+        self.time(guild_id, await self.boards.reschedule(guild_id, chosen.due_at))
+
+    async def post(self, guild_id: int, channel_id: int, period: Any) -> None:
+        """Post one past board (nonce: once) and mark it."""
+        guild = self.bot.get_guild(guild_id)
+        locale = getattr(getattr(guild, "preferred_locale", None), "value", None)
+        board = await self.boards.board(scope=guild_id, period=period)
+        channel = self.bot.get_channel(channel_id)
+        message_id = None
+        try:
+            if channel is None:
+                channel = await self.bot.fetch_channel(channel_id)
+            message = await channel.send(
+                embed=period_embed(locale, board, self.name_of(locale, board.bucket), past=True),
+                nonce=post_nonce(guild_id, period),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            message_id = message.id
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # The channel went or the bot may not post there any more: this board is skipped.
+            log.warning(
+                "server %s: the %s board could not be posted: %s", guild_id, period.key, exc
+            )
+        await self.boards.mark_posted(guild_id, period, channel_id, message_id)
