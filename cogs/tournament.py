@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.errors import ServiceError
 from bot.i18n import N_, tr
+from bot.tournaments import pictures
 from bot.tournaments.service import (
     DEFAULT_GRACE,
     DEFAULT_TIME_LIMIT,
@@ -42,7 +43,6 @@ from cogs.domino.texts import variant_name
 from cogs.markup import error_text
 from cogs.names import escape_name, table_name
 from cogs.rules_text import tournament_rules
-from render.tournament import StandingRow, standings_picture
 
 log = logging.getLogger(__name__)
 
@@ -359,42 +359,15 @@ def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOW
     return out
 
 
-def standings_png(state: EventState, upto: int | None, title: str) -> bytes:
-    """The standings picture (names raw: pictures render no markdown)."""
+def picture(state: EventState, upto: int | None, title: str, *, final: bool = False) -> bytes:
+    """The standings picture (a knockout's: its bracket); names raw, pictures render no
+    markdown."""
     locale = state.event.locale
-    rows = []
-    for s in state.standings(upto):
-        entry = state.entry(s.entrant)
-        name = " & ".join(entry.names) if entry else "?"
-        rows.append(
-            StandingRow(
-                rank=str(s.rank),
-                name=name,
-                cells=(
-                    str(s.match_points),
-                    f"{s.wins}-{s.draws}-{s.losses}",
-                    f"{s.difference:+d}",
-                    str(s.buchholz),
-                ),
-                note=tr(locale, "withdrawn") if s.withdrawn else "",
-                place=s.rank if s.rank <= 3 else 0,
-            )
-        )
-    more = ""
-    if len(rows) > 40:
-        more = tr(locale, "… and {count} more.", count=len(rows) - 40)
-    return standings_picture(
-        title,
-        (
-            tr(locale, "MP"),
-            tr(locale, "W-D-L"),
-            tr(locale, "+/-"),
-            tr(locale, "Buchholz"),
-        ),
-        rows,
-        name_header=tr(locale, "Entrant"),
-        more=more,
-    )
+    names = {e.entry: " & ".join(e.names) for e in state.entries}
+    tree = state.bracket()
+    if tree is not None:
+        return pictures.bracket_png(locale, title, tree, names)
+    return pictures.standings_png(locale, title, state.standings(upto), names, final=final)
 
 
 # ------------------------------------------------------------------------------ commands
@@ -1016,7 +989,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             name=tr(locale, "Results"), value="\n".join(results)[:1024] or "-", inline=False
         )
         raw = tr(locale, "{name}: standings after round {round}", name=event.name, round=number)
-        png = await asyncio.to_thread(standings_png, state, number, raw)
+        png = await asyncio.to_thread(picture, state, number, raw)
         embed.set_image(url="attachment://standings.png")
         await self._send(
             event,
@@ -1064,7 +1037,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             name=tr(locale, "Final standings"), value="\n".join(lines)[:1024] or "-", inline=False
         )
         raw = tr(locale, "{name}: final standings", name=event.name)
-        png = await asyncio.to_thread(standings_png, state, None, raw)
+        png = await asyncio.to_thread(picture, state, None, raw, final=True)
         embed.set_image(url="attachment://final.png")
         winners = [
             u for place, e in places if place == 1 for u in (state.entry(e) or _NONE).members

@@ -283,6 +283,9 @@ async def test_knockout_one_against_one(
     assert state.event.status == "finished"
     places = state.places()
     assert [p for p, _ in places[:2]] == [1, 2]
+    from cogs.tournament import picture  # the bracket is what the standings post shows
+
+    assert picture(state, None, "Cup", final=True).startswith(b"\x89PNG")
     assert state.entry_of(100) is not None
     assert all(e != state.entry_of(100).entry for _, e in places[:1])  # type: ignore[union-attr]
 
