@@ -45,7 +45,7 @@ from bot.records.store import (
     StatsDelta,
 )
 from bot.store import Store
-from bot.store.table_extras import Readable
+from bot.store.table_extras import PracticeRepo, Readable
 from bot.tables.service import TableInfo, TableObserver
 from domino import Outcome
 from domino.ai import ALL_LEVELS
@@ -211,7 +211,9 @@ class Records(TableObserver):
         seats = await self.store.seats.list(table_id)
         hands = await self.store.hand_results.list(table_id)
         names = await self._public_names([s.user_id for s in seats if s.user_id is not None])
-        return await self.record_match(build_record(table, seats, match, hands, names))
+        practice = bool(await PracticeRepo(self.store.db).among([table_id]))
+        record = build_record(table, seats, match, hands, names)
+        return await self.record_match(record, rated=not practice)
 
     async def _public_names(self, user_ids: Sequence[int]) -> dict[int, str] | None:
         """Public names of people (from the name source, else as last recorded)."""
@@ -229,8 +231,11 @@ class Records(TableObserver):
                 found[uid] = known[0] if known is not None else ""
         return found
 
-    async def record_match(self, record: MatchRecord) -> bool:
-        """Write ``record`` in one transaction; False (and nothing changed) if already there."""
+    async def record_match(self, record: MatchRecord, *, rated: bool = True) -> bool:
+        """Write ``record`` in one transaction; False (and nothing changed) if already there.
+
+        ``rated=False`` (a practice match, played with the expert's hints at hand): kept in the
+        history, but nobody's rating or figures change."""
         now = self.clock()
         async with self.store.transaction() as tx:
             repo = RecordsRepo(tx.db)
@@ -240,7 +245,11 @@ class Records(TableObserver):
             record = _without_forgotten(record, await ForgetRepo(tx.db).aliases(record.table_id))
             pids = [p.player_id for p in record.participants]
             priors = await repo.ratings(pids, record.family)
-            updates = rate(record, priors, self.model)
+            updates = (
+                rate(record, priors, self.model)
+                if rated
+                else {(p.player_id, p.side): None for p in record.participants}
+            )
             hidden = await repo.hidden_scopes(
                 p.player_id for p in record.participants if p.kind == "human"
             )

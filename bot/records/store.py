@@ -400,7 +400,8 @@ class RecordsRepo:
     ) -> list[StatRow]:
         """One page of visible summary lines, best first; ties go to the lower player id."""
         order = _ORDER[by]
-        where = "k.scope = ? AND k.bucket = ? AND k.hidden = 0"
+        # (people only: computer players, whose ids are below 1, are not ranked among them)
+        where = "k.scope = ? AND k.bucket = ? AND k.hidden = 0 AND k.player_id > 0"
         if by == "rating":
             where += " AND k.rating IS NOT NULL"
         # The page's keys come from the covering index alone (cheap to skip), then their rows.
@@ -419,7 +420,7 @@ class RecordsRepo:
         extra = " AND rating IS NOT NULL" if by == "rating" else ""
         row = await self._db.fetchone(
             "SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
-            + extra,
+            " AND player_id > 0" + extra,
             (scope, bucket),
         )
         return 0 if row is None else int(row[0])
@@ -431,10 +432,13 @@ class RecordsRepo:
             " WHERE scope = ? AND bucket = ? AND player_id = ?",
             (scope, bucket, player_id),
         )
-        if row is None or row[3] or (by == "rating" and row[0] is None):
+        if row is None or row[3] or (by == "rating" and row[0] is None) or player_id <= 0:
             return None
         # One index range per condition: an OR in one count is many times slower.
-        base = "(SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
+        base = (
+            "(SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
+            " AND player_id > 0"
+        )
         key = (scope, bucket)
         if by == "rating":
             ahead = await self._db.fetchone(

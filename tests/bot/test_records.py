@@ -247,9 +247,14 @@ async def test_computer_players_get_a_rating(records: Records) -> None:
     hard = await records.stats(computer_id("hard"))
     assert hard.kind == "computer" and hard.overall[ALL].wins == 3
     assert hard.ratings["two-player"].display > 1000
-    page = await records.leaderboard(bucket="two-player", by="rating")
-    assert [r.player_id for r in page.rows] == [computer_id("hard"), ANA]
-    assert page.rows[0].name == "computer:hard"
+    # Our decision: the leaderboards rank people; a computer level has its figures (/domino
+    # stats) but no place among them.
+    for by in ("rating", "wins"):
+        page = await records.leaderboard(bucket="two-player", by=by, viewer_id=ANA)
+        assert [r.player_id for r in page.rows] == [ANA] and page.total == 1
+        assert page.viewer_place == 1
+        hard = await records.leaderboard(by=by, viewer_id=computer_id("hard"))
+        assert hard.viewer_place is None
 
 
 # ------------------------------------------------------------------------------ idempotence
@@ -467,6 +472,30 @@ async def test_finished_matches_are_recorded_by_the_observer(
     assert history[0].variant == "draw" and history[0].opponents[0][1] == "computer"
     # The observer was called once; asking again records nothing more.
     assert not await records.record(t.id)
+
+
+async def test_a_practice_match_is_kept_but_not_rated(
+    service: TableService, store: Store, clock: FakeClock
+) -> None:
+    """Our decision: practice (with the expert's hints at hand) is in the history, but changes
+    no rating and no figure."""
+    from bot.tables.practice import mark
+
+    records = Records(store, clock=clock)
+    service.add_observer(records)
+    t = await service.create_table(
+        host_id=ANA, host_name="Ana", variant="draw", options={"target": 50}, guild_id=GUILD
+    )
+    await mark(service, t.id)
+    await service.add_computer(t.id, ANA, level="easy")
+    t = await service.start(t.id, ANA)
+    await play_out(service, clock, t.id)
+    assert await count(store, "record_matches") == 1
+    stats = await records.stats(ANA, guild_id=GUILD)
+    assert not stats.ratings and ALL not in stats.overall
+    assert ALL not in (await records.stats(computer_id("easy"))).overall
+    (item,) = await records.history(ANA)
+    assert item.variant == "draw" and item.rating_change is None
 
 
 async def test_catch_up_records_what_finished_unobserved(
