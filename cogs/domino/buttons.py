@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Protocol
 
@@ -89,6 +90,30 @@ class Host(Protocol):
     async def rematch(self, interaction: Interaction, table_id: int) -> None: ...
 
 
+async def guarded(
+    interaction: Interaction,
+    what: str,
+    table_id: int,
+    body: Callable[[Host], Awaitable[None]],
+    *,
+    new_message: bool = False,
+) -> None:
+    """Defer ``interaction`` and run ``body`` with the cog inside its error guard (a new
+    ephemeral message is thought about when ``new_message``, else the message clicked is)."""
+    host: Host | None = interaction.client.get_cog(COG_NAME)  # type: ignore[assignment]
+    if host is None:  # unloaded while the click was on its way
+        return
+    async with host.guard(interaction, what, table_id):
+        if new_message:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+        try:
+            await body(host)
+        except ValueError as exc:  # an argument the engine refuses (a forged id)
+            raise BadButton(str(exc)) from exc
+
+
 class DominoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANY_ID):
     """The common part of every button: its id, its look, and the guarded click."""
 
@@ -125,18 +150,13 @@ class DominoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANY_
         return cls(int(match["table"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        host: Host | None = interaction.client.get_cog(COG_NAME)  # type: ignore[assignment]
-        if host is None:  # unloaded while the click was on its way
-            return
-        async with host.guard(interaction, f"button {self.kind}", self.table_id):
-            if self.new_message:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
-            try:
-                await self.clicked(host, interaction)
-            except ValueError as exc:  # an argument the engine refuses (a forged id)
-                raise BadButton(str(exc)) from exc
+        await guarded(
+            interaction,
+            f"button {self.kind}",
+            self.table_id,
+            lambda host: self.clicked(host, interaction),
+            new_message=self.new_message,
+        )
 
     async def clicked(self, host: Host, interaction: Interaction) -> None:
         """What the click does (the interaction is deferred already)."""
@@ -187,6 +207,45 @@ class AddComputerButton(DominoButton, template=rf"domino:ai:{_TABLE}:(?P<level>[
 
     async def clicked(self, host: Host, interaction: Interaction) -> None:
         await host.service.add_computer(self.table_id, interaction.user.id, level=self.level)
+
+
+class AddComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"domino:addai:{_TABLE}"
+):
+    """The lobby's one "Add computer" menu: the host picks a level, each said with what it
+    does (the host only)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        *,
+        placeholder: str = "",
+        options: list[discord.SelectOption] | None = None,
+        row: int | None = None,
+    ) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"{PREFIX}:addai:{table_id}",
+            placeholder=placeholder or None,
+            options=options or [discord.SelectOption(label="-")],
+        )
+        super().__init__(select, row=row)
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AddComputerSelect:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values") or [""]
+
+        async def add(host: Host) -> None:
+            await host.service.add_computer(
+                self.table_id, interaction.user.id, level=str(values[0])
+            )
+
+        await guarded(interaction, "select addai", self.table_id, add)
 
 
 class StartButton(DominoButton, template=rf"domino:start:{_TABLE}"):
@@ -471,10 +530,10 @@ class BackButton(_TurnButton, template=rf"domino:back:{_TABLE}:{_HAND}:{_SEQ}"):
 
 
 class HintButton(DominoButton, template=rf"domino:hint:{_TABLE}(?::{_HAND}:{_SEQ})?"):
-    """Practice tables only: what the strongest computer player would play, and why."""
+    """Practice tables only: what the strongest computer player would play, and why, said in
+    the hand message it was pressed in."""
 
     kind = "hint"
-    new_message = True
 
     def __init__(self, table_id: int, hand: int = 0, seq: int = 0, **look: Any) -> None:
         super().__init__(table_id, hand, seq, **look)
@@ -492,7 +551,7 @@ class HintButton(DominoButton, template=rf"domino:hint:{_TABLE}(?::{_HAND}:{_SEQ
         text = await practice.hint_answer(
             host.service, locale, self.table_id, interaction.user.id, self.seq
         )
-        await interaction.followup.send(text, ephemeral=True)
+        await host.show_hand(interaction, self.table_id, new=False, notice=f"💡 {text}")
 
 
 # ------------------------------------------------------------------------- a turn's action
@@ -549,7 +608,7 @@ KINDS: tuple[type[DominoButton], ...] = (
 )
 
 
-def _unread(kinds: tuple[type[DominoButton], ...]) -> re.Pattern[str]:
+def _unread(kinds: tuple[type[discord.ui.DynamicItem[Any]], ...]) -> re.Pattern[str]:
     """Any id of ours that none of ``kinds`` reads (so that a click has one reader only)."""
     read = "|".join(
         re.sub(r"\(\?P<\w+>", "(?:", k.__discord_ui_compiled_template__.pattern) for k in kinds
@@ -557,7 +616,7 @@ def _unread(kinds: tuple[type[DominoButton], ...]) -> re.Pattern[str]:
     return re.compile(rf"(?!(?:{read})\Z){ANY_ID.pattern}")
 
 
-class InvalidButton(DominoButton, template=_unread(KINDS)):
+class InvalidButton(DominoButton, template=_unread((*KINDS, AddComputerSelect))):
     """An id of ours that no kind reads (forged, or from an incompatible version)."""
 
     kind = "invalid"
@@ -580,4 +639,4 @@ class InvalidButton(DominoButton, template=_unread(KINDS)):
 
 
 #: What the cog registers with ``bot.add_dynamic_items``: each id has exactly one reader.
-ALL: tuple[type[DominoButton], ...] = (*KINDS, InvalidButton)
+ALL: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*KINDS, AddComputerSelect, InvalidButton)

@@ -133,8 +133,7 @@ class DominoCog(
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale(interaction),
             )
-            embed, view = lobby_payload(info, info.table.locale)
-            await interaction.response.send_message(embed=embed, view=view)
+            await interaction.response.send_message(view=lobby_payload(info, info.table.locale))
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_id=message.id)
 
@@ -205,19 +204,8 @@ class DominoCog(
                 locale=guild_locale(interaction),
                 invited=invited,
             )
-            public = info.table.locale
-            embed, view = lobby_payload(info, public)
-            content = tr(
-                public,
-                "{invited}: {host} challenges you to {variant}!",
-                invited=" ".join(f"<@{u}>" for u in invited),
-                host=interaction.user.mention,
-                variant=texts.variant_name(public, variant),
-            )
             await interaction.response.send_message(
-                content,
-                embed=embed,
-                view=view,
+                view=lobby_payload(info, info.table.locale),
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
             )
             message = await interaction.original_response()

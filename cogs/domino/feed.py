@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
-import io
 import logging
 import random
 from typing import Any, Protocol
@@ -32,8 +31,7 @@ from bot.tables.service import TableInfo
 from cogs.colours import GREY
 from cogs.domino import game_message, texts
 from cogs.domino.alt_text import table_alt_text
-from cogs.domino.buttons import make_view
-from cogs.domino.game_message import LOG_LINES
+from cogs.domino.game_message import LOG_LINES, TABLE_PICTURE, Picture
 from cogs.domino.lobby import lobby_payload
 from domino import HandResult, View
 from render.moves import last_moves
@@ -42,7 +40,6 @@ log = logging.getLogger(__name__)
 
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
-MATCH_PICTURE = "final.png"
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 60.0
 #: What can go wrong on the way to Discord and is worth trying again.
@@ -64,23 +61,9 @@ class FeedHost(Protocol):
 
     def forget_hands(self, table_id: int) -> None: ...
 
-    async def match_end_extras(
-        self, info: TableInfo, embed: discord.Embed
-    ) -> discord.ui.View | None: ...
+    async def match_end_layout(self, info: TableInfo, mentions: str) -> discord.ui.LayoutView: ...
 
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None: ...
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Picture:
-    """A table picture (None: pictures are off) and its alt text."""
-
-    png: bytes | None
-    alt: str
-
-    def file(self, name: str) -> discord.File:
-        assert self.png is not None
-        return discord.File(io.BytesIO(self.png), filename=name, description=self.alt)
 
 
 def nonce(kind: str, table_id: int, *parts: int) -> str:
@@ -194,13 +177,16 @@ class Feed:
         key = _lobby_key(info)
         if feed.lobby_shown == key:
             return feed
-        embed, view = lobby_payload(info, info.table.locale)
+        layout = lobby_payload(info, info.table.locale)
         channel = self.bot.get_partial_messageable(
             info.table.channel_id, guild_id=info.table.guild_id
         )
         message = channel.get_partial_message(info.table.lobby_message_id)
         try:
-            await message.edit(embed=embed, view=view)
+            # (content and embed cleared: a lobby of an earlier version becomes the layout)
+            await message.edit(
+                content=None, embed=None, view=layout, allowed_mentions=NO_PINGS
+            )
         except discord.NotFound:
             log.info("table %s: lobby message is gone", self.table_id)
         return await self._save(dataclasses.replace(feed, lobby_shown=key))
@@ -210,13 +196,12 @@ class Feed:
             self.closed = True
             return
         if info.table.message_id is not None and info.table.thread_id != 0:
-            embed = discord.Embed(
-                title=tr(info.table.locale, "Table {id} was cancelled", id=info.id),
-                colour=GREY,
+            layout = game_message.notice_layout(
+                GREY, tr(info.table.locale, "Table {id} was cancelled", id=info.id)
             )
             message = self._where(info).get_partial_message(info.table.message_id)
             with contextlib.suppress(discord.NotFound):
-                await message.edit(embed=embed, attachments=[], view=None)
+                await message.edit(content=None, embed=None, attachments=[], view=layout)
         await self._save(dataclasses.replace(feed, match_announced=True))
         self.closed = True
 
@@ -244,7 +229,9 @@ class Feed:
     # -- hand results --------------------------------------------------------------------------
 
     async def _hands(self, info: TableInfo, feed: FeedRow) -> FeedRow:
-        """Every hand that ended and was not announced: final picture, then the result post."""
+        """Every hand that ended and was not announced: its final position on its game message,
+        then the result post (with the picture only when no game message of that hand shows
+        it: one picture per hand end)."""
         view = info.public_view()
         assert view is not None
         results = view.hand_results
@@ -255,23 +242,21 @@ class Feed:
             else:
                 seq, final = await self.service.hand_end_view(self.table_id, number)
             picture = await self._picture(info, final, seq)
+            shown = False
             if feed.game_hand == number and info.table.message_id is not None:
-                await self._edit_game(info, final, picture, finished_hand=True, seq=seq)
-            await self._post_result(info, result, final, picture)
+                shown = await self._edit_game(info, final, picture, finished_hand=True, seq=seq)
+            await self._post_result(info, result, final, None if shown else picture)
             feed = await self._save(dataclasses.replace(feed, hands_announced=number))
         return feed
 
     async def _post_result(
-        self, info: TableInfo, result: HandResult, final: View, picture: Picture
+        self, info: TableInfo, result: HandResult, final: View, picture: Picture | None
     ) -> None:
         locale = info.table.locale
-        title, body = texts.hand_result_text(locale, info, result)
-        embed = game_message.hand_end_embed(locale, info, title, body, final.scores)
-        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
-        if picture.png is not None:
-            name = f"hand-{result.hand_number}.png"
-            embed.set_image(url=f"attachment://{name}")
-            kwargs["file"] = picture.file(name)
+        layout = game_message.hand_end_layout(locale, info, result, final.scores, picture)
+        kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": NO_PINGS}
+        if picture is not None and picture.png is not None:
+            kwargs["file"] = picture.file(f"hand-{result.hand_number}.png")
         await self._send(info, nonce=nonce("h", info.id, result.hand_number), **kwargs)
 
     # -- the match end -------------------------------------------------------------------------
@@ -282,27 +267,15 @@ class Feed:
             return
         view = info.public_view()
         assert view is not None and view.outcome is not None
-        picture = await self._picture(info, view, info.seq)
         if info.table.message_id is not None and feed.game_hand == view.hand_number:
             # (a last hand that began and ended while the feed was behind has no message of its
-            # own: the previous hand's message keeps that hand's final position)
-            await self._edit_game(info, view, picture)
+            # own: the previous hand's message keeps that hand's final position, the last
+            # hand's result post shows the last one; the match-end post is words only)
+            await self._edit_game(info, view, await self._picture(info, view, info.seq))
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
-        embed = game_message.match_end_embed(info.table.locale, info, view.outcome, view.scores)
-        kwargs: dict[str, Any] = {}
-        buttons = await self.presenter.match_end_extras(info, embed)
-        if buttons is not None:
-            kwargs["view"] = buttons
-        if picture.png is not None:
-            embed.set_image(url=f"attachment://{MATCH_PICTURE}")
-            kwargs["file"] = picture.file(MATCH_PICTURE)
+        layout = await self.presenter.match_end_layout(info, " ".join(f"<@{u}>" for u in humans))
         message = await self._send(
-            info,
-            " ".join(f"<@{u}>" for u in humans) or None,
-            embed=embed,
-            allowed_mentions=USERS_ONLY,
-            nonce=nonce("m", info.id),
-            **kwargs,
+            info, view=layout, allowed_mentions=USERS_ONLY, nonce=nonce("m", info.id)
         )
         await self.presenter.match_end_posted(info, getattr(message, "id", None))
         await self._save(dataclasses.replace(feed, match_announced=True))
@@ -353,28 +326,25 @@ class Feed:
         first message is the hand's: a post whose answer a crash lost is not doubled, even if
         the table moved meanwhile; ``again``: a later one, for a message that is gone)."""
         locale = info.table.locale
-        content = None
+        greeting = None
         if first:
             humans = sorted(
                 {s.user_id for s in info.seats if s and s.user_id and s.kind == "human"}
             )
-            content = tr(
+            greeting = tr(
                 locale,
                 "{players}: the match begins! Press **My tiles** to see your tiles.",
                 players=" ".join(f"<@{u}>" for u in humans),
             )
         picture = await self._picture(info, view, info.seq)
-        embed, file, buttons = await self._payload(info, view, picture)
-        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": USERS_ONLY}
+        layout, file = await self._payload(info, view, picture, greeting=greeting)
+        kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": USERS_ONLY}
         if file is not None:
             kwargs["file"] = file
-        if buttons is not None:
-            kwargs["view"] = buttons
         parts = (view.hand_number, info.seq) if again else (view.hand_number,)
-        message = await self._send(info, content, nonce=nonce("g", info.id, *parts), **kwargs)
+        message = await self._send(info, nonce=nonce("g", info.id, *parts), **kwargs)
         await self.service.set_messages(self.table_id, message_id=message.id)
-        shown = message.embeds[0] if message.embeds else None
-        return shown is not None and _text_of(shown) == _text_of(embed)
+        return _texts_of(message.components) == game_message.layout_texts(layout)
 
     async def _edit_game(
         self,
@@ -388,12 +358,15 @@ class Feed:
         """Show ``view`` (the state after ``seq`` actions) on the game message; False if the
         message is gone."""
         assert info.table.message_id is not None
-        embed, file, buttons = await self._payload(
+        layout, file = await self._payload(
             info, view, picture, finished_hand=finished_hand, seq=seq
         )
         message = self._where(info).get_partial_message(info.table.message_id)
         try:
-            await message.edit(embed=embed, attachments=[file] if file else [], view=buttons)
+            # (content and embed cleared: a message of an earlier version becomes the layout)
+            await message.edit(
+                content=None, embed=None, attachments=[file] if file else [], view=layout
+            )
         except discord.NotFound:
             log.info("table %s: game message %s is gone", info.id, info.table.message_id)
             return False
@@ -416,23 +389,23 @@ class Feed:
         *,
         finished_hand: bool = False,
         seq: int | None = None,
-    ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+        greeting: str | None = None,
+    ) -> tuple[discord.ui.LayoutView, discord.File | None]:
         locale = info.table.locale
         history = await self.service.history(self.table_id)
         hand = view.previous.hand_number if finished_hand and view.previous else view.hand_number
         entries = history.of_hand(info.seq if seq is None else seq, hand, LOG_LINES)
-        embed = game_message.game_embed(
+        layout = game_message.game_layout(
             locale,
             info,
             view,
             log=[texts.entry_text(locale, info, e) for e in entries],
-            picture=picture.png is not None,
+            picture=picture,
             finished_hand=finished_hand,
+            greeting=greeting,
         )
-        file = picture.file(game_message.TABLE_PICTURE) if picture.png is not None else None
-        over = finished_hand or view.outcome is not None
-        buttons = [] if over else game_message.game_buttons(locale, info)
-        return embed, file, (make_view(buttons) if buttons else None)
+        file = picture.file(TABLE_PICTURE) if picture.png is not None else None
+        return layout, file
 
     async def _send(self, info: TableInfo, content: str | None = None, **kwargs: Any) -> Any:
         """Post in the table's place; if its thread is gone, play on in the channel."""
@@ -555,9 +528,17 @@ def _lobby_key(info: TableInfo) -> str:
     return hashlib.blake2s(shown.encode(), digest_size=8).hexdigest()
 
 
-def _text_of(embed: discord.Embed) -> tuple[object, ...]:
-    """What an embed says (not how Discord stores its picture)."""
-    return embed.title, embed.description, embed.footer.text, [f.value for f in embed.fields]
+def _texts_of(components: Any) -> list[str]:
+    """What the text displays of a message's components say, in order (nested ones too)."""
+    found: list[str] = []
+    for component in components or ():
+        if isinstance(component, discord.TextDisplay):
+            found.append(component.content)
+        found.extend(_texts_of(getattr(component, "children", None)))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            found.extend(_texts_of([accessory]))
+    return found
 
 
 def _describe(exc: BaseException) -> str:

@@ -1,25 +1,72 @@
-"""The public game message of a running hand (embed, picture, My tiles and Resign), and the
-posts of a hand's result and of the match's end. Public: built only from the
+"""The public game message of a running hand (picture, what just happened, My tiles and
+Resign), and the posts of a hand's result and of the match's end, each one container of
+Discord's components v2 layout. Public: built only from the
 :class:`~bot.tables.service.TableInfo` and the public view (no hidden tile)."""
 
 from __future__ import annotations
 
+import dataclasses
+import io
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
 from bot import pictures
-from bot.i18n import N_, picture_options, tr
+from bot.i18n import number, picture_options, tr
 from bot.tables.service import TableInfo
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino import texts
 from cogs.domino.buttons import DominoButton, ResignButton, TilesButton
-from domino import Outcome, View
+from domino import HandResult, Outcome, View
 from render.moves import LastMove
 
 Style = discord.ButtonStyle
 TABLE_PICTURE = "table.png"
-LOG_LINES = 8  # events the game message lists (and a hand message, since the last turn)
+LOG_LINES = 4  # events the game message lists (the latest in bold)
+HAND_LOG_LINES = 8  # events a hand message lists (since the player's last turn)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Picture:
+    """A table picture (None: pictures are off) and its alt text."""
+
+    png: bytes | None
+    alt: str
+
+    def file(self, name: str) -> discord.File:
+        assert self.png is not None
+        return discord.File(io.BytesIO(self.png), filename=name, description=self.alt)
+
+    def gallery(self, name: str) -> discord.ui.MediaGallery[Any]:
+        """The picture at the message's full width, its alt text as the item's description."""
+        return discord.ui.MediaGallery(
+            discord.MediaGalleryItem(f"attachment://{name}", description=self.alt)
+        )
+
+
+def card(colour: discord.Colour, *items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
+    """One container with the accent ``colour`` holding ``items``: a whole message."""
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(discord.ui.Container(*items, accent_colour=colour))
+    return layout
+
+
+def action_rows(buttons: Sequence[DominoButton]) -> list[discord.ui.ActionRow[Any]]:
+    """The buttons in rows as each asks (``row``), at most five a row, in order."""
+    rows: list[discord.ui.ActionRow[Any]] = []
+    last: int | None = None
+    for button in buttons:
+        if not rows or button.row != last or len(rows[-1].children) >= 5:
+            rows.append(discord.ui.ActionRow())
+            last = button.row
+        rows[-1].add_item(button)
+    return rows
+
+
+def layout_texts(layout: discord.ui.LayoutView) -> list[str]:
+    """What the text displays of a layout say, in order."""
+    return [i.content for i in layout.walk_children() if isinstance(i, discord.ui.TextDisplay)]
 
 
 async def table_png(
@@ -42,14 +89,14 @@ def _turn_text(locale: str | None, info: TableInfo) -> str:
         return "?"
     if row.kind == "computer":
         name = texts.seat_name(info, turn, locale)
-        return tr(locale, "{name} (computer) is thinking…", name=name)
+        return "▶ " + tr(locale, "{name} (computer) is thinking…", name=name)
     who = f"<@{row.user_id}>" if row.user_id is not None else texts.seat_name(info, turn, locale)
     if info.ruleset.people < info.ruleset.seats:
         who = tr(locale, "{who} (seat {seat})", who=who, seat=turn + 1)
     deadline = info.deadline
     if deadline is None:
-        return who
-    return tr(
+        return f"▶ {who}"
+    return "▶ " + tr(
         locale,
         "{who}: the bot plays for you {when} if you don't.",
         who=who,
@@ -57,115 +104,176 @@ def _turn_text(locale: str | None, info: TableInfo) -> str:
     )
 
 
-def _players_text(locale: str | None, info: TableInfo, view: View) -> str:
-    lines = []
-    for seat, count in enumerate(view.hand_sizes):
-        marker = "▶ " if seat == view.turn else ""
-        template = N_("{marker}{seat}. {name}: 1 tile") if count == 1 else (
-            N_("{marker}{seat}. {name}: {count} tiles")
-        )
-        lines.append(
-            tr(
-                locale,
-                template,
-                marker=marker,
-                seat=seat + 1,
-                name=texts.seat_name(info, seat, locale),
-                count=count,
-            )
-        )
-    return "\n".join(lines)
+def scores_line(locale: str | None, info: TableInfo, scores: Sequence[int]) -> str:
+    """The score of every side on one line: "Team 1 (Ann & Bob): **31** · Team 2 (…): **12**"
+    (a colon between name and figure, so "Computer 4" never reads as "Computer 4 31")."""
+    target = info.ruleset.target
+    parts = [
+        tr(locale, "{side}: **{score}**", side=texts.side_label(locale, info, side),
+           score=number(locale, score))
+        for side, score in enumerate(scores)
+    ]
+    line = " · ".join(parts)
+    if target is not None:
+        line = tr(locale, "{scores} (to {target})", scores=line, target=number(locale, target))
+    return line
 
 
 def log_text(lines: Sequence[str], fallback: str) -> str:
-    """The move log: one event a line, oldest first, the latest in bold."""
+    """The move log: one event a line, oldest first, the latest (what just happened) in bold."""
     if not lines:
         return fallback
     *older, latest = lines
-    return "\n".join([*(f"· {line}" for line in older), f"· **{latest}**"])
+    return "\n".join([*(f"· {line}" for line in older), f"**{latest}**"])
 
 
-def game_embed(
+def heading(locale: str | None, info: TableInfo, hand_number: int) -> str:
+    """ "Partners (Latin) · hand 2 of 4": the message's first line."""
+    name = texts.variant_name(locale, info.ruleset.id)
+    if info.ruleset.hands is not None:
+        hand = tr(locale, "hand {number} of {total}", number=hand_number, total=info.ruleset.hands)
+    else:
+        hand = tr(locale, "hand {number}", number=hand_number)
+    return tr(locale, "{variant} · {hand}", variant=name, hand=hand)
+
+
+def footer_text(locale: str | None, info: TableInfo, view: View) -> str:
+    """ "Table 12 · pile: 4 · face down: 2", in Discord's small print."""
+    footer = [tr(locale, "Table {id}", id=info.id)]
+    if info.ruleset.draw and view.outcome is None:
+        footer.append(tr(locale, "pile: {count}", count=view.pile_size))
+    if view.sleeping:
+        footer.append(tr(locale, "face down: {count}", count=view.sleeping))
+    return "-# " + " · ".join(footer)
+
+
+def game_layout(
     locale: str | None,
     info: TableInfo,
     view: View,
     *,
     log: Sequence[str] = (),
-    picture: bool = True,
+    picture: Picture | None = None,
     finished_hand: bool = False,
-) -> discord.Embed:
-    """The public embed: variant and hand, the move log, scores, players, whose turn."""
-    ruleset = info.ruleset
-    name = texts.variant_name(locale, ruleset.id)
-    if ruleset.hands is not None:
-        hand = tr(locale, "hand {number} of {total}", number=view.hand_number, total=ruleset.hands)
-    else:
-        hand = tr(locale, "hand {number}", number=view.hand_number)
+    greeting: str | None = None,
+) -> discord.ui.LayoutView:
+    """The public game message in one container: the heading, what just happened and the last
+    moves, the table picture at full width, whose turn with My tiles beside it, Resign beside the
+    table's number. ``finished_hand``: the hand that just ended (its final position);
+    ``greeting``: a first line (the players' mentions when the match begins)."""
     over = view.outcome is not None or info.status != "running"
+    hand_number = view.hand_number
     if view.outcome is not None:
         first = texts.outcome_text(locale, info, view.outcome)
+        colour = GOLD
+    elif finished_hand and view.previous is not None:
+        first = texts.hand_result_title(locale, info, view.previous)
+        hand_number = view.previous.hand_number
+        colour = BLUE
     elif view.previous is not None and not any(e.kind != "start" for e in view.events):
         first = tr(locale, "Hand {number} begins.", number=view.hand_number)
+        colour = GREEN
     else:
         first = tr(locale, "The match begins.")
-    description = log_text(log, first)
-    if view.outcome is not None and log:
-        description = f"**{first}**\n{description}"
-    if finished_hand and view.previous is not None and view.outcome is None:
-        title, body = texts.hand_result_text(locale, info, view.previous)
-        description = f"**{title}**\n{body}\n\n{log_text(log, '')}".strip()
-        hand = tr(locale, "hand {number}", number=view.previous.hand_number)
-    embed = discord.Embed(
-        title=tr(locale, "{variant} · {hand}", variant=name, hand=hand),
-        description=description,
-        colour=GOLD if view.outcome is not None else (GREY if over else GREEN),
-    )
-    embed.add_field(
-        name=tr(locale, "Score"), value=texts.scores_text(locale, info, view.scores), inline=True
-    )
-    embed.add_field(
-        name=tr(locale, "Players"), value=_players_text(locale, info, view), inline=True
-    )
-    if not over and not finished_hand:
-        embed.add_field(name=tr(locale, "Turn"), value=_turn_text(locale, info), inline=False)
-    footer = [tr(locale, "Table {id}", id=info.id)]
-    if ruleset.draw:
-        footer.append(tr(locale, "pile: {count}", count=view.pile_size))
-    if view.sleeping:
-        footer.append(tr(locale, "face down: {count}", count=view.sleeping))
-    embed.set_footer(text=" · ".join(footer))
-    if picture:
-        embed.set_image(url=f"attachment://{TABLE_PICTURE}")
-    return embed
-
-
-def game_buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
-    """My tiles and Resign (none once the match is over)."""
-    if info.status != "running":
-        return []
-    return [
-        TilesButton(info.id, info.seq, label=tr(locale, "My tiles"), style=Style.primary),
-        ResignButton(info.id, label=tr(locale, "Resign"), style=Style.danger),
+        colour = GREY if over else GREEN
+    lines = [f"**{heading(locale, info, hand_number)}**"]
+    if greeting:
+        lines.append(greeting)
+    if view.outcome is not None or finished_hand:
+        lines.append(f"**{first}**")
+        lines.append(log_text(list(log)[-(LOG_LINES - 1):], "") if log else "")
+    else:
+        lines.append(log_text(log, first))
+    if picture is None or picture.png is None:
+        lines.append(scores_line(locale, info, view.scores))
+    items: list[discord.ui.Item[Any]] = [
+        discord.ui.TextDisplay("\n".join(line for line in lines if line))
     ]
+    if picture is not None and picture.png is not None:
+        items.append(picture.gallery(TABLE_PICTURE))
+    running = not over and not finished_hand
+    if running:
+        items.append(
+            discord.ui.Section(
+                _turn_text(locale, info),
+                accessory=TilesButton(
+                    info.id, info.seq, label=tr(locale, "My tiles"), style=Style.primary
+                ),
+            )
+        )
+        items.append(
+            discord.ui.Section(
+                footer_text(locale, info, view),
+                accessory=ResignButton(info.id, label=tr(locale, "Resign"), style=Style.danger),
+            )
+        )
+    else:
+        items.append(discord.ui.TextDisplay(footer_text(locale, info, view)))
+    return card(colour, *items)
 
 
-def hand_end_embed(
-    locale: str | None, info: TableInfo, title: str, body: str, scores: tuple[int, ...]
-) -> discord.Embed:
-    """The announcement of a finished hand."""
-    embed = discord.Embed(title=title, description=body, colour=BLUE)
-    embed.add_field(name=tr(locale, "Score"), value=texts.scores_text(locale, info, scores))
-    return embed
+def hand_end_layout(
+    locale: str | None,
+    info: TableInfo,
+    result: HandResult,
+    scores: Sequence[int],
+    picture: Picture | None = None,
+) -> discord.ui.LayoutView:
+    """The announcement of a finished hand: how it ended, pips left, points, the score (and the
+    final position only when no game message of that hand shows it)."""
+    title, body = texts.hand_result_text(locale, info, result)
+    items: list[discord.ui.Item[Any]] = [
+        discord.ui.TextDisplay(
+            "\n".join(
+                [
+                    f"**{title}**",
+                    body,
+                    tr(locale, "Score: {scores}", scores=scores_line(locale, info, scores)),
+                ]
+            )
+        )
+    ]
+    if picture is not None and picture.png is not None:
+        items.append(picture.gallery(f"hand-{result.hand_number}.png"))
+    return card(BLUE, *items)
 
 
-def match_end_embed(
-    locale: str | None, info: TableInfo, outcome: Outcome, scores: tuple[int, ...]
-) -> discord.Embed:
-    """The announcement of the match's result."""
-    embed = discord.Embed(
-        title=tr(locale, "Match over"),
-        description=texts.outcome_text(locale, info, outcome),
-        colour=GOLD,
-    )
-    embed.add_field(name=tr(locale, "Final score"), value=texts.scores_text(locale, info, scores))
-    return embed
+def match_end_layout(
+    locale: str | None,
+    info: TableInfo,
+    outcome: Outcome,
+    scores: Sequence[int],
+    *,
+    mentions: str = "",
+    ratings: Sequence[str] = (),
+    rematch: tuple[str, DominoButton | None] | None = None,
+    link: discord.ui.Button[Any] | None = None,
+) -> discord.ui.LayoutView:
+    """The announcement of the match's result: who won, the final score, the rating changes,
+    the rematch offer (its words, and its button while it is open) and ``link``, a button to
+    the match's web page."""
+    title = tr(locale, "Match over")
+    lines = [f"**{title}**"]
+    if mentions:
+        lines.append(mentions)
+    lines.append(texts.outcome_text(locale, info, outcome))
+    lines.append(tr(locale, "Final score: {scores}", scores=scores_line(locale, info, scores)))
+    items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(lines))]
+    if ratings:
+        items.append(
+            discord.ui.TextDisplay("\n".join(["**" + tr(locale, "Ratings") + "**", *ratings]))
+        )
+    if rematch is not None:
+        words, button = rematch
+        if button is not None:
+            items.append(discord.ui.Section(words, accessory=button))
+        else:
+            items.append(discord.ui.TextDisplay(words))
+    if link is not None:
+        items.append(discord.ui.ActionRow(link))
+    return card(GOLD, *items)
+
+
+def notice_layout(colour: discord.Colour, text: str) -> discord.ui.LayoutView:
+    """A message that only says one thing (a cancelled table)."""
+    return card(colour, discord.ui.TextDisplay(text))

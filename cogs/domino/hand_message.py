@@ -19,6 +19,7 @@ from bot.errors import ServiceError
 from bot.i18n import END_NAMES, named_ends, picture_options, tr
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
+from cogs.colours import BLUE, GREEN, GREY
 from cogs.domino import texts
 from cogs.domino.alt_text import hand_alt_text
 from cogs.domino.buttons import (
@@ -28,9 +29,8 @@ from cogs.domino.buttons import (
     HintButton,
     PassButton,
     PlayButton,
-    make_view,
 )
-from cogs.domino.game_message import LOG_LINES
+from cogs.domino.game_message import HAND_LOG_LINES, action_rows, card
 from domino import Draw, Pass, Play, Tile, View
 
 log = logging.getLogger(__name__)
@@ -284,10 +284,13 @@ class HandMessages:
             # The match is over (or was cancelled): say so in place of the tiles.
             content = "\n".join(x for x in (notice, tr(locale, "The match is over.")) if x)
             self.drop(table_id, user_id)
+            layout = card(GREY, discord.ui.TextDisplay(content))
             if new:
-                await interaction.followup.send(content, ephemeral=True)
+                await interaction.followup.send(view=layout, ephemeral=True)
             else:
-                await interaction.edit_original_response(content=content, attachments=[], view=None)
+                await interaction.edit_original_response(
+                    content=None, attachments=[], view=layout
+                )
             return
         await self._send(
             interaction, info, views, locale, new=new, choose=choose, notice=notice
@@ -307,7 +310,7 @@ class HandMessages:
         history = await self.service.history(info.id)
         seats = [v.seat for v in views if v.seat is not None]
         since = [
-            texts.entry_text(locale, info, e) for e in history.since(seats, limit=LOG_LINES)
+            texts.entry_text(locale, info, e) for e in history.since(seats, limit=HAND_LOG_LINES)
         ]
         content, buttons = hand_payload(
             locale, info, views, choose=choose, notice=notice, since=since
@@ -316,23 +319,26 @@ class HandMessages:
             acting = acting_view(info, views)
             buttons += await hint_buttons(self.service, locale, info, acting)
         files: list[discord.File] = []
+        gallery: list[discord.MediaGalleryItem] = []
         for view in views:
             png = await pictures.hand_png(view, **picture_options(locale))
             if png is not None:
                 name = "hand.png" if len(views) == 1 else f"hand-seat{(view.seat or 0) + 1}.png"
                 alt = hand_alt_text(view, locale)
                 files.append(discord.File(io.BytesIO(png), filename=name, description=alt))
-        ui_view = make_view(buttons) if buttons else None
+                gallery.append(discord.MediaGalleryItem(f"attachment://{name}", description=alt))
+        acting = acting_view(info, views) is not None
+        items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(content)]
+        if gallery:
+            items.append(discord.ui.MediaGallery(*gallery))
+        items.extend(action_rows(buttons))
+        layout = card(GREEN if acting else BLUE, *items)
         if new:
-            kwargs: dict[str, Any] = {"ephemeral": True, "files": files}
-            if ui_view is not None:
-                kwargs["view"] = ui_view
-            await interaction.followup.send(content, **kwargs)
+            await interaction.followup.send(view=layout, ephemeral=True, files=files)
         else:
             await interaction.edit_original_response(
-                content=content, attachments=files, view=ui_view
+                content=None, attachments=files, view=layout
             )
-        acting = acting_view(info, views) is not None
         self._hands[(info.id, interaction.user.id)] = _HandMessage(
             interaction, locale, info.seq, acting
         )

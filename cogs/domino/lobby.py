@@ -1,9 +1,11 @@
-"""The lobby message (or the challenge message) of a table, for each state: its embed and
-its buttons. Pure functions of a :class:`~bot.tables.service.TableInfo` (no Discord calls)."""
+"""The lobby message (or the challenge message) of a table, for each state: one container
+of Discord's components v2 layout (what the table is, its seats, and its buttons while it is
+open). Pure functions of a :class:`~bot.tables.service.TableInfo` (no Discord calls)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -13,35 +15,125 @@ from cogs.colours import BLUE, GREEN, GREY
 from cogs.domino import texts
 from cogs.domino.buttons import (
     AcceptButton,
-    AddComputerButton,
+    AddComputerSelect,
     CancelButton,
     DeclineButton,
     DominoButton,
     JoinButton,
     LeaveButton,
     StartButton,
-    make_view,
 )
+from cogs.domino.game_message import action_rows, card
 
 Style = discord.ButtonStyle
+SELECT_TEXT = 100  # Discord's limit for a select option's label and description
 
 
-def lobby_payload(
-    info: TableInfo, locale: str | None
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The lobby (or challenge) message for ``info``'s state: buttons while it is open."""
+def lobby_payload(info: TableInfo, locale: str | None) -> discord.ui.LayoutView:
+    """The lobby (or challenge) message for ``info``'s state: its buttons while it is open."""
+    lines: list[str] = []
     if info.is_challenge:
-        embed = challenge_embed(locale, info, info.invited)
-        if info.status != "lobby":
-            closed = closed_lobby_embed(locale, info, _where(info))
-            embed.description = closed.description
-            embed.colour = closed.colour
-            embed.set_footer(text=None)
-            return embed, None
-        return embed, make_view(challenge_buttons(locale, info, info.invited))
-    if info.status != "lobby":
-        return closed_lobby_embed(locale, info, _where(info)), None
-    return lobby_embed(locale, info), make_view(lobby_buttons(locale, info))
+        lines.append(
+            tr(
+                locale,
+                "{invited}: {host} challenges you to {variant}!",
+                invited=" ".join(f"<@{u}>" for u in info.invited),
+                host=f"<@{info.host_id}>",
+                variant=texts.variant_name(locale, info.ruleset.id),
+            )
+        )
+        title = tr(
+            locale,
+            "Challenge: {variant} · table {id}",
+            variant=texts.variant_name(locale, info.ruleset.id),
+            id=info.id,
+        )
+    else:
+        title = tr(
+            locale, "{variant} · table {id}",
+            variant=texts.variant_name(locale, info.ruleset.id), id=info.id,
+        )
+    lines.append(f"**{title}**")
+    colour, state = _state(locale, info)
+    lines.append(state or texts.describe_options(locale, info))
+    lines.append("")
+    lines.append(seats_text(locale, info))
+    if info.is_challenge:
+        waiting = [u for u in info.invited if not info.is_seated(u)]
+        accepted = [u for u in info.invited if info.is_seated(u)]
+        if accepted:
+            lines.append(tr(locale, "Accepted: {who}", who=" ".join(f"<@{u}>" for u in accepted)))
+        if waiting and info.status == "lobby":
+            lines.append(tr(locale, "Waiting for: {who}", who=" ".join(f"<@{u}>" for u in waiting)))
+    items: list[discord.ui.Item[Any]] = []
+    if info.status == "lobby":
+        if info.expires_at is not None:
+            lines.append(tr(locale, "Closes {when}.", when=f"<t:{int(info.expires_at)}:R>"))
+        lines.append("-# " + _how(locale, info))
+        items = list(action_rows(_buttons(locale, info)))
+        if not info.is_challenge:
+            items.append(discord.ui.ActionRow(add_computer_select(locale, info)))
+    return card(colour, discord.ui.TextDisplay("\n".join(lines)), *items)
+
+
+def _state(locale: str | None, info: TableInfo) -> tuple[discord.Colour, str | None]:
+    """The colour of the table's state and, once it is no longer open, what became of it."""
+    if info.status == "lobby":
+        return BLUE, None
+    if info.status == "cancelled":
+        reason = info.table.closed_reason
+        if reason == "expired" and info.is_challenge:
+            text = tr(locale, "Nobody answered in time: this challenge has expired.")
+        elif reason == "expired":
+            text = tr(locale, "Nobody started the match in time: this table has closed.")
+        elif reason == "declined":
+            text = tr(locale, "This challenge was declined.")
+        else:
+            text = tr(locale, "This table was cancelled.")
+        return GREY, text
+    where = _where(info)
+    if where:
+        return GREEN, tr(locale, "The match is on in {place}.", place=where)
+    return GREEN, tr(locale, "The match has started.")
+
+
+def _how(locale: str | None, info: TableInfo) -> str:
+    if info.is_challenge:
+        return tr(
+            locale,
+            "The match starts when everyone invited has accepted; computer players fill "
+            "the other seats.",
+        )
+    return tr(
+        locale,
+        "Join a seat. The host starts when the seats are full, or fills empty seats "
+        "with computer players.",
+    )
+
+
+def _buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
+    if info.is_challenge:
+        return challenge_buttons(locale, info, info.invited)
+    return lobby_buttons(locale, info)
+
+
+def add_computer_select(locale: str | None, info: TableInfo) -> AddComputerSelect:
+    """One menu for every computer level, each with what it does."""
+    options = [
+        discord.SelectOption(
+            label=_fit(tr(locale, name)),
+            value=level,
+            description=_fit(tr(locale, texts.LEVEL_HINTS[level])),
+        )
+        for level, name in texts.LEVEL_NAMES.items()
+    ]
+    return AddComputerSelect(
+        info.id, placeholder=tr(locale, "Add a computer player…"), options=options
+    )
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= SELECT_TEXT else text[: SELECT_TEXT - 1] + "…"
 
 
 def _where(info: TableInfo) -> str | None:
@@ -58,7 +150,7 @@ def _seat_row_text(locale: str | None, info: TableInfo, seat: int) -> str:
         return tr(locale, "*empty*")
     if row.kind == "computer":
         level = texts.LEVEL_NAMES.get(row.ai_level or "", row.ai_level or "")
-        return tr(locale, "{name} (computer, {level})", name=texts.seat_name(info, seat, locale),
+        return tr(locale, "{name} · {level}", name=texts.seat_name(info, seat, locale),
                   level=tr(locale, level))
     if row.user_id is not None:
         return f"<@{row.user_id}>"
@@ -97,108 +189,15 @@ def seats_text(locale: str | None, info: TableInfo) -> str:
     return "\n".join(lines)
 
 
-def lobby_embed(locale: str | None, info: TableInfo) -> discord.Embed:
-    """The lobby: variant, options, seats, and what happens next."""
-    name = texts.variant_name(locale, info.ruleset.id)
-    embed = discord.Embed(
-        title=tr(locale, "{variant} · table {id}", variant=name, id=info.id),
-        description=texts.describe_options(locale, info),
-        colour=BLUE,
-    )
-    embed.add_field(name=tr(locale, "Seats"), value=seats_text(locale, info), inline=False)
-    if info.status == "lobby" and info.expires_at is not None:
-        embed.add_field(
-            name=tr(locale, "Closes"), value=f"<t:{int(info.expires_at)}:R>", inline=False
-        )
-    if info.status == "lobby":
-        embed.add_field(
-            name=tr(locale, "Computer players"), value=texts.level_lines(locale), inline=False
-        )
-    if info.status == "lobby":
-        embed.set_footer(
-            text=tr(
-                locale,
-                "Join a seat. The host starts when the seats are full, or fills empty seats "
-                "with computer players.",
-            )
-        )
-    return embed
-
-
 def lobby_buttons(locale: str | None, info: TableInfo) -> list[DominoButton]:
-    """Join, Leave, Start, Cancel, and one Add computer button per level."""
+    """Join, Leave, Start and Cancel (the computer levels are one menu below them)."""
     t = info.id
-    buttons = [
+    return [
         JoinButton(t, label=tr(locale, "Join"), style=Style.success, row=0),
         LeaveButton(t, label=tr(locale, "Leave"), style=Style.secondary, row=0),
         StartButton(t, label=tr(locale, "Start"), style=Style.primary, row=0),
         CancelButton(t, label=tr(locale, "Cancel"), style=Style.danger, row=0),
     ]
-    for level, text in texts.LEVEL_NAMES.items():
-        buttons.append(
-            AddComputerButton(
-                t,
-                level,
-                label=tr(locale, "Add computer: {level}", level=tr(locale, text)),
-                style=Style.secondary,
-                row=1,
-            )
-        )
-    return buttons
-
-
-def closed_lobby_embed(
-    locale: str | None, info: TableInfo, where: str | None = None
-) -> discord.Embed:
-    """The lobby once the match started (``where``: a mention of its place) or was cancelled."""
-    embed = lobby_embed(locale, info)
-    embed.set_footer(text=None)
-    if info.status == "cancelled":
-        embed.colour = GREY
-        reason = info.table.closed_reason
-        if reason == "expired" and info.is_challenge:
-            embed.description = tr(locale, "Nobody answered in time: this challenge has expired.")
-        elif reason == "expired":
-            embed.description = tr(
-                locale, "Nobody started the match in time: this table has closed."
-            )
-        elif reason == "declined":
-            embed.description = tr(locale, "This challenge was declined.")
-        else:
-            embed.description = tr(locale, "This table was cancelled.")
-    elif where:
-        embed.colour = GREEN
-        embed.description = tr(locale, "The match is on in {place}.", place=where)
-    else:
-        embed.colour = GREEN
-        embed.description = tr(locale, "The match has started.")
-    return embed
-
-
-def challenge_embed(locale: str | None, info: TableInfo, invited: Sequence[int]) -> discord.Embed:
-    """A challenge: who is invited, who accepted."""
-    embed = lobby_embed(locale, info)
-    embed.title = tr(
-        locale,
-        "Challenge: {variant} · table {id}",
-        variant=texts.variant_name(locale, info.ruleset.id),
-        id=info.id,
-    )
-    waiting = [u for u in invited if not info.is_seated(u)]
-    accepted = [u for u in invited if info.is_seated(u)]
-    if accepted:
-        embed.add_field(name=tr(locale, "Accepted"), value=" ".join(f"<@{u}>" for u in accepted))
-    if waiting:
-        embed.add_field(name=tr(locale, "Waiting for"), value=" ".join(f"<@{u}>" for u in waiting))
-    if info.status == "lobby":
-        embed.set_footer(
-            text=tr(
-                locale,
-                "The match starts when everyone invited has accepted; computer players fill "
-                "the other seats.",
-            )
-        )
-    return embed
 
 
 def challenge_buttons(

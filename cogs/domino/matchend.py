@@ -25,8 +25,8 @@ from bot.store import DeadlineRow
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
 from bot.web import links
-from cogs.domino import texts
-from cogs.domino.buttons import RematchButton, make_view
+from cogs.domino import game_message, texts
+from cogs.domino.buttons import RematchButton
 from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)
@@ -69,17 +69,6 @@ def rematch_button(locale: str | None, table_id: int) -> RematchButton:
     return RematchButton(table_id, label=tr(locale, "Rematch"), style=discord.ButtonStyle.success)
 
 
-def _with_link(
-    view: discord.ui.View | None, locale: str | None, page: str | None
-) -> discord.ui.View | None:
-    """``view`` with a link to the match's web page, when it has one."""
-    if page is None:
-        return view
-    view = view or discord.ui.View(timeout=None)
-    view.add_item(web_button(locale, page))
-    return view
-
-
 class Wrapup:
     """Decorates the match-end post, runs rematches and the wrap-up deadline."""
 
@@ -104,31 +93,53 @@ class Wrapup:
 
     # -- the match-end post --------------------------------------------------------------------
 
-    async def decorate(self, info: TableInfo, embed: discord.Embed) -> discord.ui.View | None:
-        """Add the rating changes to the match-end embed; the Rematch button, if people sat."""
+    async def layout(
+        self,
+        info: TableInfo,
+        *,
+        mentions: str = "",
+        offer: str | None = None,
+        open_offer: bool = True,
+        wait: bool = True,
+    ) -> discord.ui.LayoutView:
+        """The match-end post: the result, the rating changes and, if people sat, the rematch
+        offer (``offer``: what it says now; its button while ``open_offer``)."""
         locale = info.table.locale
-        recording = self.bot.get_cog("Records") is not None  # else nobody rates the match
+        view = info.public_view()
+        assert view is not None and view.outcome is not None
+        recording = wait and self.bot.get_cog("Records") is not None  # else nobody rates it
         changes = await self.core.rating_changes(info.id, wait=RECORD_WAIT if recording else 0.0)
-        if changes:
-            embed.add_field(
-                name=tr(locale, "Ratings"),
-                value="\n".join(rating_line(locale, c) for c in changes),
-                inline=False,
-            )
         page = await web_url(
             self.bot, self.service.store, info.table.guild_id, links.match_path(info.id)
         )
-        if not humans(info) or "tournament" in info.table.options:  # an event's table: no
-            return None if page is None else _with_link(None, locale, page)  # rematch
-        minutes = round(self.core.archive_after / 60)
-        embed.set_footer(
-            text=tr(
-                locale,
-                "Rematch: same seats, same options, once everyone accepts (open {minutes} min).",
-                minutes=minutes,
-            )
+        rematch: tuple[str, RematchButton | None] | None = None
+        if humans(info) and "tournament" not in info.table.options:  # an event's: no rematch
+            if offer is None:
+                offer = tr(
+                    locale,
+                    "Rematch: same seats, same options, once everyone accepts (open {minutes} "
+                    "min).",
+                    minutes=round(self.core.archive_after / 60),
+                )
+            rematch = (offer, rematch_button(locale, info.id) if open_offer else None)
+        return game_message.match_end_layout(
+            locale,
+            info,
+            view.outcome,
+            view.scores,
+            mentions=mentions,
+            ratings=[rating_line(locale, c) for c in changes],
+            rematch=rematch,
+            link=None if page is None else web_button(locale, page),
         )
-        return _with_link(make_view([rematch_button(locale, info.id)]), locale, page)
+
+    async def _show_offer(
+        self, edit: Callable[..., Awaitable[Any]], table_id: int, offer: str, *, open_offer: bool
+    ) -> None:
+        """Say ``offer`` on the match-end post (the rest of it as it was) through ``edit``."""
+        info = await self.service.get(table_id)
+        layout = await self.layout(info, offer=offer, open_offer=open_offer, wait=False)
+        await edit(view=layout, allowed_mentions=NO_PINGS)
 
     async def posted(self, info: TableInfo, message_id: int | None) -> None:
         await self.core.offer(info, message_id)
@@ -162,6 +173,7 @@ class Wrapup:
             return new
 
         clicker = interaction.user.id
+        edit = interaction.edit_original_response
         try:
             vote = await self.core.accept(table_id, clicker, start)
         except RematchLimit as exc:
@@ -172,7 +184,7 @@ class Wrapup:
         except GameNotPosted:
             locale = (await self.service.get(table_id)).table.locale
             content = texts.permission_text(locale) + "\n" + tr(locale, "The table was cancelled.")
-            await interaction.edit_original_response(content=content, allowed_mentions=NO_PINGS)
+            await self._show_offer(edit, table_id, content, open_offer=True)
             return
         old = await self.service.get(table_id)
         locale = old.table.locale
@@ -184,14 +196,10 @@ class Wrapup:
                 accepted=", ".join(f"<@{u}>" for u in accepted),
                 waiting=", ".join(f"<@{u}>" for u in vote.waiting),
             )
-            await interaction.edit_original_response(
-                content=content, allowed_mentions=NO_PINGS
-            )
+            await self._show_offer(edit, table_id, content, open_offer=True)
             return
         content = tr(locale, "Rematch accepted by everyone: table {id}.", id=vote.started.id)
-        await interaction.edit_original_response(
-            content=content, view=None, allowed_mentions=NO_PINGS
-        )
+        await self._show_offer(edit, table_id, content, open_offer=False)
 
     # -- the wrap-up deadline ------------------------------------------------------------------
 
@@ -204,10 +212,12 @@ class Wrapup:
             return
         where = self.bot.get_partial_messageable(place, guild_id=info.table.guild_id)
         if offer is not None and not offer.closed and offer.message_id is not None:
-            message = where.get_partial_message(offer.message_id)
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await message.edit(
-                    content=tr(info.table.locale, "The rematch offer has closed."), view=None
+                await self._show_offer(
+                    where.get_partial_message(offer.message_id).edit,
+                    info.id,
+                    tr(info.table.locale, "The rematch offer has closed."),
+                    open_offer=False,
                 )
         await self._archive(info, place)
 
@@ -229,3 +239,4 @@ class Wrapup:
             await channel.edit(archived=True)
         except discord.HTTPException as exc:
             log.info("table %s: thread %s not archived: %s", info.id, place, exc)
+

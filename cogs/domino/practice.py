@@ -16,43 +16,75 @@ from discord.app_commands import locale_str
 
 from bot.errors import ServiceError
 from bot.hint import HINT_LEVEL, Hint
-from bot.i18n import tr
+from bot.i18n import END_NAMES, tr, trn
 from bot.tables.practice import hint_at, mark
 from bot.tables.service import TableService
 from cogs.domino import texts
 from cogs.domino.choices import LEVEL_CHOICES, VARIANT_CHOICES
 from cogs.names import table_name
 from cogs.places import place_of
-from domino import Draw, Play, View
+from domino import Draw, Pass, Play, View
 
 Interaction = discord.Interaction[Any]
 
 DEFAULT_LEVEL = "normal"
 
 
-def action_text(locale: str | None, view: View, action: Any) -> str:
-    """``play 6-4 on the left end (4)`` / ``draw a tile`` / ``pass``."""
-    if isinstance(action, Play):
-        if action.end in ("left", "right") and view.ends is not None:
-            number = view.ends[0] if action.end == "left" else view.ends[1]
-            if action.end == "left":
-                return tr(locale, "play {tile} on the left end ({number})", tile=str(action.tile),
-                          number=number)
-            return tr(locale, "play {tile} on the right end ({number})", tile=str(action.tile),
-                      number=number)
+def action_text(locale: str | None, view: View, action: Play) -> str:
+    """``play 6-4 on the 4``: the end named by its number, as the buttons and the picture's
+    end discs show it (with the end's name only where two open ends show that number)."""
+    ends = dict(view.open_ends)
+    if view.ends is not None:
+        ends.setdefault("left", view.ends[0])
+        ends.setdefault("right", view.ends[1])
+    number = ends.get(action.end) if action.end is not None else None
+    if number is None:
         return tr(locale, "play {tile}", tile=str(action.tile))
-    if isinstance(action, Draw):
-        return tr(locale, "draw a tile")
-    return tr(locale, "pass")
+    if list(ends.values()).count(number) > 1:
+        return tr(
+            locale, "play {tile} on the {number} ({end})",
+            tile=str(action.tile), number=number, end=tr(locale, END_NAMES[action.end]),
+        )
+    return tr(locale, "play {tile} on the {number}", tile=str(action.tile), number=number)
+
+
+def reason_text(locale: str | None, found: Hint) -> str:
+    """Why, in the player's words (a count said with its plural form)."""
+    params = found.params
+    if found.reason == "it keeps {count} of your {total} tiles playable on the new ends.":
+        count, total = int(params["count"]), int(params["total"])
+        if count == total == 1:
+            return tr(locale, "your last tile still fits one of the new ends.")
+        if count == total:
+            return tr(locale, "all {total} of your tiles still fit the new ends.", total=total)
+        return trn(
+            locale,
+            "one of your {total} tiles still fits the new ends.",
+            "{count} of your {total} tiles still fit the new ends.",
+            count,
+            total=total,
+        )
+    if found.reason == "it gives your side the best result over many simulated deals.":
+        return tr(
+            locale,
+            "the expert played this position out many times, with the tiles you cannot see "
+            "dealt in every way that fits the game so far, and this move did best for your "
+            "side.",
+        )
+    return tr(locale, found.reason, **params)
 
 
 def hint_text(locale: str | None, view: View, found: Hint) -> str:
-    """One line: the move and why."""
+    """One line: the move and why; a pass or a draw has its own sentence."""
+    if isinstance(found.action, Pass):
+        return tr(locale, "Hint: no tile fits and you cannot draw, so you pass.")
+    if isinstance(found.action, Draw):
+        return tr(locale, "Hint: no tile fits, so you draw.")
     return tr(
         locale,
         "Hint from the expert computer player: {move}, because {reason}",
         move=action_text(locale, view, found.action),
-        reason=tr(locale, found.reason, **found.params),
+        reason=reason_text(locale, found),
     )
 
 

@@ -158,11 +158,9 @@ class Presenter(TableObserver):
 
     # ------------------------------------------------------------------ what the feed draws
 
-    async def match_end_extras(
-        self, info: TableInfo, embed: discord.Embed
-    ) -> discord.ui.View | None:
-        """Rating changes on the match-end embed; its Rematch button."""
-        return await self.wrapup.decorate(info, embed)
+    async def match_end_layout(self, info: TableInfo, mentions: str) -> discord.ui.LayoutView:
+        """The match-end post: the result, the rating changes, the Rematch offer."""
+        return await self.wrapup.layout(info, mentions=mentions)
 
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None:
         await self.wrapup.posted(info, message_id)

@@ -180,8 +180,8 @@ def test_tr_translates_and_falls_back() -> None:
     assert tr("en-US", "Join") == tr(None, "Join") == tr("fr", "Join") == "Join"
     assert tr("es-ES", "No such message {x}", x=1) == "No such message 1"
     # es-419 has words of its own and falls back to es for the rest.
-    assert tr("es-419", "Add computer: {level}", level="x") == "Agregar computadora: x"
-    assert tr("es-ES", "Add computer: {level}", level="x") == "Añadir máquina: x"
+    assert tr("es-419", "Add a computer player…") == "Agregar un jugador computadora…"
+    assert tr("es-ES", "Add a computer player…") == "Añadir un jugador máquina…"
     assert tr("es-419", "Join") == "Sentarse"
     assert tr("es-MX", "Join") == "Sentarse"  # other Spanish locales: Latin American words
     assert tr("pt-PT", "Join") == "Entrar"
@@ -274,10 +274,13 @@ def test_errors_carry_data_and_the_cogs_add_the_markup() -> None:
 
 
 def test_picture_labels(monkeypatch: pytest.MonkeyPatch) -> None:
-    defaults = {"score": "Score", "pile": "pile: {count}"}
+    defaults = {"score": "Match over", "pile": "pile: {count}"}
     assert picture_labels("en-US", defaults) is None
     assert picture_labels(None, defaults) is None
-    assert picture_labels("pt-BR", defaults) == {"score": "Placar", "pile": "monte: {count}"}
+    assert picture_labels("pt-BR", defaults) == {
+        "score": "Fim da partida",
+        "pile": "monte: {count}",
+    }
     # The renderer's own dict is found, and its words are extracted for translation.
     fake = types.ModuleType("render")
     fake.LABELS = defaults  # type: ignore[attr-defined]
@@ -286,9 +289,9 @@ def test_picture_labels(monkeypatch: pytest.MonkeyPatch) -> None:
     try:
         assert i18n.picture_options("en-US") == {}
         assert i18n.picture_options("es-ES") == {
-            "labels": {"score": "Marcador", "pile": "pozo: {count}"}
+            "labels": {"score": "Fin de la partida", "pile": "pozo: {count}"}
         }
-        assert set(locales.picture_defaults().values()) == {"Score", "pile: {count}"}
+        assert set(locales.picture_defaults().values()) == {"Match over", "pile: {count}"}
     finally:
         i18n.render_defaults.cache_clear()
 

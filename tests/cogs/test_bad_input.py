@@ -76,7 +76,7 @@ async def test_bad_clicks_change_nothing(fake_discord: FakeDiscord, tmp_path: Pa
         hand = waiting.message
         assert hand is not None and hand.ephemeral and hand.ephemeral_user_id == waiter.id
         assert hand.attachments == [] or hand.attachments[0].filename == "hand.png"
-        assert enabled(hand) == [] and "Waiting for" in hand.content
+        assert enabled(hand) == [] and "Waiting for" in hand.text()
         await open_hand(fake, bot, waiter, tid)  # a second copy: the one the bot keeps fresh
         tile = hand.custom_ids()[0]
         out_of_turn = await forced_click(fake, waiter, hand, tile)

@@ -178,7 +178,8 @@ async def test_strangers_stale_old_and_forged_clicks(
 
         async def click_as(user: object, message: object, custom_id: str) -> str:
             """Put ``custom_id`` on the message (as a forged client could) and click it."""
-            forge(fake, message, fake.message(message.id).custom_ids()[-1], custom_id)  # type: ignore[attr-defined]
+            last = fake.message(message.id).buttons()[-1]["custom_id"]  # type: ignore[attr-defined]
+            forge(fake, message, last, custom_id)  # type: ignore[arg-type]
             text = await answer(await fake.click(user, message, custom_id))  # type: ignore[arg-type]
             await settle(bot)
             return text
@@ -251,7 +252,7 @@ async def test_strangers_stale_old_and_forged_clicks(
         # An id as an older version wrote it (My tiles without the state) still opens the hand.
         old = await fake.click(mover, game, await_forge(fake, game, f"domino:tiles:{tid}"))
         (hand_message,) = await old.wait_for_followups(1)
-        assert hand_message.ephemeral and "Your turn" in hand_message.content
+        assert hand_message.ephemeral and "Your turn" in hand_message.text()
         # My tiles from a message that is not the table's game message (stale).
         mover_hand = await open_hand(fake, bot, mover, tid)
         assert mover_hand.message is not None
@@ -284,7 +285,8 @@ async def test_strangers_stale_old_and_forged_clicks(
 
 
 def await_forge(fake: FakeDiscord, message: object, custom_id: str) -> str:
-    forge(fake, message, fake.message(message.id).custom_ids()[-1], custom_id)  # type: ignore[attr-defined, arg-type]
+    last = fake.message(message.id).buttons()[-1]["custom_id"]  # type: ignore[attr-defined]
+    forge(fake, message, last, custom_id)  # type: ignore[arg-type]
     return custom_id
 
 

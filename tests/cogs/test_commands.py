@@ -37,7 +37,9 @@ async def test_challenge_accepted_by_everyone_starts_with_computers(
         )
         message = result.message
         assert message is not None and not result.ephemeral
-        assert message.content == "<@1002> <@1003>: <@1001> challenges you to Brazilian!"
+        assert message.v2 and message.text().startswith(
+            "<@1002> <@1003>: <@1001> challenges you to Brazilian!"
+        )
         tid = table_id_of(message)
         assert "Waiting for" in message.text()
 
@@ -47,7 +49,7 @@ async def test_challenge_accepted_by_everyone_starts_with_computers(
         assert await answer(host) == "This challenge is not for you."
 
         await fake.click(bob, message, button(message, "accept"))
-        await fake.wait_for(lambda: "Accepted\n<@1002>" in message.text())
+        await fake.wait_for(lambda: "Accepted: <@1002>" in message.text())
         assert (await bot.svc.get(tid)).status == "lobby"
         twice = await fake.click(bob, message, button(message, "accept"))
         assert await answer(twice) == "You already have a seat at this table."
@@ -213,7 +215,7 @@ async def test_new_options_and_leave(fake_discord: FakeDiscord, tmp_path: Path) 
         assert view is not None and view.outcome is not None
         assert view.outcome.reason == "resign" and view.outcome.winner_side == 0
         final = fake.messages(game.channel_id)[-1]
-        assert final.embed is not None and final.embed["title"] == "Match over"
+        assert final.title() == "Match over"
         assert "Bob resigned." in final.text()
 
 
@@ -233,9 +235,9 @@ async def test_public_texts_in_the_server_language_private_in_the_users(
         result = await fake.slash(
             alice, fake.channel_id, "domino new", {"variant": "draw"}, locale="pt-BR"
         )
-        assert result.embed is not None and not result.ephemeral
-        assert "[es-ES] Draw game (two players)" in result.embed["title"]
-        labels = [b["label"] for b in result.components[0]["components"]]
+        assert result.message is not None and not result.ephemeral
+        assert "[es-ES] Draw game (two players)" in result.message.title()
+        labels = [b["label"] for b in result.message.buttons()]
         assert labels[0] == "[es-ES] Join"
         lobby = result.message
         assert lobby is not None

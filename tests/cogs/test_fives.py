@@ -78,7 +78,7 @@ async def click_turn(
             if sum(x.split()[2] == number for x in named) > 1:
                 assert labels[cid] == f"on the {number} ({end})", labels
         chosen = next(e for e in (*ARM_ENDS, "left", "right") if e in ends)
-        assert hand.content.endswith("?"), hand.content  # "Where do you lay 3-5?"
+        assert hand.text().endswith("?"), hand.text()  # "Where do you lay 3-5?"
         click = await fake.click(user, hand, ends[chosen])
     await click.wait_for_edits(1)
     assert not click.followups, [m.content for m in click.followups]

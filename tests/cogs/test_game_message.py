@@ -93,19 +93,19 @@ async def test_the_move_log_keeps_every_event_of_a_burst(
                 if alice.id in hands and hands[alice.id].message is not None:
                     private = hands[alice.id].message
                     assert private is not None
-                    assert private.content.startswith("Since your last turn:"), private.content
-                    assert _in_order(private.content, expected), (expected, private.content)
+                    assert private.text().startswith("Since your last turn:"), private.text()
+                    assert _in_order(private.text(), expected), (expected, private.text())
                 bursts += len(burst) >= 3
             await play_turn(fake, bot, tid, alice, hands)
         assert bursts >= 2, "no burst of three computer moves came up"
 
-        # No internal move numbers on any game message; the log's lines are the latest 8 at most.
+        # No internal move numbers on any game message; the log's lines are the latest 4 at most
+        # (3 earlier ones, and what just happened in bold).
         games = [m for m in fake.public_messages() if is_game_message(m)]
         assert games
         for version in (v for m in games for v in (*m.history, m)):
             assert not re.search(r"\bmove \d+", version.text()), version.text()
-            description = (version.embed or {}).get("description", "")
-            assert description.count("\n· ") + description.startswith("· ") <= 8
+            assert version.text().count("\n· ") <= 3, version.text()
 
         # Every picture sent, public or private, has alt text.
         attachments = [a for v in _all_versions(fake) for a in v.attachments]
@@ -232,4 +232,4 @@ async def test_a_timed_out_turn_is_in_the_log(fake_discord: FakeDiscord, tmp_pat
         assert "(time ran out: the bot played)" in text
         hand = await open_hand(fake, bot, bob if rows[0].seat == 0 else alice, tid)
         assert hand.message is not None
-        assert hand.message.content.startswith("Since your last turn:")
+        assert hand.message.text().startswith("Since your last turn:")

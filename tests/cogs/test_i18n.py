@@ -89,13 +89,15 @@ async def test_a_spanish_server_with_a_brazilian_player(
             ana, fake.channel_id, "domino new", {"variant": "draw"}, locale="es-419"
         )
         lobby = result.message
-        assert lobby is not None and lobby.embed is not None and not result.ephemeral
+        assert lobby is not None and lobby.v2 and not result.ephemeral
         tid = table_id_of(lobby)
-        assert lobby.embed["title"] == f"Con robo (dos jugadores) · mesa {tid}"
+        assert lobby.title() == f"Con robo (dos jugadores) · mesa {tid}"
         assert "Asiento 1: <@1001>" in lobby.text()
         labels = [b["label"] for b in lobby.buttons()]
         assert labels[:4] == ["Sentarse", "Levantarse", "Empezar", "Cancelar"]
-        assert "Añadir máquina: fácil" in labels  # Spain's word, not es-419's "computadora"
+        menu = lobby.component(f"domino:addai:{tid}")
+        assert menu is not None and menu["options"][0]["label"] == "fácil"
+        assert "máquina" in menu["placeholder"]  # Spain's word, not es-419's "computadora"
 
         # Private answers follow each player's own language.
         await fake.click(bia, lobby, button(lobby, "join"), locale="pt-BR")
@@ -109,8 +111,13 @@ async def test_a_spanish_server_with_a_brazilian_player(
         game = await game_message(fake, bot, tid)
         await settle(bot)
         text = game.text()
-        assert "Marcador" in text and "Jugadores" in text and "Turno" in text, text
+        # The short text block: heading, what just happened, whose turn (the score and the
+        # tiles in hand are on the picture, its alt text in Spanish too).
+        assert text.startswith("**Con robo (dos jugadores) · mano 1**"), text
+        assert "Empieza la partida." in text and "▶ <@1001>: si no juegas" in text, text
         assert f"Mesa {tid} · pozo: 14" in text and "jugada" not in text
+        ((_, alt),) = game.media()
+        assert alt and alt == game.attachments[0].description
         assert [b["label"] for b in game.buttons()] == ["Mis fichas", "Rendirse"]
         # The table picture is drawn with the server's words.
         started = await bot.svc.get(tid)
@@ -118,9 +125,9 @@ async def test_a_spanish_server_with_a_brazilian_player(
         assert public is not None
         spanish = render_table(public, started.names, **picture_options("es-ES"))
         assert game.attachments[0].data == spanish != render_table(public, started.names)
-        begins = [m for m in fake.public_messages() if "¡empieza la partida!" in m.content]
-        assert begins, [m.content for m in fake.public_messages()]
-        assert "Pulsa **Mis fichas**" in begins[0].content
+        begins = [m for m in fake.public_messages() if "¡empieza la partida!" in m.text()]
+        assert begins, [m.text() for m in fake.public_messages()]
+        assert "Pulsa **Mis fichas**" in begins[0].text()
         (thread,) = fake.threads(fake.channel_id)
         assert thread.name == f"Dominó · Con robo (dos jugadores) · mesa {tid}"
 
@@ -133,12 +140,12 @@ async def test_a_spanish_server_with_a_brazilian_player(
         message = hand.message
         assert message is not None and message.ephemeral
         opening = {"es-419": "Te toca: sales tú.", "pt-BR": "Sua vez: você sai jogando."}
-        assert opening[locales[mover.id]] in message.content, message.content
+        assert opening[locales[mover.id]] in message.text(), message.text()
         waiting = await _hand(fake, other, game, locales[other.id])
         other_hand = waiting.message
         assert other_hand is not None
         expected = {"es-419": "Mano 1. Esperando a", "pt-BR": "Rodada 1. Esperando"}
-        assert expected[locales[other.id]] in other_hand.content
+        assert expected[locales[other.id]] in other_hand.text()
 
         choice = next(c for c in enabled(message) if (p := parse(c)) and p[0] == "play")
         parsed = parse(choice)
@@ -147,14 +154,14 @@ async def test_a_spanish_server_with_a_brazilian_player(
         click = await fake.click(mover, message, choice, locale=locales[mover.id])
         await click.wait_for_edits(1)
         played = {"es-419": f"Jugaste el {tile}.", "pt-BR": f"Você jogou a {tile}."}
-        assert played[locales[mover.id]] in message.content, message.content
+        assert played[locales[mover.id]] in message.text(), message.text()
         await settle(bot)
         game = await game_message(fake, bot, tid)
         assert f"{mover.global_name} sale con el {tile}." in game.text()  # public: Spain's Spanish
 
         # The other player's private hand is refreshed for his turn, in his language.
         turn = {"es-419": "Te toca (mano 1). Puntas:", "pt-BR": "Sua vez (rodada 1). Pontas:"}
-        await fake.wait_for(lambda: turn[locales[other.id]] in other_hand.content)
+        await fake.wait_for(lambda: turn[locales[other.id]] in other_hand.text())
 
 
 async def test_rules_and_errors_in_the_users_language(
@@ -207,7 +214,7 @@ async def test_the_words_in_the_pictures_follow_the_locale(
         return render
 
     fake_render = types.ModuleType("render")
-    fake_render.LABELS = {"score": "Score", "pile": "pile: {count}"}  # type: ignore[attr-defined]
+    fake_render.LABELS = {"score": "Match over", "pile": "pile: {count}"}  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "render", fake_render)
     monkeypatch.setattr(pictures, "table_renderer", lambda: renderer("render_table"))
     monkeypatch.setattr(pictures, "hand_renderer", lambda: renderer("render_hand"))
@@ -234,8 +241,8 @@ async def test_the_words_in_the_pictures_follow_the_locale(
     tables = [options for kind, options in calls if kind == "render_table"]
     hands = [options for kind, options in calls if kind == "render_hand"]
     assert tables and all(
-        o["labels"] == {"score": "Placar", "pile": "monte: {count}"} for o in tables
+        o["labels"] == {"score": "Fim da partida", "pile": "monte: {count}"} for o in tables
     )
     assert all(len(o["last"]) == 2 for o in tables)  # each seat's last move, from the log
-    assert {"labels": {"score": "Marcador", "pile": "pozo: {count}"}} in hands  # Eve's
+    assert {"labels": {"score": "Fin de la partida", "pile": "pozo: {count}"}} in hands  # Eve's
     assert {} in hands  # Ana's, in English

@@ -9,7 +9,6 @@ import discord
 from tests.cogs.helpers import (
     answer,
     button,
-    button_with,
     factory,
     game_message,
     new_table,
@@ -29,14 +28,21 @@ async def test_join_leave_computers_and_start_with_empty_seats(
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
         result, tid = await new_table(fake, bot, alice, variant="partners", target=100)
         lobby = result.message
-        assert lobby is not None and lobby.embed is not None
-        assert "Partners (Latin) · table" in lobby.embed["title"]
+        # A compact lobby: one container, one row of four buttons, one "Add computer" menu
+        # whose levels each say what they do.
+        assert lobby is not None and lobby.v2 and lobby.title().startswith("Partners (Latin) · ")
         assert "Seat 1 · team 1: <@1001>" in lobby.text()
-        assert "**easy**: plays any tile that fits, at random" in lobby.text()  # every level,
-        assert "**expert**: reads its partner's signals" in lobby.text()  # in one line each
         assert set(lobby.custom_ids()) == {
-            f"domino:{k}:{tid}" for k in ("join", "leave", "start", "cancel")
-        } | {f"domino:ai:{tid}:{level}" for level in ("easy", "normal", "hard", "expert")}
+            f"domino:{k}:{tid}" for k in ("join", "leave", "start", "cancel", "addai")
+        }
+        rows = [c for c in lobby.all_components() if c["type"] == 1]
+        assert [len(r["components"]) for r in rows] == [4, 1]
+        menu = lobby.component(f"domino:addai:{tid}")
+        assert menu is not None and menu["type"] == 3
+        options = {o["value"]: o for o in menu["options"]}
+        assert list(options) == ["easy", "normal", "hard", "expert"]
+        assert options["easy"]["description"] == "plays any tile that fits, at random"
+        assert options["expert"]["description"].startswith("reads its partner's signals")
 
         join = await fake.click(bob, lobby, button(lobby, "join"))
         assert join.type == 6
@@ -50,10 +56,10 @@ async def test_join_leave_computers_and_start_with_empty_seats(
         stranger_leave = await fake.click(carol, lobby, button(lobby, "leave"))
         assert await answer(stranger_leave) == "You are not seated at this table."
 
-        not_host = await fake.click(carol, lobby, button_with(lobby, "ai", "hard"))
+        not_host = await fake.select(carol, lobby, f"domino:addai:{tid}", ["hard"])
         assert await answer(not_host) == "Only the host of the table can do that."
-        await fake.click(alice, lobby, button_with(lobby, "ai", "hard"))
-        await fake.wait_for(lambda: "Computer 2 (computer, hard)" in lobby.text())
+        await fake.select(alice, lobby, f"domino:addai:{tid}", ["hard"])
+        await fake.wait_for(lambda: "Computer 2 · hard" in lobby.text())
         await fake.click(carol, lobby, button(lobby, "join"))
         await fake.wait_for(lambda: "Seat 3 · team 1: <@1003>" in lobby.text())
 

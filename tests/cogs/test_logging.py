@@ -51,7 +51,7 @@ async def test_a_debug_run_logs_no_interaction_token(
     tokens = [r.token for r in fake.interactions]
     assert len(tokens) >= 4
     assert [t for t in tokens if t in log] == []
-    assert hand.message is not None and hand.message.content not in log
+    assert hand.message is not None and hand.message.text() not in log
 
 
 def test_the_filter_blanks_tokens() -> None:

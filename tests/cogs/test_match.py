@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogs.colours import GREEN
 from domino import Action, Match, Play, preset
 from tests.cogs.helpers import (
     assert_no_hidden_tiles,
@@ -37,7 +38,17 @@ async def test_full_match_two_people_two_computers(
         game = await start_with_computers(fake, bot, alice, lobby)
         thread = fake.channels[game.channel_id]
         assert thread.is_thread and thread.parent_id == fake.channel_id
-        assert "<@1001>" in game.content and "<@1002>" in game.content
+        # One container (the running match's green), the players greeted in its text, the
+        # picture at full width with its alt text, My tiles beside the turn line.
+        assert game.v2 and not game.content and not game.embeds
+        container = game.container()
+        assert container is not None and container["accent_color"] == GREEN.value
+        assert "<@1001>" in game.text() and "<@1002>" in game.text()
+        ((picture, alt),) = game.media()
+        assert picture is not None and picture.filename == "table.png" and alt
+        turn = next(c for c in container["components"] if c["type"] == 9)
+        assert turn["components"][0]["content"].startswith("▶ ")
+        assert turn["accessory"]["custom_id"].startswith(f"domino:tiles:{tid}:")
 
         turns = await play_until_over(fake, bot, tid, [alice, bob])
         await settle(bot)
@@ -48,19 +59,27 @@ async def test_full_match_two_people_two_computers(
         assert max(view.scores) >= 50
 
         posted = fake.messages(thread.id)
-        hand_ends = [m for m in posted if m.embed and "Hand " in (m.embed.get("title") or "")]
-        assert len([m for m in hand_ends if "is over" not in m.embed["title"]]) == len(
-            view.hand_results
-        )
+        assert all(m.v2 for m in posted if m.author.id == fake.bot_user.id and not m.content)
+        games = [m for m in posted if m.attachment("table.png")]
+        results = [m for m in posted if "Pips left:" in m.text()]
+        assert len(results) == len(view.hand_results) == len(games)
+        # One picture per hand end: each hand's game message shows its final position (and
+        # says how it ended); the result post is words only.
+        for number, (shown, result) in enumerate(zip(games, results, strict=True), start=1):
+            assert f"· hand {number}" in shown.text()
+            assert not result.attachments and not result.media()
+            title = result.text().splitlines()[0]
+            assert title in shown.text() or number == len(results)  # the last: the outcome
+            assert "▶" not in result.text() and "tiles" not in result.text()
         final = posted[-1]
-        assert final.embed is not None and final.embed["title"] == "Match over"
-        announced = [m for m in hand_ends if "is over" not in m.embed["title"]]
-        assert announced[-1].embed["fields"][0]["value"] == final.embed["fields"][0]["value"]
-        assert "Pips left:" in announced[0].text()
+        assert final.text().startswith("**Match over**")
+        assert not final.attachments  # the last game message shows the final position
+        assert results[-1].text().splitlines()[-1].removeprefix("Score: ") in final.text()
         assert "won the match" in final.text()
         assert info.table.message_id is not None
         last_game = fake.message(info.table.message_id)
         assert last_game.custom_ids() == []  # no buttons once over
+        assert "won the match" in last_game.text()
         assert await assert_no_hidden_tiles(fake, bot, tid) > 5
         assert fake.error_responses == []
 
@@ -124,14 +143,14 @@ async def test_a_tile_that_fits_both_ends_asks_which_end(
             tile = ask[0].split(":")[3]
             click = await fake.click(user, hand, ask[0])
             await click.wait_for_edits(1)
-            assert f"Where do you lay {tile}?" in hand.content
+            assert f"Where do you lay {tile}?" in hand.text()
             before = info.public_view()
             assert before is not None and before.ends is not None
             # The end buttons say the number they play on, as the picture's end discs do.
             left, right = before.ends
             labels = [b["label"] for b in hand.buttons()]
             assert labels == [f"on the {left}", f"on the {right}", "Back"], labels
-            assert "move" not in hand.content
+            assert "move" not in hand.text()
             back = await fake.click(user, hand, button(hand, "back"))
             await back.wait_for_edits(1)
             assert ask[0] in enabled(hand)  # the tiles again
@@ -140,7 +159,7 @@ async def test_a_tile_that_fits_both_ends_asks_which_end(
             right = button_with(hand, "play", "right")
             played = await fake.click(user, hand, right)
             await played.wait_for_edits(1)
-            assert f"You played {tile}." in hand.content
+            assert f"You played {tile}." in hand.text()
             after = await bot.svc.get(tid)
             view = after.public_view()
             assert view is not None and after.seq == info.seq + 1

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from bot.match_end import ARCHIVE_AFTER
+from cogs.colours import GOLD
 from tests.cogs.helpers import (
     FakeClock,
     TestBot,
@@ -32,8 +33,14 @@ async def resign(fake: FakeDiscord, bot: TestBot, user: FakeUser, where: int) ->
 
 
 def match_end(fake: FakeDiscord, thread: int) -> StoredMessage | None:
-    found = [m for m in fake.messages(thread) if m.embed and m.embed.get("title") == "Match over"]
+    found = [m for m in fake.messages(thread) if m.title() == "Match over"]
     return found[-1] if found else None
+
+
+def offer(message: StoredMessage) -> str:
+    """What the rematch offer says now: the match-end post's last text."""
+    texts = [c["content"] for c in message.all_components() if c.get("type") == 10]
+    return texts[-1] if texts else ""
 
 
 async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -56,11 +63,13 @@ async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) ->
         end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
         await settle(bot)
 
-        # The final picture, the result and both rating changes.
+        # The result and both rating changes, in one gold container; the final position is on
+        # the game message above (one picture of it).
         text = end.text()
         assert "Alice" in text and "won the match" in text
-        assert end.attachments and end.attachments[0].filename == "final.png"
-        assert end.embed["image"]["url"].endswith("final.png")
+        assert end.v2 and end.container()["accent_color"] == GOLD.value  # type: ignore[index]
+        assert not end.attachments and game.attachment("table.png")
+        assert "won the match" in game.text() and not game.buttons()
         changes = {int(u): (d, r) for u, d, r in RATING.findall(text)}
         assert set(changes) == {alice.id, bob.id}, text
         assert changes[alice.id][0].startswith("+") and changes[bob.id][0].startswith("-")
@@ -72,7 +81,7 @@ async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) ->
         assert await answer(stranger) == "Only the players of this match can ask for a rematch."
         click = await fake.click(alice, end, button(end, "rematch"))
         await click.wait_for_edits(1)
-        assert end.content == "Rematch? Accepted: <@1001>. Waiting for <@1002>."
+        assert offer(end) == "Rematch? Accepted: <@1001>. Waiting for <@1002>."
         assert not [t for t in bot.svc.open_tables() if t.status == "running"]
         click = await fake.click(bob, end, button(end, "rematch"))
         await click.wait_for_edits(1)
@@ -81,7 +90,7 @@ async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) ->
         # The rematch: same seats, same options, in the same thread, at once.
         (new,) = bot.svc.open_tables()
         assert new.status == "running" and new.id != tid
-        assert end.content == f"Rematch accepted by everyone: table {new.id}."
+        assert offer(end) == f"Rematch accepted by everyone: table {new.id}."
         assert end.custom_ids() == []
         assert [(s.user_id, s.kind) for s in new.seats] == [
             (s.user_id, s.kind) for s in first.seats
@@ -89,14 +98,14 @@ async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) ->
         assert new.ruleset == first.ruleset and new.table.turn_timer == 45
         assert new.table.channel_id == thread
         second = await game_message(fake, bot, new.id)
-        assert second.channel_id == thread and "the match begins" in second.content
+        assert second.channel_id == thread and "the match begins" in second.text()
         assert not fake.channels[thread].archived
 
         # The rematch ends too; nobody asks for another: the thread is archived later.
         await resign(fake, bot, alice, thread)
         await fake.wait_for(lambda: not bot.svc.open_tables())
         await settle(bot)
-        ends = [m for m in fake.messages(thread) if m.embed and m.embed["title"] == "Match over"]
+        ends = [m for m in fake.messages(thread) if m.title() == "Match over"]
         assert len(ends) == 2 and button(ends[-1], "rematch")
         clock.advance(ARCHIVE_AFTER - 1)
         await bot.svc.tick()
@@ -104,7 +113,7 @@ async def test_rematch_and_wrap_up(fake_discord: FakeDiscord, tmp_path: Path) ->
         clock.advance(2)
         await bot.svc.tick()
         await fake.wait_for(lambda: fake.channels[thread].archived, what="the thread archived")
-        assert ends[-1].custom_ids() == [] and "offer has closed" in ends[-1].content
+        assert ends[-1].custom_ids() == [] and "offer has closed" in offer(ends[-1])
         assert await bot.svc.store.deadlines.list() == []
 
 
@@ -186,7 +195,7 @@ async def test_rematch_the_bot_cannot_post_says_so(
         click = await fake.click(bob, end, button(end, "rematch"))
         await click.wait_for_edits(1)
         await settle(bot)
-        assert end.content == (
+        assert offer(end) == (
             "I am missing a permission in this channel. A server manager can let me view the "
             "channel, send messages, embed links, attach files, create public threads and send "
             "messages in threads here.\nThe table was cancelled."
@@ -200,7 +209,7 @@ async def test_rematch_the_bot_cannot_post_says_so(
         await settle(bot)
         (new,) = bot.svc.open_tables()
         assert new.status == "running"
-        assert end.content == f"Rematch accepted by everyone: table {new.id}."
+        assert offer(end) == f"Rematch accepted by everyone: table {new.id}."
         assert end.custom_ids() == []
         assert (await game_message(fake, bot, new.id)).channel_id == thread
 
@@ -234,7 +243,7 @@ async def test_rematch_names_whose_limit_stops_it(
         await settle(bot)
         (new,) = bot.svc.open_tables()
         assert new.status == "running"
-        assert end.content == f"Rematch accepted by everyone: table {new.id}."
+        assert offer(end) == f"Rematch accepted by everyone: table {new.id}."
 
 
 async def test_rematch_follows_the_servers_settings(
@@ -306,5 +315,5 @@ async def test_rematch_follows_the_servers_settings(
         await settle(bot)
         new = [t for t in bot.svc.open_tables() if t.host_id == alice.id]
         assert len(new) == 1 and new[0].status == "running"
-        assert end.content == f"Rematch accepted by everyone: table {new[0].id}."
+        assert offer(end) == f"Rematch accepted by everyone: table {new[0].id}."
         assert (await game_message(fake, bot, new[0].id)).channel_id == thread

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.hint import hint, lacked_numbers
+from bot.hint import Hint, hint, lacked_numbers
 from bot.tables import clock
 from bot.tables.practice import is_practice
-from domino import Match, Play, preset
+from cogs.domino import practice
+from domino import Match, Pass, Play, Tile, preset
 from tests.bot.helpers import count_hint_searches, fail_one_computer_search
 from tests.cogs.helpers import (
-    answer,
     button,
     factory,
     game_message,
@@ -27,7 +27,7 @@ from tests.cogs.helpers import (
     settle,
     shown_seq,
 )
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
 
 HINT = re.compile(r"^Hint from the expert computer player: (.+), because (.+)$")
 
@@ -57,18 +57,24 @@ async def test_practice_starts_at_once_and_offers_hints(
         info = await bot.svc.get(tid)
         assert args[-1] == str(info.seq)
         asked = await fake.click(alice, message, cid)
-        text = await answer(asked)
-        found = HINT.match(text)
-        assert found, text
+        # No new message pushing the hand up: the hint is said inside the hand message.
+        assert asked.type == 6
+        await asked.wait_for_edits(1)
+        assert not asked.followups and message.v2
+        text = next(x for x in message.text().splitlines() if x.startswith("💡 "))[2:]
         assert (await bot.svc.get(tid)).seq == info.seq  # a hint plays nothing
         (view,) = await bot.svc.views_for(tid, alice.id)
-        legal = {f"play {a.tile}" for a in view.legal if isinstance(a, Play)}
-        assert any(found.group(1).startswith(m) for m in legal) or found.group(1) in (
-            "draw a tile",
-            "pass",
-        )
+        if not text.startswith("Hint: no tile fits"):  # a pass or a draw has its own sentence
+            found = HINT.match(text)
+            assert found, text
+            # The end named by its number, as the buttons name it (never "left"/"right").
+            legal = {f"play {a.tile}" for a in view.legal if isinstance(a, Play)}
+            assert any(found.group(1).startswith(m) for m in legal), text
+            assert "left" not in found.group(1) and "right" not in found.group(1)
+        assert cid in message.custom_ids()  # the tiles are still there to play
         es = await fake.click(alice, message, cid, locale="es-ES")
-        assert not (await answer(es)).startswith("Hint")
+        await es.wait_for_edits(1)
+        assert "💡 Pista" in message.text() or "💡 Consejo" in message.text(), message.text()
 
         # A rematch of a practice match is practice too.
         thread = (await bot.svc.get(tid)).table.thread_id
@@ -104,9 +110,17 @@ async def test_twenty_hint_clicks_at_once_run_one_search(
         assert hand.message is not None
         cid = button(hand.message, "hint")
         clicks = await asyncio.gather(*(fake.click(alice, hand.message, cid) for _ in range(20)))
-        texts = [await answer(c) for c in clicks]
+        for click in clicks:
+            await click.wait_for_edits(1)
+        texts = [hint_line(click.edits[-1]) for click in clicks]
         assert all(HINT.match(t) for t in texts) and len(set(texts)) == 1, texts
         assert len(searches) == 1
+
+
+def hint_line(edit: dict[str, object]) -> str:
+    """The hint an edit of a hand message says (its line with the bulb, without it)."""
+    shown = StoredMessage(0, 0, None, FakeUser(0, ""), components=edit.get("components") or [])  # type: ignore[arg-type]
+    return next(x for x in shown.text().splitlines() if x.startswith("💡 "))[2:]
 
 
 async def test_no_hint_at_an_ordinary_table(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -150,6 +164,39 @@ def test_hint_reasons_read_the_position() -> None:
             match = match.apply(rng.choice(match.legal_actions()))
     assert "a double fits one number only: lay it while you can." in reasons
     assert "it is your only move." in reasons
+
+
+def test_hint_words_a_pass_a_count_and_an_end_as_the_player_reads_them() -> None:
+    """A pass has its own sentence (not "pass, because ... pass."), a count its plural form
+    (never "1 of your 1 tiles"), an end its number (the line winds in the picture: "left" and
+    "right" mean nothing there)."""
+    match = Match.new(preset("draw"), 1)
+    view = match.view(match.turn)
+    passing = practice.hint_text(
+        None, view, Hint(Pass(), "No tile fits and you cannot draw: pass.")
+    )
+    assert passing == "Hint: no tile fits and you cannot draw, so you pass."
+    keeps = "it keeps {count} of your {total} tiles playable on the new ends."
+    play = next(a for a in view.legal if isinstance(a, Play))
+    said = {
+        (c, t): practice.reason_text(None, Hint(play, keeps, {"count": c, "total": t}))
+        for c, t in ((1, 1), (1, 2), (2, 3), (3, 3))
+    }
+    assert said == {
+        (1, 1): "your last tile still fits one of the new ends.",
+        (1, 2): "one of your 2 tiles still fits the new ends.",
+        (2, 3): "2 of your 3 tiles still fit the new ends.",
+        (3, 3): "all 3 of your tiles still fit the new ends.",
+    }
+    opened = match.apply(play, match.turn)
+    after = opened.view(opened.turn)
+    assert after.ends is not None
+    left, right = after.ends
+    tile = Tile(left, 9) if left != right else Tile(left, 8)
+    text = practice.action_text(None, after, Play(tile, "right"))
+    assert text == (
+        f"play {tile} on the {right}" if left != right else f"play {tile} on the {right} (right)"
+    )
 
 
 

@@ -79,7 +79,7 @@ async def test_reminder_timeout_and_takeover(fake_discord: FakeDiscord, tmp_path
         info = await bot.svc.get(tid)
         assert info.status == "finished"
         final = fake.messages(thread)[-1]
-        assert final.embed is not None and final.embed["title"] == "Match over"
+        assert final.title() == "Match over"
 
 
 async def test_taken_over_player_sees_tiles_but_cannot_act(
@@ -110,5 +110,5 @@ async def test_taken_over_player_sees_tiles_but_cannot_act(
         assert info.seats[0] is not None and info.seats[0].kind == "computer"
         hand = await open_hand(fake, bot, alice, tid)
         assert hand.message is not None
-        assert "A computer plays for you now" in hand.message.content
+        assert "A computer plays for you now" in hand.message.text()
         assert all(b.get("disabled") for b in hand.message.buttons())

@@ -468,6 +468,17 @@ class StoredMessage:
                 found.append((self.attachment(name) if name else None, item.get("description")))
         return found
 
+    def title(self) -> str:
+        """The embed's title, or the first line of a v2 message's first text display without
+        its bold or heading marks ("" when there is neither)."""
+        if self.embeds:
+            return str(self.embeds[0].get("title") or "")
+        for comp in self.all_components():
+            if comp.get("type") == 10 and comp.get("content"):
+                line = str(comp["content"]).splitlines()[0].lstrip("# ")
+                return line[2:-2] if line.startswith("**") and line.endswith("**") else line
+        return ""
+
     def container(self) -> JSON | None:
         """The first container of a v2 message."""
         return next((c for c in self.components if c.get("type") == 17), None)

@@ -261,7 +261,7 @@ async def check_table(fake: FakeDiscord, store: Store, table: Table) -> None:
         assert rows[seq].seat == seat, (seq, seat, rows[seq])
     assert len({seq for seq, _ in table.acked}) == len(table.acked)
     place = (await store.tables.get(table.id)).thread_id or table.channel_id  # type: ignore[union-attr]
-    titles = [(m.embed or {}).get("title", "") for m in fake.messages(place)]
+    titles = [m.title() for m in fake.messages(place)]
     hands = [int(m.group(1)) for t in titles if (m := HAND_RESULT.match(t))]
     assert hands == list(range(1, len(match.hand_results) + 1)), hands
     assert titles.count("Match over") == 1
