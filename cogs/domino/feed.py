@@ -27,6 +27,7 @@ import discord
 from bot.errors import TableNotFound
 from bot.i18n import tr, trn
 from bot.store import FeedRow
+from bot.tables import practice
 from bot.tables.service import TableInfo
 from cogs.colours import GREY
 from cogs.domino import game_message, texts
@@ -41,6 +42,9 @@ log = logging.getLogger(__name__)
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 BACKOFF_FIRST = 0.5
+#: A person pinged as a turn began is not pinged at the next turn's beginning within this many
+#: seconds (he is at the table); the half-time ping still comes.
+PING_GAP = 60.0
 BACKOFF_MAX = 60.0
 #: What can go wrong on the way to Discord and is worth trying again.
 RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
@@ -83,6 +87,9 @@ class Feed:
         self._dirty = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()  # one round at a time
+        # user -> when a ping last mentioned him, and for which turn (best effort, in memory)
+        self._pinged: dict[int, tuple[float, int]] = {}
+        self._practice: bool | None = None  # a practice table: its player is there, no pings
 
     @property
     def service(self) -> Any:
@@ -280,6 +287,9 @@ class Feed:
         await self.presenter.match_end_posted(info, getattr(message, "id", None))
         await self._save(dataclasses.replace(feed, match_announced=True))
         self.closed = True
+        # Every seated player's private message says the match is over (none keeps waiting
+        # for a turn that will not come).
+        await self.presenter.refresh_hands(info, everyone=True)
         self.presenter.forget_hands(info.id)
 
     # -- the game message of the running hand --------------------------------------------------
@@ -461,12 +471,15 @@ class Feed:
         except RETRYABLE as exc:  # best effort: the game message shows whose turn it is
             log.info("table %s: turn ping not posted (%s)", info.id, _describe(exc))
             return feed
+        self._pinged[user] = (self.service.clock(), turn)
         return await self._save(
             dataclasses.replace(feed, ping_message_id=message.id, ping_turn=turn, ping_stage=stage)
         )
 
     async def _wanted_ping(self, info: TableInfo) -> tuple[int, int, int] | None:
-        """(user, the action count his turn began at, 1 or 2 at half time), or None."""
+        """(user, the action count his turn began at, 1 or 2 at half time), or None: nobody is
+        waiting for a ping (a practice table; the person was pinged less than a minute ago and
+        it is not half time yet; pings turned off; the bot moves for him in a moment)."""
         row = info.turn_seat
         view = info.public_view()
         if (
@@ -483,6 +496,10 @@ class Feed:
         now = self.service.clock()
         if now < info.turn_started:
             return None  # the pause after a hand
+        if self._practice is None:
+            self._practice = await practice.is_practice(self.service, info.id)
+        if self._practice:
+            return None
         if not (await self.service.player_settings(row.user_id)).turn_pings:
             return None
         drew = 0  # the turn began before the draws of the player to move
@@ -491,7 +508,11 @@ class Feed:
                 break
             drew += 1
         half = info.turn_started + info.table.turn_timer / 2
-        return row.user_id, info.seq - drew, 2 if now >= half else 1
+        stage, turn = (2 if now >= half else 1), info.seq - drew
+        last = self._pinged.get(row.user_id)
+        if stage == 1 and last is not None and last[1] != turn and now - last[0] < PING_GAP:
+            return None
+        return row.user_id, turn, stage
 
     # -- take-overs -------------------------------------------------------------------------------
 

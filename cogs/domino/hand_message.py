@@ -109,22 +109,27 @@ def hand_payload(
     choose: Tile | None = None,
     notice: str | None = None,
     since: Sequence[str] = (),
+    new_hand: bool = False,
 ) -> tuple[str, list[DominoButton]]:
     """The text and buttons of a player's private hand message.
 
     ``choose``: the tile whose end the player picks now (one button per end, Back);
-    ``since``: what happened since the player's last turn, one event a line.
+    ``notice``: what his click did, said first ("You played 3-5. The hand is over.");
+    ``since``: what happened since the player's last turn, one event a line;
+    ``new_hand``: the message showed an earlier hand's tiles (so it says these are new).
     """
     acting = acting_view(info, views)
     shown = acting or views[0]
     seq = info.seq
     hand_no = shown.hand_number
     lines: list[str] = []
+    if notice:
+        lines.append(notice)
     if since:
         lines.append(tr(locale, "Since your last turn:"))
         lines.extend(f"· {line}" for line in since)
-    if notice:
-        lines.append(notice)
+    if new_hand and info.status == "running" and shown.outcome is None:
+        lines.append("**" + tr(locale, "Hand {number}: new tiles.", number=hand_no) + "**")
     if len(views) > 1:
         lines.append(
             tr(
@@ -236,6 +241,7 @@ class _HandMessage:
     locale: str | None
     seq: int
     acting: bool  # the message offered actions (it must not keep offering them)
+    hand: int = 0  # the hand whose tiles it shows (0: not known)
     since: float = field(default_factory=time.monotonic)
 
 
@@ -312,8 +318,11 @@ class HandMessages:
         since = [
             texts.entry_text(locale, info, e) for e in history.since(seats, limit=HAND_LOG_LINES)
         ]
+        before = self._hands.get((info.id, interaction.user.id))
+        hand_no = views[0].hand_number if views else 0
         content, buttons = hand_payload(
-            locale, info, views, choose=choose, notice=notice, since=since
+            locale, info, views, choose=choose, notice=notice, since=since,
+            new_hand=before is not None and before.hand not in (0, hand_no),
         )
         if choose is None:
             acting = acting_view(info, views)
@@ -340,14 +349,15 @@ class HandMessages:
                 content=None, attachments=files, view=layout
             )
         self._hands[(info.id, interaction.user.id)] = _HandMessage(
-            interaction, locale, info.seq, acting
+            interaction, locale, info.seq, acting, hand_no
         )
 
     def claim(self, interaction: discord.Interaction[Any], table_id: int, seq: int) -> None:
         """The player's own click is about to redraw his hand message for the state at ``seq``:
         the table's refresh must not race it (and wipe its "You played ..." line)."""
+        shown = self._hands.get((table_id, interaction.user.id))
         self._hands[(table_id, interaction.user.id)] = _HandMessage(
-            interaction, interaction.locale.value, seq, False
+            interaction, interaction.locale.value, seq, False, shown.hand if shown else 0
         )
 
     async def refresh(self, info: TableInfo, *, everyone: bool = False) -> None:
@@ -364,9 +374,10 @@ class HandMessages:
             if not everyone and not hand.acting and info.turn not in info.seats_of(user_id):
                 continue
             try:
-                fresh, views = await self.state_for(info.id, user_id)
-                await self._send(hand.interaction, fresh, views, hand.locale, new=False)
-                self._hands[(table_id, user_id)].since = hand.since
+                # (a finished match: the message says so in place of the tiles)
+                await self.show(hand.interaction, info.id, new=False)
+                if (table_id, user_id) in self._hands:
+                    self._hands[(table_id, user_id)].since = hand.since
             except (discord.HTTPException, ServiceError) as exc:
                 log.debug("table %s: hand of %s not refreshed: %s", info.id, user_id, exc)
                 self._hands.pop((table_id, user_id), None)

@@ -173,6 +173,55 @@ async def test_turn_ping_posted_deleted_and_repeated_at_half_time(
         assert next_ping.content.startswith(f"<@{now}>, {PING}")
 
 
+async def test_pings_only_when_someone_is_really_waiting(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Our decision: a person who was pinged less than a minute ago is at the table: his next
+    turn's start pings nobody (the half-time ping still comes); a practice table pings never."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        tid, game = await _two_players(fake, bot, alice, bob)
+        place = game.channel_id
+        users = {alice.id: alice, bob.id: bob}
+        hands: dict[int, InteractionResult] = {}
+        first = human_to_move(bot, tid)
+        assert isinstance(first, int) and len(_pings(fake, place)) == 1
+        # Both move within seconds: the first player's turn comes back, nobody is pinged.
+        for _ in range(2):
+            who = human_to_move(bot, tid)
+            assert isinstance(who, int)
+            clock.advance(5)
+            await play_turn(fake, bot, tid, users[who], hands)
+            await settle(bot)
+        posted = [m for m in fake.requests if m.method == "POST" and PING in str(m.json)]
+        assert human_to_move(bot, tid) == first and not _pings(fake, place)
+        assert len(posted) == 2  # the first player's, the second player's
+        # Half time: he is late now, so he is pinged.
+        clock.advance(TIMER / 2)
+        await bot.svc.tick()
+        await settle(bot)
+        (late,) = _pings(fake, place)
+        assert late.content.startswith(f"<@{first}>, {PING}")
+
+        # Practice: the player is there; never a ping, even at half time.
+        carol = fake.add_user(1003, "carol", "Carol")
+        alone = await fake.slash(carol, fake.channel_id, "domino practice", {"variant": "draw"})
+        assert alone.message is not None
+        await settle(bot)
+        practice = next(t for t in bot.svc.open_tables() if t.host_id == carol.id)
+        clock.advance(TIMER / 2)
+        await bot.svc.tick()
+        await settle(bot)
+        where = practice.table.thread_id or fake.channel_id
+        if human_to_move(bot, practice.id) == carol.id:
+            assert not [m for m in fake.messages(where) if f"<@{carol.id}>, {PING}" in m.content]
+        said = f"<@{carol.id}>, {PING}"
+        assert not [r for r in fake.requests if r.method == "POST" and said in str(r.json)]
+
+
 async def test_no_pings_for_a_player_who_turned_them_off(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:

@@ -50,7 +50,8 @@ async def test_full_match_two_people_two_computers(
         assert turn["components"][0]["content"].startswith("▶ ")
         assert turn["accessory"]["custom_id"].startswith(f"domino:tiles:{tid}:")
 
-        turns = await play_until_over(fake, bot, tid, [alice, bob])
+        hands: dict[int, InteractionResult] = {}
+        turns = await play_until_over(fake, bot, tid, [alice, bob], hands=hands)
         await settle(bot)
         info = await bot.svc.get(tid)
         assert info.status == "finished" and turns > 5
@@ -80,6 +81,15 @@ async def test_full_match_two_people_two_computers(
         last_game = fake.message(info.table.message_id)
         assert last_game.custom_ids() == []  # no buttons once over
         assert "won the match" in last_game.text()
+        # Private transitions: each player was told the next hand dealt him new tiles; at the
+        # end every seated player's message says the match is over (none keeps waiting).
+        assert len(view.hand_results) > 1
+        for user in (alice, bob):
+            private = hands[user.id].message
+            assert private is not None and private.v2
+            versions = [*private.history, private]
+            assert any("**Hand 2: new tiles.**" in v.text() for v in versions), user.name
+            assert "The match is over." in private.text() and not private.buttons()
         assert await assert_no_hidden_tiles(fake, bot, tid) > 5
         assert fake.error_responses == []
 
