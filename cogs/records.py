@@ -24,7 +24,7 @@ import io
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import discord
@@ -36,6 +36,7 @@ from bot.i18n import N_, number, tr, trn
 from bot.records.boards import PeriodBoards
 from bot.records.forget import Forgetting
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
+from bot.records.rating import DISPLAY_BASE
 from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
 from bot.records.service import (
     LEADERBOARD_ORDERS,
@@ -281,7 +282,9 @@ def leaderboard_embed(locale: str | None, page: LeaderboardPage) -> discord.Embe
 def leaderboard_buttons(
     locale: str | None, page: LeaderboardPage, owner: int
 ) -> list[RecordsButton]:
-    """Previous / Next, carrying the page they lead to."""
+    """Previous / Next, carrying the page they lead to (none on a board of one page)."""
+    if page.pages <= 1:
+        return []
     common = (owner, page.scope, page.bucket, page.by)
     return [
         LeaderboardButton(
@@ -381,6 +384,30 @@ def stats_embed(locale: str | None, stats: PlayerStats, shown: str) -> discord.E
         )
     embed.set_image(url=f"attachment://{PICTURE}")
     return embed
+
+
+def chart_alt_text(
+    locale: str | None, stats: PlayerStats, shown: str, labels: Mapping[str, str]
+) -> str:
+    """The rating picture in words: each family's rating from its start to now."""
+    parts = [
+        trn(
+            locale,
+            "{family}: from {start} to {now} in one rated match",
+            "{family}: from {start} to {now} in {count} rated matches",
+            len(points),
+            family=labels.get(family, family),
+            start=number(locale, DISPLAY_BASE),
+            now=number(locale, points[-1][1]),
+        )
+        for family, points in stats.series.items()
+        if points
+    ]
+    if not parts:
+        return tr(locale, "Rating over time of {name}: no rated matches yet.", name=shown)
+    return tr(
+        locale, "Rating over time of {name}. {families}.", name=shown, families="; ".join(parts)
+    )
 
 
 def _history_line(locale: str | None, item: HistoryItem, names: bool = True) -> str:
@@ -910,6 +937,8 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 title=tr(locale, "Rating over time"),
                 labels=labels,
                 empty_text=tr(locale, "No rated matches yet"),
+                start=DISPLAY_BASE,
+                number=lambda value: number(locale, value),
             )
             extra: dict[str, Any] = {}
             guild = interaction.guild_id
@@ -917,9 +946,10 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 path = links.player_path(guild, target.id)
                 if url := await web_url(self.bot, self.records.store, guild, path):
                     extra["view"] = _view([]).add_item(web_button(locale, url))
+            alt = chart_alt_text(locale, found, shown, labels)
             await interaction.followup.send(
                 embed=stats_embed(locale, found, shown),
-                file=discord.File(io.BytesIO(picture), filename=PICTURE),
+                file=discord.File(io.BytesIO(picture), filename=PICTURE, description=alt),
                 ephemeral=private,
                 **extra,
             )

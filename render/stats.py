@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -37,13 +37,15 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return font(size)
 
 
-def _nice_step(span: float, ticks: int = 4) -> float:
+def _nice_step(span: float, ticks: int = 4) -> int:
+    """A whole step between ticks (1, 2, 5 or 10 times a power of ten): labels without
+    decimals."""
     raw = max(span, 1.0) / ticks
-    power = 10 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 2.5, 5, 10):
+    power = 10 ** max(0, math.floor(math.log10(raw)))
+    for factor in (1, 2, 5, 10):
         if raw <= factor * power:
-            return factor * power
-    return 10 * power
+            return int(factor * power)
+    return int(10 * power)
 
 
 def _date(t: float) -> str:
@@ -56,14 +58,22 @@ def rating_chart(
     title: str,
     labels: Mapping[str, str] | None = None,
     empty_text: str = "",
+    start: float | None = None,
+    number: Callable[[float], str] = lambda value: f"{value:g}",
     width: int = 640,
     height: int = 300,
 ) -> bytes:
     """A PNG of each series (key -> points) as a line of rating against time.
 
     ``labels`` names the series in the legend (default: their keys); ``empty_text`` is
-    written when there is no point at all.
+    written when there is no point at all; ``start``: the rating every series begins from
+    (drawn just before its first point, so one match is a line, not a lone dot); ``number``
+    writes a tick's value (the reader's digits).
     """
+    if start is not None:
+        series = {
+            key: [(pts[0][0] - 1.0, start), *pts] if pts else [] for key, pts in series.items()
+        }
     labels = labels or {}
     scale = 2  # draw at twice the size, then shrink: smooth lines without anti-aliasing code
     w, h = width * scale, height * scale
@@ -102,7 +112,9 @@ def rating_chart(
     t0 = min(t for t, _ in points)
     t1 = max(t for t, _ in points)
 
-    left = pad + int(draw.textlength(f"{int(hi)}", font=small)) + 8 * scale
+    ticks = [lo + k * step for k in range(round((hi - lo) / step) + 1)]
+    widest = max(draw.textlength(number(value), font=small) for value in ticks)
+    left = pad + int(widest) + 8 * scale
     right = w - pad
     top = pad + (52 if below else 30) * scale
     bottom = h - pad - 18 * scale
@@ -115,14 +127,12 @@ def rating_chart(
     def py(r: float) -> float:
         return bottom - (r - lo) / (hi - lo) * (bottom - top)
 
-    value = lo
-    while value <= hi + 1e-9:
+    for value in ticks:
         y = py(value)
         draw.line((left, y, right, y), fill=GRID, width=scale)
-        draw.text((left - 6 * scale, y), f"{value:g}", font=small, fill=AXIS_TEXT, anchor="rm")
-        value += step
+        draw.text((left - 6 * scale, y), number(value), font=small, fill=AXIS_TEXT, anchor="rm")
     draw.text((left, bottom + 4 * scale), _date(t0), font=small, fill=AXIS_TEXT, anchor="la")
-    if t1 != t0:
+    if _date(t1) != _date(t0):
         draw.text((right, bottom + 4 * scale), _date(t1), font=small, fill=AXIS_TEXT, anchor="ra")
 
     for i, pts in enumerate(series.values()):

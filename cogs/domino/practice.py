@@ -142,7 +142,9 @@ class PracticeMixin:
                         "{user} practises {variant} against computer players.",
                         user=user.mention,
                         variant=texts.variant_name(guild_locale, variant),
-                    ),
+                    )
+                    + " "
+                    + tr(guild_locale, "Practice is not rated."),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
                 message = await interaction.original_response()

@@ -39,3 +39,24 @@ def test_chart_copes_with_one_point_and_with_none() -> None:
     assert COLOURS[0] in colours_of(one)
     empty = open_png(rating_chart({}, title="Cid", empty_text="No rated matches yet"))
     assert not colours_of(empty) & set(COLOURS)
+
+
+def test_one_match_is_a_line_and_no_tick_label_is_cut() -> None:
+    """After a first match the rating is a line from the newcomer's 1000 (not a lone dot);
+    tick labels, written the reader's way, fit left of the axis (none runs off the edge)."""
+    dot = open_png(rating_chart({"two-player": [(1.7e9, 1097.25)]}, title="Bea"))
+    line = open_png(
+        rating_chart(
+            {"two-player": [(1.7e9, 1097.25)]},
+            title="Bea",
+            start=1000,
+            number=lambda value: f"{value:,.0f}".replace(",", "."),
+        )
+    )
+    blue = COLOURS[0]
+    assert sum(1 for p in line.getdata() if p == blue) > 5 * sum(
+        1 for p in dot.getdata() if p == blue
+    )
+    for img in (dot, line):
+        edge = img.crop((0, 0, 4, img.height))
+        assert colours_of(edge) == {(43, 45, 49)}, "a label runs off the left edge"

@@ -196,6 +196,19 @@ async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
         assert "vs computers: easy 0–1" in text
         picture = shown.attachment("rating.png")
         assert picture is not None and picture.is_png
+        # The picture in words too (the only picture that lacked them), from the first match.
+        assert picture.description is not None
+        assert picture.description.startswith("Rating over time of Alice. Two-player games: ")
+        said = picture.description
+        assert "from 1,000 to " in said and "in one rated match" in said
+
+        # The people's board: no computer on it, and no Previous/Next on its one page.
+        board = await fake.slash(
+            alice, fake.channel_id, "domino leaderboard", {"variant": "two-player"}
+        )
+        shown_board = board.message if board.message is not None else board.initial
+        assert shown_board is not None and "Alice" in shown_board.text()
+        assert "Computer" not in shown_board.text() and shown_board.buttons() == []
 
         history = await fake.slash(alice, fake.channel_id, "domino history", {})
         assert history.message is not None
