@@ -234,11 +234,18 @@ class DominoCog(
             elif variant == "tournament":
                 embed = discord.Embed(description=tournament_rules(locale), colour=BLUE)
             else:
-                embed = discord.Embed(
+                # Five lines first (what a newcomer needs at the table), then every rule.
+                short = discord.Embed(
                     title=texts.variant_name(locale, variant),
-                    description=rules_text(locale, variant),
+                    description="\n".join(
+                        f"{i}. {line}"
+                        for i, line in enumerate(texts.rules_summary(locale, variant), start=1)
+                    ),
                     colour=BLUE,
                 )
+                full = discord.Embed(description=rules_text(locale, variant), colour=BLUE)
+                await interaction.response.send_message(embeds=[short, full], ephemeral=True)
+                return
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="settings", description=locale_str("Your own settings"))

@@ -351,3 +351,65 @@ def permission_text(locale: str | None) -> str:
         "channel, send messages, embed links, attach files, create public threads and send "
         "messages in threads here.",
     )
+
+
+def rules_summary(locale: str | None, variant: str) -> list[str]:
+    """The rules of ``variant`` in five lines (who plays, the tiles, a turn, a hand's end, the
+    score), drawn from its rule set: what ``/domino rules`` says first."""
+    from domino import preset
+
+    rs = preset(variant)
+    if rs.people < rs.seats:
+        who = tr(locale, "{people} people, each plays both hands of a pair.", people=rs.people)
+    elif rs.teams:
+        who = tr(locale, "{seats} players in two pairs, partners sitting across.", seats=rs.seats)
+    else:
+        who = tr(locale, "{seats} players, each for himself.", seats=rs.seats)
+    rest = len(rs.tiles) - rs.seats * rs.hand_size
+    if rs.draw:
+        left = tr(locale, "the rest is a pile to draw from")
+    elif rest:
+        left = trn(locale, "one tile stays face down", "{count} tiles stay face down", rest)
+    else:
+        left = tr(locale, "every tile is dealt")
+    tiles = tr(
+        locale, "Double-{top} set, {count} tiles each; {rest}.",
+        top=rs.max_pip, count=rs.hand_size, rest=left,
+    )
+    if rs.draw:
+        turn = tr(locale, "On your turn lay a tile matching an open end; if none fits, draw.")
+    else:
+        turn = tr(locale, "On your turn lay a tile matching an open end; if none fits, pass.")
+    if rs.spinner:
+        turn += " " + tr(locale, "The first double opens four ends.")
+    end = tr(
+        locale,
+        "A hand ends when someone lays his last tile (domino) or nobody can play (blocked).",
+    )
+    if rs.scoring == "penalty":
+        score = tr(
+            locale,
+            "Each player takes the pips left in his hand as penalty points; after {hands} "
+            "hands the fewest win.",
+            hands=rs.hands or 0,
+        )
+    elif rs.end_scoring:
+        score = tr(
+            locale,
+            "Ends adding up to a multiple of {step} score at once, and the hand's winner the "
+            "pips left; first to {target} wins.",
+            step=rs.end_scoring, target=rs.target or 0,
+        )
+    elif rs.scoring == "all":
+        score = tr(
+            locale,
+            "The hand's winner scores every pip left, partner's too; first to {target} wins.",
+            target=rs.target or 0,
+        )
+    else:
+        score = tr(
+            locale,
+            "The hand's winner scores the opponents' pips left; first to {target} wins.",
+            target=rs.target or 0,
+        )
+    return [who, tiles, turn, end, score]

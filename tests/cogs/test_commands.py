@@ -116,7 +116,13 @@ async def test_rules_of_every_variant(
         assert result.ephemeral and result.embed is not None
         name, _ = texts.VARIANTS[variant]
         assert result.embed["title"] == name
-        text = result.embed["description"]
+        # Five lines first: who plays, the tiles, a turn, a hand's end, the score.
+        summary = result.embed["description"].splitlines()
+        assert [line[:3] for line in summary] == ["1. ", "2. ", "3. ", "4. ", "5. "], summary
+        assert "players" in summary[0] or "people" in summary[0]
+        assert "tiles each" in summary[1] and "On your turn" in summary[2]
+        assert "wins" in summary[4] or "win" in summary[4]
+        text = result.embeds[1]["description"]
         assert text == rules_text("en-US", variant) and common_rules("en-US") in text
         if variant in ("partners", "spanish", "venezuelan", "cuban", "three", "two"):
             assert "**Our decision:**" in text  # the decisions of RULES.md are spelled out
