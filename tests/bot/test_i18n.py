@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import configparser
+import re
 import sys
 import types
 from collections.abc import Iterator
@@ -471,3 +472,39 @@ def test_one_number_format_per_locale() -> None:
     assert i18n.number("es-ES", 23, signed=True) == "+23"
     assert i18n.number("es-ES", -1060, signed=True) == "-1.060"
     assert i18n.number("xx-YY", 1097) == "1,097"  # a locale Babel does not know: English
+
+
+def _strings(name: str) -> list[tuple[str | None, str]]:
+    """Every translation of a catalogue, with its context (each plural form apart)."""
+    found = []
+    for m in locales.read(i18n.catalogue_path(name), name):
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        found.extend((m.context, s) for s in forms if m.id and s)
+    return found
+
+
+def test_one_word_for_each_thing_in_each_language() -> None:
+    """Our decision, from reading every message on a phone: Spanish says "juega el 3-6",
+    "puntas", "tu pareja", "hacerle pasar"; Portuguese "carroça" (never "bucha"), "rodada" for
+    a hand, "pontuação" and "repetição" (not the English words); All Fives has a name in each
+    language; command and option names carry no accents (typed the same on every keyboard)."""
+    import unicodedata
+
+    assert tr("es-ES", "play {tile}", tile="3-6") == "juega el 3-6"
+    assert tr("es-ES", "Open ends: {left} and {right}.", left=3, right=5).startswith("Puntas")
+    for name, banned in {
+        "es": ("Extremo", "a tu lado", "trancarlo", "juega {tile}"),
+        "pt_BR": ("bucha", "Rating", "rating", "Replay", "· mão", "Fim da mão"),
+    }.items():
+        for context, text in _strings(name):
+            if context in (COMMAND_NAME, OPTION_NAME) or (context or "").startswith("rules"):
+                continue
+            words = re.sub(r"\{\w+\}(?!\w)", "", text) if name == "pt_BR" else text
+            assert not any(word in words for word in banned), (name, text)
+    assert "Todos los cincos" in tr("es-ES", "All Fives (Muggins)")
+    assert "Todos os cincos" in tr("pt-BR", "All Fives (Muggins)")
+    for name in ("es", "es_419", "pt_BR"):
+        for context, text in _strings(name):
+            if context in (COMMAND_NAME, OPTION_NAME):
+                plain = unicodedata.normalize("NFD", text)
+                assert all(unicodedata.category(c) != "Mn" for c in plain), (name, text)
