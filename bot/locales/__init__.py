@@ -14,7 +14,10 @@ Adding a string:
    (``NC_("context", "...")`` and ``trc`` where the same English needs its own entry, as each
    paragraph of the rules has in ``rules <variant>``);
    errors are ``raise NotSeated("...", **params)`` (every ``ServiceError`` class is a keyword
-   in ``babel.cfg``); slash command strings are plain strings or ``locale_str``.
+   in ``babel.cfg``); slash command strings are plain strings or ``locale_str``. A count is
+   said with plural forms: ``trn(locale, "One seat is empty.", "{count} seats are empty.",
+   n)`` (its ``.po`` entry has ``msgid_plural`` and one ``msgstr[i]`` per form of the
+   language's ``Plural-Forms``; ``{count}`` is filled in the locale's digits).
 2. ``python -m bot.locales update``: the id lands in ``messages.pot`` and, empty, in
    ``es`` and ``pt_BR``.
 3. Translate it in ``es/LC_MESSAGES/messages.po`` and ``pt_BR/...``, keeping the same

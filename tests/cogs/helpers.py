@@ -176,12 +176,12 @@ async def start_with_computers(
 
 
 async def open_hand(
-    fake: FakeDiscord, bot: TestBot, user: Any, table_id: int
+    fake: FakeDiscord, bot: TestBot, user: Any, table_id: int, *, locale: str = "en-US"
 ) -> InteractionResult:
     """``user`` presses My tiles on the current game message; returns the interaction."""
     await settle(bot)
     game = await game_message(fake, bot, table_id)
-    result = await fake.click(user, game, button(game, "tiles"))
+    result = await fake.click(user, game, button(game, "tiles"), locale=locale)
     await result.wait_for_followups(1)
     return result
 
@@ -221,13 +221,16 @@ async def play_turn(
     table_id: int,
     user: Any,
     hands: dict[int, InteractionResult],
+    *,
+    locale: str = "en-US",
 ) -> InteractionResult:
-    """``user`` plays one turn through his private hand message (opening it if needed)."""
+    """``user`` plays one turn through his private hand message (opening it if needed), his
+    Discord in ``locale``."""
     await settle(bot)
     info = await bot.svc.get(table_id)
     hand = hands.get(user.id)
     if hand is None:
-        hand = hands[user.id] = await open_hand(fake, bot, user, table_id)
+        hand = hands[user.id] = await open_hand(fake, bot, user, table_id, locale=locale)
     message = hand.message
     assert message is not None and message.ephemeral
     choice = hand_choice(message)
@@ -235,7 +238,7 @@ async def play_turn(
     assert parsed is not None and parsed[2][-1] == str(info.seq), (
         f"hand message of {user.name} shows seq {parsed}, table is at {info.seq}"
     )
-    click = await fake.click(user, message, choice)
+    click = await fake.click(user, message, choice, locale=locale)
     assert click.type == 6, click
     if parsed[0] == "play" and parsed[2][1] == "ask":
         await click.wait_for_edits(1)
@@ -243,7 +246,7 @@ async def play_turn(
             end = button_with(message, "play", "left")
         except LookupError:  # All Fives: a tile fitting the spinner's arms only
             end = hand_choice(message)
-        click = await fake.click(user, message, end)
+        click = await fake.click(user, message, end, locale=locale)
     await click.wait_for_edits(1)
     assert not click.followups, [m.content for m in click.followups]
     return click
@@ -266,6 +269,7 @@ async def play_until_over(
     max_turns: int = 400,
     stop: Callable[[int], bool] | None = None,
     hands: dict[int, InteractionResult] | None = None,
+    locale: str = "en-US",
 ) -> int:
     """Humans play (first enabled button) until the match is over; returns turns played.
 
@@ -281,7 +285,7 @@ async def play_until_over(
             return turns
         if stop is not None and stop(turns):
             return turns
-        await play_turn(fake, bot, table_id, by_id[int(who)], hands)
+        await play_turn(fake, bot, table_id, by_id[int(who)], hands, locale=locale)
     raise AssertionError("the match did not end")
 
 

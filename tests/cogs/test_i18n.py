@@ -24,6 +24,7 @@ from tests.cogs.helpers import (
     factory,
     game_message,
     parse,
+    play_until_over,
     settle,
     table_id_of,
 )
@@ -246,3 +247,53 @@ async def test_the_words_in_the_pictures_follow_the_locale(
     assert all(len(o["last"]) == 2 for o in tables)  # each seat's last move, from the log
     assert {"labels": {"score": "Fin de la partida", "pile": "pozo: {count}"}} in hands  # Eve's
     assert {} in hands  # Ana's, in English
+
+
+#: English words that must not show in a table's messages read in another language.
+ENGLISH = ("Hand ", "hand ", "Match over", "Score", "Pips left", "My tiles", "Resign", "Table ",
+           "Join", "Rematch", "Your turn", "begins", "Waiting for", "Since your last turn")
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "es-419", "pt-BR"])
+async def test_every_message_of_a_match_in_the_new_layout_in_each_language(
+    fake_discord: FakeDiscord, tmp_path: Path, locale: str
+) -> None:
+    """Lobby, game messages, hand results, the match end with its rematch offer and the private
+    hand: each one container of the components v2 layout (within Discord's limits, which the
+    fake enforces), every picture with its alt text, and no English word in another language."""
+    fake = fake_discord
+    fake.guild.locale = locale
+    ana = fake.add_user(1001, "ana", "Ana")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result = await fake.slash(
+            ana, fake.channel_id, "domino new",
+            {"variant": "two", "target": 50, "forced_moves": False}, locale=locale,
+        )
+        lobby = result.message
+        assert lobby is not None
+        tid = table_id_of(lobby)
+        menu = lobby.component(f"domino:addai:{tid}")
+        assert menu is not None
+        await fake.select(ana, lobby, f"domino:addai:{tid}", ["easy"], locale=locale)
+        await fake.wait_for(lambda: len([s for s in bot.svc.open_tables()[0].seats if s]) == 2)
+        await fake.click(ana, lobby, button(lobby, "start"), locale=locale)
+        game = await game_message(fake, bot, tid)
+        hands: dict[int, InteractionResult] = {}
+        await play_until_over(fake, bot, tid, [ana], hands=hands, locale=locale)
+        await settle(bot)
+        place = game.channel_id
+        shown = [lobby, *fake.messages(place), hands[ana.id].message]
+        for message in shown:
+            assert message is not None
+            if message.content.startswith("<@"):  # a turn ping: a plain line
+                continue
+            for version in (*message.history, message):
+                if version.loading:
+                    continue
+                assert version.v2 and not version.embeds, version.text()
+                text = version.text()
+                assert not [w for w in ENGLISH if w in text], (locale, text)
+                for attachment, alt in version.media():
+                    assert attachment is not None and alt, version.text()
+        kinds = {m.title().split(" · ")[0] for m in shown if m is not None}
+        assert len(kinds) >= 4, kinds  # lobby, game, result, match end (and the hand)
