@@ -213,7 +213,7 @@ def _extra_lines(locale: str | None, info: TableInfo, result: HandResult) -> lis
                 locale,
                 "Scored at the ends: {points}",
                 points=" · ".join(
-                    tr(locale, "{side} {points}", side=side_label(locale, info, side), points=p)
+                    tr(locale, "{side}: {points}", side=side_label(locale, info, side), points=p)
                     for side, p in ends
                 ),
             )
@@ -254,7 +254,7 @@ def hand_result_title(locale: str | None, info: TableInfo, result: HandResult) -
 def hand_result_text(locale: str | None, info: TableInfo, result: HandResult) -> tuple[str, str]:
     """(title, body) announcing the end of a hand: how it ended, pips left, points."""
     pips = " · ".join(
-        tr(locale, "{name} {pips}", name=seat_name(info, seat, locale), pips=p)
+        tr(locale, "{name}: {pips}", name=seat_name(info, seat, locale), pips=p)
         for seat, p in enumerate(result.pips)
     )
     body = "\n".join(

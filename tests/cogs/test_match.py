@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from cogs.colours import GREEN
@@ -72,6 +73,10 @@ async def test_full_match_two_people_two_computers(
             title = result.text().splitlines()[0]
             assert title in shown.text() or number == len(results)  # the last: the outcome
             assert "▶" not in result.text() and "tiles" not in result.text()
+        # A computer's name never runs into a figure ("Computer 2 5"): a colon between them.
+        for message in posted:
+            assert not re.search(r"Computer \d+ \**\d", message.text()), message.text()
+        assert re.search(r"Computer \d+: \d", results[0].text()), results[0].text()
         final = posted[-1]
         assert final.text().startswith("**Match over**")
         assert not final.attachments  # the last game message shows the final position
