@@ -135,7 +135,17 @@ async def test_bad_clicks_change_nothing(fake_discord: FakeDiscord, tmp_path: Pa
         assert confirm.content == "You resigned." and confirm.custom_ids() == []
         await settle(bot)
         assert (await bot.svc.get(tid)).status == "finished"
-        closed = await fake.click(waiter, hand, enabled(hand)[0])
+        # His hand message says so at once (no buttons); a tile button of its earlier version
+        # (an old client, a race) is answered that the table is closed.
+        assert "The match is over." in hand.text() and hand.buttons() == []
+        old_tile = next(
+            c["custom_id"] for c in hand.history[-1].buttons() if c["custom_id"].count(":") > 5
+        )
+        hand.components = [{"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "x", "custom_id": old_tile}
+        ]}]
+        hand.flags &= ~(1 << 15)
+        closed = await fake.click(waiter, hand, old_tile)
         assert await answer(closed) == "This table is closed."
         assert game.custom_ids() == []
 

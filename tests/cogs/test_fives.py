@@ -353,5 +353,5 @@ def test_the_pictures_alt_text_names_the_spinners_ends() -> None:
     text = table_alt_text(match.public_view(), ["Ann", "Bob"], None)
     assert "Open ends: left 4, right 0, up 3, down 6." in text
     spanish = table_alt_text(match.public_view(), ["Ann", "Bob"], "es-ES")
-    assert "Extremos abiertos: izquierda 4, derecha 0, arriba 3, abajo 6." in spanish
+    assert "Puntas abiertas: izquierda 4, derecha 0, arriba 3, abajo 6." in spanish
     assert "up 3, down 6" in hand_alt_text(match.view(0), None)

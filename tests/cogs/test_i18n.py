@@ -176,14 +176,16 @@ async def test_rules_and_errors_in_the_users_language(
         )
         assert rules.ephemeral and rules.embed is not None
         assert rules.embed["title"] == "Brasileiro"
-        assert rules.embed["description"] == rules_text("pt-BR", "brazilian")
-        assert "batida" in rules.embed["description"]
+        assert rules.embed["description"].startswith("1. 4 jogadores em duas duplas")
+        assert rules.embeds[1]["description"] == rules_text("pt-BR", "brazilian")
+        assert "batida" in rules.embeds[1]["description"]
 
         cuban = await fake.slash(
             caio, fake.channel_id, "domino rules", {"variant": "cuban"}, locale="es-419"
         )
         assert cuban.embed is not None and cuban.embed["title"] == "Cubano (doble nueve)"
-        assert "tranque" in cuban.embed["description"] and "data" in cuban.embed["description"]
+        said = "\n".join(e["description"] for e in cuban.embeds)
+        assert "tranque" in cuban.embed["description"] and "data" in said
 
         overview = await fake.slash(caio, fake.channel_id, "domino rules", locale="es-ES")
         assert overview.embed is not None and overview.embed["title"] == "Modalidades de dominó"
