@@ -25,6 +25,7 @@ async def test_a_match_on_postgres_survives_a_restart_and_is_recorded(
         dev_guild_id=fake.guild_id,
         log_level="INFO",
         database_url=url,
+        ai_processes=0,  # a quick restart: the stored forced move stays ahead of the check
     )
     alice = fake.add_user(1001, "alice", "Alice")
     async with running_bot(fake, lambda: TestBot(settings)) as bot:
