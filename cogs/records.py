@@ -35,6 +35,7 @@ from discord.ext import commands, tasks
 from bot.i18n import N_, number, tr, trn
 from bot.records.boards import PeriodBoards
 from bot.records.forget import Forgetting
+from bot.records.inactivity import Inactivity
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
 from bot.records.rating import DISPLAY_BASE
 from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
@@ -647,6 +648,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         clock = getattr(getattr(bot, "service", None), "clock", None) or records.clock
         self.boards = PeriodBoards(records.store, clock=clock)
         self.poster = BoardPoster(bot, self.boards, _variant_name)
+        self.inactivity = Inactivity(records.store, clock=clock)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*BUTTONS)
@@ -669,12 +671,14 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             service.add_observer(self.records)
         self._catch_up = asyncio.create_task(self._catch_up_now(), name="records-catch-up")
         self.sweep.start()
+        self.idle_sweep.start()
         self.forgetting.service = service
         self.forgetting.start()
         self.poster.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
+        self.idle_sweep.cancel()
         await self.poster.close()
         await self.forgetting.close()
         if self._catch_up is not None:
@@ -711,6 +715,29 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             await self.records.sweep_departed()
         except Exception:
             log.exception("dropping the data of departed servers failed")
+
+    @tasks.loop(hours=6)
+    async def idle_sweep(self) -> None:
+        """Grow idle ratings' uncertainty on the boards; leave idle players off them (every
+        six hours, the first time six hours after the start)."""
+        if self.idle_sweep.current_loop == 0:
+            return
+        try:
+            changed = await self.inactivity.sweep()
+        except Exception:
+            log.exception("the inactivity sweep failed")
+            return
+        if changed:
+            log.info("inactivity: %d idle rating(s) updated on the boards", changed)
+
+    async def _idle_note(
+        self, embed: discord.Embed, page: LeaderboardPage, locale: str | None
+    ) -> None:
+        """Say on a board how many idle players it leaves off."""
+        idle = await self.inactivity.idle_count(page.scope, page.bucket, page.by)
+        if idle:
+            note = trn(locale, "{count} idle player hidden", "{count} idle players hidden", idle)
+            embed.description = f"{embed.description}\n-# {note}"
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -861,13 +888,13 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             )
             locale = _locale(interaction)
             view = _view(leaderboard_buttons(locale, page, interaction.user.id))
+            embed = leaderboard_embed(locale, page)
+            await self._idle_note(embed, page, locale)
             path = links.server_path(where, board=page.bucket, by=page.by)
             url = await web_url(self.bot, self.records.store, where or None, path)
             if url is not None:
                 view.add_item(web_button(locale, url))
-            await interaction.response.send_message(
-                embed=leaderboard_embed(locale, page), view=view
-            )
+            await interaction.response.send_message(embed=embed, view=view)
 
     async def _period_board(
         self, interaction: Interaction, scope: int, bucket: str, period: str
@@ -893,14 +920,16 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             page=button.page,
             viewer_id=interaction.user.id,
         )
+        embed = leaderboard_embed(locale, page)
+        await self._idle_note(embed, page, locale)
         if interaction.user.id == button.owner:
             await interaction.response.edit_message(
-                embed=leaderboard_embed(locale, page),
+                embed=embed,
                 view=_view(leaderboard_buttons(locale, page, button.owner)),
             )
         else:  # someone else's leaderboard: his own copy, for his eyes only
             await interaction.response.send_message(
-                embed=leaderboard_embed(locale, page),
+                embed=embed,
                 view=_view(leaderboard_buttons(locale, page, interaction.user.id)),
                 ephemeral=True,
             )

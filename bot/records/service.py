@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
+from bot.records.inactivity import Inactivity
 from bot.records.periods import period_lines
 from bot.records.periods_store import PeriodRepo
 from bot.records.rating import display_ordinal, display_rating, ordinal, rate
@@ -245,6 +246,8 @@ class Records(TableObserver):
             record = _without_forgotten(record, await ForgetRepo(tx.db).aliases(record.table_id))
             pids = [p.player_id for p in record.participants]
             priors = await repo.ratings(pids, record.family)
+            idle = Inactivity(self.store, start_sigma=self.model.rating().sigma)
+            priors = await idle.priors(tx.db, priors, record.family, now)
             updates = (
                 rate(record, priors, self.model)
                 if rated

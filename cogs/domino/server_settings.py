@@ -18,6 +18,7 @@ from bot.errors import LimitReached, ServiceError
 from bot.i18n import N_, tr
 from bot.match_end import RematchLimit
 from bot.records.boards import PeriodBoards
+from bot.records.inactivity import Inactivity
 from bot.server_settings import (
     DEFAULT_VARIANT,
     FIELDS,
@@ -47,6 +48,7 @@ RESET_CHOICES = [
     Choice(name=locale_str("Limits"), value="limits"),
     Choice(name=locale_str("Web pages"), value="web"),
     Choice(name=locale_str("Board channel"), value="board_channel"),
+    Choice(name=locale_str("Idle weeks"), value="idle_weeks"),
 ]
 WEB_CHOICES = [
     Choice(name=locale_str("on"), value="on"),
@@ -166,6 +168,7 @@ class ServerSettingsMixin:
         web=locale_str("Show this server's leaderboards and matches on the web pages"),
         tournament_role=locale_str("This role may create and run tournaments (@everyone: none)"),
         board_channel=locale_str("Post last week's and last month's boards here"),
+        idle_weeks=locale_str("Weeks without a match before a player leaves the boards (4)"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -190,6 +193,7 @@ class ServerSettingsMixin:
         web: str | None = None,
         tournament_role: discord.Role | None = None,
         board_channel: discord.TextChannel | None = None,
+        idle_weeks: app_commands.Range[int, 1, 52] | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -218,6 +222,12 @@ class ServerSettingsMixin:
                     guild_id, board_channel.id, by=interaction.user.id
                 )
                 interaction.client.dispatch("board_channel_set", guild_id, picked.due_at)
+            idle = Inactivity(self.service.store, clock=self.service.clock)
+            reset_idle = reset in ("all", "idle_weeks")
+            if reset_idle or idle_weeks is not None:
+                await idle.set_idle_weeks(guild_id, idle_weeks)
+                if reset == "idle_weeks":
+                    reset = None
             store = self.server_settings
             current = await store.get(guild_id)
             changes: dict[str, Any] = {}
@@ -265,7 +275,11 @@ class ServerSettingsMixin:
             embed = settings_embed(
                 locale,
                 current,
-                changed=bool(changes) or board_channel is not None or reset_board,
+                changed=bool(changes)
+                or board_channel is not None
+                or reset_board
+                or reset_idle
+                or idle_weeks is not None,
                 web_base_url=base,
                 organisers=await store.organiser_role(guild_id),
             )
@@ -279,6 +293,15 @@ class ServerSettingsMixin:
                     "in {channel}, next on {when}",
                     channel=f"<#{chosen_now.channel_id}>",
                     when=f"<t:{int(chosen_now.due_at)}:f>",
+                ),
+                inline=False,
+            )
+            embed.add_field(
+                name=tr(locale, "Idle players"),
+                value=tr(
+                    locale,
+                    "left off the boards after {weeks} weeks without a match",
+                    weeks=await idle.idle_weeks_of(guild_id),
                 ),
                 inline=False,
             )

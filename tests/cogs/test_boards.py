@@ -9,6 +9,7 @@ from pathlib import Path
 
 import discord
 
+from bot.records.inactivity import WEEK
 from bot.records.periods import next_boundary, period_of
 from tests.bot.test_records_support import hand, human, make_record
 from tests.cogs.helpers import FakeClock, factory
@@ -18,6 +19,7 @@ from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 
 MANAGER = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 SEND = discord.Permissions(send_messages=True).value
+TWO = {"variant": "two-player"}
 
 
 async def win(bot: object, table_id: int, winner: int, loser: int, points: int, at: float,
@@ -164,3 +166,34 @@ async def test_the_past_week_is_posted_once_even_when_the_post_is_cut_short(
     async with running_bot(fake, make):  # a restart posts nothing again
         await asyncio.sleep(0.3)
     assert len(boards_in(fake, channel.id)) == 1
+
+
+async def test_idle_players_are_left_off_and_counted_on_the_board(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    alice = fake.add_user(1002, "alice", "Alice")
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        g = fake.guild_id
+        await win(bot, 1, 2001, 2002, 30, clock.now - 6 * WEEK, g)  # six weeks ago
+        await win(bot, 2, 1002, 2003, 30, clock.now - 60, g)  # today
+        cog = bot.get_cog("Records")
+        await cog.inactivity.sweep()  # type: ignore[union-attr]
+        shown = await fake.slash(alice, fake.channel_id, "domino leaderboard", TWO)
+        assert shown.embed is not None
+        assert shown.embed["description"].endswith("-# 2 idle players hidden")
+        assert "Alice" in shown.embed["description"]
+        refused = await fake.slash(alice, fake.channel_id, "domino server-settings",
+                                   {"idle_weeks": 8})
+        assert "manage the server" in refused.text()
+        saved = await fake.slash(boss, fake.channel_id, "domino server-settings",
+                                 {"idle_weeks": 8})
+        assert "left off the boards after 8 weeks without a match" in saved.text()
+        shown = await fake.slash(alice, fake.channel_id, "domino leaderboard", TWO)
+        assert shown.embed is not None and "idle" not in shown.embed["description"]
+        everywhere = await fake.slash(alice, fake.channel_id, "domino leaderboard",
+                                      {"scope": "global", "variant": "two-player"})
+        assert everywhere.embed is not None
+        assert everywhere.embed["description"].endswith("-# 2 idle players hidden")
