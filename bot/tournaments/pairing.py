@@ -247,14 +247,50 @@ def _individual(
     def balance(t: Team) -> int:
         return sum(h.balance[m] for m in t if m is not None)
 
+    def met(x: Team, y: Team) -> int:
+        """How often the people of side ``x`` met those of side ``y`` as opponents."""
+        total = 0
+        for p in x:
+            if p is not None:
+                seen = h.opponents[p]
+                total += sum(seen.get(q, 0) for q in y if q is not None)
+        return total
+
+    def ways(s: Team, t: Team) -> list[tuple[Team, Team]]:
+        """The four people of two couples as two sides: the couples themselves or (people
+        only) the other two ways of pairing them that repeat no partnership."""
+        out = [(s, t)]
+        if None not in s and None not in t:
+            (a, b), (c, d) = s, t
+            out += [(x, y) for x, y in (((a, c), (b, d)), ((a, d), (b, c)))
+                     if not h.partners[x[0]].get(x[1]) and not h.partners[y[0]].get(y[1])]
+        return out
+
+    def repeats(s: Team, t: Team) -> int:
+        """The fewest earlier meetings any way of seating two couples makes."""
+        first = met(s, t)
+        return first and min(met(x, y) for x, y in ways(s, t))
+
+    def split(s: Team, t: Team) -> tuple[Team, Team]:
+        """The way of seating two couples whose opponents met least often before, then whose
+        sides' match points are closest."""
+
+        def side_points(x: Team) -> int:
+            return sum(points[p] for p in x if p is not None)
+
+        def judged(way: tuple[Team, Team]) -> tuple[int, int]:
+            return met(*way), (side_points(way[0]) - side_points(way[1])) ** 2
+
+        return min(ways(s, t), key=judged)
+
     # (two computers at one table, opponents met again, score difference², floating, place in
     # the score group, both want the same side)
     def team_cost(s: Node, t: Node) -> Cost:
-        repeats = sum(h.opponents[a][b] for a in s if a is not None for b in t if b is not None)
+        met_again = repeats(s, t)
         both_computers = int(None in s and None in t)
         x, y = balance(s), balance(t)
         clash = min(abs(x), abs(y)) if x * y > 0 else 0
-        return (both_computers, repeats, (team_points[s] - team_points[t]) ** 2, 0,
+        return (both_computers, met_again, (team_points[s] - team_points[t]) ** 2, 0,
                 _slide(s, t, team_place), clash)
 
     def team_floating(t: Node, from_bottom: int, low: int) -> Cost:
@@ -264,7 +300,8 @@ def _individual(
     if matches is None:  # cannot happen: any two teams may meet
         return None
     tables = []
-    for s, t in matches:
+    for couple, other in matches:
+        s, t = split(couple, other)
         if balance(s) > balance(t) or (balance(s) == balance(t) and rng.random() < 0.5):
             s, t = t, s
         tables.append((_seat_order(s, h), _seat_order(t, h)))

@@ -252,3 +252,23 @@ def test_individual_partners_change_and_computers_spread() -> None:
         results += play(pairing, rng)
     # Each person had a computer partner once in three rounds.
     assert sorted(History.of(ents, results).computer_partners.values()) == [1] * 9
+
+
+def test_individual_twelve_people_meet_new_opponents_in_round_two() -> None:
+    # The issue: no repeated opponents while a legal pairing exists. Round one's winners are
+    # partnered among themselves by score; two couples are then seated in the way (of the three
+    # ways of splitting four people into sides) that repeats no opponent, so round two of twelve
+    # people repeats nobody although no two winners' couples can face each other cleanly.
+    for seed in range(8):
+        rng = random.Random(seed)
+        ents = [Entrant(i, float(rng.randint(1300, 1700)), (i,)) for i in range(1, 13)]
+        first = pair_swiss("individual", ents, [], 1, seed)
+        assert first is not None
+        results = play(first, rng)
+        second = pair_swiss("individual", ents, results, 2, seed)
+        assert second is not None
+        history = History.of(ents, results)
+        for t in second.tables:
+            a, b = t.sides
+            assert not any(history.opponents[x][y] for x in a for y in b if x and y)
+            assert all(not history.partners[side[0]][side[1]] for side in t.sides)
