@@ -347,13 +347,13 @@ TOURNAMENT: Rules = (
                                 "table by forfeit: 2 match points to the opponents, no points "
                                 "to anyone (pairs, one against one). Missing two rounds "
                                 "withdraws you.")),
-    (1, NC_("rules tournament", "You may register late until half the rounds have begun; you "
-                                "start with one half-point bye (1 match point).")),
+    (1, NC_("rules tournament", "In a Swiss event you may register late until half the "
+                                "rounds have begun; you start with one half-point bye (1 match "
+                                "point).")),
     (1, NC_("rules tournament", "**Knockout** (pairs and one against one): seeded by rating, "
                                 "byes to the best seeds, the winner of each table goes "
-                                "through. **Our decision:** level on points, the better seed "
-                                "goes through. A Swiss event can end with a knockout of its "
-                                "best four or eight.")),
+                                "through; who does not check in loses by walkover. **Our "
+                                "decision:** level on points, the better seed goes through.")),
     (1, NC_("rules tournament", "Tournament tables count for ratings like any match.")),
 )
 
