@@ -269,11 +269,13 @@ async def _bot_process_main(
     if render and args.processes:
         pictures.use_processes(args.processes)
     store = await Store.open(url)
-    leases = ShardLeases(store, shard_count=shards, shard_ids=[shard], ttl=30.0)
+    ttl = float(os.environ.get("SHARD_LEASE_SECONDS") or 30)  # the bot's own setting
+    leases = ShardLeases(store, shard_count=shards, shard_ids=[shard], ttl=ttl)
     try:
         await leases.refresh()
         if not leases.held:
             raise RuntimeError(f"shard {shard} is held by another process")
+        leases.start()  # renewed on its heartbeat, as the bot does, for runs past the lease
         service = TableService(store, owns=leases.owns)
         share = args.tables // shards + (shard < args.tables % shards)
         tables = await make_tables(service, args, share, shard=shard, shards=shards)

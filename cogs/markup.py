@@ -31,6 +31,11 @@ def shown(locale: str | None, value: Any) -> Any:
     return value
 
 
+def unreachable_text(locale: str | None) -> str:
+    """The answer while the database is out of reach."""
+    return tr(locale, "I cannot reach my database right now. Please try again in a minute.")
+
+
 def error_text(locale: str | None, error: Exception) -> str:
     """What to tell a user about ``error`` (a service error or an engine ``IllegalAction``)."""
     text, params = error_message(locale, error)

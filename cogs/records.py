@@ -48,10 +48,12 @@ from bot.records.service import (
     VersusLevel,
 )
 from bot.records.store import StatRow
+from bot.store import DatabaseUnavailable
 from bot.web import links
 from cogs.boards import BoardPoster, period_embed
 from cogs.colours import BLUE, GOLD
 from cogs.domino.texts import VARIANTS, variant_name
+from cogs.markup import unreachable_text
 from cogs.names import display_name, escape_name, public_name
 from cogs.places import readable
 from cogs.web_links import web_button, web_url
@@ -858,6 +860,8 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                     "attach files).",
                 ),
             )
+        except DatabaseUnavailable:  # the store logs the outage once, with its end
+            await self._reply(interaction, unreachable_text(locale))
         except Exception:
             log.exception("%s failed", what)
             await self._reply(

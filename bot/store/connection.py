@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 import random
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,6 +42,8 @@ __all__ = [
     "connect",
     "numbered_placeholders",
 ]
+
+log = logging.getLogger(__name__)
 
 SQLITE = "sqlite"
 POSTGRES = "postgres"
@@ -113,7 +117,44 @@ class Driver(Protocol):
 
 
 class DatabaseUnavailable(RuntimeError):
-    """The database cannot be opened; the message says which (no password) and why."""
+    """The database cannot be opened or reached; the message says which (no password) and
+    why. Raised by every statement while the database is out of reach."""
+
+
+class Outage:
+    """Whether the database answers: an outage is logged once when it starts and once when
+    it ends, however many statements fail meanwhile."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.since: float | None = None  # monotonic time of the first failure, while down
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+    def failed(self, exc: BaseException) -> DatabaseUnavailable:
+        """A statement could not reach the database: the error to raise (logged once)."""
+        reason = redact_url(str(exc) or type(exc).__name__)
+        if self.since is None:
+            self.since = time.monotonic()
+            log.warning(
+                "database %s out of reach (%s: %s); players are asked to try again shortly",
+                self.name,
+                type(exc).__name__,
+                reason,
+            )
+        return DatabaseUnavailable(f"the database {self.name} cannot be reached: {reason}")
+
+    def answered(self) -> None:
+        """A statement succeeded: the end of an outage, if there was one."""
+        if self.since is not None:
+            log.warning(
+                "database %s answers again after %.1f s out of reach",
+                self.name,
+                time.monotonic() - self.since,
+            )
+            self.since = None
 
 
 async def connect(target: str | Path) -> Driver:
@@ -426,7 +467,24 @@ def numbered_placeholders(sql: str) -> str:
     return "".join(out)
 
 
-def _pg_errors() -> Any:
+def _unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is out of reach (not that a statement is wrong)."""
+    import asyncpg
+
+    if isinstance(exc, OSError | TimeoutError | asyncpg.PostgresConnectionError):
+        return True
+    if isinstance(
+        exc,
+        asyncpg.AdminShutdownError
+        | asyncpg.CrashShutdownError
+        | asyncpg.CannotConnectNowError
+        | asyncpg.TooManyConnectionsError,
+    ):
+        return True
+    return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
+
+
+def _pg_errors(outage: Outage) -> Any:
     import asyncpg
 
     kinds = {
@@ -441,7 +499,14 @@ def _pg_errors() -> Any:
         try:
             yield
         except asyncpg.IntegrityConstraintViolationError as exc:
+            outage.answered()
             raise IntegrityError(str(exc), kinds.get(type(exc), "other")) from exc
+        except Exception as exc:
+            if _unreachable(exc):
+                raise outage.failed(exc) from exc
+            raise
+        else:
+            outage.answered()
 
     return translate
 
@@ -579,7 +644,8 @@ class PostgresDriver:
 
     def __init__(self, pool: _Pool, url: str) -> None:
         self._pool = pool
-        self._errors = _pg_errors()
+        self.outage = Outage(redact_url(url))
+        self._errors = _pg_errors(self.outage)
         self.url = url
         self.db: Db = _PostgresDb(pool, self._errors)
 
@@ -599,8 +665,9 @@ class PostgresDriver:
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Db]:
-        async with self._pool.acquire() as conn, conn.transaction():
-            yield _PostgresDb(conn, self._errors)
+        with self._errors():
+            async with self._pool.acquire() as conn, conn.transaction():
+                yield _PostgresDb(conn, self._errors)
 
     @contextlib.asynccontextmanager
     async def locked(self, key: int) -> AsyncIterator[None]:

@@ -60,17 +60,18 @@ class LeaseRepo:
         return float(await self._driver.db.fetchval(f"SELECT {self._now}"))
 
     async def claim(
-        self, shard_id: int, shard_count: int, owner: str, ttl: float
+        self, shard_id: int, shard_count: int, owner: str, ttl: float, *, replacing: str = ""
     ) -> LeaseRow | None:
         """Take or renew the lease of ``shard_id`` for ``ttl`` seconds; None while another
-        owner's lease is live. Raises :class:`LeaseConflict` if a live lease of another owner
-        counts the shards differently."""
+        owner's lease is live, unless that owner is ``replacing`` (a process known to be dead).
+        Raises :class:`LeaseConflict` if a live lease of another owner counts the shards
+        differently."""
         now = self._now
         async with self._driver.transaction() as db:
             clash = await db.fetchone(
-                f"SELECT {_COLUMNS} FROM shard_leases WHERE owner <> ? AND shard_count <> ?"
-                f" AND expires_at > {now} ORDER BY shard_id LIMIT 1",
-                (owner, shard_count),
+                f"SELECT {_COLUMNS} FROM shard_leases WHERE owner <> ? AND owner <> ?"
+                f" AND shard_count <> ? AND expires_at > {now} ORDER BY shard_id LIMIT 1",
+                (owner, replacing, shard_count),
             )
             if clash is not None:
                 other = _lease(clash)
@@ -88,8 +89,9 @@ class LeaseRepo:
                 " ELSE excluded.acquired_at END,"
                 " owner = excluded.owner, expires_at = excluded.expires_at"
                 " WHERE l.owner = excluded.owner OR l.expires_at <= excluded.acquired_at"
+                " OR (l.owner = ? AND l.owner <> '')"
                 f" RETURNING {_COLUMNS}",
-                (shard_id, shard_count, owner, float(ttl)),
+                (shard_id, shard_count, owner, float(ttl), replacing),
             )
         return None if row is None else _lease(row)
 
@@ -105,6 +107,13 @@ class LeaseRepo:
                 f" WHERE owner = ? AND shard_id IN ({marks})",
                 (owner, *ids),
             )
+
+    async def get(self, shard_id: int) -> LeaseRow | None:
+        """The lease of one shard, if it was ever taken."""
+        row = await self._driver.db.fetchone(
+            f"SELECT {_COLUMNS} FROM shard_leases WHERE shard_id = ?", (shard_id,)
+        )
+        return None if row is None else _lease(row)
 
     async def list(self) -> list[LeaseRow]:
         """Every lease ever taken, by shard."""

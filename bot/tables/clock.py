@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
-from bot.store import DeadlineRow
+from bot.store import DatabaseUnavailable, DeadlineRow
 
 __all__ = ["KINDS", "RETRY_FIRST", "RETRY_MOST", "Clock", "Handler"]
 
@@ -173,7 +173,7 @@ class Clock:
         try:
             result = await handler(row)
         except Exception as exc:
-            self._retry(row)
+            self._retry(row, exc)
             return exc
         else:
             key = (row.table_id, row.kind)
@@ -184,7 +184,7 @@ class Clock:
             self._busy.discard(row.table_id)
             self._wake.set()
 
-    def _retry(self, row: DeadlineRow) -> None:
+    def _retry(self, row: DeadlineRow, exc: Exception) -> None:
         """Run a failed deadline again later (a dropped one would leave its table waiting
         until a restart), unless the table has a newer deadline of that kind by now."""
         key = (row.table_id, row.kind)
@@ -192,9 +192,12 @@ class Clock:
         failures = failures + 1 if seq == row.seq else 1
         self._failures[key] = (row.seq, failures)
         delay = min(RETRY_MOST, RETRY_FIRST * 2 ** min(failures - 1, 20))
-        log.exception(
+        outage = isinstance(exc, DatabaseUnavailable)  # logged once by the store
+        log.log(
+            logging.DEBUG if outage else logging.ERROR,
             "table %s: deadline %s failed (%d time(s)); again in %.0f s",
             row.table_id, row.kind, failures, delay,
+            exc_info=not outage,
         )
         if row.kind not in self._current.get(row.table_id, {}):
             self.set(DeadlineRow(row.table_id, row.kind, self.now() + delay, row.seq))

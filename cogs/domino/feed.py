@@ -26,7 +26,7 @@ import discord
 
 from bot.errors import TableNotFound
 from bot.i18n import tr, trn
-from bot.store import FeedRow
+from bot.store import DatabaseUnavailable, FeedRow
 from bot.tables import practice
 from bot.tables.service import TableInfo
 from cogs.colours import GREY
@@ -137,9 +137,15 @@ class Feed:
                 )
                 self._dirty.set()
                 await asyncio.sleep(delay)
-            except Exception:
+            except Exception as exc:
                 self.failures += 1
-                log.exception("table %s: updating its messages failed", self.table_id)
+                outage = isinstance(exc, DatabaseUnavailable)  # logged once by the store
+                log.log(
+                    logging.DEBUG if outage else logging.ERROR,
+                    "table %s: updating its messages failed",
+                    self.table_id,
+                    exc_info=not outage,
+                )
                 self._dirty.set()
                 await asyncio.sleep(min(BACKOFF_MAX, BACKOFF_FIRST * 2**self.failures))
 

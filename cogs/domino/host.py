@@ -19,12 +19,13 @@ from discord.ext import commands
 
 from bot.errors import PlaceBusy, ServiceError
 from bot.i18n import tr
+from bot.store import DatabaseUnavailable
 from bot.tables.service import TableInfo, TableService
 from cogs.domino import buttons
 from cogs.domino.buttons import BadButton
 from cogs.domino.presenter import Presenter
 from cogs.domino.texts import permission_text
-from cogs.markup import error_text
+from cogs.markup import error_text, unreachable_text
 from domino import Tile
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,9 @@ class TableHost:
         except discord.Forbidden as exc:
             log.info("table %s: %s: Discord refused: %s", table_id, what, exc.text)
             await self.reply(interaction, permission_text(locale))
+        except DatabaseUnavailable as exc:  # the store logs the outage once, with its end
+            log.debug("table %s: %s: %s", table_id, what, exc)
+            await self.reply(interaction, unreachable_text(locale))
         except Exception:
             log.exception("table %s: %s failed", table_id, what)
             await self.reply(interaction, apology_text(locale))

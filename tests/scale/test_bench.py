@@ -19,3 +19,46 @@ def test_bot_processes_share_one_postgresql(
     assert "1 bot process(es)" in out and "2 bot process(es)" in out and "== SQLite" in out
     assert out.count(" actions/s (") == 3
     assert "actions/s against 1 process on PostgreSQL: 2:" in out
+
+
+def test_bot_processes_renew_their_leases(
+    postgres_databases: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run longer than the lease (3 s here): the processes keep their shards' leases live,
+    as the bot does, so no other process could take their tables meanwhile."""
+    import asyncio
+    import threading
+    import time
+
+    from bot.store import Store
+    from bot.store.leases import LeaseRepo
+
+    url = postgres_databases.migrated()
+    monkeypatch.setenv("SHARD_LEASE_SECONDS", "3")
+    argv = ["--database-url", url, "--bot-processes", "2", "--skip-sqlite", "--tables", "4"]
+    result: list[int] = []
+    run = threading.Thread(
+        target=lambda: result.append(
+            main([*argv, "--think", "0.2", "--seconds", "7", "--no-render"])
+        )
+    )
+
+    async def watch() -> float:
+        """The longest a lease was seen live after it was taken (seconds)."""
+        longest = 0.0
+        async with await Store.open(url) as store:
+            repo = LeaseRepo(store.driver)
+            while run.is_alive():
+                now = await repo.now()
+                for lease in await repo.list():
+                    if lease.expires_at > now:
+                        longest = max(longest, now - lease.acquired_at)
+                await asyncio.sleep(0.2)
+        return longest
+
+    run.start()
+    started = time.monotonic()
+    longest = asyncio.run(watch())
+    run.join()
+    assert result == [0] and time.monotonic() - started > 7
+    assert longest > 4.5, f"leases lapsed {longest:.1f} s after they were taken"
