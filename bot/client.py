@@ -9,13 +9,15 @@ import logging
 import pkgutil
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import aiohttp
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from bot import computer, pictures
 from bot.i18n import translate_command_string
@@ -115,6 +117,85 @@ class DominoBot(commands.AutoShardedBot):
         self.stop_on_sigterm = False  # run_bot: SIGTERM closes cleanly (leases released)
         self.stopping = False  # a SIGTERM came: errors of what it cut short are no failure
         self._closer: asyncio.Future[None] | None = None
+        self._gateway: yarl.URL | None = None  # set when the shards are first launched
+        self._given: list[int] = []  # the gateway shards this process is given
+        self._opening: dict[int, asyncio.Task[None]] = {}  # gateway shards being connected
+        parsers = self._connection.parsers
+        parsers["INTERACTION_CREATE"] = self._leased_only(parsers["INTERACTION_CREATE"])
+
+    # -- the gateway follows the leases ------------------------------------------------------
+
+    def lease_of(self, gateway_shard: int) -> int:
+        """The lease a gateway shard's servers need: its own with ``SHARD_COUNT``, else the one
+        lease of the one-process default."""
+        return gateway_shard if self.settings.shard_count is not None else 0
+
+    def _leased(self, gateway_shard: int) -> bool:
+        return self.leases is not None and self.lease_of(gateway_shard) in self.leases.held
+
+    def _leased_only(self, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``parse`` for the interactions of servers whose lease this process surely holds; any
+        other (a paused process's backlog, a shard just lost) is left to the lease's holder."""
+
+        def parse_if_leased(data: Any) -> None:
+            guild = data.get("guild_id")
+            if self.leases is None or self.leases.owns(int(guild) if guild else None):
+                parse(data)
+            else:
+                log.info(
+                    "interaction %s of server %s left to its shard's holder", data.get("id"), guild
+                )
+
+        return parse_if_leased
+
+    async def launch_shards(self) -> None:
+        """Connect the gateway shards whose lease this process holds (the others once it gets
+        their lease)."""
+        if self.is_closed():
+            return
+        if self.shard_count is None:
+            self.shard_count, url, _limits = await self.http.get_bot_gateway()
+            self._gateway = yarl.URL(url)
+        else:
+            self._gateway = DiscordWebSocket.DEFAULT_GATEWAY
+        self._connection.shard_count = self.shard_count
+        self._given = list(self.shard_ids or range(self.shard_count))
+        held = [s for s in self._given if self._leased(s)]
+        self._connection.shard_ids = held
+        for n, shard in enumerate(held):
+            await self.launch_shard(self._gateway, shard, initial=n == 0)
+        if len(held) < len(self._given):
+            log.info(
+                "gateway shard(s) %s connect once this process holds their lease",
+                [s for s in self._given if s not in held],
+            )
+
+    def _open_gateway(self, shard: int) -> None:
+        if self._gateway is None or self.get_shard(shard) is not None or shard in self._opening:
+            return
+        self._connection.shard_ids = sorted({*self._connection.shard_ids, shard})
+        task = asyncio.create_task(self.launch_shard(self._gateway, shard), name=f"shard-{shard}")
+        self._opening[shard] = task
+        task.add_done_callback(lambda _: self._opening.pop(shard, None))
+        log.info("gateway shard %s: connecting (its lease is held)", shard)
+
+    async def _close_gateway(self, shard: int) -> None:
+        opening = self._opening.pop(shard, None)
+        if opening is not None:
+            opening.cancel()
+        self._connection.shard_ids = [s for s in self._connection.shard_ids if s != shard]
+        connected = self._AutoShardedClient__shards.pop(shard, None)  # type: ignore[attr-defined]
+        if connected is not None:
+            await connected.close()
+            log.warning("gateway shard %s: disconnected (its lease is lost)", shard)
+
+    async def _follow_leases(self) -> None:
+        """Connect the gateway shards whose lease is held, leave those whose lease is not."""
+        for shard in self._given:
+            if self._leased(shard):
+                self._open_gateway(shard)
+            else:
+                await self._close_gateway(shard)
 
     async def setup_hook(self) -> None:
         """Open the store, rebuild open tables, load the cogs, sync commands, start timers."""
@@ -166,6 +247,7 @@ class DominoBot(commands.AutoShardedBot):
         ones from the store."""
         assert self.service is not None
         if lost:
+            await self._follow_leases()  # players of those shards no longer reach this process
             released = self.service.release_unowned()
             log.warning("shard(s) %s lost: %d table(s) left", sorted(lost), len(released))
             self.dispatch("tables_released", released)
@@ -175,6 +257,7 @@ class DominoBot(commands.AutoShardedBot):
             adopted = [t.id for t in tables if t.id not in before]
             log.info("shard(s) %s taken over: %d table(s) loaded", sorted(gained), len(adopted))
             self.dispatch("tables_adopted", adopted)
+            await self._follow_leases()
 
     async def load_cogs(self) -> None:
         """Load every extension; one that is missing or broken is logged, not fatal."""
@@ -205,6 +288,8 @@ class DominoBot(commands.AutoShardedBot):
             log.error("command sync failed: %s", exc)
 
     async def close(self) -> None:
+        for opening in list(self._opening.values()):
+            opening.cancel()
         if self.service is not None:
             await self.service.aclose()
         if not hasattr(self, "_AutoShardedClient__queue"):
