@@ -142,6 +142,35 @@ async def cluster(
         await made.close()
 
 
+@dataclass
+class Watch:
+    """What a process test looks through: the processes, the store, and a table service that
+    reads the store and never runs a table."""
+
+    procs: Cluster
+    store: Store
+    observer: TableService
+
+
+@contextlib.asynccontextmanager
+async def watching(
+    fake: FakeDiscord, url: str, folder: Path, *, timeout: float, **options: object
+) -> AsyncIterator[Watch]:
+    """A :class:`Cluster` (``options`` as its own) and the store it runs on; a failure or a
+    hang past ``timeout`` seconds prints the processes' logs; everything is stopped after."""
+    store = await Store.open(url)
+    try:
+        async with cluster(fake, url, folder, **options) as procs:
+            try:
+                async with asyncio.timeout(timeout):
+                    yield Watch(procs, store, TableService(store, owns=lambda guild_id: False))
+            except BaseException:
+                print(procs.logs())
+                raise
+    finally:
+        await store.close()
+
+
 # ------------------------------------------------------------------------------ driving
 
 

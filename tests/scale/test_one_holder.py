@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store
 from bot.store.leases import LeaseRepo
 from bot.tables.service import TableService
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import BotProcess, Table, cluster, open_table, play
+from tests.scale.cluster import BotProcess, Table, open_table, play, watching
 
 __all__ = ["fake_discord"]
 
@@ -46,20 +45,11 @@ async def test_only_the_lease_holder_answers(
     fake_discord: FakeDiscord, pg_url: str, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    user = fake.add_user(2001, "player", "Player")
-    table = Table(user, fake.channel_id)
-    store = await Store.open(pg_url)
-    observer = TableService(store, owns=lambda guild_id: False)  # reads, never runs a table
-    leases = LeaseRepo(store.driver)
-    async with cluster(fake, pg_url, tmp_path, shard_count=1, lease_ttl=TTL) as procs:
-        try:
-            async with asyncio.timeout(150):
-                await scenario(fake, procs, observer, leases, table)
-        except BaseException:
-            print(procs.logs())
-            raise
-        finally:
-            await store.close()
+    table = Table(fake.add_user(2001, "player", "Player"), fake.channel_id)
+    options = {"shard_count": 1, "lease_ttl": TTL}
+    async with watching(fake, pg_url, tmp_path, timeout=150, **options) as watch:
+        leases = LeaseRepo(watch.store.driver)
+        await scenario(fake, watch.procs, watch.observer, leases, table)
     assert not fake.unknown_routes
 
 

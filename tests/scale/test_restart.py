@@ -8,16 +8,13 @@ right after an acknowledged move."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
-from bot.store import Store
 from bot.store.leases import LeaseRepo
-from bot.tables.service import TableService
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import Table, cluster, open_table, play
+from tests.scale.cluster import Table, open_table, play, watching
 
 __all__ = ["fake_discord"]
 
@@ -30,34 +27,27 @@ async def test_a_restart_after_kill_9_plays_at_once(
     fake = fake_discord
     user = fake.add_user(2001, "player", "Player")
     table = Table(user, fake.channel_id)
-    store = await Store.open(database_url)
-    observer = TableService(store, owns=lambda guild_id: False)  # reads, never runs a table
-    leases = LeaseRepo(store.driver)
-    async with cluster(fake, database_url, tmp_path, lease_ttl=30.0, env=DEFAULTS) as procs:
-        try:
-            async with asyncio.timeout(120):  # a hang fails with the processes' logs
-                first = await procs.start("bot1", "")
-                await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
-                await open_table(fake, table)
-                info = await play(fake, observer, table, after_ack=lambda i: i.seq >= 2)
-                (old,) = await leases.list()
-                assert old.expires_at - old.acquired_at >= 29  # the default 30 s lease
-                first.kill()
-                await first.proc.wait()
+    options = {"lease_ttl": 30.0, "env": DEFAULTS}
+    async with watching(fake, database_url, tmp_path, timeout=120, **options) as watch:
+        procs, observer = watch.procs, watch.observer
+        leases = LeaseRepo(watch.store.driver)
+        first = await procs.start("bot1", "")
+        await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
+        await open_table(fake, table)
+        info = await play(fake, observer, table, after_ack=lambda i: i.seq >= 2)
+        (old,) = await leases.list()
+        assert old.expires_at - old.acquired_at >= 29  # the default 30 s lease
+        first.kill()
+        await first.proc.wait()
 
-                restarted = time.monotonic()
-                await procs.start("bot2", "")
-                after = await play(fake, observer, table, after_ack=lambda i: i.seq > info.seq)
-                took = time.monotonic() - restarted
-                print(f"restart to the first acknowledged move: {took:.2f} s")
-                assert table.refused == [], table.refused  # never "moving tables"
-                assert after.seq > info.seq
-                (new,) = await leases.list()
-                assert new.epoch == old.epoch + 1 and new.owner != old.owner
-                assert new.acquired_at < old.expires_at - 20  # taken, not waited for
-        except BaseException:
-            print(procs.logs())
-            raise
-        finally:
-            await store.close()
+        restarted = time.monotonic()
+        await procs.start("bot2", "")
+        after = await play(fake, observer, table, after_ack=lambda i: i.seq > info.seq)
+        took = time.monotonic() - restarted
+        print(f"restart to the first acknowledged move: {took:.2f} s")
+        assert table.refused == [], table.refused  # never "moving tables"
+        assert after.seq > info.seq
+        (new,) = await leases.list()
+        assert new.epoch == old.epoch + 1 and new.owner != old.owner
+        assert new.acquired_at < old.expires_at - 20  # taken, not waited for
     assert not fake.unknown_routes
