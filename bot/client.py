@@ -176,7 +176,9 @@ class DominoBot(commands.AutoShardedBot):
         self._connection.shard_ids = sorted({*self._connection.shard_ids, shard})
         task = asyncio.create_task(self.launch_shard(self._gateway, shard), name=f"shard-{shard}")
         self._opening[shard] = task
-        task.add_done_callback(lambda _: self._opening.pop(shard, None))
+        task.add_done_callback(
+            lambda done: self._opening.pop(shard) if self._opening.get(shard) is done else None
+        )
         log.info("gateway shard %s: connecting (its lease is held)", shard)
 
     async def _close_gateway(self, shard: int) -> None:
