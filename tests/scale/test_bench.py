@@ -62,3 +62,12 @@ def test_bot_processes_renew_their_leases(
     run.join()
     assert result == [0] and time.monotonic() - started > 7
     assert longest > 4.5, f"leases lapsed {longest:.1f} s after they were taken"
+
+
+def test_the_restart_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m benchmarks.restart --rounds 1`` (a kill, a restart, a move; SQLite)."""
+    from benchmarks.restart import main as restart_main
+
+    assert restart_main(["--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1: ready " in out and "lease taken at once: yes" in out and "target (2 s)" in out
