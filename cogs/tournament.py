@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.errors import ServiceError
 from bot.i18n import N_, tr
+from bot.store import DatabaseUnavailable
 from bot.tournaments import pictures
 from bot.tournaments.service import (
     DEFAULT_GRACE,
@@ -40,7 +41,7 @@ from bot.tournaments.store import BoardRow, EntryRow, EventRow
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.domino.texts import variant_name
-from cogs.markup import error_text
+from cogs.markup import error_text, unreachable_text
 from cogs.names import escape_name, table_name
 from cogs.rules_text import tournament_rules
 
@@ -711,6 +712,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         except discord.Forbidden as exc:
             log.info("%s: Discord refused: %s", what, exc.text)
             await self.reply(interaction, tr(locale, "Discord did not let me do that here."))
+        except DatabaseUnavailable:  # the store logs the outage once, with its end
+            await self.reply(interaction, unreachable_text(locale))
         except Exception:
             log.exception("%s failed", what)
             await self.reply(
