@@ -61,6 +61,13 @@ async def play(path: Path, guild_id: int, count: int) -> list[int]:
     """``count`` whole matches of computer players on ``guild_id``, recorded (their tables
     numbered after the synthetic records')."""
     store = await Store.open(path)
+    # The synthetic matches' tables, in a channel everyone on their server can view (the pages
+    # show no other).
+    await store.db.execute(
+        "INSERT INTO tables (id, guild_id, host_id, variant, status, created_at, updated_at,"
+        " public_place) SELECT table_id, guild_id, 0, variant, 'finished', finished_at,"
+        " finished_at, 1 FROM record_matches"
+    )
     top = await store.db.fetchval("SELECT coalesce(max(table_id), 0) FROM record_matches")
     await store.db.execute("DELETE FROM sqlite_sequence WHERE name = 'tables'")
     await store.db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('tables', ?)", (top,))
@@ -71,7 +78,7 @@ async def play(path: Path, guild_id: int, count: int) -> list[int]:
         for _ in range(count):
             table = await service.create_table(
                 host_id=1, host_name="host", variant="partners", guild_id=guild_id,
-                seat_host=False,
+                seat_host=False, public_place=True,
             )
             while not (await service.get(table.id)).is_full:
                 await service.add_computer(table.id, 1, level="easy")

@@ -210,6 +210,7 @@ class MatchEnd:
                 seat_host=False,
                 parent_id=parent,
                 private_thread=private,
+                public_place=old.table.public_place,
             )
         except LimitReached as exc:
             raise RematchLimit(exc, old.host_id) from exc

@@ -4,6 +4,8 @@ opened in (a thread's channel, a private thread), and the channels someone may r
 Someone else's finished match (its replay, its line in a history) is shown only to a member
 who can view the channel it was played in, or the channel of its thread; a private thread's
 only to those who may see every private thread there (Manage Threads), or who ask inside it.
+The web companion's pages, public on the internet, show only matches of places the server's
+@everyone role could view when the table was opened (never a private thread).
 Permissions are those discord.py computes from the server's roles and overwrites as the
 gateway keeps them, and, for the channel asked in, those Discord sent with the interaction.
 """
@@ -20,13 +22,28 @@ Interaction = discord.Interaction[Any]
 
 
 def place_of(channel: Any) -> dict[str, Any]:
-    """The ``parent_id`` and ``private_thread`` of a table opened in ``channel``."""
+    """The ``parent_id``, ``private_thread`` and ``public_place`` of a table opened in
+    ``channel``."""
     if isinstance(channel, discord.Thread):
+        private = channel.type is discord.ChannelType.private_thread
         return {
             "parent_id": channel.parent_id,
-            "private_thread": channel.type is discord.ChannelType.private_thread,
+            "private_thread": private,
+            "public_place": not private and everyone_sees(channel),
         }
-    return {"parent_id": None, "private_thread": False}
+    return {"parent_id": None, "private_thread": False, "public_place": everyone_sees(channel)}
+
+
+def everyone_sees(channel: Any) -> bool:
+    """True if the server's @everyone role can view ``channel`` (a thread: its parent).
+    Our decision: a channel whose permissions cannot be read now counts as hidden."""
+    guild = getattr(channel, "guild", None)
+    if guild is None or not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return False
+    try:
+        return bool(channel.permissions_for(guild.default_role).view_channel)
+    except discord.ClientException:  # a thread whose parent is not known
+        return False
 
 
 def readable(interaction: Interaction) -> Readable | None:

@@ -67,6 +67,7 @@ class TableRow:
     closed_reason: str | None = None  # why a table closed without a result
     parent_id: int | None = None  # the channel of the thread ``channel_id`` (opened in a thread)
     private_thread: bool = False  # ``channel_id`` is a private thread
+    public_place: bool = False  # @everyone could view where it was opened (the web shows it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +151,7 @@ class _Repo:
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, variant, options, status, turn_timer, "
     "locale, message_id, lobby_message_id, created_at, updated_at, closed_reason, parent_id, "
-    "private_thread"
+    "private_thread, public_place"
 )
 
 
@@ -173,6 +174,7 @@ def _table(row: Row) -> TableRow:
         closed_reason=row["closed_reason"],
         parent_id=row["parent_id"],
         private_thread=bool(row["private_thread"]),
+        public_place=bool(row["public_place"]),
     )
 
 
@@ -197,15 +199,16 @@ class TableRepo(_Repo):
         locale: str | None = None,
         parent_id: int | None = None,
         private_thread: bool = False,
+        public_place: bool = False,
     ) -> TableRow:
         """Insert a table in the lobby status and return it."""
         table_id = await self._db.fetchval(
             "INSERT INTO tables (guild_id, channel_id, host_id, variant, options, status,"
-            " turn_timer, locale, created_at, updated_at, parent_id, private_thread)"
-            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
+            " turn_timer, locale, created_at, updated_at, parent_id, private_thread,"
+            " public_place) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 guild_id, channel_id, host_id, variant, _dumps(options), turn_timer, locale,
-                now, now, parent_id, int(private_thread),
+                now, now, parent_id, int(private_thread), int(public_place),
             ),
         )
         return TableRow(
@@ -225,6 +228,7 @@ class TableRepo(_Repo):
             updated_at=now,
             parent_id=parent_id,
             private_thread=private_thread,
+            public_place=public_place,
         )
 
     async def get(self, table_id: int) -> TableRow | None:

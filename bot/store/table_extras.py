@@ -194,11 +194,20 @@ class Readable:
     guild_id: int
     channels: frozenset[int]
     private_threads_of: frozenset[int] = frozenset()
+    everyone: bool = False  # anyone: only places the server's @everyone could view
+
+    @classmethod
+    def public(cls, guild_id: int) -> Readable:
+        """What anyone may see of the server (the web pages): matches of the places its
+        @everyone role could view when they were opened."""
+        return cls(guild_id, frozenset(), everyone=True)
 
     def where(self, t: str = "t") -> tuple[str, tuple[object, ...]]:
         """The condition (and its parameters) that the table aliased ``t`` was played where
         the member can view it: its channel, or its thread's channel; a private thread only
         where he sees every private thread, or when he is in it (``channels`` has it)."""
+        if self.everyone:
+            return f"({t}.guild_id = ? AND {t}.public_place <> 0)", (self.guild_id,)
         places = [
             (f"{t}.private_thread = 0 AND COALESCE({t}.parent_id, {t}.channel_id)", self.channels),
             (f"{t}.private_thread <> 0 AND {t}.parent_id", self.private_threads_of),

@@ -525,11 +525,13 @@ class TableService:
         invited: Iterable[int] = (),
         parent_id: int | None = None,
         private_thread: bool = False,
+        public_place: bool = False,
     ) -> TableInfo:
         """Open a lobby for ``variant`` with ``options`` (checked by the engine's ``preset``).
 
         With ``invited`` the table is a challenge: only those people may take its seats.
-        ``parent_id`` and ``private_thread`` say where ``channel_id`` is when it is a thread."""
+        ``parent_id`` and ``private_thread`` say where ``channel_id`` is when it is a thread;
+        ``public_place`` that the server's @everyone could view it (the web shows the match)."""
         self._check_owned(guild_id)
         invited = tuple(dict.fromkeys(u for u in invited if u != host_id))
         self._check_challenged(host_id, invited)
@@ -555,6 +557,7 @@ class TableService:
                 locale=locale,
                 parent_id=parent_id,
                 private_thread=private_thread,
+                public_place=public_place,
             )
             seats: list[SeatRow | None] = [None] * ruleset.seats
             if seat_host:

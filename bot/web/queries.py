@@ -21,11 +21,12 @@ from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import DatabaseUnavailable, Db, Store
 from bot.store.connection import BUSY_TIMEOUT_MS, PostgresDriver, SqliteDriver, _greatest
 from bot.store.schema import schema_version
+from bot.store.table_extras import Readable
 from bot.tournaments.store import _EVENT_COLUMNS, EventRow, _event
 
 __all__ = ["WEB_SCHEMA", "WebRepo", "WebServer", "open_read_only", "read_only_url"]
 
-WEB_SCHEMA = 700  # the first migration the pages need (the servers' web setting)
+WEB_SCHEMA = 710  # the first migration the pages need (which places are public)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -60,10 +61,13 @@ async def open_read_only(url: str) -> Store:
         driver = await _open_sqlite(sqlite_path(url) if "://" in url else Path(url))
     try:
         version = await schema_version(driver)
+        needed = await driver.db.fetchval(
+            "SELECT count(*) FROM schema_version WHERE version = ?", (WEB_SCHEMA,)
+        )
     except Exception as exc:
         await driver.close()
         raise DatabaseUnavailable(f"the database {redact_url(url)} has no tables yet") from exc
-    if version < WEB_SCHEMA:
+    if version < WEB_SCHEMA or not needed:  # a later migration may be there without it
         await driver.close()
         raise DatabaseUnavailable(
             f"the database {redact_url(url)} is older than the pages: start the bot once to"
@@ -110,13 +114,21 @@ class WebRepo:
         return WebServer(guild_id, str(row[1] or ""))
 
     async def recent_matches(self, guild_id: int, *, limit: int) -> list[MatchRecord]:
-        """The server's latest recorded matches, newest first."""
+        """The server's latest recorded matches played in public places, newest first."""
+        where, params = Readable.public(guild_id).where("t")
+        cols = ", ".join(f"m.{c.strip()}" for c in _MATCH_COLUMNS.split(","))
         rows = await self._db.fetchall(
-            f"SELECT {_MATCH_COLUMNS} FROM record_matches WHERE guild_id = ?"
-            " ORDER BY finished_at DESC, table_id DESC LIMIT ?",
-            (guild_id, limit),
+            f"SELECT {cols} FROM record_matches m JOIN tables t ON t.id = m.table_id"
+            f" WHERE m.guild_id = ? AND {where}"
+            " ORDER BY m.finished_at DESC, m.table_id DESC LIMIT ?",
+            (guild_id, *params, limit),
         )
         return [_match(r) for r in rows]
+
+    async def public_match(self, table_id: int) -> bool:
+        """True if the match was played where the server's @everyone could view it."""
+        row = await self._db.fetchone("SELECT public_place FROM tables WHERE id = ?", (table_id,))
+        return row is not None and bool(row[0])
 
     async def tournaments(self, guild_id: int, *, limit: int) -> list[EventRow]:
         """The server's latest tournaments, newest first."""

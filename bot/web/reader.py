@@ -4,7 +4,9 @@
 through the bot's repositories and services, and decides what may be shown:
 
 - a server's pages exist only while its managers have them on;
-- a finished, recorded match of such a server has a page; a running one never does;
+- a finished, recorded match of such a server has a page, if it was played where the server's
+  @everyone role could look (not a staff channel, nor a private thread); a running one never
+  does, nor one of another place (a 404 like an unknown match);
 - a person who left this server's or the global leaderboards, or asked to be forgotten, has
   no page, and match pages name him "a player" (forgotten: "a former player"). Our decision:
   the web is public, so leaving either board keeps a person off it;
@@ -29,6 +31,7 @@ from bot.records.record import ALL, GLOBAL, MatchRecord
 from bot.records.service import HistoryItem, LeaderboardPage, PlayerStats, Records
 from bot.records.store import EntryRow, RecordsRepo
 from bot.store import DatabaseUnavailable, HandResultRow, Store
+from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
@@ -244,6 +247,8 @@ class Reader:
             record = (await records.matches([table_id])).get(table_id)
             if record is None or record.guild_id is None:
                 return None
+            if not await WebRepo(store.db).public_match(table_id):
+                return None  # played where the server's @everyone could not look
             server = await WebRepo(store.db).server(record.guild_id)
             if server is None:
                 return None
@@ -292,7 +297,9 @@ class Reader:
             stats = await records.stats(player_id, guild_id=server.guild_id, viewer_id=0)
             if stats.kind != "human" or ALL not in stats.server:
                 return None
-            history = await records.history(player_id, guild_id=server.guild_id, limit=HISTORY)
+            history = await records.history(
+                player_id, limit=HISTORY, readable=Readable.public(server.guild_id)
+            )
         return PlayerPage(server, stats, tuple(history))
 
     # -- tournaments -----------------------------------------------------------------------

@@ -109,9 +109,11 @@ class Wrapup:
         assert view is not None and view.outcome is not None
         recording = wait and self.bot.get_cog("Records") is not None  # else nobody rates it
         changes = await self.core.rating_changes(info.id, wait=RECORD_WAIT if recording else 0.0)
-        page = await web_url(
-            self.bot, self.service.store, info.table.guild_id, links.match_path(info.id)
-        )
+        page = None
+        if info.table.public_place:  # the pages show no other match
+            page = await web_url(
+                self.bot, self.service.store, info.table.guild_id, links.match_path(info.id)
+            )
         rematch: tuple[str, RematchButton | None] | None = None
         if humans(info) and "tournament" not in info.table.options:  # an event's: no rematch
             if offer is None:

@@ -14,9 +14,9 @@ from tests.cogs.helpers import (
     answer,
     button,
     game_message,
-    new_table,
     settings_for,
     settle,
+    table_id_of,
 )
 from tests.cogs.test_match_end import match_end, resign
 from tests.fakediscord import FakeDiscord, running_bot
@@ -25,6 +25,7 @@ from tests.fakediscord.plugin import fake_discord
 
 __all__ = ["fake_discord"]
 
+VIEW = discord.Permissions(view_channel=True).value
 MANAGER = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
 
@@ -71,13 +72,20 @@ async def test_the_bot_links_to_the_pages_where_a_server_has_them(
     fake = fake_discord
     boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
     bob = fake.add_user(1002, "bob", "Bob")
+    fake.set_everyone_permissions(DEFAULT_MEMBER_PERMISSIONS)  # a new server's: View Channels
+    staff = fake.add_channel("staff")
+    fake.set_channel_overwrite(staff.id, fake.guild.everyone.id, deny=VIEW)
+    for user in (boss.id, bob.id, fake.bot_user.id):
+        fake.set_channel_overwrite(staff.id, user, allow=VIEW)
     base = "https://domino.example.org"
     settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), web_base_url=base)
-    async with running_bot(fake, lambda: TestBot(settings)) as bot:
-        await fake.slash(boss, fake.channel_id, "domino server-settings", {"web": "on"})
-        result, tid = await new_table(fake, bot, boss, variant="draw")
+
+    async def ended(bot: TestBot, channel_id: int) -> tuple[int, StoredMessage]:
+        """Boss opens a table of "draw" in the channel, Bob joins and resigns."""
+        result = await fake.slash(boss, channel_id, "domino new", {"variant": "draw"})
         lobby = result.message
         assert lobby is not None
+        tid = table_id_of(lobby)
         await fake.click(bob, lobby, button(lobby, "join"))
         await fake.wait_for(lambda: "<@1002>" in lobby.text())
         await fake.click(boss, lobby, button(lobby, "start"))
@@ -85,7 +93,15 @@ async def test_the_bot_links_to_the_pages_where_a_server_has_them(
         await resign(fake, bot, bob, thread)
         end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
         await settle(bot)
+        return tid, end
+
+    async with running_bot(fake, lambda: TestBot(settings)) as bot:
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"web": "on"})
+        tid, end = await ended(bot, fake.channel_id)
         assert links_of(end) == [f"{base}/m/{tid}"]
+        # A match of a staff-only channel is not on the pages: no link to it.
+        _, end = await ended(bot, staff.id)
+        assert links_of(end) == []
 
         board = await fake.slash(bob, fake.channel_id, "domino leaderboard", {"variant": "draw"})
         assert board.message is not None

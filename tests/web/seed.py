@@ -39,11 +39,19 @@ async def _names(ids: Sequence[int]) -> Mapping[int, str]:
 
 
 async def play_match(
-    service: TableService, records: Records, guild_id: int, *, finish: bool = True
+    service: TableService,
+    records: Records,
+    guild_id: int,
+    *,
+    finish: bool = True,
+    channel_id: int = 7,
+    **place: object,
 ) -> int:
-    """A partners match of Ana, Bea and two computers, played move by move."""
+    """A partners match of Ana, Bea and two computers, played move by move in ``channel_id``
+    (by default a channel everyone on the server can view; ``place``: where it is)."""
     table = await service.create_table(
-        host_id=ANA, host_name=NICKNAME, variant="partners", guild_id=guild_id, channel_id=7
+        host_id=ANA, host_name=NICKNAME, variant="partners", guild_id=guild_id,
+        channel_id=channel_id, **{"public_place": True, **place},  # type: ignore[arg-type]
     )
     await service.join(table.id, BEA, "Bea nick")
     while not (await service.get(table.id)).is_full:

@@ -14,10 +14,11 @@ from bot.records.record import GLOBAL
 from bot.records.service import Records
 from bot.server_settings import ServerSettings
 from bot.store import Store
+from bot.tables.service import TableService
 from bot.web.app import CSP, create_app
 from bot.web.reader import FRESH, Reader
 from tests.bot.helpers import FakeClock
-from tests.web.seed import ANA, BEA, DARK, GUILD, NICKNAME, Seeded, seed
+from tests.web.seed import ANA, BEA, DARK, GUILD, NICKNAME, Seeded, play_match, seed
 
 ES = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
 
@@ -187,6 +188,35 @@ async def test_privacy_left_the_boards_forget_me_and_pages_turned_off(
     for path in (f"/s/{GUILD}", f"/m/{s.played}", f"/m/{s.played}/replay.json",
                  f"/m/{s.played}/preview.png", f"/s/{GUILD}/p/1000"):
         await text(client, path, 404)
+
+
+async def test_matches_of_staff_channels_and_private_threads_are_not_on_the_web(
+    client: TestClient, seeded: tuple[Store, Seeded]
+) -> None:
+    """A match played where the server's @everyone could not look (a staff-only channel, a
+    private thread of a public one) is absent from every page and a 404 like an unknown one."""
+    store, s = seeded
+    records = Records(store, clock=FakeClock())
+    service = TableService(
+        store, clock=FakeClock(), seed_source=lambda: 7, computer_delay=0.0, hand_pause=0.0,
+        computer_pace=None,
+    )
+    try:
+        staff = await play_match(service, records, GUILD, channel_id=8, public_place=False)
+        secret = await play_match(
+            service, records, GUILD, channel_id=9, parent_id=7, private_thread=True,
+            public_place=False,
+        )
+    finally:
+        await service.aclose()
+    for table in (staff, secret):
+        for path in (f"/m/{table}", f"/m/{table}/replay.json", f"/m/{table}/preview.png"):
+            assert "Ana Global" not in await text(client, path, 404)
+    for path in (f"/s/{GUILD}", f"/s/{GUILD}/p/{ANA}", f"/s/{GUILD}/p/{BEA}"):
+        page = await text(client, path)
+        assert f'href="/m/{s.played}"' in page
+        assert f'href="/m/{staff}' not in page and f'href="/m/{secret}' not in page
+    assert (await store.tables.get(s.played)).public_place  # type: ignore[union-attr]
 
 
 async def test_what_the_pages_keep_a_few_seconds_goes_stale_within_them(
