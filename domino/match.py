@@ -317,12 +317,23 @@ def _hand_result(
     ending: str,
     spinner: int | None,
     arms: Arms,
+    log: tuple[Any, ...] | None = None,
+    first: tuple[Any, ...] | None = None,
 ) -> HandResult:
     """A finished hand's result; ``line`` is the line, or None: :func:`_line_of` makes it
-    from ``line_source``."""
+    from ``line_source``; the hand's moves are the log's nodes from ``log`` back to
+    ``first``."""
     if line is None:
         assert line_source is not None
         line = _line_of(*line_source)
+    last_end: str | None = None
+    node = log
+    while node is not None and node is not first:
+        action = node[2]
+        if type(action) is Play:
+            last_end = action.end
+            break
+        node = node[0]
     return HandResult(
         hand_number=number,
         kind=kind,  # type: ignore[arg-type]
@@ -339,6 +350,7 @@ def _hand_result(
         ending=ending,  # type: ignore[arg-type]
         spinner=spinner,
         arms=arms,
+        last_end=last_end,
     )
 
 
@@ -1417,6 +1429,8 @@ class Match:
             "domino" if kind == "domino" else ending,
             h.spinner,
             h.arms,
+            self._log,
+            h.first,
         ))
         scores = tuple(map(add, h.scores, gained))
         outcome = _match_outcome(rs, number, scores)

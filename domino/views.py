@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from domino.actions import Action, Play
@@ -79,6 +79,9 @@ class HandResult:
     ending: Literal["domino", "block", "stuck", "closed"] = "domino"
     spinner: int | None = None
     arms: tuple[tuple[Pair, ...], tuple[Pair, ...]] = ((), ())
+    #: Where the hand's last tile went ("left", "right", "up", "down"; None: the only tile),
+    #: for the picture of the hand's end; not part of the stored result.
+    last_end: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""

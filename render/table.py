@@ -13,7 +13,7 @@ from domino import HandResult, View
 from render import png
 from render.layout import Layout, layout_line
 from render.moves import LastMove, last_moves
-from render.spinner import last_arm_tile, layout_cross, uses_cross
+from render.spinner import arm_index, last_arm_tile, layout_cross, uses_cross
 from render.sprites import (
     BANNER_FILL,
     FELT,
@@ -142,9 +142,22 @@ def scene(view: View) -> TableScene:
         return TableScene(view.line, view.opener_index, last, shown, view.spinner, view.arms)
     started = any(e.kind != "start" for e in view.events)
     if result is not None and not started:
-        return TableScene(result.line, result.opener_index, None, result, result.spinner,
-                          result.arms)
+        return TableScene(result.line, result.opener_index, last_of(result), result,
+                          result.spinner, result.arms)
     return TableScene(view.line, view.opener_index, last, None, view.spinner, view.arms)
+
+
+def last_of(result: HandResult) -> int | None:
+    """The ``PlacedTile.index`` of a finished hand's last tile (outlined like any last tile)."""
+    end, line, arms = result.last_end, result.line, result.arms
+    if not line:
+        return None
+    if end == "left":
+        return 0
+    if end in ("up", "down"):
+        k = 0 if end == "up" else 1
+        return arm_index(k, len(arms[k]) - 1) if arms[k] else None
+    return len(line) - 1 if end == "right" or len(line) == 1 else None
 
 
 def banner_box(view: View) -> tuple[int, int, int, int] | None:

@@ -240,3 +240,25 @@ def test_hand_picture_pixels_mark_the_playable_tiles() -> None:
                 face = img.getpixel((x0 + 37, y0 + 68))  # off every pip layout
                 assert _near(face, IVORY, 8) == (not slot.dimmed)
                 assert slot.dimmed == (seat == m.turn and not slot.playable)
+
+
+def test_the_last_tile_is_outlined_on_the_picture_of_a_hand_that_just_ended() -> None:
+    """Our decision: every picture outlines the last tile laid, the hand's end too (its
+    final line, before the next hand's first move), read back from the pixels."""
+    for pid in sorted(PRESETS):
+        rng = random.Random(7)
+        m = Match.new(preset(pid), 7)
+        last: tuple[int, int] | None = None
+        while m.hand_number == 1 and m.turn is not None:
+            action = rng.choice(m.legal_actions())
+            if isinstance(action, Play):
+                last = (action.tile.a, action.tile.b)
+            m = m.apply(action)
+        view = m.public_view()
+        assert scene(view).result is not None and last is not None
+        outlined = [p for p in table_layout(view).tiles if p.index == scene(view).last_index]
+        assert len(outlined) == 1 and {outlined[0].first, outlined[0].second} == set(last), pid
+        img = draw_table(view, ["A", "B", "C", "D"][: view.ruleset.seats])
+        for p in table_layout(view).tiles:
+            x0, y0, _x1, y1 = p.box
+            assert _near(img.getpixel((x0 + 1, (y0 + y1) // 2)), HIGHLIGHT) == (p == outlined[0])
