@@ -141,6 +141,17 @@ class PeriodBoards:
         ended = [period_of(kind, now).previous() for kind in PERIOD_KINDS]
         return [p for p in ended if p.end >= due_at and not await repo.posted(guild_id, p.key)]
 
+    async def post_failed(self, guild_id: int) -> bool:
+        """Whether the server's latest board could not be posted in its channel."""
+        last = await self.repo.last_post(guild_id)
+        chosen = await self.repo.channel(guild_id)
+        return (
+            last is not None
+            and chosen is not None
+            and last[1] == chosen.channel_id
+            and last[2] is None
+        )
+
     async def mark_posted(
         self, guild_id: int, period: Period, channel_id: int, message_id: int | None
     ) -> None:

@@ -206,6 +206,18 @@ class PeriodRepo:
         )
         return row is not None
 
+    async def last_post(self, guild_id: int) -> tuple[str, int, int | None] | None:
+        """The latest board of a server: (period, channel, message id or None if it could
+        not be posted)."""
+        row = await self._db.fetchone(
+            "SELECT period, channel_id, message_id FROM board_posts WHERE guild_id = ?"
+            " ORDER BY posted_at DESC, period DESC LIMIT 1",
+            (guild_id,),
+        )
+        if row is None:
+            return None
+        return str(row[0]), int(row[1]), None if row[2] is None else int(row[2])
+
     async def mark_posted(
         self, guild_id: int, period: str, channel_id: int, message_id: int | None, *, now: float
     ) -> None:

@@ -284,17 +284,24 @@ class ServerSettingsMixin:
                 organisers=await store.organiser_role(guild_id),
             )
             chosen_now = await boards.channel(guild_id)
-            embed.add_field(
-                name=tr(locale, "Boards of the past week and month"),
-                value=tr(locale, "not posted")
+            where = (
+                tr(locale, "not posted")
                 if chosen_now is None
                 else tr(
                     locale,
                     "in {channel}, next on {when}",
                     channel=f"<#{chosen_now.channel_id}>",
                     when=f"<t:{int(chosen_now.due_at)}:f>",
-                ),
-                inline=False,
+                )
+            )
+            if await boards.post_failed(guild_id):
+                where += "\n⚠️ " + tr(
+                    locale,
+                    "The last board could not be posted there: I need to see the channel, "
+                    "send messages and embed links.",
+                )
+            embed.add_field(
+                name=tr(locale, "Boards of the past week and month"), value=where, inline=False
             )
             embed.add_field(
                 name=tr(locale, "Idle players"),

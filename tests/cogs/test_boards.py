@@ -197,3 +197,29 @@ async def test_idle_players_are_left_off_and_counted_on_the_board(
                                       {"scope": "global", "variant": "two-player"})
         assert everywhere.embed is not None
         assert everywhere.embed["description"].endswith("-# 2 idle players hidden")
+
+
+async def test_a_channel_that_breaks_later_is_said_in_the_settings(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    channel = fake.add_channel("boards")
+    clock = FakeClock()
+    week = period_of("week", clock.now)
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        await fake.slash(boss, fake.channel_id, "domino server-settings",
+                         {"board_channel": channel.id})
+        fake.deny(channel.id, "send_messages")  # someone took the bot's permission away
+        clock.now = week.end + 1
+        cog = bot.get_cog("Records")
+
+        for _ in range(200):
+            if await cog.boards.repo.posted(fake.guild_id, week.key):  # type: ignore
+                break
+            await asyncio.sleep(0.05)
+        assert boards_in(fake, channel.id) == []
+        shown = await fake.slash(boss, fake.channel_id, "domino server-settings", {})
+        assert "The last board could not be posted there" in shown.text()
+        pending = bot.svc.scheduler.pending(-fake.guild_id)
+        assert [r.due_at for r in pending] == [next_boundary(week.end)]  # it goes on
