@@ -42,7 +42,7 @@ from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.domino.texts import variant_name
 from cogs.markup import error_text, unreachable_text
-from cogs.names import escape_name, table_name
+from cogs.names import display_name, escape_name, table_name
 from cogs.rules_text import tournament_rules
 
 log = logging.getLogger(__name__)
@@ -210,11 +210,17 @@ def view_of(*buttons: discord.ui.Item[Any]) -> discord.ui.View:
 # ------------------------------------------------------------------------------ words
 
 
-def entry_name(entry: EntryRow | None) -> str:
-    """An entrant's name as Discord text (escaped; a pair: both names)."""
+def entry_name(entry: EntryRow | None, locale: str | None = None) -> str:
+    """An entrant's name as Discord text (escaped; a pair: both names; someone forgotten:
+    "a former player")."""
     if entry is None:
         return "?"
-    return " & ".join(escape_name(n) for n in entry.names)
+    return " & ".join(escape_name(n) for n in raw_names(entry, locale))
+
+
+def raw_names(entry: EntryRow, locale: str | None) -> list[str]:
+    """The entrant's people's names, unescaped, in the reader's language."""
+    return [display_name(locale, n, "human") for n in entry.names]
 
 
 def side_text(locale: str | None, state: EventState, side: Sequence[int | None]) -> str:
@@ -223,7 +229,7 @@ def side_text(locale: str | None, state: EventState, side: Sequence[int | None])
         if number is None:
             names.append(tr(locale, "a computer"))
         else:
-            names.append(entry_name(state.entry(number)))
+            names.append(entry_name(state.entry(number), locale))
     return " & ".join(names)
 
 
@@ -348,7 +354,7 @@ def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOW
                 locale,
                 "{rank}. {name}: {points} match points, {difference} points, Buchholz {buchholz}",
                 rank=s.rank,
-                name=entry_name(state.entry(s.entrant)),
+                name=entry_name(state.entry(s.entrant), locale),
                 points=s.match_points,
                 difference=f"{s.difference:+d}",
                 buchholz=s.buchholz,
@@ -364,7 +370,7 @@ def picture(state: EventState, upto: int | None, title: str, *, final: bool = Fa
     """The standings picture (a knockout's: its bracket); names raw, pictures render no
     markdown."""
     locale = state.event.locale
-    names = {e.entry: " & ".join(e.names) for e in state.entries}
+    names = {e.entry: " & ".join(raw_names(e, locale)) for e in state.entries}
     tree = state.bracket()
     if tree is not None:
         return pictures.bracket_png(locale, title, tree, names)
@@ -1010,7 +1016,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         places = state.places()
         changes = await self.events.rating_changes(state)
         podium = [
-            f"{MEDALS[place - 1]} {entry_name(state.entry(entrant))}"
+            f"{MEDALS[place - 1]} {entry_name(state.entry(entrant), locale)}"
             for place, entrant in places
             if place <= 3
         ]
@@ -1022,7 +1028,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     locale,
                     "{rank}. {name}: {points} match points; rating {before} → {after} ({change})",
                     rank=place,
-                    name=entry_name(state.entry(entrant)),
+                    name=entry_name(state.entry(entrant), locale),
                     points=points.get(entrant, 0),
                     before=round(before),
                     after=round(after),

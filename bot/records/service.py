@@ -48,6 +48,7 @@ from bot.records.store import (
 from bot.store import Store
 from bot.store.table_extras import PracticeRepo, Readable
 from bot.tables.service import TableInfo, TableObserver
+from bot.tournaments.store import TournamentRepo
 from domino import Outcome
 from domino.ai import ALL_LEVELS
 
@@ -345,6 +346,7 @@ class Records(TableObserver):
             alias = await repo.new_alias()
             await repo.forget(user_id, alias)
             await PeriodRepo(tx.db).forget(user_id)
+            await TournamentRepo(tx.db).forget(user_id, alias)
             forget = ForgetRepo(tx.db)
             tables = [t.table_id for t in await forget.open_tables_of(user_id)]
             await forget.add(tables, user_key(user_id), alias, now=self.clock())

@@ -634,14 +634,7 @@ class TournamentService(TableObserver):
                 raise NotSeated("You are not registered in this tournament.")
             if entry.status == "withdrawn":
                 raise WrongStatus("You have already withdrawn from this tournament.")
-            played = any(
-                entry.entry in b.seats or any(entry.entry in s for s in b.sides)
-                for b in await self.repo.boards(event_id)
-            )
-            if entry.status == "invited" or (event.status == "registration" and not played):
-                await self.repo.remove_entry(event_id, entry.entry)
-            else:
-                await self.repo.set_entry(event_id, entry.entry, status="withdrawn")
+            await self.repo.withdraw_entry(event, entry)
             entry = dataclasses.replace(entry, status="withdrawn")
         self._changed(event_id)
         return entry

@@ -332,6 +332,51 @@ class TournamentRepo:
                 f"DELETE FROM {table} WHERE tournament_id = ? AND entry = ?", (event_id, entry)
             )
 
+    async def withdraw_entry(self, event: EventRow, entry: EntryRow) -> None:
+        """The entry leaves the event: deleted if it could not have played yet (a pair waiting
+        for its partner, or before the start and never seated), else marked withdrawn."""
+        played = any(
+            entry.entry in b.seats or any(entry.entry in s for s in b.sides)
+            for b in await self.boards(event.id)
+        )
+        if entry.status == "invited" or (event.status == "registration" and not played):
+            await self.remove_entry(event.id, entry.entry)
+        elif entry.status != "withdrawn":
+            await self.set_entry(event.id, entry.entry, status="withdrawn")
+
+    async def forget(self, user_id: int, alias: int) -> None:
+        """Remove ``user_id`` from every event: his entry in an open one is withdrawn (as when
+        he withdraws himself), and everywhere his id becomes ``alias`` and his name the empty
+        name of "a former player", so standings and pairings stay whole."""
+        events = await self._db.fetchall(
+            "SELECT DISTINCT tournament_id FROM tournament_people WHERE user_id = ?", (user_id,)
+        )
+        for (event_id,) in events:
+            event, entry = await self.get(event_id), await self.entry_of(event_id, user_id)
+            if event is not None and entry is not None and event.is_open:
+                await self.withdraw_entry(event, entry)
+        for statement in (
+            "UPDATE tournament_entries SET user_id = ?, name = '' WHERE user_id = ?",
+            "UPDATE tournament_entries SET partner_id = ?, partner_name = '' WHERE partner_id = ?",
+            "UPDATE tournament_people SET user_id = ? WHERE user_id = ?",
+            "UPDATE tournament_checkins SET user_id = ? WHERE user_id = ?",
+            "UPDATE tournament_corrections SET user_id = ? WHERE user_id = ?",
+            "UPDATE tournaments SET host_id = ? WHERE host_id = ?",
+        ):
+            await self._db.execute(statement, (alias, user_id))
+        boards = await self._db.fetchall(
+            "SELECT tournament_id, round, board, people FROM tournament_boards"
+            " WHERE people LIKE ?",
+            (f"%{user_id}%",),
+        )
+        for event_id, round_, board, people in boards:
+            seated = [alias if p == user_id else p for p in json.loads(people)]
+            await self._db.execute(
+                "UPDATE tournament_boards SET people = ?"
+                " WHERE tournament_id = ? AND round = ? AND board = ?",
+                (_dumps(seated), event_id, round_, board),
+            )
+
     # -- rounds and boards -------------------------------------------------------------------
 
     async def put_round(self, round_: RoundRow) -> None:
