@@ -438,6 +438,7 @@ def compare_processes(args: argparse.Namespace) -> int:
                 if 1 in rates:
                     for n in ratios:
                         ratios[n].append(rates[n] / rates[1])
+            ratios = {n: r for n, r in ratios.items() if r}  # none without a 1-process run
             if ratios:
                 text = "; ".join(
                     f"{n}: {statistics.median(r):.2f}x (rounds {', '.join(f'{x:.2f}' for x in r)})"

@@ -13,12 +13,15 @@ def test_bot_processes_share_one_postgresql(
     postgres_databases: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = postgres_databases.migrated()
-    argv = ["--database-url", url, "--bot-processes", "1,2", "--tables", "4"]
+    argv = ["--database-url", url, "--bot-processes", "1,2", "--tables", "4", "--rounds", "2"]
     assert main([*argv, "--think", "0", "--seconds", "0.5", "--no-render"]) == 0
     out = capsys.readouterr().out
-    assert "1 bot process(es)" in out and "2 bot process(es)" in out and "== SQLite" in out
-    assert out.count(" actions/s (") == 3
-    assert "actions/s against 1 process on PostgreSQL: 2:" in out
+    assert "== round 2: PostgreSQL" in out and "1 bot process(es); load " in out
+    assert "2 bot process(es)" in out and "== round 1: SQLite" in out
+    assert out.count(" actions/s (") == 6
+    assert out.count("CPU s per 1,000 actions: bot process(es) ") == 6
+    assert out.count("; PostgreSQL ") == 4  # its CPU, beside each PostgreSQL run's
+    assert "actions/s against 1 process on PostgreSQL, median of 2 rounds: 2:" in out
 
 
 def test_bot_processes_renew_their_leases(
@@ -35,7 +38,8 @@ def test_bot_processes_renew_their_leases(
 
     url = postgres_databases.migrated()
     monkeypatch.setenv("SHARD_LEASE_SECONDS", "3")
-    argv = ["--database-url", url, "--bot-processes", "2", "--skip-sqlite", "--tables", "4"]
+    argv = ["--database-url", url, "--bot-processes", "2", "--skip-sqlite", "--tables", "4",
+            "--rounds", "1"]
     result: list[int] = []
     run = threading.Thread(
         target=lambda: result.append(
