@@ -41,7 +41,9 @@ async def test_a_match_on_postgres_survives_a_restart_and_is_recorded(
 
     async with running_bot(fake, lambda: TestBot(settings)) as bot:  # the bot was restarted
         info = await bot.svc.get(tid)
-        assert info.status == "running" and info.seq == seq
+        # Nothing acknowledged is lost; a computer or a stored forced move may already have
+        # played after the restart on a slow machine.
+        assert info.status == "running" and info.seq >= seq
         await play_until_over(fake, bot, tid, [alice], stop=lambda turns: turns >= 2)
         await bot.svc.resign(tid, alice.id)  # ends the match quickly; it is recorded
         await settle(bot)
