@@ -186,6 +186,13 @@ async def open_hand(
     return result
 
 
+def _action_on(message: StoredMessage) -> str | None:
+    try:
+        return hand_choice(message)
+    except LookupError:
+        return None
+
+
 def hand_choice(message: StoredMessage) -> str:
     """The first enabled action button of a hand message (a tile, Left, Draw or Pass)."""
     for cid in enabled(message):
@@ -233,7 +240,10 @@ async def play_turn(
         hand = hands[user.id] = await open_hand(fake, bot, user, table_id, locale=locale)
     message = hand.message
     assert message is not None and message.ephemeral
-    choice = hand_choice(message)
+    # (on a loaded machine the refresh that offers his turn may still be on its way)
+    choice = await fake.wait_for(
+        lambda: _action_on(message), timeout=20, what=f"an action on {user.name}'s hand"
+    )
     parsed = parse(choice)
     assert parsed is not None and parsed[2][-1] == str(info.seq), (
         f"hand message of {user.name} shows seq {parsed}, table is at {info.seq}"
