@@ -38,12 +38,14 @@ from bot.tournaments.service import (
     TournamentService,
 )
 from bot.tournaments.store import BoardRow, EntryRow, EventRow
+from bot.web.links import tournament_path
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.domino.texts import variant_name
 from cogs.markup import error_text, unreachable_text
 from cogs.names import display_name, escape_name, table_name
 from cogs.rules_text import tournament_rules
+from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +249,11 @@ def round_length(locale: str | None, event: EventRow) -> str:
     return tr(locale, "{hands} hands", hands=event.hands)
 
 
-def announcement(state: EventState) -> tuple[discord.Embed, discord.ui.View | None]:
+def announcement(
+    state: EventState, link: str | None = None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The event's announcement: its terms, with Register and Withdraw while it is open and
+    a link to its web page when there is one."""
     event = state.event
     locale = event.locale
     count = len([e for e in state.entries if e.status == "active"])
@@ -279,9 +285,9 @@ def announcement(state: EventState) -> tuple[discord.Embed, discord.ui.View | No
         description="\n".join(lines),
         colour=BLUE if event.is_open else GREY,
     )
-    if event.status != "registration" and event.status != "running":
-        return embed, None
     buttons: list[discord.ui.Item[Any]] = []
+    if event.status != "registration" and event.status != "running":
+        return embed, (view_of(web_button(locale, link)) if link else None)
     if event.format != "pairs":
         buttons.append(
             RegisterButton(
@@ -289,6 +295,8 @@ def announcement(state: EventState) -> tuple[discord.Embed, discord.ui.View | No
             )
         )
     buttons.append(WithdrawButton(event.id, label=tr(locale, "Withdraw")))
+    if link:
+        buttons.append(web_button(locale, link))
     return embed, view_of(*buttons)
 
 
@@ -832,19 +840,29 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         message = await channel.send(content, nonce=nonce(event.id, key), **kwargs)
         await self.events.mark_post(event.id, key, message.id)
 
+    async def _page(self, event: EventRow) -> str | None:
+        """The event's web page, where the server has pages on."""
+        path = tournament_path(event.guild_id, event.id)
+        return await web_url(self.bot, self.events.store, event.guild_id, path)
+
+    def _linked(self, event: EventRow, page: str | None) -> dict[str, Any]:
+        """The view of a post that carries only the link to the event's page, if any."""
+        return {"view": view_of(web_button(event.locale, page))} if page else {}
+
     async def _publish(self, event_id: int) -> None:
         state = await self.events.state(event_id)
         posts = await self.events.posts(event_id)
         event = state.event
         locale = event.locale
         here = event.channel_id
+        page = await self._page(event)
         if "announce" not in posts:
-            embed, view = announcement(state)
+            embed, view = announcement(state, page)
             await self._send(
                 event, "announce", here, embed=embed, **({"view": view} if view else {})
             )
             posts = await self.events.posts(event_id)
-        await self._refresh_announcement(state, posts.get("announce"))
+        await self._refresh_announcement(state, posts.get("announce"), page)
         for row in state.rounds:
             number = row.number
             key = f"checkin.{number}"
@@ -880,12 +898,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     " ".join(f"<@{u}>" for u in people)[:1900] or None,
                     embed=pairings_embed(state, number),
                     allowed_mentions=USERS_ONLY,
+                    **self._linked(event, page),
                 )
             for b in boards:
                 await self._seat_post(state, b, posts)
             key = f"standings.{number}"
             if row.status == "done" and boards and key not in posts:
-                await self._standings_post(state, number, key)
+                await self._standings_post(state, number, key, page)
         for c in await self.events.corrections(event_id):
             key = f"corr.{c.id}"
             if key not in posts:
@@ -905,7 +924,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     ),
                 )
         if event.status == "finished" and "end" not in posts:
-            await self._podium(state)
+            await self._podium(state, page)
         if event.status == "finished" and event.winner_role and "role" not in posts:
             await self._winner_role(state)
         if event.status == "cancelled" and "end" not in posts:
@@ -922,12 +941,14 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     async def _round_start(self, event_id: int, number: int) -> float | None:
         return await self.events.due("t.start", event_id, number)
 
-    async def _refresh_announcement(self, state: EventState, message_id: int | None) -> None:
+    async def _refresh_announcement(
+        self, state: EventState, message_id: int | None, page: str | None = None
+    ) -> None:
         """Keep the announcement's count and buttons true (best effort)."""
         if message_id is None:
             return
-        embed, view = announcement(state)
-        shown = (embed.description, embed.colour, view is None)
+        embed, view = announcement(state, page)
+        shown = (embed.description, embed.colour, None if view is None else len(view.children))
         if self._shown.get(state.id) == shown:
             return
         channel = self.bot.get_partial_messageable(state.event.channel_id)
@@ -979,7 +1000,9 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         await asyncio.sleep(seconds)
         self.wake(event_id)
 
-    async def _standings_post(self, state: EventState, number: int, key: str) -> None:
+    async def _standings_post(
+        self, state: EventState, number: int, key: str, page: str | None = None
+    ) -> None:
         event = state.event
         locale = event.locale
         title = tr(
@@ -1006,9 +1029,10 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             event.channel_id,
             embed=embed,
             file=discord.File(io.BytesIO(png), "standings.png", description=title[:1024]),
+            **self._linked(event, page),
         )
 
-    async def _podium(self, state: EventState) -> None:
+    async def _podium(self, state: EventState, page: str | None = None) -> None:
         event = state.event
         locale = event.locale
         table = state.standings()
@@ -1059,6 +1083,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             embed=embed,
             allowed_mentions=USERS_ONLY,
             file=discord.File(io.BytesIO(png), "final.png", description=raw[:1024]),
+            **self._linked(event, page),
         )
 
     async def _winner_role(self, state: EventState) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.cogs.helpers import FakeClock, TestBot, factory, settle
+from tests.cogs.helpers import FakeClock, TestBot, factory, settings_for, settle
+from tests.cogs.test_web_setting import links_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
 
 pytest_plugins = ["tests.fakediscord.plugin"]
@@ -305,3 +307,52 @@ async def test_who_may_run_tournaments(fake_discord: FakeDiscord, tmp_path: Path
         assert "open for registration" in made.text()
         events = tournament_cog(bot).events
         assert len(await events.repo.open_events(fake.guild_id)) == 1
+
+
+async def test_posts_link_to_the_event_page_where_the_server_has_pages(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Our decision: with web pages on, the announcement, pairings, standings and podium each
+    carry a link button to the event's page; with pages off, none does."""
+    fake = fake_discord
+    clock = FakeClock()
+    host = fake.owner
+    people = [fake.add_user(6000 + i, f"k{i}", f"Knock {i}") for i in range(2)]
+    base = "https://domino.example.org"
+    settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), web_base_url=base)
+    options = {"name": "Cup", "variant": "draw", "format": "single", "hands": 1}
+    async with running_bot(fake, lambda: TestBot(settings, clock=clock)) as bot:
+        await fake.slash(host, fake.channel_id, "domino server-settings", {"web": "on"})
+        made = await fake.slash(
+            host, fake.channel_id, "domino tournament create", {**options, "system": "knockout"}
+        )
+        assert "open for registration" in made.text(), made.text()
+        for user in people:
+            answer = await fake.slash(user, fake.channel_id, "domino tournament register", {})
+            assert "registered" in answer.text()
+        await fake.slash(host, fake.channel_id, "domino tournament start", {})
+        await step(bot, clock)
+        await step(bot, clock)
+        event_id = (await tournament_cog(bot).events.find(fake.guild_id, fake.channel_id)).id
+        page = f"{base}/s/{fake.guild_id}/t/{event_id}"
+        await check_in_all(fake, bot, people, 1)
+        await step(bot, clock, 600)
+        await click_in(fake, bot, 1, set())
+        await play_out(fake, bot, clock, event_id, 1)
+        await step(bot, clock)
+        assert (await tournament_cog(bot).events.state(event_id)).event.status == "finished"
+        for title in ("Tournament: Cup", "Cup: pairings of round 1", "Cup: the podium"):
+            (post,) = titled(fake, title)
+            assert links_of(post) == [page], title
+        standings = titled(fake, "Cup: standings after round")
+        assert standings and all(links_of(post) == [page] for post in standings)
+        assert not [m for m in with_button(fake, "tournament:checkin:") if links_of(m)]
+
+        await fake.slash(host, fake.channel_id, "domino server-settings", {"web": "off"})
+        again = await fake.slash(
+            host, fake.channel_id, "domino tournament create", {**options, "name": "Plate"}
+        )
+        assert "open for registration" in again.text(), again.text()
+        await step(bot, clock)
+        (announce,) = titled(fake, "Tournament: Plate")
+        assert links_of(announce) == [] and announce.custom_ids()
