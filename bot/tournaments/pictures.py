@@ -90,7 +90,7 @@ def bracket_png(
     """The knockout picture: a column per round (named from the final backwards), each match
     with its entrants, points and who went through."""
     total = bracket.size.bit_length() - 1
-    titles = [_round_title(locale, total - k) for k in range(total)]
+    titles = [round_title(locale, total - k) for k in range(total)]
     # Translators: an empty place of a knockout bracket (its opponent goes through).
     bye = tr(locale, "bye")
     rounds = []
@@ -107,7 +107,7 @@ def bracket_png(
     return bracket_picture(title, titles, rounds)
 
 
-def _round_title(locale: str | None, left: int) -> str:
+def round_title(locale: str | None, left: int) -> str:
     """A round named by how many remain after it: the final, the semi-finals…"""
     # Translators: the rounds of a knockout bracket.
     if left == 1:

@@ -31,6 +31,8 @@ from bot.i18n import N_, picture_options, tr
 from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES
 from bot.records.service import LEADERBOARD_ORDERS
 from bot.store import DatabaseUnavailable
+from bot.tournaments.model import Bracket
+from bot.tournaments.pictures import round_title
 from bot.web import links
 from bot.web.charts import rating_chart
 from bot.web.positions import to_json
@@ -518,6 +520,7 @@ async def tournament_page(request: web.Request) -> web.Response:
                 (b, sides, "–".join(map(str, b.points or ())), word(locale, BOARD_ENDINGS, b.how))
             )
         rounds.append((r, boards))
+    bracket = state.bracket()
     event = state.event
     return page(
         request,
@@ -530,9 +533,31 @@ async def tournament_page(request: web.Request) -> web.Response:
             "system": word(locale, EVENT_SYSTEMS, event.system),
             "standings": standings,
             "rounds": rounds,
+            "bracket": [] if bracket is None else bracket_rounds(locale, bracket, entrant),
             "live": event.is_open,
         },
     )
+
+
+def bracket_rounds(
+    locale: str, bracket: Bracket, entrant: Callable[[int | None], str]
+) -> list[tuple[str, list[tuple[list[str], str, str]]]]:
+    """A knockout's rounds as far as they go: each titled from the final backwards, each
+    match as its two sides' names, the table's points and who went through."""
+    total = bracket.size.bit_length() - 1
+    bye = tr(locale, "bye")
+    out = []
+    for k, matches in enumerate(bracket.rounds):
+        rows = [
+            (
+                [bye if e is None else entrant(e) for e in m.entrants],
+                "–".join(map(str, m.points or ())),
+                "" if m.winner is None else entrant(m.winner),
+            )
+            for m in matches
+        ]
+        out.append((round_title(locale, total - k), rows))
+    return out
 
 
 # ------------------------------------------------------------------------------- the app

@@ -3,7 +3,10 @@ tournament's own rules rank them, the pairings of every round, and nothing of an
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -20,21 +23,28 @@ GUILD, OTHER = 555, 666
 NAMES = {1: "Ana", 2: "Bea", 3: "Cid <i>"}
 
 
-async def make_event(store: Store, guild_id: int, status: str = "running") -> int:
-    repo = TournamentRepo(store.db)
-    event = await repo.create(
-        EventRow(
-            id=0, guild_id=guild_id, channel_id=9, host_id=1, name="Friday <Cup>", variant="draw",
-            options={}, format="individual", system="swiss", rounds=2, hands=None, points=100,
-            time_limit=1800, grace=300, fill="bye", max_entrants=16, start_at=None,
-            status=status, round=2, locale=None, winner_role=None, paused_left=None,
-            created_at=1.0, updated_at=1.0,
-        )
-    )
+EVENT = EventRow(
+    id=0, guild_id=GUILD, channel_id=9, host_id=1, name="Friday <Cup>", variant="draw",
+    options={}, format="individual", system="swiss", rounds=2, hands=None, points=100,
+    time_limit=1800, grace=300, fill="bye", max_entrants=16, start_at=None, status="running",
+    round=2, locale=None, winner_role=None, paused_left=None, created_at=1.0, updated_at=1.0,
+)
+
+
+async def new_event(repo: TournamentRepo, guild_id: int, **changes: Any) -> EventRow:
+    """``EVENT`` with ``changes`` in ``guild_id``, entered by Ana, Bea and Cid (rated in that
+    order)."""
+    event = await repo.create(dataclasses.replace(EVENT, guild_id=guild_id, **changes))
     for user, name in NAMES.items():
         await repo.add_entry(
-            EntryRow(event.id, 0, user, name, None, None, "active", 1, 25.0, 0, 1.0)
+            EntryRow(event.id, 0, user, name, None, None, "active", 1, 40.0 - user, 0, 1.0)
         )
+    return event
+
+
+async def make_event(store: Store, guild_id: int, status: str = "running") -> int:
+    repo = TournamentRepo(store.db)
+    event = await new_event(repo, guild_id, status=status)
     for number in (1, 2):
         await repo.put_round(RoundRow(event.id, number, "done", 1.0, 2.0))
     await repo.put_boards(
@@ -83,3 +93,37 @@ async def test_a_tournaments_standings_and_pairings(client: tuple[TestClient, St
     await Records(store).set_privacy(2, GUILD, True)  # Bea left this server's boards
     page = await text(c, f"/s/{GUILD}/t/{event}")
     assert "Bea" not in page and "a player" in page
+
+
+async def test_a_knockouts_bracket(client: tuple[TestClient, Store]) -> None:
+    """A knockout's page shows its bracket as tables of rounds named from the final backwards:
+    the top seed's bye, each table's points and who went through."""
+    c, store = client
+    repo = TournamentRepo(store.db)
+    event = await new_event(
+        repo, GUILD, name="Knock", format="single", system="knockout", status="finished"
+    )
+    for number in (1, 2):
+        await repo.put_round(RoundRow(event.id, number, "done", 1.0, 2.0))
+    await repo.put_boards(
+        [
+            BoardRow(event.id, 1, 1, (2, 3), ((2,), (3,)), (2, 3), None, "done", True,
+                     (100, 40), "played"),
+            BoardRow(event.id, 1, 2, (1,), ((1,),), (1,), None, "done", True, None, "bye"),
+            BoardRow(event.id, 2, 1, (1, 2), ((1,), (2,)), (1, 2), None, "done", True,
+                     (30, 100), "played"),
+        ]
+    )
+    page = await text(c, f"/s/{GUILD}/t/{event.id}")
+    bracket = page.split('<h2 id="bracket-title">Bracket</h2>')[1].split("</section>")[0]
+    semis, final = bracket.split("<caption>")[1:]
+    assert semis.startswith("Semi-finals</caption>") and final.startswith("Final</caption>")
+
+    def rows(table: str) -> list[list[str]]:
+        body = table.split("<tbody>")[1].split("</tbody>")[0]
+        return [re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row) for row in body.split("<tr>")[1:]]
+
+    assert rows(semis) == [["Ana", "bye", "", "Ana"], ["Bea", "Cid &lt;i&gt;", "100–40", "Bea"]]
+    assert rows(final) == [["Ana", "Bea", "30–100", "Bea"]]
+    swiss = await make_event(store, GUILD)
+    assert "bracket-title" not in await text(c, f"/s/{GUILD}/t/{swiss}")
