@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations, islice
 
 import networkx as nx
 
@@ -218,7 +219,14 @@ def _individual(
         threshold = sorted(h.byes[e] for e in humans)[byes_wanted - 1]
         eligible = sorted((e for e in humans if h.byes[e] <= threshold),
                           key=lambda e: (h.byes[e], -pos[e]))
-        choices = [eligible[k:k + byes_wanted] for k in range(len(eligible) - byes_wanted + 1)]
+        # Everyone below the threshold sits out; the rest of the byes go to the lowest-ranked
+        # at the threshold, in every combination tried in that order.
+        must = [e for e in eligible if h.byes[e] < threshold]
+        maybe = [e for e in eligible if h.byes[e] == threshold]
+        choices = [
+            must + list(rest)
+            for rest in islice(combinations(maybe, byes_wanted - len(must)), TRIES)
+        ]
         couples, byes = _with_byes(humans, choices, points, partner_cost, floating)
         if couples is None:
             specials: dict[Node, list[int]] = {("bye", k): eligible for k in range(byes_wanted)}
