@@ -90,10 +90,11 @@ async def scenario(
     p1b = await procs.start("p1-restarted", "1", wait=False)
     await play(fake, observer, t0, until=lambda i: i.seq >= seq0 + 6)
     await procs.wait_ready(p1b)
-    # The restarted process waits for the dead one's lease, then resumes its table.
+    # The restarted process takes the dead one's lease (at once when it can prove that process
+    # dead, as here on one machine; else once it expires), then resumes its table.
     info1 = await play(fake, observer, t1, until=lambda i: i.seq >= info1.seq + 4)
     lease = {r.shard_id: r for r in await leases.list()}[1]
-    assert lease.epoch == 2 and lease.acquired_at >= held.expires_at
+    assert lease.epoch == 2 and lease.owner != held.owner
 
     # A takeover: shard 1's process dies again; a third process is given shard 1.
     await play(fake, observer, t1, after_ack=lambda i: i.seq > info1.seq)
@@ -103,8 +104,7 @@ async def scenario(
     await procs.start("p2", "1")
     await asyncio.gather(*(play(fake, observer, t) for t in tables))
     lease = {r.shard_id: r for r in await leases.list()}[1]
-    assert lease.epoch == 3 and lease.acquired_at >= held.expires_at
-    assert lease.owner != held.owner
+    assert lease.epoch == 3 and lease.owner != held.owner
     for table in tables:
         assert (await observer.get(table.id)).status == "finished"
     # Let the feeds publish the ends, then check everything.
