@@ -44,6 +44,7 @@ from cogs.domino.choices import VARIANT_CHOICES
 from cogs.domino.texts import variant_name
 from cogs.markup import error_text, unreachable_text
 from cogs.names import display_name, escape_name, table_name
+from cogs.places import place_of
 from cogs.rules_text import tournament_rules
 from cogs.web_links import web_button, web_url
 
@@ -461,6 +462,7 @@ async def create_command(
             start_at=(cog.events.clock() + start_in * 60) if start_in else None,
             locale=interaction.guild_locale.value if interaction.guild_locale else None,
             winner_role=winner_role.id if winner_role and not winner_role.is_default() else None,
+            public_place=place_of(interaction.channel)["public_place"],
         )
         await cog.reply(
             interaction,
@@ -841,7 +843,10 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         await self.events.mark_post(event.id, key, message.id)
 
     async def _page(self, event: EventRow) -> str | None:
-        """The event's web page, where the server has pages on."""
+        """The event's web page, where the server has pages on (the pages show no event of a
+        channel @everyone could not view)."""
+        if not event.public_place:
+            return None
         path = tournament_path(event.guild_id, event.id)
         return await web_url(self.bot, self.events.store, event.guild_id, path)
 

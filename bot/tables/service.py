@@ -744,6 +744,7 @@ class TableService:
         turn_timer: int = DEFAULT_TURN_TIMER,
         locale: str | None = None,
         within: Callable[[Transaction, int], Awaitable[None]] | None = None,
+        public_place: bool = False,
     ) -> TableInfo:
         """Open a table whose people are chosen already (an event's board) and start its match
         at once in a thread of its own: ``people`` holds (user id, name) per seat group, None
@@ -767,6 +768,7 @@ class TableService:
                 channel_id=channel_id,
                 turn_timer=turn_timer,
                 locale=locale,
+                public_place=public_place,
             )
             seats: list[SeatRow | None] = [None] * ruleset.seats
             for group, person in zip(groups, people, strict=True):

@@ -406,6 +406,7 @@ class TournamentService(TableObserver):
         start_at: float | None = None,
         locale: str | None = None,
         winner_role: int | None = None,
+        public_place: bool = False,
     ) -> EventRow:
         """Open an event for registration (the checks first: each bad value is refused with
         its reason and nothing is written)."""
@@ -500,6 +501,7 @@ class TournamentService(TableObserver):
             paused_left=None,
             created_at=now,
             updated_at=now,
+            public_place=public_place,
         )
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)
@@ -1177,6 +1179,7 @@ class TournamentService(TableObserver):
             turn_timer=self.turn_timer,
             locale=event.locale,
             within=within,
+            public_place=event.public_place,
         )
 
     async def _read_board(self, event: EventRow, board: BoardRow) -> bool:

@@ -68,6 +68,7 @@ class EventRow:
     paused_left: list[list[Any]] | None  # [kind, seconds left, seq] of a paused event
     created_at: float
     updated_at: float
+    public_place: bool = False  # @everyone could view its channel (the web shows the event)
 
     @property
     def is_open(self) -> bool:
@@ -81,6 +82,7 @@ def _event(row: Row) -> EventRow:
     values = {c: row[c] for c in _EVENT_COLUMNS}
     values["options"] = json.loads(values["options"] or "{}")
     values["paused_left"] = json.loads(values["paused_left"]) if values["paused_left"] else None
+    values["public_place"] = bool(values["public_place"])
     return EventRow(**values)
 
 
@@ -208,6 +210,7 @@ class TournamentRepo:
         values = [getattr(event, c) for c in columns]
         values[columns.index("options")] = _dumps(event.options)
         values[columns.index("paused_left")] = None
+        values[columns.index("public_place")] = int(event.public_place)
         new_id = await self._db.fetchval(
             f"INSERT INTO tournaments ({', '.join(columns)}) VALUES ({_marks(columns)})"
             " RETURNING id",

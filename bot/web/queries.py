@@ -26,7 +26,7 @@ from bot.tournaments.store import _EVENT_COLUMNS, EventRow, _event
 
 __all__ = ["WEB_SCHEMA", "WebRepo", "WebServer", "open_read_only", "read_only_url"]
 
-WEB_SCHEMA = 710  # the first migration the pages need (which places are public)
+WEB_SCHEMA = 711  # the first migration the pages need (which places and events are public)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -133,8 +133,8 @@ class WebRepo:
     async def tournaments(self, guild_id: int, *, limit: int) -> list[EventRow]:
         """The server's latest tournaments, newest first."""
         rows = await self._db.fetchall(
-            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments WHERE guild_id = ?"
-            " ORDER BY id DESC LIMIT ?",
+            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments"
+            " WHERE guild_id = ? AND public_place <> 0 ORDER BY id DESC LIMIT ?",
             (guild_id, limit),
         )
         return [_event(r) for r in rows]

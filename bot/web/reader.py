@@ -316,7 +316,7 @@ class Reader:
         async with self.reading() as store:
             repo = TournamentRepo(store.db)
             event = await repo.get(event_id)
-            if event is None or event.guild_id != server.guild_id:
+            if event is None or event.guild_id != server.guild_id or not event.public_place:
                 return None
             entries = tuple(await repo.entries(event_id))
             state = EventState(

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.cogs.helpers import FakeClock, TestBot, factory, settings_for, settle
-from tests.cogs.test_web_setting import links_of
+from tests.cogs.test_web_setting import VIEW, links_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 
 pytest_plugins = ["tests.fakediscord.plugin"]
 
@@ -313,8 +314,14 @@ async def test_posts_link_to_the_event_page_where_the_server_has_pages(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     """Our decision: with web pages on, the announcement, pairings, standings and podium each
-    carry a link button to the event's page; with pages off, none does."""
+    carry a link button to the event's page; with pages off, none does, nor with pages on
+    for an event of a channel @everyone cannot view."""
     fake = fake_discord
+    fake.set_everyone_permissions(DEFAULT_MEMBER_PERMISSIONS)  # a new server's: View Channels
+    staff = fake.add_channel("staff")
+    fake.set_channel_overwrite(staff.id, fake.guild.everyone.id, deny=VIEW)
+    for user in (fake.owner.id, fake.bot_user.id):
+        fake.set_channel_overwrite(staff.id, user, allow=VIEW)
     clock = FakeClock()
     host = fake.owner
     people = [fake.add_user(6000 + i, f"k{i}", f"Knock {i}") for i in range(2)]
@@ -348,11 +355,13 @@ async def test_posts_link_to_the_event_page_where_the_server_has_pages(
         assert standings and all(links_of(post) == [page] for post in standings)
         assert not [m for m in with_button(fake, "tournament:checkin:") if links_of(m)]
 
-        await fake.slash(host, fake.channel_id, "domino server-settings", {"web": "off"})
-        again = await fake.slash(
-            host, fake.channel_id, "domino tournament create", {**options, "name": "Plate"}
-        )
-        assert "open for registration" in again.text(), again.text()
-        await step(bot, clock)
-        (announce,) = titled(fake, "Tournament: Plate")
-        assert links_of(announce) == [] and announce.custom_ids()
+        # Pages off; then pages on, but an event of the staff channel: no link either way.
+        for web, channel, name in (("off", fake.channel_id, "Plate"), ("on", staff.id, "Staff")):
+            await fake.slash(host, fake.channel_id, "domino server-settings", {"web": web})
+            made = await fake.slash(
+                host, channel, "domino tournament create", {**options, "name": name}
+            )
+            assert "open for registration" in made.text(), made.text()
+            await step(bot, clock)
+            (announce,) = titled(fake, f"Tournament: {name}")
+            assert links_of(announce) == [] and announce.custom_ids()

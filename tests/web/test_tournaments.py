@@ -28,6 +28,7 @@ EVENT = EventRow(
     options={}, format="individual", system="swiss", rounds=2, hands=None, points=100,
     time_limit=1800, grace=300, fill="bye", max_entrants=16, start_at=None, status="running",
     round=2, locale=None, winner_role=None, paused_left=None, created_at=1.0, updated_at=1.0,
+    public_place=True,
 )
 
 
@@ -42,9 +43,11 @@ async def new_event(repo: TournamentRepo, guild_id: int, **changes: Any) -> Even
     return event
 
 
-async def make_event(store: Store, guild_id: int, status: str = "running") -> int:
+async def make_event(
+    store: Store, guild_id: int, status: str = "running", public_place: bool = True
+) -> int:
     repo = TournamentRepo(store.db)
-    event = await new_event(repo, guild_id, status=status)
+    event = await new_event(repo, guild_id, status=status, public_place=public_place)
     for number in (1, 2):
         await repo.put_round(RoundRow(event.id, number, "done", 1.0, 2.0))
     await repo.put_boards(
@@ -127,3 +130,15 @@ async def test_a_knockouts_bracket(client: tuple[TestClient, Store]) -> None:
     assert rows(final) == [["Ana", "Bea", "30–100", "Bea"]]
     swiss = await make_event(store, GUILD)
     assert "bracket-title" not in await text(c, f"/s/{GUILD}/t/{swiss}")
+
+
+async def test_an_event_of_a_channel_everyone_could_not_view_has_no_page(
+    client: tuple[TestClient, Store],
+) -> None:
+    c, store = client
+    shown = await make_event(store, GUILD)
+    staff = await make_event(store, GUILD, status="finished", public_place=False)
+    listed = await text(c, f"/s/{GUILD}")
+    assert f'href="/s/{GUILD}/t/{shown}"' in listed
+    assert f'href="/s/{GUILD}/t/{staff}"' not in listed
+    await text(c, f"/s/{GUILD}/t/{staff}", 404)
