@@ -232,6 +232,23 @@ class FinishedMatch:
     variant: str
     finished_at: float
     seats: tuple[SeatRow, ...]  # in seat order, with the names recorded at the table
+    channel_id: int | None = None
+    parent_id: int | None = None  # the channel of the thread it was played in
+    private_thread: bool = False
+    public_place: bool = False  # @everyone could view where it was played
+
+    def may_share_in(self, channel_id: int | None, parent_id: int | None = None) -> bool:
+        """Whether posting it for everyone in ``channel_id`` (a thread of ``parent_id``) shows
+        nobody there a match they could not look at: it was played where @everyone could
+        look, or in that channel's place (the channel, or a public thread, and their threads);
+        a private thread's match only inside it."""
+        if self.public_place:
+            return True
+        if channel_id is None or self.channel_id is None:
+            return False
+        if self.private_thread:
+            return channel_id == self.channel_id
+        return (self.parent_id or self.channel_id) in (channel_id, parent_id)
 
 
 class FinishedRepo:
@@ -254,7 +271,8 @@ class FinishedRepo:
         """Newest first; with ``table_id``, that one only if visible."""
         where, params = readable.where("t") if readable is not None else ("1 = 0", ())
         sql = (
-            "SELECT t.id, t.guild_id, t.variant, m.finished_at FROM tables t"
+            "SELECT t.id, t.guild_id, t.variant, m.finished_at, t.channel_id, t.parent_id,"
+            " t.private_thread, t.public_place FROM tables t"
             " JOIN matches m ON m.table_id = t.id WHERE t.status = 'finished' AND ("
             + where
             + " OR EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?))"
@@ -273,6 +291,10 @@ class FinishedRepo:
                 r["variant"],
                 float(r["finished_at"] or 0.0),
                 tuple(seats[int(r["id"])]),
+                None if r["channel_id"] is None else int(r["channel_id"]),
+                None if r["parent_id"] is None else int(r["parent_id"]),
+                bool(r["private_thread"]),
+                bool(r["public_place"]),
             )
             for r in rows
         ]

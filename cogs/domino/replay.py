@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot import replay
-from bot.errors import TableNotFound
+from bot.errors import InvalidOptions, TableNotFound
 from bot.i18n import tr
 from bot.store.table_extras import FinishedMatch, FinishedRepo
 from cogs.domino import texts
@@ -110,6 +110,14 @@ class ReplayMixin:
             if not found:
                 raise TableNotFound("No match was played at table {table_id}.", table_id=table)
             match = found[0]
+            here = interaction.channel
+            parent = here.parent_id if isinstance(here, discord.Thread) else None
+            if share and not match.may_share_in(interaction.channel_id, parent):
+                raise InvalidOptions(
+                    "Table {table_id} was played where not everyone here can look: it can only"
+                    " be shown to you (leave share out).",
+                    table_id=table,
+                )
             # What to draw is decided, and refused, before anything is public.
             wanted = await replay.plan(self.service.store, table, hand)
             server = interaction.guild_locale.value if interaction.guild_locale else None

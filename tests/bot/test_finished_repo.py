@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.records.service import Records
 from bot.store import Store
-from bot.store.table_extras import FinishedRepo, Readable
+from bot.store.table_extras import FinishedMatch, FinishedRepo, Readable
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock
 
@@ -63,7 +63,11 @@ async def test_someone_elses_matches_only_where_the_member_can_look(
 
     async def played(channel: int, **place: Any) -> int:
         t = await service.create_table(
-            host_id=ANA, host_name="Ana", variant="draw", guild_id=HERE, channel_id=channel,
+            host_id=ANA,
+            host_name="Ana",
+            variant="draw",
+            guild_id=HERE,
+            channel_id=channel,
             **place,
         )
         await service.join(t.id, BEA, "Bea")
@@ -95,3 +99,23 @@ async def test_someone_elses_matches_only_where_the_member_can_look(
     # His own matches, wherever they were played.
     mine = {m.table_id for m in await repo.visible(BEA, Readable(HERE, frozenset()), limit=100)}
     assert mine == {general, staff, staff_thread, private, old_thread}
+
+
+def test_where_a_finished_match_may_be_posted_for_everyone() -> None:
+    """Our decision: ``share`` posts a match only where everyone reading could look at the
+    place it was played: anywhere if @everyone could; else its channel, that channel's threads
+    and, for a public thread, the thread itself; a private thread's match only inside it."""
+    general, staff, talk, secret = 10, 20, 21, 11
+
+    def played(channel: int, parent: int | None = None, **flags: bool) -> FinishedMatch:
+        return FinishedMatch(1, 5, "draw", 0.0, (), channel, parent, **flags)
+
+    in_staff, in_talk = played(staff), played(talk, staff)
+    in_secret = played(secret, general, private_thread=True)
+    assert in_staff.may_share_in(staff) and in_staff.may_share_in(talk, staff)
+    assert in_talk.may_share_in(staff) and in_talk.may_share_in(talk, staff)
+    assert not in_staff.may_share_in(general) and not in_talk.may_share_in(general)
+    assert in_secret.may_share_in(secret, general)
+    assert not in_secret.may_share_in(general) and not in_secret.may_share_in(99, general)
+    assert played(staff, public_place=True).may_share_in(general)
+    assert not in_staff.may_share_in(None)

@@ -167,6 +167,26 @@ async def test_matches_of_channels_the_asker_cannot_see(
         assert await history_of_alice(dave) == 3
         assert await listed(erin) == {general, in_secret}  # sees private threads of #general
 
+        # Our decision: shown to Dave alone, a #staff match may be posted for everyone only
+        # where everyone reading could look at #staff: in #staff or its threads, not #general.
+        for asker, tid in ((dave, in_staff), (dave, in_talk), (alice, in_secret)):
+            public_before = len(fake.public_messages())
+            shared = await fake.slash(
+                asker, fake.channel_id, "domino replay", {"table": tid, "share": True}
+            )
+            assert shared.ephemeral
+            assert await answer(shared) == (
+                f"Table {tid} was played where not everyone here can look: it can only be"
+                " shown to you (leave share out)."
+            )
+            assert len(fake.public_messages()) == public_before
+        # In #staff, Dave may post its thread's match for everyone there.
+        shared = await fake.slash(
+            dave, staff.id, "domino replay", {"table": in_talk, "share": True}
+        )
+        (posted,) = await shared.wait_for_followups(1)
+        assert not posted.ephemeral and posted.content.startswith("Replay:")
+
         # At the time of asking: Dave loses #staff, and its matches with it.
         fake.set_channel_overwrite(staff.id, dave.id, deny=VIEW)
         await fake.wait_for(lambda: overwrite_of(bot, staff.id, dave.id).view_channel is False)
@@ -209,8 +229,13 @@ async def test_a_replay_is_deferred_drawn_off_the_loop_once_and_within_limits(
     real = replay.draw_file
 
     def spy(*args: Any) -> Any:
-        seen.append((threading.current_thread().name, threading.current_thread()
-                     is threading.main_thread(), deferrals(fake)))
+        seen.append(
+            (
+                threading.current_thread().name,
+                threading.current_thread() is threading.main_thread(),
+                deferrals(fake),
+            )
+        )
         assert hold.wait(10)
         return real(*args)
 
