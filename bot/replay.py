@@ -28,7 +28,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -225,6 +225,19 @@ def cache_folder(store: Store) -> Path:
     if store.path is not None:
         return store.path.parent / "replays"
     return Path(tempfile.gettempdir()) / f"domino-replays-{os.getuid()}"
+
+
+def drop_cached(store: Store, table_ids: Iterable[int]) -> int:
+    """Delete the kept replays of these matches (a forgotten player's name is drawn in them);
+    returns how many files went."""
+    folder = cache_folder(store)
+    gone = 0
+    for table_id in set(table_ids):
+        for path in folder.glob(f"{int(table_id)}-*.gif"):
+            with contextlib.suppress(OSError):
+                path.unlink()
+                gone += 1
+    return gone
 
 
 class Slot:

@@ -1,14 +1,15 @@
 """``/domino forget-me`` at open tables, whichever bot process runs them.
 
 Forgetting a person (:meth:`Records.forget <bot.records.service.Records.forget>`) removes him
-from the records and from every closed table at once, and leaves a request (``forget_requests``)
-for each open table of his in the database. The process that runs such a table ends his part
-in it as he would have (he leaves a lobby, cancels one he hosts, declines a challenge, resigns a
-running match), records a match that thereby finished, and only then removes him from the table
-(his seats, hosting and invitation pass to his alias) and drops the request. Each process looks
-for the requests of its tables every :data:`POLL` seconds and right after a forget-me it
-answered. Until a request is done, a match of that table that finishes is recorded with the
-alias (:meth:`Records.record_match <bot.records.service.Records.record_match>`), never with him.
+from the records and from every closed table at once (and the replays kept of his finished
+matches), and leaves a request (``forget_requests``) for each open table of his in the database.
+The process that runs such a table ends his part in it as he would have (he leaves a lobby,
+cancels one he hosts, declines a challenge, resigns a running match), records a match that
+thereby finished, and only then removes him from the table (his seats, hosting and invitation
+pass to his alias) and drops the request. Each process looks for the requests of its tables
+every :data:`POLL` seconds and right after a forget-me it answered. Until a request is done, a
+match of that table that finishes is recorded with the alias (:meth:`Records.record_match
+<bot.records.service.Records.record_match>`), never with him.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
+from bot import replay
 from bot.errors import ServiceError
 from bot.records.service import Records, user_key
 from bot.records.store import ForgetRepo, ForgetRequest, OpenTable
+from bot.store.table_extras import FinishedRepo
 from bot.tables.service import TableInfo, TableService
 
 __all__ = ["POLL", "Forgetting", "OpenTables"]
@@ -64,7 +67,10 @@ class Forgetting:
     async def forget(self, user_id: int, *, settle: float = SETTLE) -> int:
         """Forget ``user_id`` everywhere; end his part in this process's tables now and wait
         (up to ``settle`` seconds) for the other processes to end theirs. Returns his alias."""
+        store = self.records.store
+        played = await FinishedRepo(store.db).visible(user_id, None, limit=1_000_000)
         alias = await self.records.forget(user_id)
+        await asyncio.to_thread(replay.drop_cached, store, [m.table_id for m in played])
         await self.apply_pending()
         key = user_key(user_id)
         loop = asyncio.get_running_loop()

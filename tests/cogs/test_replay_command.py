@@ -19,6 +19,7 @@ from tests.cogs.helpers import (
     answer,
     button,
     factory,
+    forget_me,
     game_message,
     new_table,
     play_turn,
@@ -83,6 +84,12 @@ async def test_replay_of_a_stored_match(fake_discord: FakeDiscord, tmp_path: Pat
         elsewhere = Readable(999, frozenset({fake.channel_id}))
         assert await repo.visible(carol.id, elsewhere) == []
         assert [m.table_id for m in await repo.visible(alice.id, elsewhere)] == [tid]
+
+        # The kept replays draw Bob's name: forget-me deletes them with his records.
+        kept = replay.cache_folder(bot.svc.store)
+        assert list(kept.glob(f"{tid}-*.gif"))
+        await forget_me(fake, bob)
+        assert not list(kept.glob(f"{tid}-*.gif"))
 
 
 # ------------------------------------------------- matches of channels the asker cannot see
