@@ -1,12 +1,17 @@
-"""Helpers of the tournament tests: play an event's clock forward."""
+"""Helpers of the tournament tests: play an event's clock forward; a bot on any database."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import dataclasses
+from collections.abc import Callable, Collection
+from pathlib import Path
+from typing import Any
 
 from bot.tables.service import TableService
 from bot.tournaments.service import TournamentService
 from tests.bot.helpers import FakeClock
+from tests.cogs.helpers import TestBot, settings_for
+from tests.fakediscord import FakeDiscord
 
 
 async def run(tables: TableService, clock: FakeClock, seconds: float = 0.0) -> None:
@@ -56,3 +61,11 @@ async def play_round(
 
 def tables_timer(events: TournamentService) -> float:
     return float(events.turn_timer)
+
+
+def bot_at(fake: FakeDiscord, url: str, **kwargs: Any) -> Callable[[], TestBot]:
+    """A test bot's factory on the database at ``url`` (SQLite or PostgreSQL)."""
+    settings = dataclasses.replace(
+        settings_for(fake, Path("unused")), database_url=url, database_path=None
+    )
+    return lambda: TestBot(settings, **kwargs)

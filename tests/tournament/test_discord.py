@@ -1,4 +1,5 @@
-"""Through the fake Discord: events played to the podium, every public message checked."""
+"""Through the fake Discord: events played to the podium, every public message checked; the
+two whole events on a SQLite file and on a real PostgreSQL server."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from tests.cogs.helpers import FakeClock, TestBot, factory, settings_for, settle
 from tests.cogs.test_web_setting import VIEW, links_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
+from tests.tournament.helpers import bot_at
 
 pytest_plugins = ["tests.fakediscord.plugin"]
 
@@ -87,7 +89,7 @@ async def click_in(fake: FakeDiscord, bot: TestBot, number: int, absent: set[int
                 await result.wait_for_followups(1)
 
 
-async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, database_url: str) -> None:
     """Nine people, individual Swiss of three rounds: a no-show at a table (a computer plays
     his seat), a late entrant (half-point bye), a withdrawal and a restart of the bot in the
     middle of a round; pairings, standings and the podium are each posted exactly once."""
@@ -96,8 +98,7 @@ async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, tmp_pat
     host = fake.owner
     people = [fake.add_user(2000 + i, f"player{i}", f"Player {i}") for i in range(9)]
     late = fake.add_user(2100, "late", "Late Comer")
-    db = tmp_path / "db.sqlite3"
-    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+    async with running_bot(fake, bot_at(fake, database_url, clock=clock)) as bot:
         result = await fake.slash(
             host,
             fake.channel_id,
@@ -154,7 +155,7 @@ async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, tmp_pat
         await step(bot, clock, 600)
         await click_in(fake, bot, 2, set())
     # The bot stops in the middle of round 2 and comes back: nothing is lost or doubled.
-    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+    async with running_bot(fake, bot_at(fake, database_url, clock=clock)) as bot:
         await step(bot, clock)
         await play_out(fake, bot, clock, event_id, 2)
         await check_in_all(fake, bot, [*people[:7], late], 3)
@@ -188,7 +189,7 @@ async def register_pair(fake: FakeDiscord, first: Any, second: Any, accept: bool
     assert ("registered" in click.followups[0].text()) == accept
 
 
-async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url: str) -> None:
     """Ten pairs, Swiss of three rounds: partners confirm, a pair whose member does not come
     to the table forfeits, one pair withdraws, one enters late, the bot restarts mid-round;
     every pairing, standings and podium post is made once."""
@@ -196,8 +197,7 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, tmp_path: Pa
     clock = FakeClock()
     host = fake.owner
     people = [fake.add_user(3000 + i, f"p{i}", f"Pair player {i}") for i in range(22)]
-    db = tmp_path / "db.sqlite3"
-    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+    async with running_bot(fake, bot_at(fake, database_url, clock=clock)) as bot:
         made = await fake.slash(
             host,
             fake.channel_id,
@@ -253,7 +253,7 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, tmp_path: Pa
         await check_in_all(fake, bot, [p for p in people[:22:2] if p is not people[4]], 2)
         await step(bot, clock, 600)
         await click_in(fake, bot, 2, set())
-    async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
+    async with running_bot(fake, bot_at(fake, database_url, clock=clock)) as bot:
         await step(bot, clock)
         await play_out(fake, bot, clock, event_id, 2)
         await check_in_all(fake, bot, [p for p in people[:22:2] if p is not people[4]], 3)
