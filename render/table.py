@@ -37,7 +37,9 @@ WIDTH, HEIGHT = 1024, 960
 #: capitals and digits are 29 px tall, 11 px when the picture is shown 400 px wide.
 MIN_TEXT = 40
 SCORE_TEXT = 46  # the scores, in their boxes
-SIDE_TEXT = 28  # a long team name in the header may shrink to this (the cards keep MIN_TEXT)
+SIDE_TEXT = 28  # a long name in the header may shrink to this (the cards keep MIN_TEXT)
+TEAM_TEXT = 30  # a team's names, one a line in the header
+CHIP, TEAM_CHIP = 56, 72  # the header's chips: one name, or a team's two names
 TOP = 128  # the header band: scores, then the hand, the target and the stock
 CARD_ROW = 48  # one line of a seat card
 CARD_GAP = 16
@@ -329,8 +331,7 @@ def side_names(view: View, names: Sequence[str]) -> list[str]:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
-    name = " ".join(str(name).split())
+    name = _full_name(names, seat)
     return name if len(name) <= 16 else name[:15] + "…"
 
 
@@ -338,29 +339,54 @@ def _colour(view: View, seat: int) -> tuple[int, int, int]:
     return TEAM_COLOURS[view.ruleset.side_of(seat) % len(TEAM_COLOURS)]
 
 
+def side_people(view: View, names: Sequence[str]) -> list[list[str]]:
+    """Per scoring side, each of its people's names once, whole (spaces made single)."""
+    rs = view.ruleset
+    return [list(dict.fromkeys(_full_name(names, s) for s in rs.seats_of_side(side)))
+            for side in range(rs.sides)]
+
+
+def _full_name(names: Sequence[str], seat: int) -> str:
+    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+    return " ".join(str(name).split())
+
+
 def _header(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, str] | None,
             result: HandResult | None) -> None:
     rs = view.ruleset
     # Line 1: per side, its name on a chip of its colour, then its score in a box of its own.
-    sides = side_names(view, names)
+    # A team's chip holds one partner's name a line, so both are read whole.
+    people = side_people(view, names)
+    lines = max(len(p) for p in people)
+    height = CHIP if lines == 1 else TEAM_CHIP
     gap, pad = 20, 12
-    each = (WIDTH - 24 - gap * (len(sides) - 1)) // len(sides)
+    each = (WIDTH - 24 - gap * (len(people) - 1)) // len(people)
     x = 12
-    for side, (name, score) in enumerate(zip(sides, view.scores, strict=True)):
+    for side, (members, score) in enumerate(zip(people, view.scores, strict=True)):
         colour = TEAM_COLOURS[side % len(TEAM_COLOURS)]
         number = str(score)
         box_w = max(80, text_width(number, SCORE_TEXT) + 2 * pad)
         room = each - box_w - 8 - 2 * pad
-        text, size = fit_text(name, room, MIN_TEXT, SIDE_TEXT)
-        chip_w = text_width(text, size) + 2 * pad
-        c.put(("chip", chip_w, 56, colour, FELT_DARK, None, 12, 5), x, 8)
-        _put(c, "side", (x + pad, 36), text, size, WHITE, colour)
+        if lines == 1:
+            fitted = [fit_text(members[0], room, MIN_TEXT, SIDE_TEXT)]
+        else:  # one size for both partners, the largest at which both fit
+            size = TEAM_TEXT
+            while size > SIDE_TEXT and max(text_width(n, size) for n in members) > room:
+                size -= 2
+            fitted = [fit_text(n, room, size, size) for n in members]
+        chip_w = max(text_width(t, z) for t, z in fitted) + 2 * pad
+        c.put(("chip", chip_w, height, colour, FELT_DARK, None, 12, 5), x, 8)
+        row = height // len(fitted)
+        for k, (text, size) in enumerate(fitted):
+            _put(c, "side", (x + pad, 8 + row * k + row // 2), text, size, WHITE, colour)
         bx = x + chip_w + 8
-        c.put(("chip", box_w, 56, WHITE, FELT_DARK, None, 12, 5), bx, 8)
-        _put(c, "score", (bx + box_w // 2, 36), number, SCORE_TEXT, INK, WHITE, "centre")
-        c.put(("outline", box_w, 56, 12, colour, 4), bx, 8)
+        c.put(("chip", box_w, height, WHITE, FELT_DARK, None, 12, 5), bx, 8)
+        _put(c, "score", (bx + box_w // 2, 8 + height // 2), number, SCORE_TEXT, INK, WHITE,
+             "centre")
+        c.put(("outline", box_w, height, 12, colour, 4), bx, 8)
         x += each + gap
     # Line 2: which hand and the goal; what is left to draw.
+    second = 98 if lines == 1 else 104
     number = result.hand_number if result is not None else view.hand_number
     if view.hands_total:
         hand = label(labels, "hand_of", number=number, total=view.hands_total)
@@ -381,9 +407,10 @@ def _header(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, st
     right_w = 0
     if stock:
         right, rsize = fit_text(" · ".join(stock), 560, MIN_TEXT, MIN_TEXT)
-        right_w = _put(c, "stock", (WIDTH - 20, 98), right, rsize, WHITE, FELT_DARK, "right")
+        right_w = _put(c, "stock", (WIDTH - 20, second), right, rsize, WHITE, FELT_DARK,
+                       "right")
     left, lsize = fit_text(f"{hand} · {goal}", WIDTH - 60 - right_w, MIN_TEXT, MIN_TEXT)
-    _put(c, "hand", (20, 98), left, lsize, WHITE, FELT_DARK)
+    _put(c, "hand", (20, second), left, lsize, WHITE, FELT_DARK)
 
 
 def news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,

@@ -94,9 +94,10 @@ def test_scores_sit_in_boxes_of_their_own_apart_from_the_names() -> None:
     sides = [m for m in marks if m.role == "side"]
     scores = [m for m in marks if m.role == "score"]
     assert [m.text for m in scores] == ["0", "0"]
-    for side, score in zip(sides, scores, strict=True):
-        assert side.box[2] + 8 <= score.box[0]  # the score starts after its name ends
-        assert score.bg != side.bg
+    for team, score in zip((sides[:2], sides[2:]), scores, strict=True):
+        for side in team:  # a team's partners one a line, each ending before the score
+            assert side.box[2] + 8 <= score.box[0]
+            assert score.bg != side.bg
 
 
 def _blobs(mask: set[tuple[int, int]]) -> int:
