@@ -249,10 +249,12 @@ def choose_expert(
     stats: dict[str, float] | None = None,
     clock: Callable[[], float] = perf_counter,
     deadline: float | None = None,
+    values: dict[Action, float] | None = None,
 ) -> Action:
     """The legal action the information-set tree search tries most, over consistent deals
     weighed by the play model; ``samples`` fixes the number of iterations; the search stops
-    at ``deadline`` (a :func:`time.monotonic` instant) at the latest."""
+    at ``deadline`` (a :func:`time.monotonic` instant) at the latest. ``values`` receives the
+    search's estimate of each tried action (see :func:`~domino.ai.tree.tree_search`)."""
     choices = decisions(view)
 
     def weigh(hands: list[int]) -> float:
@@ -261,7 +263,7 @@ def choose_expert(
     return tree_search(
         view, rng, budget, samples, stats,
         weigh=weigh if choices else None, most=EXPERT_ITERATIONS, share=BUDGET_SHARE,
-        endgame=ENDGAME_TILES, clock=clock, deadline=deadline,
+        endgame=ENDGAME_TILES, clock=clock, deadline=deadline, values=values,
     )
 
 

@@ -44,14 +44,21 @@ def fives(view: View) -> Action:
     legal = view.legal
     if len(legal) == 1 or not isinstance(legal[0], Play):
         return legal[0]
+    values = fives_values(view)
+    return max(legal, key=values.__getitem__)
+
+
+def fives_values(view: View) -> dict[Action, float]:
+    """Each legal play's value to :func:`fives` (the first of equal values is its choice).
+    ``view`` must offer plays."""
+    legal = view.legal
     assert view.hand is not None and view.seat is not None
     rs = view.ruleset
     table = {Tile(a, b) for a, b in (*view.line, *arm_tiles(view.arms))}
     unseen = [t for t in rs.tiles if t not in table and t not in view.hand]
     nxt = (view.seat + 1) % rs.seats
     share = min(1.0, view.hand_sizes[nxt] / len(unseen)) if unseen else 0.0
-    best: Action = legal[0]
-    best_value = float("-inf")
+    out: dict[Action, float] = {}
     for action in legal:
         assert isinstance(action, Play)
         points, layout = play_points(view, action)
@@ -62,6 +69,5 @@ def fives(view: View) -> Action:
             # the answer is as likely as the next seat's share of the unseen tiles allows
             answer = best_answer(layout, unseen, rs.end_scoring)
             value -= W_THREAT * answer * min(1.0, share * 3)
-        if value > best_value:
-            best, best_value = action, value
-    return best
+        out[action] = value
+    return out

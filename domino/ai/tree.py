@@ -62,6 +62,7 @@ def tree_search(
     endgame: int = 0,
     clock: Callable[[], float] = perf_counter,
     deadline: float | None = None,
+    values: dict[Action, float] | None = None,
 ) -> Action:
     """The legal action the tree search tries most.
 
@@ -72,7 +73,8 @@ def tree_search(
     ``endgame`` tiles or fewer and nothing can be drawn, it solves each pooled deal instead
     (:func:`endgame_search`). ``deadline`` (a :func:`time.monotonic` instant) stops it
     earlier, drawing of deals included: it returns the best move found by then (an anytime
-    search).
+    search). ``values``, when given, receives each tried legal action's mean outcome for the
+    seat's side, in points (own side's points minus the others').
     """
     start = clock()
     legal = view.legal
@@ -106,7 +108,7 @@ def tree_search(
     top = max(log_weights)
     if endgame and in_endgame(pool[0], endgame):
         weights = [math.exp(x - top) for x in log_weights]
-        return endgame_search(view, pool, weights, stop, stats, clock)
+        return endgame_search(view, pool, weights, stop, stats, clock, values)
     total = 0.0
     for x in log_weights:
         total += math.exp(x - top)
@@ -122,13 +124,18 @@ def tree_search(
             play_out_seen(sim)
         result = sim.result
         assert result is not None
-        values = [outcome_value(result, s, penalty) / VALUE_SCALE for s in range(sides)]
+        scores = [outcome_value(result, s, penalty) / VALUE_SCALE for s in range(sides)]
         for node, side in path:
             node.visits += 1
-            node.total += values[side]
+            node.total += scores[side]
         done += 1
     if stats is not None:
         stats["rounds"] = done
+    if values is not None:
+        for action in legal:
+            child = root.children.get(to_move(action))
+            if child is not None and child.visits:
+                values[action] = child.total / child.visits * VALUE_SCALE
     visits = [root.children[m].visits if m in root.children else -1 for m in map(to_move, legal)]
     return legal[max(range(len(legal)), key=visits.__getitem__)]
 
@@ -140,10 +147,11 @@ def endgame_search(
     deadline: float | None,
     stats: dict[str, float] | None,
     clock: Callable[[], float],
+    values: dict[Action, float] | None = None,
 ) -> Action:
     """The legal action with the best weighted mean over ``pool``'s deals, each solved by
     alpha-beta with every seat seeing the deal (:func:`~domino.ai.hard.solve_moves`), until
-    ``deadline`` on ``clock`` when given."""
+    ``deadline`` on ``clock`` when given; ``values`` receives each action's weighted mean."""
     legal = view.legal
     moves = [to_move(a) for a in legal]
     me = view.seat
@@ -152,14 +160,19 @@ def endgame_search(
     side = rules.side_of[me]
     sums = [0.0] * len(moves)
     done = 0
+    weighed = 0.0
     for sim, weight in zip(pool, weights, strict=True):
         if deadline is not None and done and clock() >= deadline:
             break
         for k, value in enumerate(solve_moves(sim, moves, side, rules.penalty)):
             sums[k] += weight * value
+        weighed += weight
         done += 1
     if stats is not None:
         stats["rounds"] = done
+    if values is not None and weighed > 0:
+        for action, total in zip(legal, sums, strict=True):
+            values[action] = total / weighed
     return legal[max(range(len(moves)), key=sums.__getitem__)]
 
 

@@ -154,11 +154,22 @@ def test_expert_takes_a_sure_win() -> None:
 
 
 def test_expert_respects_its_budget() -> None:
+    """Counted, not timed: on a clock that moves 1 ms at each reading, a 50 ms budget lets
+    the search read it at most as often as 85% of 50 ms holds (plus a few
+    readings around the search), and it stops well before its iteration cap."""
     match = Match.new(any_opener(preset("partners")), 2, None)
     view = match.view(match.turn)
-    start = time.perf_counter()
-    choose_expert(view, random.Random(0), budget=0.05)
-    assert time.perf_counter() - start < 0.05 + 0.1  # generous: CI machines are noisy
+    readings = 0
+
+    def clock() -> float:
+        nonlocal readings
+        readings += 1
+        return readings * 0.001
+
+    stats: dict[str, float] = {}
+    choose_expert(view, random.Random(0), budget=0.05, stats=stats, clock=clock)
+    assert readings <= round(0.05 * 0.85 / 0.001) + 3
+    assert 1 <= stats["rounds"] < EXPERT_ITERATIONS
 
 
 def test_expert_beats_heaviest_in_duplicate() -> None:
