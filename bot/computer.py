@@ -17,8 +17,10 @@ import asyncio
 import math
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from bot.hint import Hint, hint
 from bot.pools import Offload
@@ -29,6 +31,7 @@ DEFAULT_LEVEL = "normal"
 DEFAULT_BUDGET: float | None = None  # each level's own default (hard 0.3 s, expert 0.5 s)
 
 _offload = Offload()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +137,12 @@ async def _sleep_until(instant: float) -> None:
     left = instant - time.monotonic()
     if left > 0:
         await asyncio.sleep(left)
+
+
+async def offload(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` where computer players think: in their process pool when one is
+    set, else in a worker thread (a review's searches)."""
+    return await _offload.run(fn, *args, **kwargs)
 
 
 async def compute(

@@ -20,7 +20,7 @@ from domino.ai.belief import Belief
 from domino.ai.fives import play_points
 from domino.match import NUM
 
-__all__ = ["HINT_LEVEL", "Hint", "hint", "lacked_numbers"]
+__all__ = ["HINT_LEVEL", "Hint", "explain", "hint", "lacked_numbers"]
 
 HINT_LEVEL = "expert"
 HINT_BUDGET = 0.4
@@ -62,6 +62,11 @@ def _ends_after(view: View, play: Play) -> tuple[int, int]:
 def hint(view: View, *, rng: random.Random | None = None, budget: float = HINT_BUDGET) -> Hint:
     """The expert's move for the seat of ``view`` (which must be to move) and why."""
     action = choose(view, HINT_LEVEL, rng=rng or random.Random(), budget=budget)
+    return Hint(action, *_reason(view, action))
+
+
+def explain(view: View, action: Action) -> Hint:
+    """Why ``action`` (one of ``view.legal``) is a good move, as a hint says it."""
     return Hint(action, *_reason(view, action))
 
 

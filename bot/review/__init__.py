@@ -1,0 +1,181 @@
+"""Match reviews: the expert goes over one person's decisions in a finished match of his.
+
+:meth:`Reviews.review` checks the request (the table exists, the person sat there, the match
+is over, the hand exists: each refusal a :class:`~bot.errors.ServiceError` that changes
+nothing), then answers from the stored review or judges the match (:mod:`bot.review.judge`):
+each decision in the computers' process pool, one after another so that the computers of
+running tables keep their share of it; one review judged at a time per process; a review
+asked many times at once is judged once, and stored (:mod:`bot.review.store`), so a restart
+keeps it. Only the person's own decisions are judged, each from what his seat could see then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot import computer
+from bot.errors import NotSeated, ServiceError, TableNotFound
+from bot.review.judge import GRADES, INACCURACY, VERSION, Judged, at, decode, encode, judge_one
+from bot.review.judge import positions as find_positions
+from bot.review.store import ReviewRepo
+from bot.store import ActionRow, MatchRow, Store
+from domino.ai.evaluate import REVIEW_ITERATIONS
+
+__all__ = ["AT_ONCE", "SHOWN", "Review", "Reviews", "draw_positions"]
+
+#: The costliest decisions a review shows.
+SHOWN = 3
+#: Reviews judged at once per process (the rest wait their turn).
+AT_ONCE = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One person's judged decisions in one match."""
+
+    table_id: int
+    user_id: int
+    hands: tuple[int, ...]
+    decisions: tuple[Judged, ...]
+
+    def of_hand(self, hand: int | None) -> list[Judged]:
+        """The decisions of ``hand`` (None: of the whole match), in order."""
+        return [d for d in self.decisions if hand is None or d.hand == hand]
+
+    def costliest(self, hand: int | None = None, count: int = SHOWN) -> list[Judged]:
+        """The ``count`` decisions that gave away most (at least an inaccuracy's worth),
+        costliest first."""
+        costly = [d for d in self.of_hand(hand) if d.cost >= INACCURACY]
+        return sorted(costly, key=lambda d: (-d.cost, d.seq))[:count]
+
+    def grades(self, hand: int) -> dict[str, int]:
+        """How many inaccuracies, mistakes and blunders ``hand`` holds."""
+        counts = dict.fromkeys(GRADES, 0)
+        for d in self.of_hand(hand):
+            if d.grade is not None:
+                counts[d.grade] += 1
+        return counts
+
+
+@dataclass(frozen=True, slots=True)
+class _Subject:
+    match: MatchRow
+    seats: frozenset[int]
+
+
+class Reviews:
+    """The reviews of one store's matches: checks, the stored ones, judging the rest."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        iterations: int = REVIEW_ITERATIONS,
+    ) -> None:
+        self.store = store
+        self.repo = ReviewRepo(store.db)
+        self.clock = clock
+        self.iterations = iterations
+        self.judged = 0  # reviews this process judged (not read back): for tests and checks
+        self._running: dict[tuple[int, int], asyncio.Future[Review]] = {}
+        self._turn = asyncio.Semaphore(AT_ONCE)
+
+    async def subject(self, table_id: int, user_id: int) -> _Subject:
+        """The finished match ``user_id`` played at ``table_id``; else a refusal."""
+        table = await self.store.tables.get(table_id)
+        match = await self.store.matches.get(table_id) if table is not None else None
+        if table is None or match is None:
+            raise TableNotFound("No match was played at table {table_id}.", table_id=table_id)
+        seats = frozenset(
+            s.seat for s in await self.store.seats.list(table_id) if s.user_id == user_id
+        )
+        if not seats:
+            raise NotSeated(
+                "You did not play at table {table_id}: a review covers only your own matches.",
+                table_id=table_id,
+            )
+        if table.status != "finished":
+            raise ServiceError(
+                "The match at table {table_id} is not over: its review opens when it ends.",
+                table_id=table_id,
+            )
+        return _Subject(match, seats)
+
+    async def review(self, table_id: int, user_id: int, hand: int | None = None) -> Review:
+        """``user_id``'s review of the finished match at ``table_id`` (``hand``: checked to
+        exist). Raises :class:`ServiceError` for a request it refuses, having changed nothing."""
+        subject = await self.subject(table_id, user_id)
+        stored = await self.repo.get(table_id, user_id, VERSION)
+        if stored is not None:
+            hands, judged = decode(stored)
+            found = Review(table_id, user_id, hands, tuple(judged))
+            _check_hand(found.hands, hand)
+            return found
+        actions = await self.store.actions.list(table_id)
+        hands, todo = await asyncio.to_thread(
+            find_positions, subject.match, actions, subject.seats
+        )
+        _check_hand(hands, hand)
+        key = (table_id, user_id)
+        running = self._running.get(key)
+        if running is None:
+            running = self._running[key] = asyncio.ensure_future(
+                self._judge(table_id, user_id, hands, todo)
+            )
+            running.add_done_callback(lambda _: self._running.pop(key, None))
+        return await asyncio.shield(running)
+
+    async def _judge(self, table_id: int, user_id: int, hands: tuple[int, ...],
+                     todo: Sequence[object]) -> Review:
+        async with self._turn:
+            stored = await self.repo.get(table_id, user_id, VERSION)  # another process's?
+            if stored is not None:
+                found_hands, judged = decode(stored)
+                return Review(table_id, user_id, found_hands, tuple(judged))
+            judged = [
+                await computer.offload(judge_one, position, table_id, self.iterations)
+                for position in todo
+            ]
+            await self.repo.put(table_id, user_id, VERSION, encode(hands, judged), self.clock())
+            self.judged += 1
+        return Review(table_id, user_id, hands, tuple(judged))
+
+    async def pictures(
+        self, review: Review, shown: Sequence[Judged], names: Sequence[str],
+        options: Mapping[str, object],
+    ) -> list[bytes]:
+        """The picture of each of ``shown``: the table then and the person's own tiles."""
+        match = await self.store.matches.get(review.table_id)
+        if match is None or not shown:
+            return []
+        actions = await self.store.actions.list(review.table_id)
+        return await computer.offload(
+            draw_positions, match, actions, [(d.seq, d.seat) for d in shown], list(names),
+            dict(options),
+        )
+
+
+def draw_positions(
+    match: MatchRow, actions: Sequence[ActionRow], moments: Sequence[tuple[int, int]],
+    names: list[str], options: dict[str, object],
+) -> list[bytes]:
+    """PNG of each (action seq, seat): the table before that action and the seat's tiles."""
+    from render.review import render_position
+
+    out = []
+    for seq, seat in moments:
+        public, mine = at(match, actions, seq, seat)
+        out.append(render_position(public, mine, names, **options))  # type: ignore[arg-type]
+    return out
+
+
+def _check_hand(hands: Sequence[int], hand: int | None) -> None:
+    if hand is not None and hand not in hands:
+        raise ServiceError(
+            "There is no hand {hand} at this table; its hands are {hands}.",
+            hand=hand, hands=", ".join(map(str, hands)) or "-",
+        )

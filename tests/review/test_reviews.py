@@ -1,0 +1,102 @@
+"""The review service on both backends: who may ask, what is judged, the stored cache, and
+twenty requests at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.errors import NotSeated, ServiceError, TableNotFound
+from bot.review import Reviews
+from bot.review.judge import GRADES, VERSION, grade
+from bot.review.store import ReviewRepo
+from bot.store import Store
+from bot.tables.service import TableService
+from domino import Resign, decode_action
+from tests.review.helpers import ANA, BEA, CAI, DOV, EVE, finished, play_out
+
+FEW = 40  # iterations per decision in these tests: quick, and the same for a seed
+
+
+async def test_only_a_person_who_sat_at_a_finished_match_gets_its_review(
+    service: TableService, store: Store
+) -> None:
+    reviews = Reviews(store, iterations=FEW)
+    done = await finished(service)
+    running = await service.create_table(host_id=ANA, host_name="Ana", variant="draw")
+    await service.join(running.id, BEA, "Bea")
+    await service.start(running.id, ANA)
+    await play_out(service, running.id, (ANA, BEA), stop_at=3)
+
+    with pytest.raises(TableNotFound, match="No match was played at table 999"):
+        await reviews.review(999, ANA)
+    with pytest.raises(NotSeated, match="You did not play at table"):
+        await reviews.review(done, EVE)  # someone else's match
+    with pytest.raises(ServiceError, match="is not over"):
+        await reviews.review(running.id, ANA)
+    with pytest.raises(NotSeated):
+        await reviews.review(running.id, EVE)  # a running match he did not sit at
+    with pytest.raises(ServiceError, match="There is no hand 9 at this table"):
+        await reviews.review(done, ANA, hand=9)
+    assert await ReviewRepo(store.db).count() == 0 and reviews.judged == 0  # nothing changed
+
+
+async def test_a_review_judges_only_the_askers_own_choices(
+    service: TableService, store: Store
+) -> None:
+    """His decisions only: the moves of his seat where he had a choice, made by himself."""
+    reviews = Reviews(store, iterations=FEW)
+    table = await finished(service, seed=3)
+    review = await reviews.review(table, ANA)
+    seat = next(s.seat for s in await store.seats.list(table) if s.user_id == ANA)
+    actions = {a.seq: a for a in await store.actions.list(table)}
+    assert review.decisions, "a whole match without one choice"
+    for d in review.decisions:
+        row = actions[d.seq]
+        assert row.seat == seat == d.seat and row.action == d.played
+        assert not isinstance(decode_action(d.played), Resign)
+        assert d.cost >= 0 and (d.played != d.best or d.cost == 0)
+        assert d.grade == grade(d.cost)
+    hands = {d.hand for d in review.decisions}
+    assert hands <= set(review.hands) and review.hands[0] == 1
+    shown = review.costliest()
+    assert len(shown) <= 3 and [d.cost for d in shown] == sorted((d.cost for d in shown),
+                                                                  reverse=True)
+    for hand in review.hands:
+        assert set(review.grades(hand)) == set(GRADES)
+        assert all(d.hand == hand for d in review.costliest(hand))
+
+
+async def test_a_review_is_judged_once_stored_and_kept_across_a_restart(
+    service: TableService, store: Store, db_path: str
+) -> None:
+    reviews = Reviews(store, iterations=FEW)
+    table = await finished(service, seed=5)
+    answers = await asyncio.gather(*(reviews.review(table, ANA) for _ in range(20)))
+    assert reviews.judged == 1 and all(a == answers[0] for a in answers)
+    again = await Reviews(store, iterations=FEW).review(table, ANA, hand=1)
+    assert again == answers[0]
+    async with await Store.open(db_path) as reopened:  # a restart: another process's store
+        later = Reviews(reopened, iterations=FEW)
+        assert await later.review(table, ANA) == answers[0] and later.judged == 0
+    stored = await ReviewRepo(store.db).get(table, ANA, VERSION)
+    assert stored is not None and set(json.loads(stored)) == {"decisions", "hands"}
+    # BEA's review is his own, judged apart
+    other = await reviews.review(table, BEA)
+    assert reviews.judged == 2 and {d.seat for d in other.decisions}.isdisjoint(
+        {d.seat for d in answers[0].decisions}
+    )
+
+
+async def test_a_review_is_the_same_wherever_it_is_judged(
+    service: TableService, store: Store
+) -> None:
+    """The search is held to a count, seeded by the table and the move: no timing in it."""
+    table = await finished(service, "partners", (ANA, BEA, CAI, DOV), seed=2,
+                           options={"target": 50})
+    first = await Reviews(store, iterations=FEW).review(table, CAI)
+    await ReviewRepo(store.db).put(table, CAI, VERSION - 1, "{}", 0.0)  # an older judgement
+    second = await Reviews(store, iterations=FEW).review(table, CAI)
+    assert first == second
