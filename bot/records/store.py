@@ -604,7 +604,8 @@ class RecordsRepo:
         """Remove ``user_id``'s name and identifiers from every stored record.
 
         His recorded matches stay, under ``alias`` and no name, so that everyone else's history
-        and ratings stay as they were; his own figures, ratings, choices and rematch votes go.
+        and ratings stay as they were; his own figures, ratings, choices, rematch votes and
+        match reviews go.
         So do his name and id at finished or cancelled tables (his seats, hosting and
         invitations pass to ``alias``). Tables still open are left alone: their processes end
         his part in them (:class:`ForgetRepo`).
@@ -623,6 +624,7 @@ class RecordsRepo:
             ("players", "user_id"),
             ("player_settings", "user_id"),
             ("rematch_votes", "user_id"),
+            ("match_reviews", "user_id"),
         ):
             await db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
         closed = "SELECT id FROM tables WHERE status IN ('finished', 'cancelled')"

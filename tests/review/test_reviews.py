@@ -100,3 +100,20 @@ async def test_a_review_is_the_same_wherever_it_is_judged(
     await ReviewRepo(store.db).put(table, CAI, VERSION - 1, "{}", 0.0)  # an older judgement
     second = await Reviews(store, iterations=FEW).review(table, CAI)
     assert first == second
+
+
+async def test_forget_me_removes_the_persons_reviews(
+    service: TableService, store: Store
+) -> None:
+    from bot.records.service import Records
+
+    reviews = Reviews(store, iterations=FEW)
+    table = await finished(service, seed=7)
+    await reviews.review(table, ANA)
+    await reviews.review(table, BEA)
+    await Records(store).forget(ANA)
+    repo = ReviewRepo(store.db)
+    assert await repo.get(table, ANA, VERSION) is None
+    assert await repo.get(table, BEA, VERSION) is not None
+    with pytest.raises(NotSeated):  # his seat went to a former player
+        await reviews.review(table, ANA)
