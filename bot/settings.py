@@ -65,6 +65,8 @@ class Settings:
     web_forwarded: bool = False  # trust the reverse proxy's X-Forwarded-For for the address
     tournaments_per_server: int = 3  # tournaments not over that one server may have at once
     tournament_entrants: int = 256  # the most entrants of one tournament
+    season_months: int = 3  # a season's length in months
+    season_start: str = "2026-01"  # the first month of season 1 (the others follow it)
 
     def __post_init__(self) -> None:
         if isinstance(self.discord_token, str):
@@ -262,7 +264,17 @@ def load_settings(
         web_forwarded=forwarded in ("1", "yes", "true", "on"),
         tournaments_per_server=_number(values, "TOURNAMENTS_PER_SERVER", 1, 100) or 3,
         tournament_entrants=_number(values, "TOURNAMENT_ENTRANTS", 2, 4096) or 256,
+        season_months=_number(values, "SEASON_MONTHS", 1, 12) or 3,
+        season_start=_season_start(values.get("SEASON_START", "").strip() or "2026-01"),
     )
+
+
+def _season_start(text: str) -> str:
+    """The first month of season 1, checked (``2026-01``)."""
+    found = re.fullmatch(r"([0-9]{4})-([0-9]{2})", text)
+    if found is None or not 1 <= int(found[2]) <= 12 or int(found[1]) < 1970:
+        raise SettingsError(f"SEASON_START must be a month like 2026-01, not {text!r}.")
+    return text
 
 
 def check_base_url(url: str) -> str:
@@ -309,5 +321,7 @@ KEYS = frozenset(
         "WEB_FORWARDED",
         "TOURNAMENTS_PER_SERVER",
         "TOURNAMENT_ENTRANTS",
+        "SEASON_MONTHS",
+        "SEASON_START",
     }
 )

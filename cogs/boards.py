@@ -1,8 +1,11 @@
-"""The boards of a week or a month: their embed, and their posts in a server's board channel.
+"""The boards of a week, a month or a season: their embeds, and their posts in a server's board
+channel (a season's end announces its champions).
 
 :class:`BoardPoster` runs the deadline of each server whose shard this process runs (the clock's
 kind :data:`~bot.records.boards.BOARD_KIND`, key ``-guild id``): at each Monday 00:00 UTC it
-posts the past week's board, at each 1st the past month's, in the channel chosen in
+posts the past week's board, at each 1st the past month's (and at a season's end its
+champions: the top three of each family's season board, the server's and the global), in the
+channel chosen in
 ``/domino server-settings``. A post carries the nonce ``b.<guild>.<period>`` and is marked in
 the store after it; a stop between the two posts nothing twice (the next process posts with the
 same nonce, and Discord answers with the message it already has).
@@ -20,12 +23,24 @@ import discord
 
 from bot.i18n import N_, number, tr
 from bot.records.boards import BOARD_KIND, PeriodBoard, PeriodBoards, post_nonce
+from bot.records.periods import Period
+from bot.records.rating import display_ordinal
 from bot.records.record import GLOBAL
+from bot.records.seasons import SEASON
+from bot.records.seasons_service import SeasonBoard, Seasons
+from bot.records.seasons_store import SeasonLine
 from bot.store import DeadlineRow
 from cogs.colours import GOLD
 from cogs.names import display_name, escape_name
 
-__all__ = ["BOARD_KIND", "BoardPoster", "can_post", "period_embed"]
+__all__ = [
+    "BOARD_KIND",
+    "BoardPoster",
+    "can_post",
+    "period_embed",
+    "season_embed",
+    "season_end_embed",
+]
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +48,24 @@ TIES = N_(
     "Ranked by wins, then by points difference (points won minus points lost); players equal "
     "on both share a place."
 )
+
+
+def _span(period: Period) -> str:
+    return f"<t:{int(period.start)}:D> – <t:{int(period.end) - 1}:D>"
+
+
+def _footer(locale: str | None, board: PeriodBoard | SeasonBoard) -> str:
+    """"Page 1 of 3 · 24 players · you: #4"."""
+    footer = tr(
+        locale,
+        "Page {page} of {pages} · {total} players",
+        page=board.page + 1,
+        pages=board.pages,
+        total=board.total,
+    )
+    if board.viewer is not None:
+        footer += " · " + tr(locale, "you: #{place}", place=board.viewer.place)
+    return footer
 
 
 def period_embed(
@@ -54,8 +87,7 @@ def period_embed(
             if week
             else tr(locale, "This month's best: {what}, {where}", what=what, where=where)
         )
-    span = f"<t:{int(board.period.start)}:D> – <t:{int(board.period.end) - 1}:D>"
-    lines = [span]
+    lines = [_span(board.period)]
     for row in board.rows:
         name = escape_name(display_name(locale, row.name, "human") or "?")
         figures = tr(
@@ -71,16 +103,85 @@ def period_embed(
         lines.append(tr(locale, "Nobody played a match in this period."))
     lines.append("-# " + tr(locale, TIES))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
-    footer = tr(
-        locale,
-        "Page {page} of {pages} · {total} players",
-        page=board.page + 1,
-        pages=board.pages,
-        total=board.total,
+    embed.set_footer(text=_footer(locale, board))
+    return embed
+
+
+SEASON_RANK = N_(
+    "Ranked by the season's rating. Each season starts from your all-time rating pulled halfway "
+    "back to the newcomer's, and less certain; the all-time ratings go on beside it."
+)
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def season_embed(locale: str | None, board: SeasonBoard, what: str) -> discord.Embed:
+    """The embed of a page of a season's board of the games ``what`` (a family)."""
+    where = tr(locale, "this server") if board.scope != GLOBAL else tr(locale, "everywhere")
+    title = tr(
+        locale, "Season {number}: {what}, {where}", number=board.number, what=what, where=where
     )
-    if board.viewer is not None:
-        footer += " · " + tr(locale, "you: #{place}", place=board.viewer.place)
-    embed.set_footer(text=footer)
+    lines = [_span(board.period)]
+    for row in board.rows:
+        name = escape_name(display_name(locale, row.name, "human") or "?")
+        figures = tr(
+            locale,
+            "{wins} W · {losses} L · {draws} D",
+            wins=row.wins,
+            losses=row.losses,
+            draws=row.draws,
+        )
+        rating = number(locale, display_ordinal(row.rating))
+        lines.append(f"**{row.place}.** {name} — **{rating}** · {figures}")
+    if not board.rows:
+        lines.append(tr(locale, "Nobody played a rated match of these games this season."))
+    lines.append("-# " + tr(locale, SEASON_RANK))
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
+    embed.set_footer(text=_footer(locale, board))
+    return embed
+
+
+def _podium(locale: str | None, rows: tuple[SeasonLine, ...]) -> str:
+    parts = []
+    for row in rows:
+        name = escape_name(display_name(locale, row.name, "human") or "?")
+        rating = number(locale, display_ordinal(row.rating))
+        parts.append(f"{MEDALS[row.place - 1]} **{name}** ({rating})")
+    return " · ".join(parts)
+
+
+def season_end_embed(
+    locale: str | None,
+    period: Period,
+    number_: int,
+    server: dict[str, tuple[SeasonLine, ...]],
+    everywhere: dict[str, tuple[SeasonLine, ...]],
+    name_of: Callable[[str | None, str], str],
+) -> discord.Embed:
+    """The announcement of a season's end: the top three of each family's board, on this
+    server and everywhere."""
+    title = tr(locale, "Season {number} is over: the champions", number=number_)
+    embed = discord.Embed(title=title, description=_span(period), colour=GOLD)
+    for family in sorted(set(server) | set(everywhere)):
+        lines = []
+        if family in server:
+            podium = _podium(locale, server[family])
+            lines.append(tr(locale, "This server: {podium}", podium=podium))
+        if family in everywhere:
+            lines.append(
+                tr(locale, "Everywhere: {podium}", podium=_podium(locale, everywhere[family]))
+            )
+        embed.add_field(name=name_of(locale, family), value="\n".join(lines)[:1024], inline=False)
+    if not server and not everywhere:
+        embed.description = "\n".join(
+            [_span(period), tr(locale, "Nobody played a rated match this season.")]
+        )
+    embed.set_footer(
+        text=tr(
+            locale,
+            "A new season has started: its ratings start from everyone's all-time rating, "
+            "pulled halfway back.",
+        )
+    )
     return embed
 
 
@@ -93,14 +194,20 @@ def can_post(channel: Any, me: Any) -> bool:
 
 
 class BoardPoster:
-    """Posts the past week's and month's boards in each server's board channel, once."""
+    """Posts the past week's and month's boards, and the champions of a season that ended, in
+    each server's board channel, once."""
 
     def __init__(
-        self, bot: Any, boards: PeriodBoards, name_of: Callable[[str | None, str], str]
+        self,
+        bot: Any,
+        boards: PeriodBoards,
+        name_of: Callable[[str | None, str], str],
+        seasons: Seasons | None = None,
     ) -> None:
         """``name_of(locale, bucket)`` names a board's games."""
         self.bot = bot
         self.boards = boards
+        self.seasons = seasons or Seasons(boards.store, boards.seasons, clock=boards.clock)
         self.name_of = name_of
         self._timed: set[int] = set()  # servers whose deadline this process's clock holds
         self._task: asyncio.Task[None] | None = None
@@ -171,14 +278,25 @@ class BoardPoster:
         """Post one past board (nonce: once) and mark it."""
         guild = self.bot.get_guild(guild_id)
         locale = getattr(getattr(guild, "preferred_locale", None), "value", None)
-        board = await self.boards.board(scope=guild_id, period=period)
+        if period.kind == SEASON:
+            embed = season_end_embed(
+                locale,
+                period,
+                self.seasons.calendar.number_of(period),
+                await self.seasons.podium(period, guild_id),
+                await self.seasons.podium(period, GLOBAL),
+                self.name_of,
+            )
+        else:
+            board = await self.boards.board(scope=guild_id, period=period)
+            embed = period_embed(locale, board, self.name_of(locale, board.bucket), past=True)
         channel = self.bot.get_channel(channel_id)
         message_id = None
         try:
             if channel is None:
                 channel = await self.bot.fetch_channel(channel_id)
             message = await channel.send(
-                embed=period_embed(locale, board, self.name_of(locale, board.bucket), past=True),
+                embed=embed,
                 nonce=post_nonce(guild_id, period),
                 allowed_mentions=discord.AllowedMentions.none(),
             )

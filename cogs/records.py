@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import io
 import logging
 import re
@@ -36,9 +37,11 @@ from bot.i18n import N_, number, tr, trn
 from bot.records.boards import PeriodBoards
 from bot.records.forget import Forgetting
 from bot.records.inactivity import Inactivity
-from bot.records.periods import ALL_TIME, PERIOD_KINDS
-from bot.records.rating import DISPLAY_BASE
+from bot.records.periods import ALL_TIME, PERIOD_KINDS, Period, period_of
+from bot.records.rating import DISPLAY_BASE, display_ordinal
 from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
+from bot.records.seasons import SEASON, SeasonCalendar, parse_start
+from bot.records.seasons_service import Finish, Seasons
 from bot.records.service import (
     LEADERBOARD_ORDERS,
     HistoryItem,
@@ -50,7 +53,7 @@ from bot.records.service import (
 from bot.records.store import StatRow
 from bot.store import DatabaseUnavailable
 from bot.web import links
-from cogs.boards import BoardPoster, period_embed
+from cogs.boards import BoardPoster, period_embed, season_embed
 from cogs.colours import BLUE, GOLD
 from cogs.domino.texts import VARIANTS, variant_name
 from cogs.markup import unreachable_text
@@ -174,6 +177,38 @@ class LeaderboardButton(
         )
 
 
+class PeriodButton(
+    RecordsButton,
+    template=rf"records:pb:(?P<direction>[pn]):(?P<owner>{_ID}):(?P<scope>{_ID})"
+    r":(?P<bucket>[a-z0-9\-]{1,30}):(?P<period>(?:week|month|season):[0-9\-]{7,10})"
+    r":(?P<page>[0-9]{1,9})",
+):
+    """Previous (``p``) or Next (``n``) on a week's, month's or season's board: the period
+    (its key) and the page it leads to."""
+
+    kind = "pb"
+
+    def __init__(
+        self, direction: str, owner: int, scope: int, bucket: str, period: str, page: int,
+        **look: Any,
+    ) -> None:
+        super().__init__(direction, owner, scope, bucket, period, page, **look)
+        self.owner, self.scope, self.bucket, self.period, self.page = (
+            owner, scope, bucket, period, page
+        )
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> RecordsButton:
+        return cls(
+            match["direction"],
+            int(match["owner"]),
+            int(match["scope"]),
+            match["bucket"],
+            match["period"],
+            int(match["page"]),
+        )
+
+
 class PrivacyButton(
     RecordsButton, template=rf"records:privacy:(?P<owner>{_ID}):(?P<scope>{_ID}):(?P<hide>[01])"
 ):
@@ -207,7 +242,12 @@ class ForgetButton(
         return cls(int(match["owner"]), match["choice"], int(match["running"]))
 
 
-_KINDS: tuple[type[RecordsButton], ...] = (LeaderboardButton, PrivacyButton, ForgetButton)
+_KINDS: tuple[type[RecordsButton], ...] = (
+    LeaderboardButton,
+    PeriodButton,
+    PrivacyButton,
+    ForgetButton,
+)
 _READ = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", k.__discord_ui_compiled_template__.pattern) for k in _KINDS
 )
@@ -307,6 +347,27 @@ def leaderboard_buttons(
     ]
 
 
+def period_buttons(
+    locale: str | None, owner: int, scope: int, bucket: str, period: Period, page: int, pages: int
+) -> list[RecordsButton]:
+    """Previous / Next of a period's or season's board (none on a board of one page)."""
+    if pages <= 1:
+        return []
+    common = (owner, scope, bucket, period.key)
+    return [
+        PeriodButton(
+            "p", *common, max(page - 1, 0), label=tr(locale, "Previous"), disabled=page == 0
+        ),
+        PeriodButton(
+            "n",
+            *common,
+            min(page + 1, pages - 1),
+            label=tr(locale, "Next"),
+            disabled=page >= pages - 1,
+        ),
+    ]
+
+
 def _versus_text(locale: str | None, versus: Sequence[VersusLevel]) -> str:
     """ "vs computers: easy 5–1, hard 2–4 (1 drawn)": wins–losses against each level."""
     parts = []
@@ -357,8 +418,44 @@ def _line_text(locale: str | None, line: StatRow, versus: Sequence[VersusLevel] 
     )
 
 
-def stats_embed(locale: str | None, stats: PlayerStats, shown: str) -> discord.Embed:
-    """The embed of ``/domino stats`` (the picture is attached as ``rating.png``)."""
+def season_text(
+    locale: str | None, number_: int, now: Sequence[Finish], best: Finish | None
+) -> tuple[str, str]:
+    """The season field of ``/domino stats``: its name and its lines (the current season's
+    place per family, the best past finish)."""
+    lines = [
+        tr(
+            locale,
+            "{family}: #{place} of {total} · {rating}",
+            family=tr(locale, FAMILY_NAMES.get(f.family, f.family)),
+            place=f.place,
+            total=f.total,
+            rating=number(locale, display_ordinal(f.rating)),
+        )
+        for f in now
+    ] or [tr(locale, "No rated match this season yet.")]
+    if best is not None:
+        lines.append(
+            tr(
+                locale,
+                "Best past finish: #{place} of {total}, {family}, season {number}",
+                place=best.place,
+                total=best.total,
+                family=tr(locale, FAMILY_NAMES.get(best.family, best.family)),
+                number=best.number,
+            )
+        )
+    return tr(locale, "Season {number}", number=number_), "\n".join(lines)
+
+
+def stats_embed(
+    locale: str | None,
+    stats: PlayerStats,
+    shown: str,
+    season: tuple[str, str] | None = None,
+) -> discord.Embed:
+    """The embed of ``/domino stats`` (the picture is attached as ``rating.png``; ``season``:
+    the season field's name and value)."""
     embed = discord.Embed(title=tr(locale, "Statistics of {name}", name=shown), colour=BLUE)
     if stats.ratings:
         ratings = [
@@ -373,6 +470,8 @@ def stats_embed(locale: str | None, stats: PlayerStats, shown: str) -> discord.E
             for family, r in sorted(stats.ratings.items())
         ]
         embed.add_field(name=tr(locale, "Ratings"), value="\n".join(ratings), inline=False)
+    if season is not None:
+        embed.add_field(name=season[0], value=season[1], inline=False)
     if ALL in stats.overall:
         embed.add_field(
             name=tr(locale, "Everywhere"),
@@ -565,7 +664,7 @@ def _cog(interaction: Interaction) -> RecordsCog:
     variant=locale_str("A variant or a family of variants (all of them if left out)"),
     scope=locale_str("This server or everywhere"),
     by=locale_str("Rank by rating or by wins"),
-    period=locale_str("This week, this month or all time"),
+    period=locale_str("This week, this month, this season or all time"),
 )
 @app_commands.choices(
     variant=_variant_choices(),
@@ -580,6 +679,7 @@ def _cog(interaction: Interaction) -> RecordsCog:
     period=[
         Choice(name=locale_str("This week"), value="week"),
         Choice(name=locale_str("This month"), value="month"),
+        Choice(name=locale_str("This season"), value=SEASON),
         Choice(name=locale_str("All time"), value=ALL_TIME),
     ],
 )
@@ -648,8 +748,9 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         self._catch_up: asyncio.Task[int] | None = None
         self.forgetting = Forgetting(records, getattr(bot, "service", None))
         clock = getattr(getattr(bot, "service", None), "clock", None) or records.clock
-        self.boards = PeriodBoards(records.store, clock=clock)
-        self.poster = BoardPoster(bot, self.boards, _variant_name)
+        self.boards = PeriodBoards(records.store, clock=clock, seasons=records.seasons)
+        self.seasons = Seasons(records.store, records.seasons, clock=clock)
+        self.poster = BoardPoster(bot, self.boards, _variant_name, self.seasons)
         self.inactivity = Inactivity(records.store, clock=clock)
 
     async def cog_load(self) -> None:
@@ -881,7 +982,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         async with self._guard(interaction, "leaderboard"):
             guild = interaction.guild_id
             where = GLOBAL if scope == "global" or guild is None else guild
-            if period in PERIOD_KINDS:
+            if period in PERIOD_KINDS or period == SEASON:
                 await self._period_board(interaction, where, variant or ALL, period)
                 return
             page = await self.records.leaderboard(
@@ -901,15 +1002,62 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             await interaction.response.send_message(embed=embed, view=view)
 
     async def _period_board(
-        self, interaction: Interaction, scope: int, bucket: str, period: str
+        self,
+        interaction: Interaction,
+        scope: int,
+        bucket: str,
+        period: str | Period,
+        *,
+        page: int = 0,
+        owner: int | None = None,
     ) -> None:
-        """This week's or this month's board: wins, then points difference."""
+        """A week's, month's or season's board (``period``: the kind, now, or one period) with
+        its Previous/Next and its web link; a new message, or the clicked one edited."""
         locale = _locale(interaction)
-        board = await self.boards.board(
-            scope=scope, bucket=bucket, period=period, viewer_id=interaction.user.id
-        )
-        await interaction.response.send_message(
-            embed=period_embed(locale, board, _variant_name(locale, bucket))
+        viewer = interaction.user.id
+        if isinstance(period, str):
+            now = self.boards.clock()
+            period = (
+                self.seasons.current(now) if period == SEASON else period_of(period, now)
+            )
+        if period.kind == SEASON:
+            season = await self.seasons.board(
+                scope=scope, bucket=bucket, period=period, page=page, viewer_id=viewer
+            )
+            embed = season_embed(locale, season, _variant_name(locale, season.family))
+            page, pages = season.page, season.pages
+        else:
+            board = await self.boards.board(
+                scope=scope, bucket=bucket, period=period, page=page, viewer_id=viewer
+            )
+            embed = period_embed(locale, board, _variant_name(locale, bucket))
+            page, pages = board.page, board.pages
+        view = _view(period_buttons(locale, viewer, scope, bucket, period, page, pages))
+        path = links.server_path(scope, board=bucket, period=period.kind)
+        url = await web_url(self.bot, self.records.store, scope or None, path)
+        if url is not None:
+            view.add_item(web_button(locale, url))
+        if owner is None:
+            await interaction.response.send_message(embed=embed, view=view)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    async def _period_click(self, interaction: Interaction, button: PeriodButton) -> None:
+        """Previous/Next of a period's board: only for whom it was shown."""
+        locale = _locale(interaction)
+        if interaction.user.id != button.owner:
+            await self._reply(
+                interaction,
+                tr(locale, "This board was asked for by someone else: ask for your own with "
+                   "/domino leaderboard."),
+            )
+            return
+        period = _period_named(button.period, self.seasons.calendar)
+        if button.scope not in (GLOBAL, interaction.guild_id) or period is None:
+            await self._reply(interaction, tr(locale, "This button is not valid any more."))
+            return
+        await self._period_board(
+            interaction, button.scope, button.bucket, period, page=button.page, owner=button.owner
         )
 
     async def _leaderboard_click(self, interaction: Interaction, button: LeaderboardButton) -> None:
@@ -980,8 +1128,16 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 if url := await web_url(self.bot, self.records.store, guild, path):
                     extra["view"] = _view([]).add_item(web_button(locale, url))
             alt = chart_alt_text(locale, found, shown, labels)
+            season = None
+            if GLOBAL not in found.hidden:  # his places are on the global boards
+                season = season_text(
+                    locale,
+                    self.seasons.calendar.number(self.boards.clock()),
+                    await self.seasons.standing(target.id),
+                    await self.seasons.best_finish(target.id),
+                )
             await interaction.followup.send(
-                embed=stats_embed(locale, found, shown),
+                embed=stats_embed(locale, found, shown, season),
                 file=discord.File(io.BytesIO(picture), filename=PICTURE, description=alt),
                 ephemeral=private,
                 **extra,
@@ -1114,6 +1270,8 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 return  # not a button of the clicked message: on_interaction answers
             if isinstance(button, LeaderboardButton) and _known_board(button):
                 await self._leaderboard_click(interaction, button)
+            elif isinstance(button, PeriodButton) and button.bucket in BUCKETS:
+                await self._period_click(interaction, button)
             elif isinstance(button, PrivacyButton):
                 await self._privacy_click(interaction, button)
             elif isinstance(button, ForgetButton):
@@ -1125,6 +1283,19 @@ class RecordsCog(commands.Cog, name=COG_NAME):
 def _known_board(button: LeaderboardButton) -> bool:
     """Whether the button names a leaderboard there is (a variant or family, an order)."""
     return button.bucket in BUCKETS and button.by in LEADERBOARD_ORDERS
+
+
+def _period_named(key: str, calendar: SeasonCalendar) -> Period | None:
+    """The week, month or season a button's key names (None: none)."""
+    kind, _, day = key.partition(":")
+    if kind == SEASON:
+        return calendar.by_key(key)
+    try:
+        start = dt.datetime.fromisoformat(day if kind == "week" else f"{day}-01")
+    except ValueError:
+        return None
+    period = period_of(kind, start.replace(tzinfo=dt.UTC).timestamp())
+    return period if period.key == key else None
 
 
 def _on_message(message: discord.Message | None, custom_id: Any) -> bool:
@@ -1143,4 +1314,9 @@ async def setup(bot: commands.Bot) -> None:
     store = getattr(bot, "store", None)
     if store is None:
         raise RuntimeError("the records cog needs bot.store (a Store)")
-    await bot.add_cog(RecordsCog(bot, Records(store)))
+    settings = getattr(bot, "settings", None)
+    calendar = SeasonCalendar(
+        getattr(settings, "season_months", 3),
+        parse_start(getattr(settings, "season_start", "2026-01")),
+    )
+    await bot.add_cog(RecordsCog(bot, Records(store, seasons=calendar)))

@@ -1,11 +1,13 @@
-"""Periodic leaderboards (this week, this month) and their weekly and monthly posts.
+"""Periodic leaderboards (this week, this month) and their weekly, monthly and season posts.
 
 :class:`PeriodBoards` answers a period's board (:meth:`PeriodBoards.board`, also for the web
 pages) and keeps each server's board channel: the deadline of its next post (every Monday
 00:00 UTC and every 1st of a month; stored, run by the clock of the process that runs the
-server's shard) and which past boards were posted. A board ranks people by wins over the
-period's matches, then by points difference (points for minus against); people equal on both
-share a place. Computers, former players and people who left the scope's boards are not listed.
+server's shard) and which past boards were posted; a season's end (always a month's end) is
+announced by the same deadline (:data:`~bot.records.seasons.SEASON` periods). A board ranks
+people by wins over the period's matches, then by points difference (points for minus
+against); people equal on both share a place. Computers, former players and people who left
+the scope's boards are not listed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from bot.records.periods import (
 )
 from bot.records.periods_store import BoardChannel, PeriodLine, PeriodRepo
 from bot.records.record import ALL, BUCKETS
+from bot.records.seasons import SeasonCalendar
 from bot.store import Store
 
 __all__ = ["BOARD_KIND", "PeriodBoard", "PeriodBoards", "PeriodRow", "post_nonce"]
@@ -65,9 +68,16 @@ def post_nonce(guild_id: int, period: Period) -> str:
 class PeriodBoards:
     """Period boards and the board channels of servers."""
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seasons: SeasonCalendar | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.seasons = seasons or SeasonCalendar()
 
     @property
     def repo(self) -> PeriodRepo:
@@ -135,10 +145,11 @@ class PeriodBoards:
 
     async def owed(self, guild_id: int, due_at: float) -> list[Period]:
         """The past periods a post due at ``due_at`` shows that are not posted yet: the last
-        week and month that ended, if they ended at ``due_at`` or later (after days without a
-        running process, only the latest)."""
+        week, month and season that ended, if they ended at ``due_at`` or later (after days
+        without a running process, only the latest). A season ends at a month's end."""
         now, repo = self.clock(), self.repo
         ended = [period_of(kind, now).previous() for kind in PERIOD_KINDS]
+        ended.append(self.seasons.previous(self.seasons.season_of(now)))
         return [p for p in ended if p.end >= due_at and not await repo.posted(guild_id, p.key)]
 
     async def post_failed(self, guild_id: int) -> bool:

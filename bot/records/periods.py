@@ -31,7 +31,8 @@ _UTC = dt.UTC
 
 @dataclass(frozen=True, slots=True)
 class Period:
-    """One week or month: ``start`` ≤ t < ``end`` (Unix seconds, UTC)."""
+    """One week, month or season (:mod:`bot.records.seasons`): ``start`` ≤ t < ``end`` (Unix
+    seconds, UTC)."""
 
     kind: str
     start: float
@@ -39,9 +40,10 @@ class Period:
 
     @property
     def key(self) -> str:
-        """How the store names it: ``week:2026-11-23`` (its Monday), ``month:2026-11``."""
+        """How the store names it: ``week:2026-11-23`` (its Monday), ``month:2026-11``,
+        ``season:2026-10`` (its first month)."""
         day = dt.datetime.fromtimestamp(self.start, _UTC).date()
-        return f"week:{day.isoformat()}" if self.kind == "week" else f"month:{day:%Y-%m}"
+        return f"week:{day.isoformat()}" if self.kind == "week" else f"{self.kind}:{day:%Y-%m}"
 
     def previous(self) -> Period:
         return period_of(self.kind, self.start - 1)

@@ -3,7 +3,8 @@ privacy queries.
 
 :class:`Records` is a :class:`~bot.tables.service.TableObserver`: when the table service reports a
 finished match, the match is read back from the store and recorded in one transaction —
-the match, one entry per participant, openskill ratings per variant family and the summary
+the match, one entry per participant, openskill ratings per variant family (all-time, and the
+season's: :mod:`bot.records.seasons_service`) and the summary
 lines (per scope: everything and each server; per bucket: all variants, the family, the
 variant) that leaderboards and ``/domino stats`` read. Recording is idempotent, and
 :meth:`Records.catch_up` records whatever finished while no observer was listening. A computer
@@ -37,6 +38,9 @@ from bot.records.record import (
     build_record,
     computer_level,
 )
+from bot.records.seasons import SeasonCalendar
+from bot.records.seasons_service import record_season
+from bot.records.seasons_store import SeasonRepo
 from bot.records.store import (
     FORMER_PLAYERS,
     EntryRow,
@@ -188,8 +192,10 @@ class Records(TableObserver):
         clock: Callable[[], float] = time.time,
         model: PlackettLuce | None = None,
         names: NameSource | None = None,
+        seasons: SeasonCalendar | None = None,
     ) -> None:
         self.store = store
+        self.seasons = seasons or SeasonCalendar()
         self.clock = clock
         self.model = model or PlackettLuce()
         self.names = names
@@ -258,6 +264,10 @@ class Records(TableObserver):
                 p.player_id for p in record.participants if p.kind == "human"
             )
             await repo.add_match(record, now=now)
+            rated_ids = {pid for (pid, _), new in updates.items() if new is not None}
+            await record_season(
+                tx.db, self.seasons, record, priors, rated_ids, self.model, now=now
+            )
             scopes = [GLOBAL] if record.guild_id is None else [GLOBAL, record.guild_id]
             buckets = ((ALL, None), (record.family, record.family), (record.variant, record.family))
             default = self.model.rating()
@@ -346,6 +356,7 @@ class Records(TableObserver):
             alias = await repo.new_alias()
             await repo.forget(user_id, alias)
             await PeriodRepo(tx.db).forget(user_id)
+            await SeasonRepo(tx.db).forget(user_id)
             await TournamentRepo(tx.db).forget(user_id, alias)
             forget = ForgetRepo(tx.db)
             tables = [t.table_id for t in await forget.open_tables_of(user_id)]
@@ -374,6 +385,7 @@ class Records(TableObserver):
             async with self.store.transaction() as tx:
                 await RecordsRepo(tx.db).drop_guild(guild_id)
                 await PeriodRepo(tx.db).drop_guild(guild_id)
+                await SeasonRepo(tx.db).drop_guild(guild_id)
         if dropped:
             log.info("dropped the data of %d server(s) the bot left", len(dropped))
         return dropped

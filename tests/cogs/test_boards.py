@@ -39,6 +39,16 @@ async def win(bot: object, table_id: int, winner: int, loser: int, points: int, 
     )
 
 
+async def wait_posted(bot: object, guild_id: int, key: str) -> bool:
+    """Wait up to 10 s until the board ``key`` of the server is marked posted."""
+    cog = bot.get_cog("Records")  # type: ignore[attr-defined]
+    for _ in range(200):
+        if await cog.boards.repo.posted(guild_id, key):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
 def boards_in(fake: FakeDiscord, channel_id: int) -> list[StoredMessage]:
     return [
         m for m in fake.public_messages()
@@ -145,16 +155,7 @@ async def test_the_past_week_is_posted_once_even_when_the_post_is_cut_short(
         await fake.wait_for(lambda: len(boards_in(fake, channel.id)) == 1)
     assert len(boards_in(fake, channel.id)) == 1
     async with running_bot(fake, make) as bot:  # the next process posts what is owed
-        cog = bot.get_cog("Records")
-
-        async def marked() -> bool:
-            return await cog.boards.repo.posted(fake.guild_id, week.key)  # type: ignore
-
-        for _ in range(200):
-            if await marked():
-                break
-            await asyncio.sleep(0.05)
-        assert await marked()
+        assert await wait_posted(bot, fake.guild_id, week.key)
         posted = boards_in(fake, channel.id)
         assert len(posted) == 1
         embed = posted[0].embeds[0]

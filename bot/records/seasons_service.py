@@ -1,0 +1,242 @@
+"""Seasons' ratings, boards and finishes.
+
+:func:`record_season` rates a match again on the season's own ratings, inside the transaction
+that records it (:meth:`bot.records.service.Records.record_match`). :class:`Seasons` answers a
+season's board (best season rating first: the ordinal mu − 3·sigma; people equal on it share
+a place), a person's current season and best past finish for ``/domino stats``, and the
+champions (top three) a season's end announces. Computers, practice matches, former players and
+people who left a scope's boards are not listed; the all-time ratings are not touched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from bot.records.periods import Period
+from bot.records.rating import ordinal, rate
+from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES, GLOBAL, MatchRecord
+from bot.records.seasons import SeasonCalendar, soft_reset
+from bot.records.seasons_store import SeasonLine, SeasonRepo
+from bot.records.store import FORMER_PLAYERS
+from bot.store import Store
+from bot.store.connection import Db
+
+__all__ = [
+    "PER_PAGE",
+    "Finish",
+    "SeasonBoard",
+    "Seasons",
+    "family_of_bucket",
+    "record_season",
+]
+
+PER_PAGE = 10
+PODIUM = 3
+
+
+def family_of_bucket(bucket: str) -> str:
+    """The family a season board of ``bucket`` ranks ('all': the default family)."""
+    if bucket == ALL:
+        return DEFAULT_FAMILY
+    if bucket in FAMILIES:
+        return bucket
+    for family, variants in FAMILIES.items():
+        if bucket in variants:
+            return family
+    raise ValueError(f"unknown variant or family {bucket!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonBoard:
+    """One page of a season's board of a family."""
+
+    scope: int
+    family: str
+    period: Period
+    number: int
+    page: int
+    pages: int
+    total: int
+    rows: tuple[SeasonLine, ...]
+    viewer: SeasonLine | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """A person's place on a season's board (global scope) of a family."""
+
+    period: Period
+    number: int
+    family: str
+    place: int
+    total: int
+    rating: float
+
+
+async def record_season(
+    db: Db,
+    calendar: SeasonCalendar,
+    record: MatchRecord,
+    priors: Mapping[int, tuple[float, float]],
+    rated: set[int],
+    model: PlackettLuce,
+    *,
+    now: float,
+) -> None:
+    """Rate ``record`` on its season's ratings (inside the recording transaction, ``db`` its
+    statement runner). ``priors`` are the all-time ratings it started from (idle weeks counted),
+    ``rated`` the player ids the all-time rating rated."""
+    if not rated:
+        return
+    season = calendar.season_of(record.finished_at).key
+    repo = SeasonRepo(db)
+    pids = [p.player_id for p in record.participants]
+    start = model.rating()
+    found = await repo.ratings(season, record.family, pids)
+    season_priors = {
+        pid: found.get(pid)
+        or soft_reset(
+            *priors.get(pid, (start.mu, start.sigma)), start_mu=start.mu, start_sigma=start.sigma
+        )
+        for pid in pids
+    }
+    updates = rate(record, season_priors, model)
+    scopes = [GLOBAL] if record.guild_id is None else [GLOBAL, record.guild_id]
+    for p in record.participants:
+        after = updates.get((p.player_id, p.side))
+        former = p.kind == "human" and p.player_id < FORMER_PLAYERS
+        if after is None or former or p.player_id not in rated:
+            continue
+        await repo.put_rating(season, record.family, p.player_id, *after, now=now)
+        if p.kind == "human":
+            await repo.add_line(
+                season,
+                record.family,
+                p.player_id,
+                scopes,
+                result=p.result,
+                rating=ordinal(*after),
+                at=record.finished_at,
+            )
+
+
+def _places(lines: list[SeasonLine], first: int, offset: int) -> list[SeasonLine]:
+    out: list[SeasonLine] = []
+    for i, line in enumerate(lines):
+        if i and line.rating == lines[i - 1].rating:
+            place = out[-1].place
+        else:
+            place = first if i == 0 else offset + i + 1
+        out.append(dataclasses.replace(line, place=place))
+    return out
+
+
+class Seasons:
+    """Season boards, a person's seasons, and the champions of a season."""
+
+    def __init__(
+        self,
+        store: Store,
+        calendar: SeasonCalendar | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.calendar = calendar or SeasonCalendar()
+        self.clock = clock
+
+    @property
+    def repo(self) -> SeasonRepo:
+        return SeasonRepo(self.store.db)
+
+    def current(self, now: float | None = None) -> Period:
+        return self.calendar.season_of(self.clock() if now is None else now)
+
+    async def board(
+        self,
+        *,
+        scope: int,
+        bucket: str = ALL,
+        period: Period | None = None,
+        page: int = 0,
+        per_page: int = PER_PAGE,
+        viewer_id: int | None = None,
+    ) -> SeasonBoard:
+        """A page of a season's board (the current season if ``period`` is None) of the family
+        of ``bucket`` (raises ValueError for an unknown one)."""
+        if bucket not in BUCKETS:
+            raise ValueError(f"unknown variant or family {bucket!r}")
+        family = family_of_bucket(bucket)
+        period = period or self.current()
+        repo, key = self.repo, period.key
+        total = await repo.size(key, scope, family)
+        pages = max(1, math.ceil(total / per_page))
+        page = min(max(page, 0), pages - 1)
+        lines = await repo.board(key, scope, family, limit=per_page, offset=page * per_page)
+        rows: list[SeasonLine] = []
+        if lines:
+            first = 1 + await repo.ahead(key, scope, family, lines[0].rating)
+            rows = _places(lines, first, page * per_page)
+        viewer = None
+        if viewer_id is not None:
+            viewer = next((r for r in rows if r.player_id == viewer_id), None)
+            if viewer is None:
+                mine = [
+                    x for x in await repo.lines_of(viewer_id, scope)
+                    if x.season == key and x.family == family
+                ]
+                if mine:
+                    ahead = await repo.ahead(key, scope, family, mine[0].rating)
+                    viewer = dataclasses.replace(mine[0], place=1 + ahead)
+        number = self.calendar.number_of(period)
+        return SeasonBoard(scope, family, period, number, page, pages, total, tuple(rows), viewer)
+
+    async def standing(self, player_id: int, scope: int = GLOBAL) -> list[Finish]:
+        """The person's place in the current season, per family he played in it."""
+        return [f for f in await self._finishes(player_id, scope) if f.period == self.current()]
+
+    async def best_finish(self, player_id: int, scope: int = GLOBAL) -> Finish | None:
+        """His best place on a past season's board (ties: the latest season)."""
+        current = self.current()
+        past = [f for f in await self._finishes(player_id, scope) if f.period.end <= current.start]
+        if not past:
+            return None
+        return min(past, key=lambda f: (f.place, -f.period.start, f.family))
+
+    async def _finishes(self, player_id: int, scope: int) -> list[Finish]:
+        repo = self.repo
+        out = []
+        for line in await repo.lines_of(player_id, scope):
+            period = self.calendar.by_key(line.season)
+            if period is None:  # a season of another calendar (the settings changed)
+                continue
+            ahead = await repo.ahead(line.season, scope, line.family, line.rating)
+            total = await repo.size(line.season, scope, line.family)
+            out.append(
+                Finish(
+                    period,
+                    self.calendar.number_of(period),
+                    line.family,
+                    ahead + 1,
+                    total,
+                    line.rating,
+                )
+            )
+        return out
+
+    async def podium(self, period: Period, scope: int) -> dict[str, tuple[SeasonLine, ...]]:
+        """The top three of each family's board of ``scope`` in ``period`` (people equal on
+        rating share a place, so a podium may hold more)."""
+        out: dict[str, tuple[SeasonLine, ...]] = {}
+        for family in await self.repo.families(period.key, scope):
+            board = await self.board(scope=scope, bucket=family, period=period, per_page=PODIUM + 3)
+            top = tuple(r for r in board.rows if r.place <= PODIUM)
+            if top:
+                out[family] = top
+        return out

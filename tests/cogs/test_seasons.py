@@ -1,0 +1,146 @@
+"""Seasons and the period boards' pages through the fake Discord: ``/domino leaderboard
+period:season``, Previous/Next (a stranger's click refused) and the web link on a week's,
+month's or season's board, the season line of ``/domino stats``, and a season's end announced
+once in the board channel, also when the process stops at the instant of the post."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+
+from bot.records.periods import period_of
+from bot.records.seasons import SeasonCalendar
+from tests.cogs.helpers import FakeClock, TestBot, factory, settings_for
+from tests.cogs.test_boards import MANAGER, wait_posted, win
+from tests.cogs.test_records import records_of
+from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
+
+BASE = "https://domino.example.org"
+
+
+def pb_button(message: StoredMessage, direction: str) -> str:
+    """The custom id of a period board's Previous ("p") or Next ("n")."""
+    for cid in message.custom_ids():
+        if cid.startswith(f"records:pb:{direction}:"):
+            return cid
+    raise LookupError(message.custom_ids())
+
+
+def links_of(message: StoredMessage) -> list[str]:
+    return [c["url"] for c in message.all_components() if c.get("type") == 2 and c.get("url")]
+
+
+async def test_the_seasons_board_pages_for_its_owner_only_and_links_to_the_web(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), web_base_url=BASE)
+    async with running_bot(fake, lambda: TestBot(settings, clock=clock)) as bot:
+        season = SeasonCalendar().season_of(clock.now)
+        g = fake.guild_id
+        # Twelve people beat Bob once each this season: thirteen on the board, two pages.
+        for k in range(12):
+            await win(bot, k + 1, 3000 + k, 1002, 20 + k, season.start + 3600 * (k + 1), g)
+        shown = await fake.slash(boss, fake.channel_id, "domino leaderboard",
+                                 {"period": "season", "variant": "two-player"})
+        message = shown.message
+        assert message is not None and not shown.ephemeral
+        embed = message.embeds[0]
+        number = SeasonCalendar().number(clock.now)
+        assert embed["title"] == f"Season {number}: Two-player games, this server"
+        assert "Ranked by the season's rating" in embed["description"]
+        assert "Page 1 of 2 · 13 players" in embed["footer"]["text"]
+        assert links_of(message) == []  # the server has no pages on
+        # A stranger's click is refused; the message stays.
+        refused = await fake.click(bob, message, pb_button(message, "n"))
+        assert refused.ephemeral and "asked for by someone else" in refused.text()
+        assert "Page 1 of 2" in message.text()
+        moved = await fake.click(boss, message, pb_button(message, "n"))
+        assert moved.type == 7 and "Page 2 of 2" in message.text()
+        assert "Bob" in message.embeds[0]["description"]
+        assert message.component(pb_button(message, "n"))["disabled"]  # type: ignore[index]
+        # With the pages on, the board links to them.
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"web": "on"})
+        week = await fake.slash(bob, fake.channel_id, "domino leaderboard", {"period": "week"})
+        assert week.message is not None
+        assert links_of(week.message) == [f"{BASE}/s/{g}?board=all&period=week"]
+        # Bob's figures show his place in the season.
+        stats = await fake.slash(bob, fake.channel_id, "domino stats", {})
+        (figures,) = await stats.wait_for_followups(1)
+        text = figures.text()
+        assert f"Season {number}" in text and "Two-player games: #13 of 13" in text
+
+
+async def test_a_week_board_pages_and_keeps_its_week_after_it_ended(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        week = period_of("week", clock.now)
+        for k in range(11):
+            await win(bot, k + 1, 3000 + k, 1001, 10 + k, week.start + 60 * (k + 1),
+                      fake.guild_id)
+        shown = await fake.slash(alice, fake.channel_id, "domino leaderboard", {"period": "week"})
+        message = shown.message
+        assert message is not None and "Page 1 of 2" in message.text()
+        clock.now = week.end + 10  # a new week: the buttons still page the week shown
+        await fake.click(alice, message, pb_button(message, "n"))
+        assert "Page 2 of 2" in message.text() and "Alice" in message.text()
+        assert f"<t:{int(week.start)}:D>" in message.text()
+
+
+async def test_a_seasons_end_is_announced_once_even_when_the_post_is_cut_short(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    channel = fake.add_channel("boards")
+    clock = FakeClock()
+    make = factory(fake, tmp_path / "db.sqlite3", clock=clock)
+    season = SeasonCalendar().season_of(clock.now)
+    nonce = f"b.{fake.guild_id}.{season.key}"
+
+    def the_post(record: object) -> bool:
+        body = getattr(record, "json", None) or {}
+        return isinstance(body, dict) and body.get("nonce") == nonce
+
+    def announcements() -> list[StoredMessage]:
+        return [
+            m for m in fake.public_messages()
+            if m.channel_id == channel.id and m.embeds
+            and "is over" in m.embeds[0].get("title", "")
+        ]
+
+    async with running_bot(fake, make, raise_bot_errors=False) as bot:
+        g = fake.guild_id
+        await win(bot, 1, 1001, 2001, 40, season.start + 60, g)
+        await records_of(bot).rename(1001, "Boss")
+        await win(bot, 2, 2002, 2003, 40, season.start + 120, None)  # elsewhere: global only
+        await fake.slash(boss, fake.channel_id, "domino server-settings",
+                         {"board_channel": channel.id})
+        wire = fake.tripwire(the_post, lambda: None, before=False, name="season")
+        clock.now = season.end + 1
+        await fake.wait_for(lambda: wire.fired.is_set(), timeout=10)
+        await fake.wait_for(lambda: len(announcements()) == 1)
+    async with running_bot(fake, make) as bot:
+        assert await wait_posted(bot, fake.guild_id, season.key)
+        posted = announcements()
+        assert len(posted) == 1
+        embed = posted[0].embeds[0]
+        number = SeasonCalendar().number(season.start)
+        assert embed["title"] == f"Season {number} is over: the champions"
+        field = embed["fields"][0]
+        assert field["name"] == "Two-player games"
+        lines = field["value"].splitlines()
+        assert lines[0].startswith("This server: 🥇 **Boss** (")
+        assert lines[1].startswith("Everywhere: 🥇 **Boss** (") and "🥇 **P2002**" in lines[1]
+        assert "🥉" in lines[1]  # equal ratings share a place: 1, 1, 3, 3
+    async with running_bot(fake, make):  # a restart announces nothing again
+        await asyncio.sleep(0.3)
+    assert len(announcements()) == 1
