@@ -310,9 +310,11 @@ TOURNAMENT: Rules = (
     (1, NC_("rules tournament", "**Pairs** (partnership variants): two people register "
                                 "together and play every round together.")),
     (1, NC_("rules tournament", "**Individual** (partnership variants): you register alone "
-                                "and get a new partner every round; if the people are not a "
-                                "multiple of four, the host has chosen computer seats or "
-                                "byes.")),
+                                "and get a new partner every round. If the people are not a "
+                                "multiple of four, the host chooses computer seats (everyone "
+                                "plays), byes, or by default the fewest empty seats: one or "
+                                "two left over get a bye, three play with one computer seat. "
+                                "**Our decision.**")),
     (1, NC_("rules tournament", "**One against one**: the two-player variants (draw, for two, "
                                 "penalty, 7+7) and All Fives with 2 players.")),
     (1, NC_("rules tournament", "A table gives 2 match points to the side ahead on points, 1 "
@@ -354,7 +356,16 @@ TOURNAMENT: Rules = (
                                 "byes to the best seeds, the winner of each table goes "
                                 "through; who does not check in loses by walkover. **Our "
                                 "decision:** level on points, the better seed goes through.")),
+    (1, NC_("rules tournament", "**Playoff** (Swiss, pairs or one against one): the host may "
+                                "add a knockout of the top 4 or 8 of the Swiss standings "
+                                "(first against fourth, second against third). The standings "
+                                "stay the Swiss ones; the podium follows the playoff.")),
+    (1, NC_("rules tournament", "Individual events have no knockout or playoff: partners "
+                                "change every round, so there is no side to eliminate. **Our "
+                                "decision.**")),
     (1, NC_("rules tournament", "Tournament tables count for ratings like any match.")),
+    (1, NC_("rules tournament", "The podium's rating change counts only the event's own "
+                                "tables.")),
 )
 
 # Variants the engine plays that the bot does not offer yet (domino.STAGED).

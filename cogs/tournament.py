@@ -57,7 +57,7 @@ PREFIX = "tournament"
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
-BACKOFF_FIRST, BACKOFF_MOST = 1.0, 60.0
+THREAD_WAIT = 0.5  # seconds before looking again for a table's thread being made
 LINES_SHOWN = 20  # standings lines in an embed
 MEDALS = ("🥇", "🥈", "🥉")
 _EVENT = r"(?P<event>[0-9]{1,18})"
@@ -72,8 +72,14 @@ SYSTEM_CHOICES = [
     Choice(name=locale_str("Knockout (single elimination)"), value="knockout"),
 ]
 FILL_CHOICES = [
+    Choice(name=locale_str("Fewest empty seats: byes, else a computer"), value="mixed"),
     Choice(name=locale_str("Computer players"), value="computer"),
     Choice(name=locale_str("Byes"), value="bye"),
+]
+PLAYOFF_CHOICES = [
+    Choice(name=locale_str("No playoff"), value=0),
+    Choice(name=locale_str("Top 4 knockout"), value=4),
+    Choice(name=locale_str("Top 8 knockout"), value=8),
 ]
 
 
@@ -250,6 +256,30 @@ def round_length(locale: str | None, event: EventRow) -> str:
     return tr(locale, "{hands} hands", hands=event.hands)
 
 
+def _terms(locale: str | None, event: EventRow) -> list[str]:
+    """The lines of the announcement on the playoff and how empty seats are filled."""
+    lines = []
+    if event.playoff:
+        lines.append(
+            tr(
+                locale,
+                "Playoff: the top {count} of the Swiss standings play a knockout.",
+                count=event.playoff,
+            )
+        )
+    if event.format == "individual":
+        lines.append(
+            {
+                "computer": tr(locale, "Empty seats: computer players (everyone plays)."),
+                "bye": tr(locale, "Empty seats: byes (up to three sit out)."),
+            }.get(
+                event.fill,
+                tr(locale, "Empty seats: one or two byes, or one computer seat."),
+            )
+        )
+    return lines
+
+
 def announcement(
     state: EventState, link: str | None = None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -271,6 +301,7 @@ def announcement(
         if event.rounds
         else tr(locale, "Rounds: decided at the start by the number of entrants."),
         tr(locale, "Entrants: {count} of {most}.", count=count, most=event.max_entrants),
+        *_terms(locale, event),
         tr(locale, "Host: <@{user}>.", user=event.host_id),
     ]
     if event.start_at is not None:
@@ -304,6 +335,11 @@ def announcement(
 def pairings_embed(state: EventState, number: int) -> discord.Embed:
     locale = state.event.locale
     lines = []
+    if state.in_playoff(number):
+        lines.append(
+            tr(locale, "Playoff of the top {count}: the winners go through.",
+               count=len(state.playoff_seeds()))
+        )
     for b in state.boards_of(number):
         if b.is_bye:
             lines.append(tr(locale, "Bye: {name}", name=side_text(locale, state, b.sides[0])))
@@ -376,12 +412,14 @@ def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOW
 
 
 def picture(state: EventState, upto: int | None, title: str, *, final: bool = False) -> bytes:
-    """The standings picture (a knockout's: its bracket); names raw, pictures render no
+    """The standings picture after round ``upto`` (None: the end); a knockout's, or a
+    playoff's from its first round on, is its bracket. Names raw: pictures render no
     markdown."""
     locale = state.event.locale
     names = {e.entry: " & ".join(raw_names(e, locale)) for e in state.entries}
     tree = state.bracket()
-    if tree is not None:
+    swiss = state.event.system == "swiss" and upto is not None and not state.in_playoff(upto)
+    if tree is not None and not swiss:
         return pictures.bracket_png(locale, title, tree, names)
     return pictures.standings_png(locale, title, state.standings(upto), names, final=final)
 
@@ -415,12 +453,17 @@ group = app_commands.Group(
     grace=locale_str("Minutes a player has to come to his table (default 5)"),
     start_in=locale_str("Start in this many minutes (left out: when the host presses Start)"),
     max_entrants=locale_str("Most entrants"),
-    fill=locale_str("Individual: fill missing seats with computers or give byes"),
+    fill=locale_str("Individual: fill missing seats with computers, byes, or the fewest of both"),
+    playoff=locale_str("Swiss: a knockout of the top 4 or 8 after the rounds"),
     system=locale_str("Swiss (default) or knockout (pairs, one against one)"),
     winner_role=locale_str("A role given to the winners"),
 )
 @app_commands.choices(
-    variant=VARIANT_CHOICES, format=FORMAT_CHOICES, fill=FILL_CHOICES, system=SYSTEM_CHOICES
+    variant=VARIANT_CHOICES,
+    format=FORMAT_CHOICES,
+    fill=FILL_CHOICES,
+    system=SYSTEM_CHOICES,
+    playoff=PLAYOFF_CHOICES,
 )
 async def create_command(
     interaction: Interaction,
@@ -437,6 +480,7 @@ async def create_command(
     fill: str | None = None,
     winner_role: discord.Role | None = None,
     system: str | None = None,
+    playoff: int | None = None,
 ) -> None:
     cog = _cog(interaction)
     async with cog.guard(interaction, "/domino tournament create"):
@@ -456,8 +500,9 @@ async def create_command(
             points=points,
             time_limit=(time_limit * 60) if time_limit else DEFAULT_TIME_LIMIT,
             grace=(grace * 60) if grace else DEFAULT_GRACE,
-            fill=fill or "computer",
+            fill=fill or "mixed",
             system=system or "swiss",
+            playoff=playoff or 0,
             max_entrants=max_entrants,
             start_at=(cog.events.clock() + start_in * 60) if start_in else None,
             locale=interaction.guild_locale.value if interaction.guild_locale else None,
@@ -504,7 +549,34 @@ async def standings_command(interaction: Interaction) -> None:
             or tr(locale, "Nobody has entered yet."),
             colour=BLUE,
         )
+        if event.system == "swiss" and (playoff := playoff_lines(state)):
+            embed.add_field(
+                name=tr(locale, "Playoff"), value="\n".join(playoff)[:1024], inline=False
+            )
         await cog.reply(interaction, "", embed=embed)
+
+
+def playoff_lines(state: EventState) -> list[str]:
+    """A playoff's matches so far, round by round (none before it is seeded)."""
+    locale = state.event.locale
+    tree = state.bracket()
+    if tree is None:
+        return []
+    total = tree.size.bit_length() - 1
+    lines = []
+    for k, matches in enumerate(tree.rounds):
+        title = pictures.round_title(locale, total - k)
+        for m in matches:
+            a, b = (side_text(locale, state, (e,)) if e is not None else "–" for e in m.entrants)
+            if m.entrants[0] is None or m.entrants[1] is None:
+                continue
+            if m.points is not None:
+                lines.append(f"{title}: {a} {m.points[0]} – {m.points[1]} {b}")
+            else:
+                lines.append(
+                    f"{title}: " + tr(locale, "{first} against {second}", first=a, second=b)
+                )
+    return lines
 
 
 @group.command(name="pairings", description=locale_str("A round's pairings and results"))
@@ -817,21 +889,24 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             self._workers[event_id] = asyncio.ensure_future(self._work(event_id))
 
     async def _work(self, event_id: int) -> None:
+        """Publish while the event keeps changing; when Discord fails, or a post must wait a
+        moment, the next try is a stored deadline of the one clock (a kill loses nothing)."""
         flag = self._dirty[event_id]
-        delay = BACKOFF_FIRST
         while flag.is_set() and not self.closing:
             flag.clear()
             try:
-                await self._publish(event_id)
-                delay = BACKOFF_FIRST
+                complete = await self._publish(event_id)
             except RETRYABLE as exc:
-                log.info("tournament %s: publication delayed: %s", event_id, exc)
-                flag.set()
-                await asyncio.sleep(delay)
-                delay = min(BACKOFF_MOST, delay * 2)
+                delay = await self.events.publish_later(event_id)
+                log.info("tournament %s: publication delayed %.0f s: %s", event_id, delay, exc)
+                return
             except Exception:
                 log.exception("tournament %s: publication failed", event_id)
                 return
+            if not complete:  # a table's thread is being made: come back in a moment
+                await self.events.publish_later(event_id, THREAD_WAIT)
+                return
+            await self.events.published(event_id)
 
     async def _send(
         self, event: EventRow, key: str, where: int, content: str | None = None, **kwargs: Any
@@ -854,7 +929,9 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         """The view of a post that carries only the link to the event's page, if any."""
         return {"view": view_of(web_button(event.locale, page))} if page else {}
 
-    async def _publish(self, event_id: int) -> None:
+    async def _publish(self, event_id: int) -> bool:
+        """Bring the event's posts up to date; False if one must wait a moment."""
+        complete = True
         state = await self.events.state(event_id)
         posts = await self.events.posts(event_id)
         event = state.event
@@ -906,7 +983,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     **self._linked(event, page),
                 )
             for b in boards:
-                await self._seat_post(state, b, posts)
+                complete &= await self._seat_post(state, b, posts)
             key = f"standings.{number}"
             if row.status == "done" and boards and key not in posts:
                 await self._standings_post(state, number, key, page)
@@ -942,6 +1019,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     colour=GREY,
                 ),
             )
+        return complete
 
     async def _round_start(self, event_id: int, number: int) -> float | None:
         return await self.events.due("t.start", event_id, number)
@@ -963,16 +1041,16 @@ class TournamentCog(commands.Cog, name=COG_NAME):
 
     async def _seat_post(
         self, state: EventState, b: BoardRow, posts: dict[str, int | None]
-    ) -> None:
-        """The seated people mentioned in their table's thread, with I'm here."""
+    ) -> bool:
+        """The seated people mentioned in their table's thread, with I'm here (False: the
+        thread is being made, come back in a moment)."""
         key = f"seat.{b.round}.{b.board}"
         if b.is_bye or b.table_id is None or key in posts or b.status != "playing":
-            return
+            return True
         info = await self.bot.service.get(b.table_id)  # type: ignore[attr-defined]
         place = info.table.thread_id
-        if place == 0:  # the table's thread is being made: come back in a moment
-            self._spawn(self._later(state.id, 0.5))
-            return
+        if place == 0:
+            return False
         event = state.event
         locale = event.locale
         people = [u for u in b.people if u is not None]
@@ -1000,10 +1078,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             ),
             allowed_mentions=USERS_ONLY,
         )
-
-    async def _later(self, event_id: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        self.wake(event_id)
+        return True
 
     async def _standings_post(
         self, state: EventState, number: int, key: str, page: str | None = None

@@ -24,10 +24,13 @@ from domino.rules import Ruleset
 
 Format = Literal["pairs", "individual", "single"]
 System = Literal["swiss", "knockout"]
-Fill = Literal["computer", "bye"]
+Fill = Literal["computer", "bye", "mixed"]
 TieBreak = Literal["match_points", "difference", "buchholz", "head_to_head", "rating"]
 
 FORMATS: tuple[Format, ...] = ("pairs", "individual", "single")
+FILLS: tuple[Fill, ...] = ("mixed", "computer", "bye")
+#: The sizes of a Swiss event's knockout playoff (0: none).
+PLAYOFFS = (0, 4, 8)
 SYSTEMS: tuple[System, ...] = ("swiss", "knockout")
 #: The standings' order. Entrants equal on all of them share a rank (listed in entry order).
 TIE_BREAKS: tuple[TieBreak, ...] = (
@@ -197,6 +200,20 @@ def systems_for(fmt: Format) -> tuple[System, ...]:
 def table_size(fmt: Format) -> int:
     """Entrants at a table: two (pairs, single) or four (individual)."""
     return 4 if fmt == "individual" else 2
+
+
+def seat_fill(fill: Fill, people: int) -> tuple[int, int]:
+    """(byes, computer seats) of an individual round of ``people`` (our decision): ``bye``
+    gives the people beyond a multiple of four a bye; ``computer`` seats everyone and fills the
+    last tables with computers; ``mixed`` leaves the fewest seats idle, byes first: one or two
+    over a multiple of four sit out, three over take one computer; too few people to leave
+    anyone out play with computers."""
+    over = people % 4
+    if fill == "bye":
+        return over, 0
+    if fill == "mixed" and over in (1, 2) and people - over >= 4:
+        return over, 0
+    return 0, (-people) % 4
 
 
 def default_rounds(entrants: int) -> int:

@@ -27,6 +27,7 @@ from bot.tournaments.model import (
     Pairing,
     Result,
     Side,
+    seat_fill,
 )
 from bot.tournaments.standings import standings
 
@@ -102,8 +103,9 @@ def pair_swiss(
     given) checked in. Legal: nobody meets an earlier opponent again (``pairs``, ``single``) or
     sits with an earlier partner again (``individual``, where opponents repeat only when they
     must); no entrant has a second bye before every paired entrant had one. ``fill`` says how
-    an individual round whose entrants are not a multiple of four is completed: computer seats
-    or byes (pairs and single always give the odd one out a bye). The same input and ``seed``
+    an individual round whose entrants are not a multiple of four is completed
+    (:func:`~bot.tournaments.model.seat_fill`: computer seats, byes, or mixed; pairs and
+    single always give the odd one out a bye). The same input and ``seed``
     give the same pairing.
     """
     table = standings(fmt, entrants, results)
@@ -195,8 +197,7 @@ def _individual(
     rng: random.Random,
 ) -> Pairing | None:
     n = len(active)
-    byes_wanted = n % 4 if fill == "bye" else 0
-    computers = (-n) % 4 if fill == "computer" else 0
+    byes_wanted, computers = seat_fill(fill, n)
     if n - byes_wanted < 2 or n - byes_wanted + computers < 4:
         return None
     pos = {e: i for i, e in enumerate(active)}

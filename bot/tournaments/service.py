@@ -40,7 +40,7 @@ from bot.errors import (
     TablesElsewhere,
     WrongStatus,
 )
-from bot.records.rating import display_rating
+from bot.records.rating import display_ordinal, display_rating, ordinal
 from bot.records.record import FAMILIES
 from bot.records.store import RecordsRepo
 from bot.store import DeadlineRow, IntegrityError, Store, Transaction
@@ -99,7 +99,9 @@ MIN_TIME_LIMIT, MAX_TIME_LIMIT = 5 * 60, 4 * 3600
 MIN_GRACE, MAX_GRACE = 60, 30 * 60
 MAX_NAME = 80
 MISSED_LIMIT = 2  # rounds missed before an entrant is withdrawn
-KINDS = ("t.checkin", "t.start", "t.grace", "t.limit")
+PUBLISH = "t.publish"  # publish the event's posts again (after Discord failed, or a moment)
+KINDS = ("t.checkin", "t.start", "t.grace", "t.limit", PUBLISH)
+PUBLISH_FIRST, PUBLISH_MOST = 1.0, 60.0  # seconds before publishing again after a failure
 TIME_UP = "time"  # closed_reason of a table stopped by the round's time limit
 FORFEIT = "forfeit"  # closed_reason of a table whose pair did not show up
 
@@ -182,24 +184,53 @@ class EventState:
             )
         return out
 
+    def in_playoff(self, number: int | None = None) -> bool:
+        """Whether round ``number`` (default: the current one) is of a Swiss event's playoff."""
+        event = self.event
+        number = event.round if number is None else number
+        return bool(event.playoff and event.rounds and number > event.rounds)
+
     def standings(self, upto: int | None = None) -> list[Standing]:
+        """The standings after round ``upto`` (default: all); a playoff's rounds are the
+        bracket's, not the Swiss standings'."""
+        if self.event.playoff and self.event.rounds:
+            upto = self.event.rounds if upto is None else min(upto, self.event.rounds)
         return rank(self.event.format, self.entrants(), self.results(upto))  # type: ignore[arg-type]
 
     def bracket(self) -> Bracket | None:
-        """A knockout's bracket as far as it was played (None: a Swiss event)."""
-        if self.event.system != "knockout" or len(self.entrants()) < 2:
-            return None
+        """A knockout's bracket, or a Swiss event's playoff once seeded, as far as it was
+        played (None: neither)."""
         entrants = self.entrants()
-        return bracket(
-            self.event.format,  # type: ignore[arg-type]
-            entrants,
-            self.results(),
-            seeds=bracket_seeding(entrants),
-        )
+        if self.event.system == "knockout" and len(entrants) >= 2:
+            return bracket(
+                self.event.format,  # type: ignore[arg-type]
+                entrants,
+                self.results(),
+                seeds=bracket_seeding(entrants),
+            )
+        seeds = self.event.playoff_seeds
+        if self.event.system == "swiss" and seeds and len(seeds) >= 2:
+            return bracket(
+                self.event.format,  # type: ignore[arg-type]
+                entrants,
+                self.results(),
+                seeds=seeds,
+                first_round=self.event.rounds + 1,
+            )
+        return None
+
+    def playoff_seeds(self) -> list[int]:
+        """The playoff's entrants, best first: the stored seeds, or (before they are) the top
+        places of the Swiss standings among those who have not withdrawn."""
+        if self.event.playoff_seeds:
+            return list(self.event.playoff_seeds)
+        lines = [s.entrant for s in self.standings() if not s.withdrawn]
+        return lines[: self.event.playoff]
 
     def places(self) -> list[tuple[int, int]]:
         """(place, entrant), best first: the standings' ranks in a Swiss event; in a knockout
-        the champion, the finalist, then by the round each lost in (equal places)."""
+        the champion, the finalist, then by the round each lost in (equal places); after a
+        playoff its entrants so, then the others by the Swiss standings."""
         tree = self.bracket()
         if tree is None:
             return [(s.rank, s.entrant) for s in self.standings()]
@@ -214,6 +245,13 @@ class EventState:
                     if e is not None and e not in seen and m.winner is not None and e != m.winner:
                         out.append((place, e))
                         seen.add(e)
+        if self.event.system == "swiss":
+            rest = [s for s in self.standings() if s.entrant not in seen]
+            first = len(out) + 1
+            for i, s in enumerate(rest):
+                if i and s.rank != rest[i - 1].rank:
+                    first = len(out) + 1
+                out.append((first, s.entrant))
         return out
 
 
@@ -276,6 +314,7 @@ class TournamentService(TableObserver):
                 "t.start": self._on_start,
                 "t.grace": self._on_grace,
                 "t.limit": self._on_limit,
+                PUBLISH: self._on_publish,
             }
         )
         self._locks: dict[int, asyncio.Lock] = {}
@@ -358,6 +397,33 @@ class TournamentService(TableObserver):
     async def mark_post(self, event_id: int, key: str, message_id: int | None) -> None:
         await self.repo.mark_post(event_id, key, message_id)
 
+    async def publish_later(self, event_id: int, delay: float | None = None) -> float:
+        """Publish the event's posts again later, as a stored deadline of the one clock (a kill
+        meanwhile loses nothing): after ``delay`` seconds, or (None: Discord failed) after a
+        wait that doubles with each failure in a row. Returns the wait."""
+        found = next((t for t in await self.repo.timers(event_id) if t.kind == PUBLISH), None)
+        failures = found.seq if found is not None else 0
+        if delay is None:
+            delay = min(PUBLISH_MOST, PUBLISH_FIRST * 2**min(failures, 10))
+            failures += 1
+        row = TimerRow(event_id, PUBLISH, self.clock() + delay, failures)
+        await self.repo.set_timer(row)
+        event = await self.repo.get(event_id)
+        if event is not None and self.owns(event.guild_id):
+            self.scheduler.set(DeadlineRow(-event_id, PUBLISH, row.due_at, row.seq))
+        return delay
+
+    async def published(self, event_id: int) -> None:
+        """The event's posts are up to date: no publication waits any more."""
+        if any(t.kind == PUBLISH for t in await self.repo.timers(event_id)):
+            await self.repo.clear_timers(event_id, (PUBLISH,))
+            self.scheduler.clear(-event_id, (PUBLISH,))
+
+    async def _on_publish(self, d: DeadlineRow) -> None:
+        """Time to publish again: the listeners (the publisher) are told; its row stays until
+        a publication succeeds."""
+        self._changed(-d.table_id)
+
     async def due(self, kind: str, event_id: int, seq: int) -> float | None:
         """When the event's deadline ``kind`` for round ``seq`` falls due (None: not set)."""
         for t in await self.repo.timers(event_id):
@@ -370,13 +436,21 @@ class TournamentService(TableObserver):
         return [e.id for e in await self.repo.ended_unpublished() if self.owns(e.guild_id)]
 
     async def rating_changes(self, state: EventState) -> dict[int, tuple[float, float]]:
-        """Per entrant: (rating at registration, rating now) in the event's variant family."""
-        people = [u for e in state.entries for u in e.members]
-        now = await self._ratings(people, state.event.variant)
+        """Per entrant: (rating at registration, that rating plus what the event's own rated
+        tables changed) in the event's variant family; a pair's is its members' mean. Matches
+        its people played elsewhere meanwhile do not count."""
+        table_ids = [b.table_id for b in state.boards if b.table_id is not None]
+        family = family_of(state.event.variant)
+        gained: dict[int, float] = {}
+        for row in await RecordsRepo(self.store.db).entries_of(table_ids):
+            if row.rated and row.kind == "human" and row.family == family:
+                after = display_ordinal(ordinal(row.mu_after, row.sigma_after))
+                change = after - display_ordinal(ordinal(row.mu_before, row.sigma_before))
+                gained[row.player_id] = gained.get(row.player_id, 0.0) + change
         out: dict[int, tuple[float, float]] = {}
         for e in state.entries:
-            values = [now.get(u, 1000.0) for u in e.members]
-            out[e.entry] = (e.rating, sum(values) / len(values))
+            change = sum(gained.get(u, 0.0) for u in e.members) / len(e.members)
+            out[e.entry] = (e.rating, e.rating + change)
         return out
 
     async def _ratings(self, user_ids: Sequence[int], variant: str) -> dict[int, float]:
@@ -401,7 +475,8 @@ class TournamentService(TableObserver):
         points: int | None = None,
         time_limit: int = DEFAULT_TIME_LIMIT,
         grace: int = DEFAULT_GRACE,
-        fill: str = "computer",
+        fill: str = "mixed",
+        playoff: int = 0,
         max_entrants: int | None = None,
         start_at: float | None = None,
         locale: str | None = None,
@@ -465,10 +540,18 @@ class TournamentService(TableObserver):
                 min=MIN_GRACE // 60,
                 max=MAX_GRACE // 60,
             )
-        if fill not in ("computer", "bye"):
-            raise InvalidOptions("Empty seats are filled with computers or byes.")
-        if fill == "computer" and format != "individual":
+        if fill not in model.FILLS:
+            raise InvalidOptions("Empty seats are filled with computers, byes, or both.")
+        if format != "individual":
             fill = "bye"  # only an individual table has a seat a computer can take
+        if playoff not in model.PLAYOFFS:
+            raise InvalidOptions("A playoff is of the top 4 or the top 8.")
+        if playoff and system != "swiss":
+            raise InvalidOptions("A playoff follows Swiss rounds: a knockout has none.")
+        if playoff and format == "individual":
+            raise InvalidOptions(
+                "An individual event has no playoff: its people change partners every round."
+            )
         top = self.limits.entrants_per_event
         max_entrants = top if max_entrants is None else max_entrants
         if not 2 <= max_entrants <= top:
@@ -502,6 +585,7 @@ class TournamentService(TableObserver):
             created_at=now,
             updated_at=now,
             public_place=public_place,
+            playoff=playoff,
         )
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)
@@ -662,6 +746,13 @@ class TournamentService(TableObserver):
                     "You entered late: your first round is round {round}.",
                     round=entry.joined_round,
                 )
+            seeds = event.playoff_seeds or []
+            if event.playoff and 0 < event.rounds < event.round and entry.entry not in seeds:
+                raise WrongStatus(
+                        "Round {round} is the playoff of the top {count}: you are not in it.",
+                        round=event.round,
+                        count=event.playoff,
+                    )
             fresh = await self.repo.check_in(
                 event_id, event.round, "checkin", user_id, self.clock()
             )
@@ -730,14 +821,14 @@ class TournamentService(TableObserver):
             if event.status != "running":
                 raise WrongStatus("Only a running tournament can be paused.")
             now = self.clock()
-            left = [
-                [t.kind, max(0.0, t.due_at - now), t.seq] for t in await self.repo.timers(event_id)
-            ]
+            timers = [t for t in await self.repo.timers(event_id) if t.kind != PUBLISH]
+            left = [[t.kind, max(0.0, t.due_at - now), t.seq] for t in timers]
+            held = [t.kind for t in timers]
             async with self.store.transaction() as tx:
                 repo = TournamentRepo(tx.db)
-                await repo.clear_timers(event_id)
+                await repo.clear_timers(event_id, held)
                 await repo.update(event_id, now=now, status="paused", paused_left=left)
-            self.scheduler.clear(-event_id)
+            self.scheduler.clear(-event_id, held)
         self._changed(event_id)
         return await self.get(event_id)
 
@@ -908,7 +999,24 @@ class TournamentService(TableObserver):
             else:
                 missed.append(e)
         pairing: Pairing | None = None
-        if event.system == "knockout":
+        if event.system == "swiss" and not state.in_playoff(number) and len(present) >= 2:
+            pairing = pair_swiss(
+                event.format,  # type: ignore[arg-type]
+                state.entrants(),
+                state.results(),
+                number,
+                event.id * 1009 + number,
+                present=present,
+                fill=event.fill,  # type: ignore[arg-type]
+            )
+            if pairing is None and event.playoff and number > 1:
+                # No legal Swiss pairing remains: the playoff begins with this round.
+                await self.repo.update(event.id, now=now, rounds=number - 1)
+                await self._seed_playoff(await self.state(event.id))
+                state = await self.state(event.id)
+                missed = []
+        playoff = state.in_playoff(number) and bool(state.event.playoff_seeds)
+        if event.system == "knockout" or playoff:
             missed = []  # a knockout's walkover is the whole penalty
             # Who did not check in loses his table by walkover (the bracket's rule for a
             # withdrawn entrant).
@@ -921,17 +1029,8 @@ class TournamentService(TableObserver):
                 entrants,
                 state.results(),
                 number,
-                seeds=bracket_seeding(state.entrants()),
-            )
-        elif len(present) >= 2:
-            pairing = pair_swiss(
-                event.format,  # type: ignore[arg-type]
-                state.entrants(),
-                state.results(),
-                number,
-                event.id * 1009 + number,
-                present=present,
-                fill=event.fill,  # type: ignore[arg-type]
+                seeds=state.playoff_seeds() if playoff else bracket_seeding(state.entrants()),
+                first_round=state.event.rounds + 1 if playoff else 1,
             )
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)
@@ -1134,7 +1233,7 @@ class TournamentService(TableObserver):
                     await repo.clear_timers(event_id, ("t.grace", "t.limit"))
                 self.scheduler.clear(-event_id, ("t.grace", "t.limit"))
                 event = await self.get(event_id)
-                if event.round >= event.rounds:
+                if await self._over(event):
                     await self._finish(event, "finished")
                 elif event.status == "running":
                     await self._open_checkin(event, event.round + 1)
@@ -1145,6 +1244,29 @@ class TournamentService(TableObserver):
                 changed = True
         if changed:
             self._changed(event_id)
+
+    async def _over(self, event: EventRow) -> bool:
+        """Whether the event ends with its current round: its last Swiss round (no playoff),
+        a knockout's last round, or a playoff with its champion. The last Swiss round of an
+        event with a playoff seeds the playoff (too few entrants left: the event ends)."""
+        if event.system == "knockout" or not event.playoff:
+            return event.round >= event.rounds
+        if event.round < event.rounds:
+            return False
+        state = await self.state(event.id)
+        if event.round == event.rounds:
+            return not await self._seed_playoff(state)
+        tree = state.bracket()
+        return tree is None or tree.champion is not None
+
+    async def _seed_playoff(self, state: EventState) -> bool:
+        """Store the playoff's seeds (the Swiss standings' top places of those still in);
+        False if fewer than two are left to play it."""
+        seeds = state.playoff_seeds()
+        if len(seeds) < 2:
+            return False
+        await self.repo.update(state.id, now=self.clock(), playoff_seeds=seeds)
+        return True
 
     async def _open_board(self, state: EventState, board: BoardRow) -> None:
         event = state.event
@@ -1278,6 +1400,12 @@ class TournamentService(TableObserver):
             self._guilds[event.id] = event.guild_id
             self._time(event.id, [t for t in timers if t.tournament_id == event.id])
             loaded.append(event.id)
+        for t in timers:  # an ended event whose last posts wait to be published again
+            if t.kind == PUBLISH and t.tournament_id not in self._guilds:
+                event = await self.repo.get(t.tournament_id)
+                if event is not None and self.owns(event.guild_id):
+                    self._guilds[event.id] = event.guild_id
+                    self.scheduler.set(DeadlineRow(-event.id, t.kind, t.due_at, t.seq))
         for event_id in loaded:
             try:
                 await self.settle(event_id)

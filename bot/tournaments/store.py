@@ -58,7 +58,7 @@ class EventRow:
     points: int | None
     time_limit: int
     grace: int
-    fill: str  # computer | bye
+    fill: str  # computer | bye | mixed (stored as seat_fill)
     max_entrants: int
     start_at: float | None
     status: str
@@ -69,17 +69,25 @@ class EventRow:
     created_at: float
     updated_at: float
     public_place: bool = False  # @everyone could view its channel (the web shows the event)
+    playoff: int = 0  # a Swiss event's knockout playoff of its top 4 or 8 (0: none)
+    playoff_seeds: list[int] | None = None  # its entrants, best first, once the Swiss is over
 
     @property
     def is_open(self) -> bool:
         return self.status in OPEN
 
 
-_EVENT_COLUMNS = tuple(f.name for f in fields(EventRow))
+#: The columns of an event: its fields, and ``seat_fill``, which holds a fill the older
+#: ``fill`` column cannot (mixed).
+_EVENT_COLUMNS = (*(f.name for f in fields(EventRow)), "seat_fill")
+_EVENT_SELECT = ", ".join(_EVENT_COLUMNS)
 
 
 def _event(row: Row) -> EventRow:
     values = {c: row[c] for c in _EVENT_COLUMNS}
+    values["fill"] = values.pop("seat_fill") or values["fill"]
+    seeds = values["playoff_seeds"]
+    values["playoff_seeds"] = json.loads(seeds) if seeds else None
     values["options"] = json.loads(values["options"] or "{}")
     values["paused_left"] = json.loads(values["paused_left"]) if values["paused_left"] else None
     values["public_place"] = bool(values["public_place"])
@@ -207,9 +215,12 @@ class TournamentRepo:
     async def create(self, event: EventRow) -> EventRow:
         """Insert ``event`` (its id is ignored) and return it with its id."""
         columns = [c for c in _EVENT_COLUMNS if c != "id"]
-        values = [getattr(event, c) for c in columns]
+        values = [getattr(event, c, None) for c in columns]
+        values[columns.index("fill")] = "computer" if event.fill == "computer" else "bye"
+        values[columns.index("seat_fill")] = event.fill
         values[columns.index("options")] = _dumps(event.options)
         values[columns.index("paused_left")] = None
+        values[columns.index("playoff_seeds")] = None
         values[columns.index("public_place")] = int(event.public_place)
         new_id = await self._db.fetchval(
             f"INSERT INTO tournaments ({', '.join(columns)}) VALUES ({_marks(columns)})"
@@ -220,7 +231,7 @@ class TournamentRepo:
 
     async def get(self, event_id: int) -> EventRow | None:
         row = await self._db.fetchone(
-            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments WHERE id = ?", (event_id,)
+            f"SELECT {_EVENT_SELECT} FROM tournaments WHERE id = ?", (event_id,)
         )
         return None if row is None else _event(row)
 
@@ -232,7 +243,7 @@ class TournamentRepo:
             where += " AND guild_id = ?"
             params.append(guild_id)
         rows = await self._db.fetchall(
-            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments WHERE {where} ORDER BY id",
+            f"SELECT {_EVENT_SELECT} FROM tournaments WHERE {where} ORDER BY id",
             params,
         )
         return [_event(r) for r in rows]
@@ -240,7 +251,7 @@ class TournamentRepo:
     async def ended_unpublished(self) -> list[EventRow]:
         """Finished or cancelled events whose end was not posted."""
         rows = await self._db.fetchall(
-            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments t"
+            f"SELECT {_EVENT_SELECT} FROM tournaments t"
             " WHERE status IN ('finished', 'cancelled') AND NOT EXISTS (SELECT 1 FROM"
             " tournament_posts p WHERE p.tournament_id = t.id AND p.key = 'end') ORDER BY id",
         )
@@ -253,7 +264,7 @@ class TournamentRepo:
             where += " AND channel_id = ?"
             params.append(channel_id)
         row = await self._db.fetchone(
-            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments WHERE {where}"
+            f"SELECT {_EVENT_SELECT} FROM tournaments WHERE {where}"
             " ORDER BY id DESC LIMIT 1",
             params,
         )
@@ -263,8 +274,9 @@ class TournamentRepo:
         """Change columns of an event."""
         if "options" in changes:
             changes["options"] = _dumps(changes["options"])
-        if "paused_left" in changes and changes["paused_left"] is not None:
-            changes["paused_left"] = _dumps(changes["paused_left"])
+        for column in ("paused_left", "playoff_seeds"):
+            if changes.get(column) is not None:
+                changes[column] = _dumps(changes[column])
         sets = ", ".join(f"{c} = ?" for c in changes)
         await self._db.execute(
             f"UPDATE tournaments SET {sets}, updated_at = ? WHERE id = ?",

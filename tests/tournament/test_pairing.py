@@ -10,7 +10,15 @@ from collections import Counter
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.model import Bye, Entrant, Format, Pairing, Result, TableResult
+from bot.tournaments.model import (
+    Bye,
+    Entrant,
+    Format,
+    Pairing,
+    Result,
+    TableResult,
+    seat_fill,
+)
 from bot.tournaments.pairing import History, pair_swiss
 from bot.tournaments.standings import standings
 
@@ -76,10 +84,11 @@ def check_shape(fmt: Format, pairing: Pairing, active: list[int], fill: str) -> 
         assert all(side[0] is not None for side in t.sides)  # a person holds seat 0 / 1
     assert [t.number for t in pairing.tables] == list(range(1, len(pairing.tables) + 1))
     n = len(active)
-    if fmt == "individual" and fill == "computer":
-        assert (computers, len(pairing.byes)) == ((-n) % 4, 0)
-    elif fmt == "individual":
-        assert (computers, len(pairing.byes)) == (0, n % 4)
+    if fmt == "individual":
+        # Our decision (docs/tournaments.md, "Filling an individual round").
+        assert (len(pairing.byes), computers) == seat_fill(fill, n)  # type: ignore[arg-type]
+        if fill == "mixed" and n >= 4:
+            assert computers <= 1 and len(pairing.byes) <= 2
     else:
         assert (computers, len(pairing.byes)) == (0, n % 2)
 
@@ -88,7 +97,7 @@ events = st.tuples(
     st.sampled_from(["single", "pairs", "individual"]),
     st.integers(2, 13),  # entrants
     st.integers(0, 6),  # earlier rounds
-    st.sampled_from(["bye", "computer"]),
+    st.sampled_from(["bye", "computer", "mixed"]),
     st.integers(0, 2**32),  # random history and scores
     st.integers(0, 2**16),  # the pairing's seed
 )
@@ -97,6 +106,8 @@ events = st.tuples(
 @settings(max_examples=150, deadline=None)
 @given(events)
 @example(("individual", 6, 3, "bye", 16068, 0))  # the one who never sat out must sit out now
+@example(("individual", 9, 2, "mixed", 7, 1))  # nine people: two tables and a bye
+@example(("individual", 11, 1, "mixed", 3, 2))  # eleven: three tables, one computer seat
 def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) -> None:
     fmt, n, rounds, fill, seed, pairing_seed = event
     rng = random.Random(seed)
@@ -107,9 +118,8 @@ def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) ->
     pairing = pair_swiss(fmt, ents, results, rounds + 1, pairing_seed, fill=fill)
     if fmt == "individual":
         # No partner twice while a legal pairing exists (brute force on the partnerships).
-        byes = n % 4 if fill == "bye" else 0
-        computers = (-n) % 4 if fill == "computer" else 0
-        if n - byes + computers < 4:
+        byes, computers = seat_fill(fill, n)
+        if n - byes + computers < 4 or n - byes < 2:
             assert pairing is None
             return
         forbidden = {frozenset((a, b)) for a in active for b in history.partners[a]}
@@ -160,7 +170,7 @@ def _individual_possible(ents: list[Entrant], results: list[Result],
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["single", "pairs", "individual"]), st.integers(4, 12),
-       st.sampled_from(["bye", "computer"]), st.integers(0, 2**32))
+       st.sampled_from(["bye", "computer", "mixed"]), st.integers(0, 2**32))
 def test_a_whole_event_repeats_nobody_and_gives_byes_in_turn(fmt, n, fill, seed) -> None:
     rng = random.Random(seed)
     ents = entrants(n, fmt, rng)
@@ -273,3 +283,13 @@ def test_individual_twelve_people_meet_new_opponents_in_round_two() -> None:
             a, b = t.sides
             assert not any(history.opponents[x][y] for x in a for y in b if x and y)
             assert all(not history.partners[side[0]][side[1]] for side in t.sides)
+
+
+def test_seat_fill_leaves_the_fewest_seats_empty_by_default() -> None:
+    """Our decision (docs/tournaments.md, "Filling an individual round"): (byes, computer
+    seats) for each fill."""
+    assert [seat_fill("mixed", n) for n in (8, 9, 10, 11, 2, 3, 5, 6)] == [
+        (0, 0), (1, 0), (2, 0), (0, 1), (0, 2), (0, 1), (1, 0), (2, 0)
+    ]
+    assert [seat_fill("computer", n) for n in (8, 9, 10, 11)] == [(0, 0), (0, 3), (0, 2), (0, 1)]
+    assert [seat_fill("bye", n) for n in (8, 9, 10, 11)] == [(0, 0), (1, 0), (2, 0), (3, 0)]

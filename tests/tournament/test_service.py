@@ -14,6 +14,7 @@ GUILD, CHANNEL, HOST = 10, 20, 1
 
 
 async def individual(events: TournamentService, people: int, **kwargs: object) -> int:
+    kwargs.setdefault("rounds", 3)
     event = await events.create(
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -21,7 +22,6 @@ async def individual(events: TournamentService, people: int, **kwargs: object) -
         name="Friday night",
         variant="partners",
         format="individual",
-        rounds=3,
         hands=1,
         **kwargs,  # type: ignore[arg-type]
     )
@@ -33,7 +33,7 @@ async def individual(events: TournamentService, people: int, **kwargs: object) -
 async def test_individual_event_played_to_the_end(
     events: TournamentService, tables: TableService, clock: FakeClock
 ) -> None:
-    event_id = await individual(events, 9)
+    event_id = await individual(events, 9, fill="computer")
     await events.start(event_id, HOST)
     for number in (1, 2, 3):
         state = await events.state(event_id)

@@ -1,0 +1,118 @@
+"""The podium's rating change, seat filling, a Swiss event's playoff and an individual
+knockout, in the store and on the clock (both backends), without Discord."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.errors import InvalidOptions, WrongStatus
+from bot.records.rating import display_ordinal, ordinal
+from bot.records.service import Records
+from bot.records.store import EntryRow as RecordEntry
+from bot.records.store import RecordsRepo
+from bot.store import Store
+from bot.tables.service import TableService
+from bot.tournaments.service import TournamentService, family_of
+from tests.bot.helpers import FakeClock
+from tests.tournament.helpers import play_round
+from tests.tournament.test_service import CHANNEL, GUILD, HOST, individual
+
+
+async def test_rating_change_counts_only_the_events_matches(
+    events: TournamentService, tables: TableService, clock: FakeClock, store: Store
+) -> None:
+    """Our decision: the podium shows the rating at registration and what the event's own
+    rated tables added to it; a match played elsewhere during the event does not count."""
+    tables.add_observer(Records(store, clock=clock))
+    event_id = await individual(events, 4, rounds=1)
+    await events.start(event_id, HOST)
+    await play_round(events, tables, clock, event_id)
+    state = await events.state(event_id)
+    assert state.event.status == "finished"
+    family = family_of("partners")
+    repo = RecordsRepo(store.db)
+    table_ids = [b.table_id for b in state.boards if b.table_id is not None]
+    mine = [r for r in await repo.entries_of(table_ids) if r.kind == "human" and r.rated]
+    assert {r.player_id for r in mine} == set(range(100, 104))
+    # Meanwhile person 100 wins big at another table of the same family.
+    mu, sigma = (await repo.ratings([100], family))[100]
+    async with store.transaction() as tx:
+        elsewhere = RecordsRepo(tx.db)
+        await elsewhere.add_entry(
+            RecordEntry(
+                table_id=999_999, player_id=100, side=0, seats=(0,), name="P100", kind="human",
+                result="win", rank=1, points_for=100, points_against=0, hands_won=1,
+                dominoes=0, blocks_won=0, rated=True, mu_before=mu, sigma_before=sigma,
+                mu_after=mu + 10, sigma_after=sigma, family=family, finished_at=clock(),
+            )
+        )
+        await elsewhere.put_rating(100, family, mu + 10, sigma, now=clock())
+    changes = await events.rating_changes(await events.state(event_id))
+    for entry in state.entries:
+        before, after = changes[entry.entry]
+        assert before == entry.rating
+        own = sum(
+            display_ordinal(ordinal(r.mu_after, r.sigma_after))
+            - display_ordinal(ordinal(r.mu_before, r.sigma_before))
+            for r in mine
+            if r.player_id == entry.user_id
+        )
+        assert after - before == own
+    assert abs(changes[state.entry_of(100).entry][1] - 1000) < 200  # type: ignore[union-attr]
+
+
+async def test_swiss_event_with_a_top_four_playoff(
+    events: TournamentService, tables: TableService, clock: FakeClock
+) -> None:
+    """Six players, two Swiss rounds, then the top four play a seeded knockout (1 meets 4,
+    2 meets 3, then the final); the others are not paired in it and may not check in for it;
+    the podium reads the bracket, then the Swiss standings; the standings stay the Swiss
+    rounds'."""
+    event = await events.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        format="single", rounds=2, playoff=4, hands=1,
+    )
+    for u in range(100, 106):
+        await events.register(event.id, u, f"P{u}")
+    await events.start(event.id, HOST)
+    await play_round(events, tables, clock, event.id)
+    await play_round(events, tables, clock, event.id)
+    state = await events.state(event.id)
+    swiss = [s.entrant for s in state.standings()]
+    seeds = state.event.playoff_seeds
+    assert seeds == swiss[:4] and state.event.round == 3 and state.in_playoff()
+    outsiders = {e.user_id for e in state.entries if e.entry in swiss[4:]}
+    for user in outsiders:
+        with pytest.raises(WrongStatus, match="playoff of the top"):
+            await events.check_in(event.id, user)
+    await play_round(events, tables, clock, event.id, skip=outsiders)
+    state = await events.state(event.id)
+    semis = [b for b in state.boards_of(3) if not b.is_bye]
+    assert sorted(sorted(b.seats) for b in semis) == sorted(
+        [sorted((seeds[0], seeds[3])), sorted((seeds[1], seeds[2]))]
+    )
+    assert [s.entrant for s in state.standings()] == swiss  # the playoff leaves them alone
+    await play_round(events, tables, clock, event.id, skip=outsiders)
+    state = await events.state(event.id)
+    assert state.event.status == "finished"
+    (final,) = [b for b in state.boards_of(4) if not b.is_bye]
+    tree = state.bracket()
+    assert tree is not None and tree.champion in final.seats
+    places = state.places()
+    assert [p for p, _ in places] == [1, 2, 3, 3, 5, 6]
+    assert [e for _, e in places[4:]] == swiss[4:]
+    assert {e for _, e in places[:4]} == set(seeds)
+
+
+async def test_playoff_refused_where_it_cannot_be(events: TournamentService) -> None:
+    for kwargs in (
+        {"format": "single", "variant": "draw", "system": "knockout", "playoff": 4},
+        {"format": "single", "variant": "draw", "playoff": 3},
+        {"format": "individual", "variant": "partners", "playoff": 8},
+    ):
+        with pytest.raises(InvalidOptions):
+            await events.create(
+                guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup",
+                **kwargs,  # type: ignore[arg-type]
+            )
+    assert await events.repo.open_events(GUILD) == []
