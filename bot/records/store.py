@@ -589,6 +589,19 @@ class RecordsRepo:
         )
         return {int(r[0]): _match(r) for r in rows}
 
+    async def recent_matches(self, readable: Readable, *, limit: int) -> list[MatchRecord]:
+        """The server's latest recorded matches played where ``readable`` can look, newest
+        first."""
+        where, params = readable.where("t")
+        cols = ", ".join(f"m.{c.strip()}" for c in _MATCH_COLUMNS.split(","))
+        rows = await self._db.fetchall(
+            f"SELECT {cols} FROM record_matches m JOIN tables t ON t.id = m.table_id"
+            f" WHERE m.guild_id = ? AND {where}"
+            " ORDER BY m.finished_at DESC, m.table_id DESC LIMIT ?",
+            (readable.guild_id, *params, limit),
+        )
+        return [_match(r) for r in rows]
+
     # -- forgetting a person (every table of the database) ---------------------------------
 
     async def new_alias(self) -> int:

@@ -257,6 +257,15 @@ class TournamentRepo:
         )
         return [_event(r) for r in rows]
 
+    async def public_events(self, guild_id: int, *, limit: int) -> list[EventRow]:
+        """The server's latest events created where @everyone could look, newest first."""
+        rows = await self._db.fetchall(
+            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments"
+            " WHERE guild_id = ? AND public_place <> 0 ORDER BY id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [_event(r) for r in rows]
+
     async def latest(self, guild_id: int, channel_id: int | None = None) -> EventRow | None:
         """The newest event of a server (in one channel if given)."""
         where, params = "guild_id = ?", [guild_id]

@@ -1,10 +1,10 @@
 """The web companion's reading of the database: opened read-only, and its own few queries.
 
 The pages read through the same repositories as the bot (:class:`~bot.records.store.
-RecordsRepo`, the store's hand results, the replay's action log); :class:`WebRepo` holds the
-statements only the pages need. Nothing here writes: SQLite is opened with ``mode=ro`` and
-``query_only``, PostgreSQL sessions with ``default_transaction_read_only`` (on top of the
-read-only role ``docs/web.md`` describes).
+RecordsRepo`, :class:`~bot.tournaments.store.TournamentRepo`, the store's hand results, the
+replay's action log); :class:`WebRepo` holds the statements only the pages need. Nothing here
+writes: SQLite is opened with ``mode=ro`` and ``query_only``, PostgreSQL sessions with
+``default_transaction_read_only`` (on top of the read-only role ``docs/web.md`` describes).
 """
 
 from __future__ import annotations
@@ -15,14 +15,10 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import aiosqlite
 
-from bot.records.record import MatchRecord
-from bot.records.store import _MATCH_COLUMNS, _match
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import DatabaseUnavailable, Db, Store
 from bot.store.connection import BUSY_TIMEOUT_MS, PostgresDriver, SqliteDriver, _greatest
 from bot.store.schema import schema_version
-from bot.store.table_extras import Readable
-from bot.tournaments.store import _EVENT_COLUMNS, EventRow, _event
 
 __all__ = ["WEB_SCHEMA", "WebRepo", "WebServer", "open_read_only", "read_only_url"]
 
@@ -113,28 +109,7 @@ class WebRepo:
             return None
         return WebServer(guild_id, str(row[1] or ""))
 
-    async def recent_matches(self, guild_id: int, *, limit: int) -> list[MatchRecord]:
-        """The server's latest recorded matches played in public places, newest first."""
-        where, params = Readable.public(guild_id).where("t")
-        cols = ", ".join(f"m.{c.strip()}" for c in _MATCH_COLUMNS.split(","))
-        rows = await self._db.fetchall(
-            f"SELECT {cols} FROM record_matches m JOIN tables t ON t.id = m.table_id"
-            f" WHERE m.guild_id = ? AND {where}"
-            " ORDER BY m.finished_at DESC, m.table_id DESC LIMIT ?",
-            (guild_id, *params, limit),
-        )
-        return [_match(r) for r in rows]
-
     async def public_match(self, table_id: int) -> bool:
         """True if the match was played where the server's @everyone could view it."""
         row = await self._db.fetchone("SELECT public_place FROM tables WHERE id = ?", (table_id,))
         return row is not None and bool(row[0])
-
-    async def tournaments(self, guild_id: int, *, limit: int) -> list[EventRow]:
-        """The server's latest tournaments, newest first."""
-        rows = await self._db.fetchall(
-            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM tournaments"
-            " WHERE guild_id = ? AND public_place <> 0 ORDER BY id DESC LIMIT ?",
-            (guild_id, limit),
-        )
-        return [_event(r) for r in rows]
