@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = 1.0  # seconds before a database that failed to open is tried again
 REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
-FRESH = 5.0  # seconds a server's recent matches and a leaderboard's length are kept
+FRESH = 5.0  # seconds a server's recent matches (not their names) and a board's length are kept
 HISTORY = 15  # matches on a player's page
 TOURNAMENTS = 10  # tournaments on a server's page
 
@@ -210,16 +210,23 @@ class Reader:
             )
 
     async def recent(self, guild_id: int) -> list[tuple[MatchRecord, tuple[Seat, ...]]]:
-        """The server's latest matches with their participants."""
-        kept = self._kept.get(("recent", guild_id))
-        if kept is not None:
-            return list(kept)
+        """The server's latest matches with their participants (the matches are kept a few
+        seconds; names and who may be named are read every time, so that forget-me and
+        leaving the boards show at once)."""
         async with self.reading() as store:
-            matches = await WebRepo(store.db).recent_matches(guild_id, limit=RECENT)
+            matches = self._kept.get(("recent", guild_id))
+            if matches is None:
+                matches = self._kept.put(
+                    ("recent", guild_id),
+                    tuple(
+                        await RecordsRepo(store.db).recent_matches(
+                            Readable.public(guild_id), limit=RECENT
+                        )
+                    ),
+                )
             entries = await RecordsRepo(store.db).entries_of([m.table_id for m in matches])
             seats = await self._seats(store, entries, guild_id)
-        found = [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
-        return list(self._kept.put(("recent", guild_id), tuple(found)))
+        return [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
 
     async def _seats(self, store: Store, entries: Sequence[EntryRow], guild_id: int) -> list[Seat]:
         people = [e.player_id for e in entries if e.kind == "human"]
@@ -306,7 +313,7 @@ class Reader:
 
     async def tournaments(self, guild_id: int) -> list[EventRow]:
         async with self.reading() as store:
-            return await WebRepo(store.db).tournaments(guild_id, limit=TOURNAMENTS)
+            return await TournamentRepo(store.db).public_events(guild_id, limit=TOURNAMENTS)
 
     async def tournament(
         self, server: WebServer, event_id: int
