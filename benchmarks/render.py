@@ -12,6 +12,8 @@ then:
   the table picture as a move does (reusing what earlier pictures drew), to draw and encode it
   whole (:func:`render.table.redraw`), to PNG-encode the finished image alone, the ratio of
   the first to the last (target <= 2.0) and the PNG size (target <= 200 KB);
+- the encoder's choices (compression level, strategy) on the bands of whole matches' pictures:
+  CPU ms to compress a whole picture's bands and its mean size, the one in use marked;
 - the animated replay (GIF, one frame per move) of one long hand and of a whole match:
   seconds to build (target for a hand < 2 s), size (target < 8 MB), and the time per frame
   against drawing the same frames as PNGs.
@@ -27,11 +29,13 @@ import statistics
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 from domino import PRESETS, Match, View, preset
+from render import png
 from render.replay import render_replay
-from render.table import draw_table, encode, redraw, render_table
+from render.table import band_rows, draw_table, encode, redraw, render_table
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
 
@@ -133,7 +137,36 @@ def main() -> None:
         tiles = len(view.previous.line) if view.previous else len(view.line)
         print(f"{name:<16} {tiles:>5} {full:>17.1f} {whole:>9.1f} {alone:>10.1f} "
               f"{full / alone:>6.2f} {size:>7.1f}")
+    encoders()
     replays()
+
+
+#: (name, zlib level, zlib strategy) compared on the same bands.
+ENCODERS = (
+    ("level 1", 1, zlib.Z_DEFAULT_STRATEGY),
+    ("RLE", 1, zlib.Z_RLE),
+    ("level 3", 3, zlib.Z_DEFAULT_STRATEGY),
+    ("level 6", 6, zlib.Z_DEFAULT_STRATEGY),
+    ("level 9", 9, zlib.Z_DEFAULT_STRATEGY),
+)
+
+
+def encoders(every: int = 9) -> None:
+    """Bytes against time of each encoder choice, on every ``every``-th picture of a match of
+    each variant (every band of it, as a first picture compresses them all)."""
+    raws: list[list[bytes]] = []
+    for pid in sorted(PRESETS):
+        for k, view in enumerate(played(pid, 1)[1]):
+            if k % every == 0:
+                raws.append(band_rows(view, NAMES[: view.ruleset.seats]))
+    print(f"\nencoder on {len(raws)} pictures' bands   {'ms/picture':>10} {'KB/picture':>10}")
+    for name, level, strategy in ENCODERS:
+        start = time.process_time()
+        size = sum(len(png.compress_band(raw, level, strategy).data) for bands in raws
+                   for raw in bands)
+        ms = (time.process_time() - start) / len(raws) * 1000
+        used = " (in use)" if (level, strategy) == (png.LEVEL, png.STRATEGY) else ""
+        print(f"{name:<34} {ms:>10.2f} {size / len(raws) / 1024:>10.1f}{used}")
 
 
 def played(pid: str, seed: int) -> tuple[list[View], list[View]]:

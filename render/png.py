@@ -20,10 +20,14 @@ SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_HEADER = b"\x78\x01"
 #: An empty final fixed-Huffman block: ends the stream after the bands' sync-flushed blocks.
 FINAL_BLOCK = b"\x03\x00"
-#: Speed against size, measured on table pictures: level 1 is about as small as 3 (the
-#: palette pictures are long runs) and the fastest; filtering rows costs time and, on a
-#: palette, makes them larger.
+#: Speed against size, measured on the bands of whole matches' table pictures (``python -m
+#: benchmarks.render`` prints the comparison): run-length matching alone ("RLE") is both
+#: faster and smaller than level 1's general matching on these palette pictures, which are
+#: long runs of one colour; levels 3-6 save a tenth to a quarter of the bytes for 1.2-4x the
+#: time. Filtering rows costs time and, on a palette, makes them larger.
 LEVEL = 1
+STRATEGY = zlib.Z_RLE
+MEM_LEVEL = 8
 _MOD = 65521
 
 
@@ -43,9 +47,9 @@ def rows(img: Image.Image) -> bytes:
     return b"".join(b"\x00" + pixels[i : i + width] for i in range(0, len(pixels), width))
 
 
-def compress_band(raw: bytes) -> Band:
+def compress_band(raw: bytes, level: int = LEVEL, strategy: int = STRATEGY) -> Band:
     """Deflate filtered rows (see :func:`rows`) as an independent band."""
-    c = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 9)
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, MEM_LEVEL, strategy)
     data = c.compress(raw) + c.flush(zlib.Z_SYNC_FLUSH)
     return Band(data, zlib.adler32(raw), len(raw))
 

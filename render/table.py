@@ -704,6 +704,11 @@ def redraw(view: View, names: Sequence[str], *, labels: Mapping[str, str] | None
     return png.write(WIDTH, HEIGHT, _palette_bytes(), bands)
 
 
+def band_rows(view: View, names: Sequence[str]) -> list[bytes]:
+    """Each band's filtered rows of the table picture, uncompressed (for comparing encoders)."""
+    return [_band_image(key).tobytes() for key in _bands(_canvas(view, names, None, None, None))]
+
+
 def render_table(view: View, names: Sequence[str], *,
                  labels: Mapping[str, str] | None = None,
                  last: Sequence[LastMove | None] | None = None) -> bytes:
