@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import pictures
+from bot.client import freeze_start_up
 from bot.settings import redact_url, sqlite_url
 from bot.store import Store
 from bot.tables.leases import ShardLeases
@@ -244,8 +245,7 @@ def _settle(args: argparse.Namespace) -> None:
     """After start-up: with ``--gc-freeze``, collect once and move every object made so far
     (tables, caches, modules) out of the collector's reach, so full collections stay short."""
     if args.gc_freeze:
-        gc.collect()
-        gc.freeze()
+        freeze_start_up()
 
 
 # ------------------------------------------------------------------ several bot processes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import logging
 import os
@@ -227,6 +228,24 @@ async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> Non
     finally:
         await bot.close()
     assert bot.store is None and computer._offload.executor is None
+
+
+async def test_the_bot_run_for_real_freezes_what_start_up_made(tmp_path: Path) -> None:
+    """Our decision (measured by ``benchmarks.bot --gc-freeze``): once started, the bot's
+    objects leave the collector's reach, so full collections during play stay short."""
+    settings = Settings("x", tmp_path / "bot.sqlite3", None, "INFO")
+    bot = DominoBot(settings, extensions=[])
+    bot.tree.sync = _no_sync  # type: ignore[method-assign]
+    bot.freeze_after_start = True  # as run_bot sets it
+    gc.unfreeze()
+    await bot.setup_hook()
+    try:
+        assert gc.get_freeze_count() > 0
+        walked = [o for g in range(3) for o in gc.get_objects(generation=g)]
+        assert bot.service is not None and all(o is not bot.service for o in walked)
+    finally:
+        gc.unfreeze()
+        await bot.close()
 
 
 async def test_process_pools_start_with_the_bot_and_stop_with_it(tmp_path: Path) -> None:
