@@ -12,9 +12,9 @@ from bot.records.store import EntryRow as RecordEntry
 from bot.records.store import RecordsRepo
 from bot.store import Store
 from bot.tables.service import TableService
-from bot.tournaments.service import TournamentService, family_of
+from bot.tournaments.service import PUBLISH, TournamentService, family_of
 from tests.bot.helpers import FakeClock
-from tests.tournament.helpers import play_round
+from tests.tournament.helpers import play_round, run
 from tests.tournament.test_service import CHANNEL, GUILD, HOST, individual
 
 
@@ -116,3 +116,33 @@ async def test_playoff_refused_where_it_cannot_be(events: TournamentService) -> 
                 **kwargs,  # type: ignore[arg-type]
             )
     assert await events.repo.open_events(GUILD) == []
+
+
+async def test_a_publication_retry_is_a_stored_deadline_of_the_one_clock(
+    events: TournamentService, tables: TableService, clock: FakeClock, store: Store
+) -> None:
+    """Our decision: when Discord fails, the publisher's next try is a stored deadline
+    (1 s, doubling to 60 s); a new process (after a kill) loads it, even for an event that is
+    over, runs it on the clock (the listeners are told) and forgets it once published."""
+    event = await events.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        format="single",
+    )
+    await events.cancel(event.id, HOST)
+    waits = [await events.publish_later(event.id) for _ in range(8)]
+    assert waits == [1, 2, 4, 8, 16, 32, 60, 60]
+    assert await events.publish_later(event.id, 0.5) == 0.5  # a short wait keeps the count
+    (row,) = [t for t in await events.repo.timers(event.id) if t.kind == PUBLISH]
+    assert (row.seq, row.due_at) == (8, clock() + 0.5)
+
+    again = TournamentService(store, tables, clock=clock)  # the next process
+    tables.scheduler.clear(-event.id)
+    told: list[int] = []
+    again.listen(told.append)
+    await again.load()
+    assert [d.kind for d in tables.scheduler.pending(-event.id)] == [PUBLISH]
+    await run(tables, clock, 0.5)
+    assert told == [event.id]
+    await again.published(event.id)
+    assert not [t for t in await again.repo.timers(event.id) if t.kind == PUBLISH]
+    assert tables.scheduler.pending(-event.id) == []
