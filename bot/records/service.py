@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
+from bot.achievements.rules import Moments, moments_of
+from bot.achievements.service import award_match
+from bot.achievements.store import AchievementRepo
 from bot.records.inactivity import Inactivity
 from bot.records.periods import period_lines
 from bot.records.periods_store import PeriodRepo
@@ -53,7 +56,7 @@ from bot.store import Store
 from bot.store.table_extras import PracticeRepo, Readable
 from bot.tables.service import TableInfo, TableObserver
 from bot.tournaments.store import TournamentRepo
-from domino import Outcome
+from domino import Outcome, Ruleset
 from domino.ai import ALL_LEVELS
 
 __all__ = [
@@ -221,7 +224,16 @@ class Records(TableObserver):
         names = await self._public_names([s.user_id for s in seats if s.user_id is not None])
         practice = bool(await PracticeRepo(self.store.db).among([table_id]))
         record = build_record(table, seats, match, hands, names)
-        return await self.record_match(record, rated=not practice)
+        moments = None
+        if not practice:
+            try:
+                actions = await self.store.actions.list(table_id)
+                moments = moments_of(
+                    Ruleset.from_dict(match.ruleset), match.seed, match.deal, actions
+                )
+            except Exception:  # its moments wait for the back-fill; the record goes in
+                log.exception("table %s: the match's moments could not be read", table_id)
+        return await self.record_match(record, rated=not practice, moments=moments)
 
     async def _public_names(self, user_ids: Sequence[int]) -> dict[int, str] | None:
         """Public names of people (from the name source, else as last recorded)."""
@@ -239,11 +251,14 @@ class Records(TableObserver):
                 found[uid] = known[0] if known is not None else ""
         return found
 
-    async def record_match(self, record: MatchRecord, *, rated: bool = True) -> bool:
+    async def record_match(
+        self, record: MatchRecord, *, rated: bool = True, moments: Moments | None = None
+    ) -> bool:
         """Write ``record`` in one transaction; False (and nothing changed) if already there.
 
         ``rated=False`` (a practice match, played with the expert's hints at hand): kept in the
-        history, but nobody's rating or figures change."""
+        history, but nobody's rating or figures change. A rated match's achievements are
+        awarded in the same transaction (its moments read from ``moments``)."""
         now = self.clock()
         async with self.store.transaction() as tx:
             repo = RecordsRepo(tx.db)
@@ -307,6 +322,8 @@ class Records(TableObserver):
                         p.player_id, scopes, _computers_against(record, p), p.result
                     )
                 await repo.set_stat_ratings(p.player_id, record.family, ordinal(*after))
+            if rated:
+                await award_match(tx.db, record, moments)
         return True
 
     async def catch_up(self, batch: int = 500) -> int:
@@ -357,6 +374,7 @@ class Records(TableObserver):
             await repo.forget(user_id, alias)
             await PeriodRepo(tx.db).forget(user_id)
             await SeasonRepo(tx.db).forget(user_id)
+            await AchievementRepo(tx.db).forget(user_id)
             await TournamentRepo(tx.db).forget(user_id, alias)
             forget = ForgetRepo(tx.db)
             tables = [t.table_id for t in await forget.open_tables_of(user_id)]

@@ -1,0 +1,1 @@
+"""Achievements: earned once per person, from the moments and figures of recorded matches."""
