@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import computer
@@ -21,10 +21,11 @@ from bot.errors import NotSeated, ServiceError, TableNotFound
 from bot.review.judge import GRADES, INACCURACY, VERSION, Judged, at, decode, encode, judge_one
 from bot.review.judge import positions as find_positions
 from bot.review.store import ReviewRepo
-from bot.store import ActionRow, MatchRow, Store
+from bot.store import MatchRow, Store
+from domino import View
 from domino.ai.evaluate import REVIEW_ITERATIONS
 
-__all__ = ["AT_ONCE", "SHOWN", "Review", "Reviews", "draw_positions"]
+__all__ = ["AT_ONCE", "SHOWN", "Review", "Reviews"]
 
 #: The costliest decisions a review shows.
 SHOWN = 3
@@ -144,33 +145,16 @@ class Reviews:
             self.judged += 1
         return Review(table_id, user_id, hands, tuple(judged))
 
-    async def pictures(
-        self, review: Review, shown: Sequence[Judged], names: Sequence[str],
-        options: Mapping[str, object],
-    ) -> list[bytes]:
-        """The picture of each of ``shown``: the table then and the person's own tiles."""
+    async def moments(self, review: Review, shown: Sequence[Judged]) -> list[tuple[View, View]]:
+        """For each of ``shown``: the public view and the person's seat view just before it
+        (what the review's picture draws)."""
         match = await self.store.matches.get(review.table_id)
         if match is None or not shown:
             return []
         actions = await self.store.actions.list(review.table_id)
-        return await computer.offload(
-            draw_positions, match, actions, [(d.seq, d.seat) for d in shown], list(names),
-            dict(options),
+        return await asyncio.to_thread(
+            lambda: [at(match, actions, d.seq, d.seat) for d in shown]
         )
-
-
-def draw_positions(
-    match: MatchRow, actions: Sequence[ActionRow], moments: Sequence[tuple[int, int]],
-    names: list[str], options: dict[str, object],
-) -> list[bytes]:
-    """PNG of each (action seq, seat): the table before that action and the seat's tiles."""
-    from render.review import render_position
-
-    out = []
-    for seq, seat in moments:
-        public, mine = at(match, actions, seq, seat)
-        out.append(render_position(public, mine, names, **options))  # type: ignore[arg-type]
-    return out
 
 
 def _check_hand(hands: Sequence[int], hand: int | None) -> None:

@@ -43,6 +43,7 @@ Interaction = discord.Interaction[Any]
 Style = discord.ButtonStyle
 
 COG_NAME = "Domino"
+REVIEW_COG = "Review"
 PREFIX = "domino"
 
 _TABLE = r"(?P<table>[0-9]{1,19})"
@@ -448,6 +449,20 @@ class RematchButton(DominoButton, template=rf"domino:rematch:{_TABLE}"):
         await host.rematch(interaction, self.table_id)
 
 
+class ReviewButton(DominoButton, template=rf"domino:review:{_TABLE}"):
+    """On the match-end post: the clicker's own review of the match, answered privately (by
+    the review cog, when it is loaded)."""
+
+    kind = "review"
+    new_message = True
+
+    async def clicked(self, host: Host, interaction: Interaction) -> None:
+        reviewer = interaction.client.get_cog(REVIEW_COG)  # type: ignore[attr-defined]
+        if reviewer is None:
+            raise ServiceError("Reviews are not available right now.")
+        await reviewer.answer(interaction, self.table_id, None)
+
+
 # ---------------------------------------------------------------------- private hand
 
 
@@ -600,6 +615,7 @@ KINDS: tuple[type[DominoButton], ...] = (
     ResignButton,
     ConfirmResignButton,
     RematchButton,
+    ReviewButton,
     PlayButton,
     DrawButton,
     PassButton,

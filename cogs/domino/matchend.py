@@ -1,5 +1,6 @@
-"""The Discord side of a match's end: rating changes and the Rematch button on the match-end
-post, the rematch itself, and the wrap-up (offer closed, thread archived) at its deadline."""
+"""The Discord side of a match's end: rating changes, the Rematch button and (where people sat
+and reviews are on) the Review button on the match-end post, the rematch itself, and the
+wrap-up (offer closed, thread archived) at its deadline."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
 from bot.web import links
 from cogs.domino import game_message, texts
-from cogs.domino.buttons import RematchButton
+from cogs.domino.buttons import REVIEW_COG, RematchButton, ReviewButton
 from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,9 @@ class Wrapup:
                     minutes=round(self.core.archive_after / 60),
                 )
             rematch = (offer, rematch_button(locale, info.id) if open_offer else None)
+        review = None
+        if humans(info) and self.bot.get_cog(REVIEW_COG) is not None:
+            review = ReviewButton(info.id, label=tr(locale, "Review"))
         return game_message.match_end_layout(
             locale,
             info,
@@ -133,6 +137,7 @@ class Wrapup:
             ratings=[rating_line(locale, c) for c in changes],
             rematch=rematch,
             link=None if page is None else web_button(locale, page),
+            review=review,
         )
 
     async def _show_offer(

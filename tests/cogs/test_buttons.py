@@ -35,6 +35,7 @@ from cogs.domino.buttons import (
     PlayButton,
     RematchButton,
     ResignButton,
+    ReviewButton,
     StartButton,
     TilesButton,
 )
@@ -57,6 +58,7 @@ OLD_IDS: dict[type[DominoButton], list[str]] = {
     ResignButton: ["domino:resign:7"],
     ConfirmResignButton: ["domino:resignok:7"],
     RematchButton: ["domino:rematch:7"],
+    ReviewButton: ["domino:review:7"],
     PlayButton: ["domino:play:7:3-5:left:2:12", "domino:play:7:0-0:any:1:0",
                  "domino:play:7:6-6:ask:3:41", "domino:play:7:5-5:up:1:9"],
     DrawButton: ["domino:draw:7:2:12"],

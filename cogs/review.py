@@ -1,0 +1,238 @@
+"""``/domino review table [hand]`` and the Review button of the match-end post: the expert's
+review of the asker's own decisions in a finished match of his, answered privately.
+
+The review (:mod:`bot.review`) says per hand how many inaccuracies, mistakes and blunders the
+asker made, and shows his costliest decisions: the table then with his own tiles, his move,
+the expert's and why, and the estimated cost. A thin adapter: the checks and the judgement
+are the service's, errors become ephemeral answers through the dominoes cog's guard.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot import pictures
+from bot.hint import Hint
+from bot.i18n import N_, number, picture_options, tr, trn
+from bot.review import Review, Reviews
+from bot.review.judge import GRADES, Judged
+from bot.store.table_extras import FinishedRepo
+from cogs.colours import BLUE
+from cogs.domino.buttons import REVIEW_COG
+from cogs.domino.game_message import card
+from cogs.domino.practice import action_text, reason_text
+from cogs.domino.replay import match_title, replay_names
+from cogs.names import escape_name
+from domino import Action, Draw, Pass, Play, View, decode_action
+
+Interaction = discord.Interaction[Any]
+GROUP_NAME = "domino"
+DOMINO_COG = "Domino"
+
+GRADE_NAMES = {
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
+
+
+def move_text(locale: str | None, view: View, action: Action) -> str:
+    """``play 6-4 on the 4``, ``draw`` or ``pass``."""
+    if isinstance(action, Play):
+        return action_text(locale, view, action)
+    if isinstance(action, Draw):
+        return tr(locale, "draw a tile")
+    assert isinstance(action, Pass)
+    return tr(locale, "pass")
+
+
+def grades_text(locale: str | None, counts: dict[str, int]) -> str:
+    """``2 inaccuracies, 1 mistake`` (only the grades there are), or that there were none."""
+    parts = []
+    for name in GRADES:
+        count = counts[name]
+        if not count:
+            continue
+        if name == "inaccuracy":
+            parts.append(trn(locale, "{count} inaccuracy", "{count} inaccuracies", count))
+        elif name == "mistake":
+            parts.append(trn(locale, "{count} mistake", "{count} mistakes", count))
+        else:
+            parts.append(trn(locale, "{count} blunder", "{count} blunders", count))
+    return ", ".join(parts) if parts else tr(locale, "no costly move")
+
+
+def summary_lines(locale: str | None, review: Review, hand: int | None) -> list[str]:
+    """One line per hand (the asked hand only, when one was)."""
+    lines = []
+    for h in review.hands if hand is None else (hand,):
+        decisions = len(review.of_hand(h))
+        lines.append(
+            trn(
+                locale,
+                "Hand {hand}: {grades} (one decision of yours)",
+                "Hand {hand}: {grades} ({count} decisions of yours)",
+                decisions,
+                hand=h,
+                grades=grades_text(locale, review.grades(h)),
+            )
+        )
+    return lines
+
+
+def decision_text(locale: str | None, rank: int, judged: Judged, view: View) -> str:
+    """The costliest decision number ``rank``: where, his move, the expert's and why, the
+    cost."""
+    played = decode_action(judged.played)
+    best = decode_action(judged.best)
+    grade = judged.grade
+    head = tr(
+        locale,
+        "**{rank}. Hand {hand}, move {move}** · {grade}: about {points} points given away",
+        rank=rank,
+        hand=judged.hand,
+        move=judged.seq + 1,
+        grade=tr(locale, GRADE_NAMES[grade]) if grade else "",
+        points=number(locale, round(judged.cost)),
+    )
+    mine = tr(locale, "You: {move}.", move=move_text(locale, view, played))
+    expert = tr(
+        locale,
+        "The expert: {move}, because {reason}",
+        move=move_text(locale, view, best),
+        reason=reason_text(locale, Hint(best, judged.reason, judged.params)),
+    )
+    return "\n".join([head, mine, expert])
+
+
+def picture_alt(locale: str | None, judged: Judged, view: View) -> str:
+    """The alt text of a decision's picture."""
+    tiles = ", ".join(str(t) for t in view.hand or ())
+    return tr(
+        locale,
+        "The table before move {move}, and your tiles: {tiles}",
+        move=judged.seq + 1,
+        tiles=tiles or "-",
+    )[:1024]
+
+
+@app_commands.command(
+    name="review",
+    description=locale_str("The expert goes over your moves in a finished match of yours"),
+)
+@app_commands.describe(
+    table=locale_str("The table number of your finished match"),
+    hand=locale_str("Only this hand (left out: the whole match)"),
+)
+async def review_command(
+    interaction: Interaction,
+    table: app_commands.Range[int, 1, 2**53],
+    hand: app_commands.Range[int, 1, 999] | None = None,
+) -> None:
+    cog = interaction.client.get_cog(REVIEW_COG)  # type: ignore[attr-defined]
+    assert isinstance(cog, ReviewCog)
+    async with cog.guard(interaction, "/domino review", table):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await cog.answer(interaction, table, hand)
+
+
+class ReviewCog(commands.Cog, name=REVIEW_COG):
+    """``/domino review`` and the answers to the Review button."""
+
+    def __init__(self, bot: commands.Bot, reviews: Reviews) -> None:
+        self.bot = bot
+        self.reviews = reviews
+        self._group: app_commands.Group | None = None
+
+    async def cog_load(self) -> None:
+        found = self.bot.tree.get_command(GROUP_NAME)
+        if not isinstance(found, app_commands.Group):
+            raise RuntimeError("the review cog needs the dominoes cog's /domino group")
+        self._group = found
+        found.add_command(review_command, override=True)
+
+    async def cog_unload(self) -> None:
+        if self._group is not None:
+            self._group.remove_command(review_command.name)
+
+    @contextlib.asynccontextmanager
+    async def guard(
+        self, interaction: Interaction, what: str, table_id: int | None
+    ) -> AsyncIterator[None]:
+        """The dominoes cog's error guard (errors become short ephemeral answers)."""
+        host = self.bot.get_cog(DOMINO_COG)
+        if host is None:
+            raise RuntimeError("the review cog needs the dominoes cog")
+        async with host.guard(interaction, what, table_id):  # type: ignore[attr-defined]
+            yield
+
+    async def answer(self, interaction: Interaction, table_id: int, hand: int | None) -> None:
+        """Send the asker's review of ``table_id`` (``hand``: of that hand only) privately;
+        the interaction is deferred already (ephemeral)."""
+        locale = interaction.locale.value
+        review = await self.reviews.review(table_id, interaction.user.id, hand)
+        found = await FinishedRepo(self.reviews.store.db).visible(
+            interaction.user.id, None, table_id=table_id, limit=1
+        )
+        names = (
+            replay_names(locale, found[0], interaction.user, interaction.guild_id)
+            if found else []
+        )
+        shown = review.costliest(hand)
+        moments = await self.reviews.moments(review, shown)
+        title = match_title(locale, found[0], [escape_name(n) for n in names]) if found else ""
+        if hand is not None:
+            title = tr(locale, "{match} · hand {hand}", match=title, hand=hand)
+        lines = [
+            "**" + tr(locale, "Review: {title}", title=title) + "**",
+            *summary_lines(locale, review, hand),
+            "-# " + tr(
+                locale,
+                "The expert judged each of your moves from what you could see then: your "
+                "tiles, the table, the passes and draws. Costs are its estimates in points.",
+            ),
+        ]
+        items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(lines))]
+        files: list[discord.File] = []
+        if not shown:
+            items.append(discord.ui.TextDisplay(tr(
+                locale, "No costly move: the expert would have played about as well."
+            )))
+        options = picture_options(locale)
+        for rank, (judged, (public, mine)) in enumerate(zip(shown, moments, strict=True), 1):
+            items.append(discord.ui.TextDisplay(decision_text(locale, rank, judged, mine)))
+            png = await pictures.offload(
+                _position_png, public, mine, names, options
+            )
+            name = f"review-{rank}.png"
+            alt = picture_alt(locale, judged, mine)
+            files.append(discord.File(io.BytesIO(png), filename=name, description=alt))
+            items.append(discord.ui.MediaGallery(
+                discord.MediaGalleryItem(f"attachment://{name}", description=alt)
+            ))
+        await interaction.followup.send(
+            view=card(BLUE, *items), files=files, ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+def _position_png(public: View, mine: View, names: list[str], options: dict[str, Any]) -> bytes:
+    from render.review import render_position
+
+    return render_position(public, mine, names, **options)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog after ``cogs.domino``; the bot must own a table service."""
+    service = getattr(bot, "service", None)
+    if service is None:
+        raise RuntimeError("the review cog needs bot.service (a TableService)")
+    await bot.add_cog(ReviewCog(bot, Reviews(service.store, clock=service.clock)))
