@@ -17,11 +17,12 @@ ALLOWED = {
 FORBIDDEN_IN_ENGINE = ("discord", "PIL", "aiosqlite", "asyncpg")
 #: The dominoes cog from the bottom up: a module imports none of a higher row. Words and the
 #: command mixins; the buttons (they reach the cog only through ``buttons.Host``); the
-#: messages; their publication; the observer; what commands and clicks share; the commands.
+#: messages and the replay (its page buttons); their publication; the observer; what commands
+#: and clicks share; the commands.
 DOMINO_ROWS = (
-    ("texts", "alt_text", "choices", "practice", "replay", "server_settings"),
+    ("texts", "alt_text", "choices", "practice", "server_settings"),
     ("buttons",),
-    ("lobby", "game_message", "hand_message"),
+    ("lobby", "game_message", "hand_message", "replay"),
     ("feed", "matchend"),
     ("presenter",),
     ("host",),

@@ -90,6 +90,8 @@ class Host(Protocol):
 
     async def rematch(self, interaction: Interaction, table_id: int) -> None: ...
 
+    async def replay_page(self, interaction: Interaction, page: ReplayPageButton) -> None: ...
+
 
 async def guarded(
     interaction: Interaction,
@@ -449,6 +451,7 @@ class RematchButton(DominoButton, template=rf"domino:rematch:{_TABLE}"):
         await host.rematch(interaction, self.table_id)
 
 
+<<<<<<< HEAD
 class ReviewButton(DominoButton, template=rf"domino:review:{_TABLE}"):
     """On the match-end post: the clicker's own review of the match, answered privately (by
     the review cog, when it is loaded)."""
@@ -461,6 +464,33 @@ class ReviewButton(DominoButton, template=rf"domino:review:{_TABLE}"):
         if reviewer is None:
             raise ServiceError("Reviews are not available right now.")
         await reviewer.answer(interaction, self.table_id, None)
+=======
+# ----------------------------------------------------------------------------- replay
+
+
+class ReplayPageButton(
+    DominoButton,
+    template=rf"domino:replay:{_TABLE}:(?P<shown>[0-9]{{1,3}}):(?P<to>[0-9]{{1,3}})"
+    r":(?P<owner>[0-9]{1,20}):(?P<share>[01])",
+):
+    """Previous or Next hand on a replay: the hand the message shows, the one to show, who
+    asked for it (only he turns the pages) and whether it was shared."""
+
+    kind = "replay"
+
+    def __init__(self, table_id: int, shown: int, to: int, owner: int, share: bool,
+                 **look: Any) -> None:
+        super().__init__(table_id, shown, to, owner, int(share), **look)
+        self.shown, self.to, self.owner, self.share = shown, to, owner, share
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> DominoButton:
+        return cls(int(match["table"]), int(match["shown"]), int(match["to"]),
+                   int(match["owner"]), match["share"] == "1")
+
+    async def clicked(self, host: Host, interaction: Interaction) -> None:
+        await host.replay_page(interaction, self)
+>>>>>>> 7408401 (Replay: one hand of a long match turns to the previous or next hand with buttons, for the asker only)
 
 
 # ---------------------------------------------------------------------- private hand
@@ -615,7 +645,11 @@ KINDS: tuple[type[DominoButton], ...] = (
     ResignButton,
     ConfirmResignButton,
     RematchButton,
+<<<<<<< HEAD
     ReviewButton,
+=======
+    ReplayPageButton,
+>>>>>>> 7408401 (Replay: one hand of a long match turns to the previous or next hand with buttons, for the asker only)
     PlayButton,
     DrawButton,
     PassButton,

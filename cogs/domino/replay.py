@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import io
+import weakref
 from contextlib import nullcontext
 from typing import Any
 
@@ -20,10 +21,10 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot import replay
-from bot.errors import InvalidOptions, TableNotFound
+from bot.errors import InvalidOptions, StaleAction, TableNotFound
 from bot.i18n import tr
 from bot.store.table_extras import FinishedMatch, FinishedRepo
-from cogs.domino import texts
+from cogs.domino import buttons, texts
 from cogs.domino.alt_text import replay_alt_text
 from cogs.names import escape_name, public_name
 from cogs.places import readable
@@ -78,12 +79,64 @@ def match_label(locale: str | None, match: FinishedMatch, names: list[str]) -> s
     return label if len(label) <= 100 else label[:99] + "…"
 
 
+def _public_locale(interaction: Interaction, share: bool) -> str | None:
+    """The language a replay is written in: the server's when shared, else the asker's."""
+    locale = interaction.locale.value
+    server = interaction.guild_locale.value if interaction.guild_locale else None
+    return (server or locale) if share else locale
+
+
+def _message(
+    public: str | None, match: FinishedMatch, wanted: replay.Plan, names: list[str],
+    shown: replay.Replay, interaction: Interaction, share: bool,
+) -> tuple[str, discord.File, discord.ui.View | None]:
+    """The replay's words, picture and, for one hand of several, Previous and Next hand."""
+    description = replay_alt_text(names, shown.moves, public, wanted.hand)
+    file = discord.File(io.BytesIO(shown.gif), filename=REPLAY_PICTURE, description=description)
+    title = match_title(public, match, [escape_name(n) for n in names])
+    if wanted.hand is not None:
+        title = tr(public, "{match} · hand {hand}", match=title, hand=wanted.hand)
+    content = tr(public, "Replay: {title} ({moves} moves)", title=title, moves=shown.moves)
+    if wanted.shortened:
+        content += "\n-# " + tr(
+            public,
+            "A long match: its first hand is shown. Pick another with the hand option"
+            " (1 to {count}).",
+            count=len(wanted.hands),
+        )
+    if leaves_unnamed(match, interaction.user.id, interaction.guild_id):
+        content += "\n-# " + tr(public, "Players of matches on other servers are not named.")
+    return content, file, page_buttons(public, wanted, interaction.user.id, share)
+
+
+def page_buttons(locale: str | None, wanted: replay.Plan, owner: int, share: bool
+                 ) -> discord.ui.View | None:
+    """Previous and Next hand under the replay of one hand of a match of several (None
+    otherwise); a button with nowhere to go is disabled."""
+    hand, hands = wanted.hand, wanted.hands
+    if hand is None or len(hands) < 2:
+        return None
+    before = [h for h in hands if h < hand]
+    after = [h for h in hands if h > hand]
+    back = buttons.ReplayPageButton(
+        wanted.table_id, hand, before[-1] if before else 0, owner, share,
+        label=tr(locale, "◀ Previous hand"), disabled=not before,
+    )
+    forward = buttons.ReplayPageButton(
+        wanted.table_id, hand, after[0] if after else 999, owner, share,
+        label=tr(locale, "Next hand ▶"), disabled=not after,
+    )
+    return buttons.make_view([back, forward])
+
+
 class ReplayMixin:
-    """``/domino replay``."""
+    """``/domino replay`` and its Previous/Next hand buttons."""
 
     service: Any
     guard: Any
     _replays: replay.Replays | None = None
+    #: One page turn at a time per replay message (the later click sees the page it made).
+    _page_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @app_commands.command(
         name="replay", description=locale_str("Watch a finished match again, move by move")
@@ -101,7 +154,6 @@ class ReplayMixin:
         share: bool = False,
     ) -> None:
         """Send the animated replay."""
-        locale = interaction.locale.value
         async with self.guard(interaction, "/domino replay", table):
             repo = FinishedRepo(self.service.store.db)
             found = await repo.visible(
@@ -120,8 +172,7 @@ class ReplayMixin:
                 )
             # What to draw is decided, and refused, before anything is public.
             wanted = await replay.plan(self.service.store, table, hand)
-            server = interaction.guild_locale.value if interaction.guild_locale else None
-            public = (server or locale) if share else locale
+            public = _public_locale(interaction, share)
             names = replay_names(public, match, interaction.user, interaction.guild_id)
             labels = replay.labels_for(public)
             replays = self.replays()
@@ -130,29 +181,57 @@ class ReplayMixin:
                 await interaction.response.defer(ephemeral=not share, thinking=True)
                 if shown is None:
                     shown = await replays.draw(wanted, names, labels)
-            description = replay_alt_text(names, shown.moves, public, wanted.hand)
-            file = discord.File(
-                io.BytesIO(shown.gif), filename=REPLAY_PICTURE, description=description
-            )
-            title = match_title(public, match, [escape_name(n) for n in names])
-            if wanted.hand is not None:
-                title = tr(public, "{match} · hand {hand}", match=title, hand=wanted.hand)
-            content = tr(public, "Replay: {title} ({moves} moves)", title=title, moves=shown.moves)
-            if wanted.shortened:
-                content += "\n-# " + tr(
-                    public,
-                    "A long match: its first hand is shown. Pick another with the hand option"
-                    " (1 to {count}).",
-                    count=len(wanted.hands),
-                )
-            if leaves_unnamed(match, interaction.user.id, interaction.guild_id):
-                content += "\n-# " + tr(
-                    public, "Players of matches on other servers are not named."
-                )
+            content, file, view = _message(public, match, wanted, names, shown, interaction,
+                                           share)
             await interaction.followup.send(
                 content,
                 file=file,
+                view=view or discord.utils.MISSING,
                 ephemeral=not share,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def replay_page(self, interaction: Interaction, page: buttons.ReplayPageButton
+                          ) -> None:
+        """Previous or Next hand clicked on a replay (the click is deferred already): the
+        message shows that hand's replay, drawn within the same limits as the command's."""
+        if interaction.user.id != page.owner:
+            raise InvalidOptions(
+                "Only the person who asked for this replay turns its pages; ask for your own"
+                " with /domino replay."
+            )
+        message = interaction.message
+        lock = self._page_locks.setdefault(message.id if message else 0, asyncio.Lock())
+        async with lock:
+            current = await interaction.original_response()
+            ids = {getattr(c, "custom_id", None) for row in current.components
+                   for c in getattr(row, "children", [row])}
+            if page.custom_id not in ids:
+                raise StaleAction(
+                    "This replay shows another hand now: use the buttons it shows."
+                )
+            repo = FinishedRepo(self.service.store.db)
+            found = await repo.visible(
+                interaction.user.id, readable(interaction), table_id=page.table_id, limit=1
+            )
+            if not found:
+                raise TableNotFound(
+                    "No match was played at table {table_id}.", table_id=page.table_id
+                )
+            match = found[0]
+            wanted = await replay.plan(self.service.store, page.table_id, page.to)
+            public = _public_locale(interaction, page.share)
+            names = replay_names(public, match, interaction.user, interaction.guild_id)
+            labels = replay.labels_for(public)
+            replays = self.replays()
+            shown = await asyncio.to_thread(replays.cached, wanted, names, labels)
+            with replays.admit(interaction.user.id) if shown is None else nullcontext():
+                if shown is None:
+                    shown = await replays.draw(wanted, names, labels)
+            content, file, view = _message(public, match, wanted, names, shown, interaction,
+                                           page.share)
+            await interaction.edit_original_response(
+                content=content, attachments=[file], view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
