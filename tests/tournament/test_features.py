@@ -13,9 +13,22 @@ from bot.records.store import RecordsRepo
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.tournaments.service import PUBLISH, TournamentService, family_of
+from bot.tournaments.store import EventRow
 from tests.bot.helpers import FakeClock
 from tests.tournament.helpers import play_round, run
 from tests.tournament.test_service import CHANNEL, GUILD, HOST, individual
+
+
+async def started_playoff(events: TournamentService, players: int, **kwargs: object) -> EventRow:
+    """A started one-against-one Swiss event of ``players`` with a top-four playoff."""
+    event = await events.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        format="single", playoff=4, hands=1, **kwargs,  # type: ignore[arg-type]
+    )
+    for u in range(100, 100 + players):
+        await events.register(event.id, u, f"P{u}")
+    await events.start(event.id, HOST)
+    return event
 
 
 async def test_rating_change_counts_only_the_events_matches(
@@ -68,13 +81,7 @@ async def test_swiss_event_with_a_top_four_playoff(
     2 meets 3, then the final); the others are not paired in it and may not check in for it;
     the podium reads the bracket, then the Swiss standings; the standings stay the Swiss
     rounds'."""
-    event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
-        format="single", rounds=2, playoff=4, hands=1,
-    )
-    for u in range(100, 106):
-        await events.register(event.id, u, f"P{u}")
-    await events.start(event.id, HOST)
+    event = await started_playoff(events, 6, rounds=2)
     await play_round(events, tables, clock, event.id)
     await play_round(events, tables, clock, event.id)
     state = await events.state(event.id)
@@ -146,3 +153,36 @@ async def test_a_publication_retry_is_a_stored_deadline_of_the_one_clock(
     await again.published(event.id)
     assert not [t for t in await again.repo.timers(event.id) if t.kind == PUBLISH]
     assert tables.scheduler.pending(-event.id) == []
+
+
+async def test_the_playoff_begins_when_no_swiss_pairing_is_left(
+    events: TournamentService, tables: TableService, clock: FakeClock
+) -> None:
+    """Three players and five Swiss rounds: after three rounds everyone has met everyone, so
+    round 4 (paired by the check-ins of a Swiss round) is the playoff's first: fewer than four
+    are left, so the top seed has a bye, then the final; the event ends after it, and a pause
+    in the playoff holds its clock as in any round."""
+    event = await started_playoff(events, 3, rounds=5)
+    for _ in range(3):
+        await play_round(events, tables, clock, event.id)
+    state = await events.state(event.id)
+    assert state.event.rounds == 5 and not state.event.playoff_seeds
+    await play_round(events, tables, clock, event.id)
+    state = await events.state(event.id)
+    swiss = [s.entrant for s in state.standings()]
+    assert state.event.rounds == 3 and state.event.playoff_seeds == swiss
+    (bye,) = [b for b in state.boards_of(4) if b.is_bye]
+    (semi,) = [b for b in state.boards_of(4) if not b.is_bye]
+    assert bye.sides == ((swiss[0],),) and sorted(semi.seats) == sorted(swiss[1:])
+    await events.pause(event.id, HOST)
+    await run(tables, clock, 3600)
+    state = await events.state(event.id)
+    final = state.round_row(5)
+    assert state.event.status == "paused" and final is not None and final.status == "checkin"
+    await events.resume(event.id, HOST)
+    await play_round(events, tables, clock, event.id)
+    state = await events.state(event.id)
+    assert state.event.status == "finished" and state.event.round == 5
+    tree = state.bracket()
+    assert tree is not None and tree.champion is not None
+    assert [p for p, _ in state.places()] == [1, 2, 3]
