@@ -21,7 +21,7 @@ import os
 import random
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -49,6 +49,7 @@ SQLITE = "sqlite"
 POSTGRES = "postgres"
 BUSY_TIMEOUT_MS = 5000
 POOL_SIZE = 10  # PostgreSQL connections per process
+CLOSE_SECONDS = 5.0  # a connection whose statement was interrupted is closed within this
 APPLICATION_NAME = "domino-bot"  # as pg_stat_activity shows the bot's connections
 
 
@@ -576,6 +577,7 @@ class _Pool:
         for _ in range(size):
             self._free.put_nowait(None)  # a connection not opened yet
         self._all: set[Any] = set()
+        self._closing: set[asyncio.Future[None]] = set()  # connections closing in the background
 
     @contextlib.asynccontextmanager
     async def acquire(self) -> AsyncIterator[Any]:
@@ -586,9 +588,7 @@ class _Pool:
             if conn is None or conn.is_closed():
                 self._all.discard(conn)
                 conn = None
-                conn = await asyncpg.connect(
-                    self.url, server_settings={"application_name": APPLICATION_NAME}
-                )
+                conn = await self._connect()
                 self._all.add(conn)
             yield conn
         except BaseException as exc:
@@ -596,12 +596,51 @@ class _Pool:
                 exc, asyncio.TimeoutError | OSError | asyncpg.InterfaceError
             )
             if conn is not None and (broken or conn.is_closed() or conn.is_in_transaction()):
-                conn.terminate()
                 self._all.discard(conn)
+                if isinstance(exc, asyncio.CancelledError):
+                    self._later(conn.close(timeout=CLOSE_SECONDS), conn.terminate)
+                else:
+                    conn.terminate()
                 conn = None
             raise
         finally:
             self._free.put_nowait(conn)
+
+    async def _connect(self) -> Any:
+        """A new connection. A caller cancelled meanwhile (a time-out) lets it finish, then
+        closes it: asyncpg's TLS negotiation cut in half leaves a failed future nobody reads
+        ("Future exception was never retrieved")."""
+        import asyncpg
+
+        opening = asyncio.ensure_future(
+            asyncpg.connect(self.url, server_settings={"application_name": APPLICATION_NAME})
+        )
+        try:
+            return await asyncio.shield(opening)
+        except asyncio.CancelledError:
+            self._later(opening, None, close=True)
+            raise
+
+    def _later(self, work: Any, on_failure: Callable[[], None] | None, *,
+               close: bool = False) -> None:
+        """Finish ``work`` in the background (kept referenced); on failure call
+        ``on_failure``; with ``close``, close the connection it gives."""
+
+        async def finish() -> None:
+            try:
+                conn = await work
+            except BaseException:
+                if on_failure is not None:
+                    on_failure()
+                return
+            if close:
+                with contextlib.suppress(Exception):
+                    await conn.close(timeout=CLOSE_SECONDS)
+                conn.terminate()
+
+        task = asyncio.ensure_future(finish())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def execute(self, sql: str, *args: Any) -> str:
         async with self.acquire() as conn:
@@ -624,6 +663,8 @@ class _Pool:
             return await conn.fetchval(sql, *args)
 
     async def close(self) -> None:
+        if self._closing:
+            await asyncio.wait(list(self._closing), timeout=CLOSE_SECONDS)
         for conn in list(self._all):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.close(), 5)

@@ -3,6 +3,9 @@ from one address, the read-only role of docs/web.md, and permalinks no position 
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import random
 import re
 import shutil
 from pathlib import Path
@@ -124,6 +127,42 @@ async def test_the_documented_read_only_role(postgres_databases: PostgresDatabas
             await admin.execute("DROP OWNED BY domino_web; DROP ROLE domino_web")
         finally:
             await admin.close()
+
+
+async def test_timed_out_queries_leave_no_unread_failure_and_the_pool_serves_on(
+    postgres_databases: PostgresDatabases,
+) -> None:
+    """A page's read cut by its time-out, at any instant (opening a connection, its TLS
+    offer, a statement running): nothing is left failing unread in the event loop (asyncpg's
+    "Future exception was never retrieved"), and the next reads are answered."""
+    loop = asyncio.get_running_loop()
+    problems: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, context: problems.append(context))
+    reader = Reader(postgres_databases.migrated())
+    rng = random.Random(4)
+
+    async def read(timeout: float) -> str:
+        try:
+            async with asyncio.timeout(timeout), reader.reading() as store:
+                await store.db.fetchval(rng.choice(["SELECT 1", "SELECT pg_sleep(0.05)"]))
+        except (TimeoutError, DatabaseUnavailable) as exc:
+            return type(exc).__name__
+        return "answered"
+
+    try:
+        assert await read(5.0) == "answered"
+        outcomes: list[str] = []
+        for _ in range(8):  # the pool's connections are cut and opened again each round
+            outcomes += await asyncio.gather(*(read(rng.uniform(0.0005, 0.1))
+                                               for _ in range(30)))
+        assert "TimeoutError" in outcomes
+        assert [await read(5.0) for _ in range(3)] == ["answered"] * 3
+    finally:
+        await reader.close()
+        gc.collect()
+        await asyncio.sleep(0.1)
+        loop.set_exception_handler(None)
+    assert problems == []
 
 
 def test_a_flood_from_one_address_does_not_slow_the_others() -> None:
