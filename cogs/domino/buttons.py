@@ -451,7 +451,6 @@ class RematchButton(DominoButton, template=rf"domino:rematch:{_TABLE}"):
         await host.rematch(interaction, self.table_id)
 
 
-<<<<<<< HEAD
 class ReviewButton(DominoButton, template=rf"domino:review:{_TABLE}"):
     """On the match-end post: the clicker's own review of the match, answered privately (by
     the review cog, when it is loaded)."""
@@ -464,7 +463,8 @@ class ReviewButton(DominoButton, template=rf"domino:review:{_TABLE}"):
         if reviewer is None:
             raise ServiceError("Reviews are not available right now.")
         await reviewer.answer(interaction, self.table_id, None)
-=======
+
+
 # ----------------------------------------------------------------------------- replay
 
 
@@ -490,7 +490,6 @@ class ReplayPageButton(
 
     async def clicked(self, host: Host, interaction: Interaction) -> None:
         await host.replay_page(interaction, self)
->>>>>>> 7408401 (Replay: one hand of a long match turns to the previous or next hand with buttons, for the asker only)
 
 
 # ---------------------------------------------------------------------- private hand
@@ -645,11 +644,8 @@ KINDS: tuple[type[DominoButton], ...] = (
     ResignButton,
     ConfirmResignButton,
     RematchButton,
-<<<<<<< HEAD
     ReviewButton,
-=======
     ReplayPageButton,
->>>>>>> 7408401 (Replay: one hand of a long match turns to the previous or next hand with buttons, for the asker only)
     PlayButton,
     DrawButton,
     PassButton,

@@ -59,11 +59,8 @@ OLD_IDS: dict[type[DominoButton], list[str]] = {
     ResignButton: ["domino:resign:7"],
     ConfirmResignButton: ["domino:resignok:7"],
     RematchButton: ["domino:rematch:7"],
-<<<<<<< HEAD
     ReviewButton: ["domino:review:7"],
-=======
     ReplayPageButton: ["domino:replay:7:1:2:1001:1", "domino:replay:7:3:0:1001:0"],
->>>>>>> 7408401 (Replay: one hand of a long match turns to the previous or next hand with buttons, for the asker only)
     PlayButton: ["domino:play:7:3-5:left:2:12", "domino:play:7:0-0:any:1:0",
                  "domino:play:7:6-6:ask:3:41", "domino:play:7:5-5:up:1:9"],
     DrawButton: ["domino:draw:7:2:12"],
