@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot import replay as bot_replay
@@ -54,6 +55,8 @@ async def test_replay_names_players_as_the_reader_may_see_them(
     other = fake.add_guild("Other server")
     elsewhere = fake.add_channel("general", guild_id=other.id).id
     fake._add_member(other, alice, DEFAULT_MEMBER_PERMISSIONS)
+    # #general is public: its matches may be posted on another server (anonymised).
+    fake.set_everyone_permissions(discord.Permissions(view_channel=True))
     drawn: list[list[str]] = []
     real_draw = bot_replay.draw_file
 

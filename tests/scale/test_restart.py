@@ -49,5 +49,5 @@ async def test_a_restart_after_kill_9_plays_at_once(
         assert after.seq > info.seq
         (new,) = await leases.list()
         assert new.epoch == old.epoch + 1 and new.owner != old.owner
-        assert new.acquired_at < old.expires_at - 20  # taken, not waited for
+        assert new.acquired_at < old.expires_at  # taken, not waited for
     assert not fake.unknown_routes
