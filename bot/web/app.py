@@ -17,6 +17,7 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,8 +29,14 @@ from aiohttp import web
 
 from bot import pictures
 from bot.i18n import N_, picture_options, tr
+from bot.i18n import number as format_number
+from bot.records.boards import PeriodBoard
+from bot.records.periods import ALL_TIME, PERIOD_KINDS
+from bot.records.rating import display_ordinal
 from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES
-from bot.records.service import LEADERBOARD_ORDERS
+from bot.records.seasons import SEASON
+from bot.records.seasons_service import SeasonBoard
+from bot.records.service import LEADERBOARD_ORDERS, LeaderboardPage
 from bot.store import DatabaseUnavailable
 from bot.tournaments.model import Bracket
 from bot.tournaments.pictures import round_title
@@ -44,6 +51,8 @@ from bot.web.words import (
     FAMILY_NAMES,
     LANGUAGE_NAMES,
     LANGUAGES,
+    PERIOD_RANK,
+    SEASON_RANK,
     bucket_name,
     choose_language,
     player_name,
@@ -283,10 +292,16 @@ async def server_page(request: web.Request) -> web.Response:
         raise web.HTTPNotFound()
     board = request.query.get("board") or DEFAULT_FAMILY
     by = request.query.get("by") or "rating"
-    if board not in BUCKETS or by not in LEADERBOARD_ORDERS:
+    period = request.query.get("period") or ALL_TIME
+    if board not in BUCKETS or by not in LEADERBOARD_ORDERS or period not in PERIODS:
         raise web.HTTPBadRequest()
-    wanted = optional_number(request, "page")
-    leaders = await reader.leaderboard(guild_id, board, by, max(0, (wanted or 1) - 1), PER_PAGE)
+    wanted = max(0, (optional_number(request, "page") or 1) - 1)
+    if period == ALL_TIME:
+        leaders: LeaderboardPage | PeriodBoard | SeasonBoard = await reader.leaderboard(
+            guild_id, board, by, wanted, PER_PAGE
+        )
+    else:
+        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE)
     lang = language(request)
     locale = LANGUAGES[lang]
     recent = []
@@ -305,16 +320,7 @@ async def server_page(request: web.Request) -> web.Response:
                 match.finished_at,
             )
         )
-    rows = [
-        (
-            row,
-            player_name(locale, row.name, row.kind),
-            link(request, links.player_path(guild_id, row.player_id))
-            if row.kind == "human" and row.player_id > 0
-            else None,
-        )
-        for row in leaders.rows
-    ]
+    rows = await _board_rows(request, locale, guild_id, leaders)
     boards = [(ALL, bucket_name(locale, ALL))]
     for family, variants in FAMILIES.items():
         boards.append((family, bucket_name(locale, family)))
@@ -336,6 +342,12 @@ async def server_page(request: web.Request) -> web.Response:
             "board": board,
             "board_name": bucket_name(locale, board),
             "by": by,
+            "period": period,
+            "periods": [(p, tr(locale, PERIOD_NAMES[p])) for p in PERIODS],
+            "period_name": _period_name(locale, leaders),
+            "ranking": "" if period == ALL_TIME
+            else tr(locale, SEASON_RANK if period == SEASON else PERIOD_RANK),
+            "rated": (period == ALL_TIME and by == "rating") or period == SEASON,
             "boards": boards,
             "leaders": leaders,
             "rows": rows,
@@ -343,6 +355,78 @@ async def server_page(request: web.Request) -> web.Response:
             "events": events,
         },
     )
+
+
+#: The boards a server's page offers: all time (by rating or wins), and the running week's,
+#: month's (by wins, then points difference) and season's (by the season's rating).
+PERIODS = (ALL_TIME, *PERIOD_KINDS, SEASON)
+PERIOD_NAMES = {
+    ALL_TIME: N_("All time"),
+    "week": N_("This week"),
+    "month": N_("This month"),
+    SEASON: N_("This season"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """A line of a leaderboard as the page shows it (figures already written out)."""
+
+    place: int
+    name: str
+    href: str | None
+    rating: str  # "" on a week's or month's board (ranked by wins)
+    matches: int
+    wins: int
+    losses: int
+    draws: int
+    points: str  # the points difference of a week or month ("" otherwise)
+
+
+async def _board_rows(
+    request: web.Request,
+    locale: str,
+    guild_id: int,
+    board: LeaderboardPage | PeriodBoard | SeasonBoard,
+) -> list[BoardRow]:
+    """The page's lines; people who left this server's or the global boards read "a
+    player", without a link."""
+    left = await request.app[READER].left_boards(guild_id, [r.player_id for r in board.rows])
+    rows = []
+    for row in board.rows:
+        kind = getattr(row, "kind", "human")
+        shown = row.player_id not in left
+        person = kind == "human" and row.player_id > 0 and shown
+        if isinstance(board, LeaderboardPage):
+            rating = "" if row.rating is None else format_number(locale, row.rating)
+        elif isinstance(board, SeasonBoard):
+            rating = format_number(locale, display_ordinal(row.rating))
+        else:
+            rating = ""
+        rows.append(
+            BoardRow(
+                row.place,
+                player_name(locale, row.name, kind, shown=shown),
+                link(request, links.player_path(guild_id, row.player_id)) if person else None,
+                rating,
+                row.matches,
+                row.wins,
+                row.losses,
+                row.draws,
+                format_number(locale, row.diff, signed=True) if isinstance(board, PeriodBoard)
+                else "",
+            )
+        )
+    return rows
+
+
+def _period_name(locale: str, board: LeaderboardPage | PeriodBoard | SeasonBoard) -> str:
+    """Which period the board covers, in words (a season with its number)."""
+    if isinstance(board, SeasonBoard):
+        return tr(locale, "Season {number}", number=board.number)
+    if isinstance(board, PeriodBoard):
+        return tr(locale, PERIOD_NAMES[board.period.kind])
+    return tr(locale, PERIOD_NAMES[ALL_TIME])
 
 
 async def _match_page(request: web.Request) -> MatchPage:

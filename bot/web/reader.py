@@ -27,7 +27,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.records.boards import PeriodBoard, PeriodBoards
 from bot.records.record import ALL, GLOBAL, MatchRecord
+from bot.records.seasons import SEASON, SeasonCalendar
+from bot.records.seasons_service import SeasonBoard, Seasons
 from bot.records.service import HistoryItem, LeaderboardPage, PlayerStats, Records
 from bot.records.store import EntryRow, RecordsRepo
 from bot.store import DatabaseUnavailable, HandResultRow, Store
@@ -149,8 +152,12 @@ class Reader:
         timeout: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
         fresh: float = FRESH,
+        seasons: SeasonCalendar | None = None,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.url = url
+        self.seasons = seasons or SeasonCalendar()
+        self.now = now  # the date: which week, month and season are running
         self._kept = _Kept(clock, fresh)
         self.timeout = timeout
         self.clock = clock
@@ -208,6 +215,29 @@ class Reader:
             return await _Records(store, self._kept).leaderboard(
                 scope=guild_id, bucket=bucket, by=by, page=page, per_page=per_page
             )
+
+    async def period_board(
+        self, guild_id: int, bucket: str, kind: str, page: int, per_page: int
+    ) -> PeriodBoard | SeasonBoard:
+        """The server's board of the running week, month or season (``kind``)."""
+        async with self.reading() as store:
+            if kind == SEASON:
+                return await Seasons(store, self.seasons, clock=self.now).board(
+                    scope=guild_id, bucket=bucket, page=page, per_page=per_page
+                )
+            return await PeriodBoards(store, clock=self.now, seasons=self.seasons).board(
+                scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page
+            )
+
+    async def left_boards(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
+        """Those of ``player_ids`` who left this server's or the global leaderboards (the
+        pages name them "a player", with no page of their own)."""
+        people = [p for p in player_ids if p > 0]
+        if not people:
+            return frozenset()
+        async with self.reading() as store:
+            hidden = await RecordsRepo(store.db).hidden_scopes(people)
+        return frozenset(p for p, scopes in hidden.items() if scopes & {GLOBAL, guild_id})
 
     async def recent(self, guild_id: int) -> list[tuple[MatchRecord, tuple[Seat, ...]]]:
         """The server's latest matches with their participants (the matches are kept a few

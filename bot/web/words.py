@@ -24,6 +24,16 @@ __all__ = [
 LANGUAGES: dict[str, str] = {"en": "en-US", "es": "es-ES", "pt-BR": "pt-BR"}
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt-BR": "Português (Brasil)"}
 
+#: How a week's or month's board and a season's board rank (the bot's boards say the same).
+PERIOD_RANK = N_(
+    "Ranked by wins, then by points difference (points won minus points lost); players equal "
+    "on both share a place."
+)
+SEASON_RANK = N_(
+    "Ranked by the season's rating. Each season starts from your all-time rating pulled halfway "
+    "back to the newcomer's, and less certain; the all-time ratings go on beside it."
+)
+
 VARIANT_NAMES = {
     "partners": N_("Partners (Latin)"),
     "spanish": N_("Spanish pairs"),

@@ -239,3 +239,42 @@ async def test_a_forgotten_name_leaves_the_pages_at_once_though_matches_are_kept
         assert "Ana Global" not in await text(kept, f"/m/{s.played}")
         clock.advance(FRESH + 0.1)
         assert "Ana Global" not in await text(kept, f"/s/{GUILD}?board=two-player")
+
+
+async def test_the_weeks_months_and_seasons_boards_of_a_server(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """The server page offers the running week's, month's and season's boards beside all
+    time, ranked as the bot's boards are; a person who left the global boards reads "a
+    player" there too, with no link."""
+    store, s = seeded
+    match = await store.matches.get(s.played)
+    assert match is not None and match.finished_at is not None
+    reader = Reader(database_url, fresh=0, now=lambda: match.finished_at + 60)
+    app = create_app(reader, rate_limit=0)
+    async with TestClient(TestServer(app)) as c:
+        for period, title in (("week", "This week"), ("month", "This month"),
+                              ("season", "Season ")):
+            page = await text(c, f"/s/{GUILD}?board=partners&period={period}")
+            assert "Leaderboard: " in page and title in page
+            assert f'<option value="{period}" selected>' in page
+            assert "Ana Global" in page and f'href="/s/{GUILD}/p/{ANA}"' in page
+            assert NICKNAME not in page
+            rows = page.split("<tbody>")[1].split("</tbody>")[0]
+            assert rows.count("<tr>") == 2  # Ana and Bea (the computers are on no board)
+            ranked = "the season&#39;s rating" if period == "season" else "then by points"
+            assert ranked in page
+            assert ("<th scope=\"col\">Points</th>" in page) == (period != "season")
+            assert ("<th scope=\"col\">Rating</th>" in page) == (period == "season")
+        # The duels were played decades before this week: not on its board, on all time's.
+        assert "Nobody is on this leaderboard yet." in await text(
+            c, f"/s/{GUILD}?board=two-player&period=week")
+        assert "/p/1000" in await text(c, f"/s/{GUILD}?board=two-player&period=all")
+        spanish = await text(c, f"/s/{GUILD}?board=partners&period=week", **ES)
+        assert "Esta semana" in spanish
+        await Records(store).set_privacy(BEA, GLOBAL, True)
+        page = await text(c, f"/s/{GUILD}?board=partners&period=month")
+        assert "Bea &lt;b&gt;" not in page and "a player" in page
+        assert f'href="/s/{GUILD}/p/{BEA}"' not in page
+        assert "Bea &lt;b&gt;" not in await text(c, f"/s/{GUILD}?board=partners&by=wins")
+        await text(c, f"/s/{GUILD}?period=year", 400)
