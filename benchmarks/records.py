@@ -28,9 +28,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import datetime as dt
 import itertools
 import json
 import math
+import os
 import random
 import sqlite3
 import statistics
@@ -52,6 +54,9 @@ from bot.records.record import (
     computer_id,
     family_of,
 )
+from bot.records.seasons import SeasonCalendar
+from bot.records.seasons_service import Seasons
+from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_url
 from bot.store import Store
@@ -113,7 +118,7 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
     conn.execute("PRAGMA temp_store = MEMORY")
     indexes = conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
-        " AND tbl_name LIKE 'record_%'"
+        " AND (tbl_name LIKE 'record_%' OR tbl_name LIKE 'season_%')"
     ).fetchall()
     for name, _ in indexes:
         conn.execute(f"DROP INDEX {name}")
@@ -322,6 +327,13 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
             f" sum(result = 'draw') FROM versus GROUP BY {terms}"
         )
     conn.execute("DROP TABLE versus")
+    conn.execute("COMMIT")
+    lap("summaries")
+    conn.execute("BEGIN")
+    fill_periods(conn)
+    conn.execute("COMMIT")
+    lap("periods and seasons")
+    conn.execute("BEGIN")
     conn.execute("DROP TABLE stage")
     sums = (
         "sum(matches), sum(wins), sum(losses), sum(draws), sum(hands_won), sum(dominoes),"
@@ -340,9 +352,6 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
                 f" FROM fine GROUP BY {terms}"
             )
     conn.execute("DROP TABLE fine")
-    # The week's and month's lines: the migration's own back-fill, over the entries.
-    sql = (MIGRATIONS / "0800_periods.sql").read_text()
-    conn.execute(sql[sql.index("INSERT INTO record_periods") :])
     conn.execute(
         "UPDATE record_stats SET best_streak = min(wins, 1 + abs(random()) % 9),"
         " streak = abs(random()) % (1 + min(wins, 1 + abs(random()) % 9))"
@@ -351,6 +360,20 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
         "UPDATE record_stats SET rating = (SELECT r.mu - 3 * r.sigma FROM record_ratings r"
         " WHERE r.player_id = record_stats.player_id AND r.family = record_stats.family)"
         " WHERE family IS NOT NULL"
+    )
+    # A season's rating: the all-time one, moved by an amount of its own per person and season
+    # (the same on each of his lines of the season).
+    conn.execute(
+        "UPDATE season_lines SET rating = (SELECT r.mu - 3 * r.sigma FROM record_ratings r"
+        " WHERE r.player_id = season_lines.player_id AND r.family = season_lines.family)"
+        " - ((player_id / 7919 + 31 * CAST(substr(season, 8, 4) AS INTEGER)"
+        " + CAST(substr(season, 13, 2) AS INTEGER)) % 500) / 100.0"
+    )
+    conn.execute(
+        "INSERT INTO season_ratings (season, family, player_id, mu, sigma, updated_at)"
+        " SELECT s.season, s.family, s.player_id, s.rating + 3 * r.sigma, r.sigma, s.last_at"
+        " FROM season_lines s JOIN record_ratings r ON r.player_id = s.player_id"
+        " AND r.family = s.family WHERE s.scope = 0"
     )
     # Some people left a leaderboard: 2 % the global ones, 1 % their server's.
     opt_outs = [(pid, GLOBAL, 0.0) for pid in rng.sample(all_pids, players // 50)]
@@ -382,6 +405,7 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
             "record_ratings",
             "record_versus",
             "record_periods",
+            "season_lines",
         )
     }
     sizes = sorted(((len(members[g]), guild_ids[g]) for g in range(guilds)), reverse=True)
@@ -401,6 +425,88 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
         "phases": phases,
         "members": {guild_ids[g]: members[g] for g in range(guilds)},
     }
+
+
+_SUMS = (
+    "count(*) AS matches, sum(result = 'win') AS wins, sum(result = 'loss') AS losses,"
+    " sum(result = 'draw') AS draws, sum(points_for) AS pf, sum(points_against) AS pa,"
+    " max(finished_at) AS last_at"
+)
+_PERIOD_KEYS = (
+    "'week:' || date(finished_at, 'unixepoch', '-6 days', 'weekday 1')",
+    "'month:' || strftime('%Y-%m', finished_at, 'unixepoch')",
+)
+
+
+def fill_periods(conn: sqlite3.Connection) -> None:
+    """The week's, month's and season's lines from the staged entries: what recording the
+    matches one by one writes (the migration's back-fill gives the same week and month lines),
+    grouped per server, variant and person first, then rolled up to each scope and bucket."""
+    calendar = SeasonCalendar()
+    conn.execute(
+        "CREATE TEMP TABLE human AS SELECT player_id, guild_id, variant, family, result,"
+        " points_for, points_against, finished_at FROM stage"
+        " WHERE kind = 'human' AND player_id > 0"
+    )
+    columns = (
+        "period, scope, bucket, player_id, matches, wins, losses, draws, points_for,"
+        " points_against, diff, last_at"
+    )
+    sums = (
+        "sum(matches), sum(wins), sum(losses), sum(draws), sum(pf), sum(pa), sum(pf) - sum(pa),"
+        " max(last_at)"
+    )
+    for key in _PERIOD_KEYS:
+        conn.execute(
+            f"CREATE TEMP TABLE pfine AS SELECT {key} AS period, guild_id, variant, family,"
+            f" player_id, {_SUMS} FROM human GROUP BY period, guild_id, variant, player_id"
+        )
+        for scope in ("0", "guild_id"):
+            for bucket in ("'all'", "family", "variant"):
+                terms = ", ".join(
+                    t for t in ("period", scope, bucket, "player_id") if t[0].isalpha()
+                )
+                conn.execute(
+                    f"INSERT INTO record_periods ({columns}) SELECT period, {scope}, {bucket},"
+                    f" player_id, {sums} FROM pfine GROUP BY {terms}"
+                )
+        if key.startswith("'month:'"):  # a season is whole months: its lines are theirs
+            _fill_seasons(conn, calendar)
+        conn.execute("DROP TABLE pfine")
+    conn.execute("DROP TABLE human")
+
+
+def _fill_seasons(conn: sqlite3.Connection, calendar: SeasonCalendar) -> None:
+    """The seasons' lines (rating set later) from the months' (``pfine``)."""
+    months = [str(r[0]) for r in conn.execute("SELECT DISTINCT period FROM pfine")]
+    conn.execute("CREATE TEMP TABLE month_season (period TEXT PRIMARY KEY, season TEXT)")
+    conn.executemany(
+        "INSERT INTO month_season VALUES (?, ?)",
+        [
+            (m, calendar.season_of(dt.datetime.strptime(m, "month:%Y-%m").replace(
+                tzinfo=dt.UTC).timestamp()).key)
+            for m in months
+        ],
+    )
+    conn.execute(
+        "CREATE TEMP TABLE sfine AS SELECT s.season, p.guild_id, p.family, p.player_id,"
+        " sum(p.matches) AS matches, sum(p.wins) AS wins, sum(p.losses) AS losses,"
+        " sum(p.draws) AS draws, max(p.last_at) AS last_at FROM pfine p"
+        " JOIN month_season s ON s.period = p.period"
+        " GROUP BY s.season, p.guild_id, p.family, p.player_id"
+    )
+    columns = "season, scope, family, player_id, matches, wins, losses, draws, rating, last_at"
+    conn.execute(
+        f"INSERT INTO season_lines ({columns}) SELECT season, 0, family, player_id,"
+        " sum(matches), sum(wins), sum(losses), sum(draws), 0.0, max(last_at) FROM sfine"
+        " GROUP BY season, family, player_id"
+    )
+    conn.execute(
+        f"INSERT INTO season_lines ({columns}) SELECT season, guild_id, family, player_id,"
+        " matches, wins, losses, draws, 0.0, last_at FROM sfine"
+    )
+    conn.execute("DROP TABLE sfine")
+    conn.execute("DROP TABLE month_season")
 
 
 # --------------------------------------------------------------------------------- querying
@@ -478,6 +584,28 @@ async def measure(
 
         return call
 
+    seasons = Seasons(store)
+    last_season = seasons.calendar.previous(seasons.current())
+
+    def season_board(
+        scope: int, people: list[int], period: Any, deep: bool
+    ) -> Callable[[int], Any]:
+        def call(i: int) -> Awaitable[Any]:
+            return seasons.board(
+                scope=scope,
+                bucket=buckets[i % len(buckets)],
+                period=period,
+                page=rng.randrange(1, 200) if deep else 0,
+                viewer_id=people[rng.randrange(len(people))],
+            )
+
+        return call
+
+    async def season_line(i: int) -> Any:
+        """What /domino stats adds: the current season's places and the best past finish."""
+        pid = players[rng.randrange(len(players))]
+        return await seasons.standing(pid), await seasons.best_finish(pid)
+
     async def picture(i: int) -> bytes:
         found = await records.stats(players[rng.randrange(len(players))])
         return await asyncio.to_thread(rating_chart, found.series, title="stats")
@@ -497,6 +625,28 @@ async def measure(
             name = f"last week's board (the post), {label}"
             call = period_board(scope, people, last_week, False)
             results.append((name, await timed(repeat, call)))
+        for label, scope, people in scopes:
+            for period, deep in ((None, False), (None, True), (last_season, False)):
+                page = "a random page" if deep else "page 1"
+                which = "this season's" if period is None else "last season's (the post)"
+                call = season_board(scope, people, period, deep)
+                results.append((f"{which} board, {label}, {page}", await timed(repeat, call)))
+        past = [
+            (str(r[0]), str(r[1]))
+            for r in await store.db.fetchall(
+                "SELECT DISTINCT season, family FROM season_lines WHERE season < ?"
+                " ORDER BY season, family",
+                (seasons.current().key,),
+            )
+        ]
+
+        async def rank(i: int) -> None:
+            async with store.transaction() as tx:
+                await SeasonRepo(tx.db).rank_finals(*past[i])
+
+        name = f"a past season's final places, ranked once ({len(past)} boards)"
+        results.append((name, await timed(len(past), rank)))
+        results.append(("stats: the season line and best finish", await timed(repeat, season_line)))
         for label, scope, people in scopes[:2]:
             guild = None if scope == GLOBAL else scope
             name = f"stats + rating curves, {label}"
@@ -595,8 +745,31 @@ async def copy_to(path: Path, url: str) -> float:
     from bot.copydb import copy_database
 
     start = time.perf_counter()
+    store = await Store.open(url)  # migrated, empty: its secondary indexes wait for the rows
+    try:
+        indexes = await store.db.fetchall(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()"
+            " AND (tablename LIKE 'record_%' OR tablename LIKE 'season_%')"
+            " AND indexname NOT IN (SELECT conname FROM pg_constraint)"
+        )
+        for name, _ in indexes:
+            await store.db.execute(f"DROP INDEX {name}")
+    finally:
+        await store.close()
     await copy_database(sqlite_url(path), url, say=lambda line: None)  # ends with VACUUM ANALYZE
+    store = await Store.open(url)
+    try:
+        for _, sql in indexes:
+            await store.db.execute(sql)
+        await store.db.execute("ANALYZE")
+    finally:
+        await store.close()
     return time.perf_counter() - start
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -610,17 +783,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--database-url",
         default=None,
-        help="also time the queries on this empty PostgreSQL database (postgresql://…)",
+        help="also time the queries on this empty PostgreSQL database (postgresql://…; temp: a"
+        " throw-away server)",
     )
     args = parser.parse_args(argv)
-    if args.database_url and not args.database_url.startswith(POSTGRES_SCHEMES):
-        print("--database-url must be a postgresql:// URL", file=sys.stderr)
+    url = args.database_url
+    if url and url != "temp" and not url.startswith(POSTGRES_SCHEMES):
+        print("--database-url must be a postgresql:// URL or temp", file=sys.stderr)
         return 2
+    if url:
+        from benchmarks.bot import postgres_url
+
+        with postgres_url(url) as args.database_url:
+            return run(args)
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fill, time on SQLite, and with ``args.database_url`` copy and time on PostgreSQL."""
     with tempfile.TemporaryDirectory(prefix="records-bench-") as tmp:
         path = Path(args.db) if args.db else Path(tmp) / "records.sqlite3"
         if path.exists():
             print(f"{path} exists: give a new file", file=sys.stderr)
             return 2
+        print(f"load average at the start: {load()}")
         start = time.perf_counter()
         asyncio.run(_migrate(path))
         info = fill(path, args.players, args.matches, args.guilds, args.seed)
@@ -634,15 +820,19 @@ def main(argv: list[str] | None = None) -> int:
             f" middling {info['mid_guild_players']:,}); {path.stat().st_size / 2**20:,.0f} MiB"
         )
         print("  " + ", ".join(f"{k} {v:.0f} s" for k, v in info["phases"].items()))
+        print(f"load average: {load()}")
         results = asyncio.run(measure(path, info, args.repeat, args.seed))
         print(report(results, args.repeat, "SQLite"))
+        print(f"load average: {load()}", flush=True)
         if args.database_url:
             seconds = asyncio.run(copy_to(path, args.database_url))
             print(f"copied to {redact_url(args.database_url)} and analysed in {seconds:.0f} s")
+            print(f"load average: {load()}", flush=True)
             on_pg = asyncio.run(
                 measure(args.database_url, info, args.repeat, args.seed, first_table=2 * 10**12)
             )
             print(report(on_pg, args.repeat, "PostgreSQL"))
+            print(f"load average: {load()}")
             print(compare(results, on_pg))
             results = results + on_pg
     slow = sorted({name for name, (med, _, _) in results if med >= TARGET_MS})

@@ -199,36 +199,39 @@ class Seasons:
 
     async def standing(self, player_id: int, scope: int = GLOBAL) -> list[Finish]:
         """The person's place in the current season, per family he played in it."""
-        return [f for f in await self._finishes(player_id, scope) if f.period == self.current()]
-
-    async def best_finish(self, player_id: int, scope: int = GLOBAL) -> Finish | None:
-        """His best place on a past season's board (ties: the latest season)."""
         current = self.current()
-        past = [f for f in await self._finishes(player_id, scope) if f.period.end <= current.start]
-        if not past:
-            return None
-        return min(past, key=lambda f: (f.place, -f.period.start, f.family))
-
-    async def _finishes(self, player_id: int, scope: int) -> list[Finish]:
-        repo = self.repo
-        out = []
+        repo, out = self.repo, []
         for line in await repo.lines_of(player_id, scope):
-            period = self.calendar.by_key(line.season)
-            if period is None:  # a season of another calendar (the settings changed)
+            if line.season != current.key:
                 continue
             ahead = await repo.ahead(line.season, scope, line.family, line.rating)
             total = await repo.size(line.season, scope, line.family)
-            out.append(
-                Finish(
-                    period,
-                    self.calendar.number_of(period),
-                    line.family,
-                    ahead + 1,
-                    total,
-                    line.rating,
-                )
-            )
+            number = self.calendar.number_of(current)
+            out.append(Finish(current, number, line.family, ahead + 1, total, line.rating))
         return out
+
+    async def best_finish(self, player_id: int) -> Finish | None:
+        """His best final place on a past season's global board (ties: the latest season).
+
+        Our decision: a season's final places are ranked once, at the first question after
+        its end, and kept: who leaves the boards or is forgotten later moves nobody's finish.
+        """
+        current = self.current()
+        repo = self.repo
+        played = {
+            (line.season, line.family)
+            for line in await repo.lines_of(player_id, GLOBAL)
+            if (p := self.calendar.by_key(line.season)) is not None and p.end <= current.start
+        }
+        for season, family in sorted(played - await repo.finals_done(played)):
+            async with self.store.transaction() as tx:
+                await SeasonRepo(tx.db).rank_finals(season, family)
+        best = await repo.best_final(player_id)
+        period = None if best is None else self.calendar.by_key(best[0])
+        if best is None or period is None:
+            return None
+        _, family, place, total, rating = best
+        return Finish(period, self.calendar.number_of(period), family, place, total, rating)
 
     async def podium(self, period: Period, scope: int) -> dict[str, tuple[SeasonLine, ...]]:
         """The top three of each family's board of ``scope`` in ``period`` (people equal on

@@ -2,7 +2,8 @@
 
 :class:`SeasonRepo` wraps a statement runner (``store.db`` or a transaction's ``tx.db``): each
 season's ratings per family (``season_ratings``), the season boards' lines per scope
-(``season_lines``), and each server's winner roles with who holds them (``winner_roles``,
+(``season_lines``), the final places of seasons that ended (``season_finals``), and each
+server's winner roles with who holds them (``winner_roles``,
 ``winner_holders``).
 """
 
@@ -144,21 +145,30 @@ class SeasonRepo:
         return [_line(r) for r in rows]
 
     async def size(self, season: str, scope: int, family: str) -> int:
-        value = await self._db.fetchval(
-            "SELECT count(*) FROM season_lines r WHERE r.season = ? AND r.scope = ?"
-            f" AND r.family = ? AND {_VISIBLE}",
-            (season, scope, family),
-        )
-        return int(value or 0)
+        return await self._count(season, scope, family, "")
 
     async def ahead(self, season: str, scope: int, family: str, rating: float) -> int:
         """How many listed people have a better season rating than ``rating``."""
-        value = await self._db.fetchval(
+        return await self._count(season, scope, family, " AND r.rating > ?", rating)
+
+    async def _count(
+        self, season: str, scope: int, family: str, extra: str, *params: Any
+    ) -> int:
+        """Listed lines of a board (with ``extra``): every line (from the board's index
+        alone), less those of people who left the scope's boards (few)."""
+        key = (season, scope, family)
+        every = await self._db.fetchval(
             "SELECT count(*) FROM season_lines r WHERE r.season = ? AND r.scope = ?"
-            f" AND r.family = ? AND r.rating > ? AND {_VISIBLE}",
-            (season, scope, family, rating),
+            f" AND r.family = ? AND r.player_id > 0{extra}",
+            (*key, *params),
         )
-        return int(value or 0)
+        left = await self._db.fetchval(
+            "SELECT count(*) FROM record_privacy v JOIN season_lines r"
+            " ON r.season = ? AND r.scope = v.scope AND r.family = ? AND r.player_id = v.user_id"
+            f" WHERE v.scope = ? AND r.player_id > 0{extra}",
+            (season, family, scope, *params),
+        )
+        return int(every or 0) - int(left or 0)
 
     async def lines_of(self, player_id: int, scope: int) -> list[SeasonLine]:
         """The person's lines of every season and family in ``scope``, if listed there."""
@@ -180,12 +190,56 @@ class SeasonRepo:
         )
         return [str(r[0]) for r in rows]
 
+    # -- the final places of seasons that ended ----------------------------------------------
+
+    async def finals_done(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Which of the (season, family) boards are ranked into the finals already."""
+        wanted = sorted(set(keys))
+        if not wanted:
+            return set()
+        marks = " OR ".join("(season = ? AND family = ?)" for _ in wanted)
+        rows = await self._db.fetchall(
+            f"SELECT season, family FROM season_finals_done WHERE {marks}",
+            [v for k in wanted for v in k],
+        )
+        return {(str(r[0]), str(r[1])) for r in rows}
+
+    async def rank_finals(self, season: str, family: str) -> None:
+        """Keep the final places of a season's global board of ``family`` (once)."""
+        done = await self._db.execute(
+            "INSERT INTO season_finals_done (season, family) VALUES (?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (season, family),
+        )
+        if not done:
+            return
+        await self._db.execute(
+            "INSERT INTO season_finals (season, family, player_id, place, total, rating)"
+            " SELECT r.season, r.family, r.player_id, rank() OVER (ORDER BY r.rating DESC),"
+            " count(*) OVER (), r.rating FROM season_lines r"
+            f" WHERE r.season = ? AND r.scope = 0 AND r.family = ? AND {_VISIBLE}",
+            (season, family),
+        )
+
+    async def best_final(self, player_id: int) -> tuple[str, str, int, int, float] | None:
+        """The person's best final place: (season, family, place, total, rating); ties go to
+        the latest season."""
+        row = await self._db.fetchone(
+            "SELECT season, family, place, total, rating FROM season_finals"
+            " WHERE player_id = ? ORDER BY place, season DESC, family LIMIT 1",
+            (player_id,),
+        )
+        if row is None:
+            return None
+        return str(row[0]), str(row[1]), int(row[2]), int(row[3]), float(row[4])
+
     # -- forgetting, servers the bot left -----------------------------------------------------
 
     async def forget(self, user_id: int) -> None:
         for table, column in (
             ("season_ratings", "player_id"),
             ("season_lines", "player_id"),
+            ("season_finals", "player_id"),
             ("winner_holders", "user_id"),
         ):
             await self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))

@@ -234,6 +234,12 @@ async def test_the_current_place_and_the_best_past_finish(
     assert await seasons.best_finish(13) is None  # only the season that runs
     podium = await seasons.podium(seasons.calendar.season(3), GLOBAL)
     assert [r.player_id for r in podium["two-player"]] == [12, 11]
+    # Our decision: a past season's places are ranked once and kept; forgetting someone later
+    # deletes his finishes and moves nobody else's.
+    await records.forget(11)
+    best = await seasons.best_finish(12)
+    assert best is not None and (best.number, best.place, best.total) == (3, 1, 2)
+    assert await seasons.best_finish(11) is None
 
 
 async def test_a_seasons_end_is_owed_at_its_months_end(
