@@ -885,7 +885,13 @@ class RecordsCog(commands.Cog, name=COG_NAME):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """Servers that removed the bot while it was away count as left from now."""
+        """Servers that removed the bot while it was away count as left from now; the board
+        posts of the servers this process runs are timed (again: its shards are surely held by
+        now, even after a start slower than a lease)."""
+        try:
+            await self.poster.load()
+        except Exception:
+            log.exception("timing the board posts failed")
         try:
             present = {g.id for g in self.bot.guilds}
             for guild_id in await self.records.known_guilds() - present:

@@ -9,7 +9,7 @@ prints ``ready`` on its standard output once Discord's READY came and every tabl
 loaded, then runs until it is killed or stopped (SIGTERM closes it cleanly). Computers answer
 at once (no human-like pace). ``TIME_SCALE`` makes the table service's clock run that many
 times faster than real time from the process's start on (turn timers run out within
-the clock's poll, half a second).
+the clock's poll, half a second); ``CLOCK_START`` (Unix time) sets where that clock starts.
 """
 
 from __future__ import annotations
@@ -46,10 +46,12 @@ def patch_discord(url: str) -> None:
 FAST_PACE = Pace(median=0.04, spread=0.2, low=0.02, high=0.08)
 
 
-def scaled_clock(scale: float) -> Callable[[], float]:
-    """Unix time that runs ``scale`` times faster from now on (stored deadlines stay valid)."""
+def scaled_clock(scale: float, at: float | None = None) -> Callable[[], float]:
+    """Unix time that runs ``scale`` times faster from now on (stored deadlines stay valid),
+    starting at ``at`` (now if None)."""
     start = time.time()
-    return lambda: start + (time.time() - start) * scale
+    origin = start if at is None else at
+    return lambda: origin + (time.time() - start) * scale
 
 
 async def main() -> int:
@@ -62,7 +64,9 @@ async def main() -> int:
         settings,
         service_options={
             "seed_source": lambda: next(seeds),
-            "clock": scaled_clock(scale),
+            "clock": scaled_clock(
+                scale, float(os.environ["CLOCK_START"]) if "CLOCK_START" in os.environ else None
+            ),
             "computer_delay": float(os.environ.get("COMPUTER_DELAY", "0.05")),
             # Answer at once, not at a human pace; with a fast clock, in a few hundredths of a
             # second of real time (the hands still last long enough to be shown move by move).
