@@ -896,17 +896,25 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             flag.clear()
             try:
                 complete = await self._publish(event_id)
+                if not complete:  # a table's thread is being made: come back in a moment
+                    await self.events.publish_later(event_id, THREAD_WAIT)
+                    return
+                await self.events.published(event_id)
             except RETRYABLE as exc:
-                delay = await self.events.publish_later(event_id)
-                log.info("tournament %s: publication delayed %.0f s: %s", event_id, delay, exc)
+                await self._again(event_id, exc)
                 return
             except Exception:
                 log.exception("tournament %s: publication failed", event_id)
                 return
-            if not complete:  # a table's thread is being made: come back in a moment
-                await self.events.publish_later(event_id, THREAD_WAIT)
-                return
-            await self.events.published(event_id)
+
+    async def _again(self, event_id: int, exc: BaseException) -> None:
+        """Discord failed: the next try is a stored deadline (when the store answers)."""
+        try:
+            delay = await self.events.publish_later(event_id)
+        except Exception:
+            log.exception("tournament %s: the next publication could not be set", event_id)
+            return
+        log.info("tournament %s: publication delayed %.0f s: %s", event_id, delay, exc)
 
     async def _send(
         self, event: EventRow, key: str, where: int, content: str | None = None, **kwargs: Any
