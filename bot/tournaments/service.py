@@ -1011,10 +1011,14 @@ class TournamentService(TableObserver):
             )
             if pairing is None and event.playoff and number > 1:
                 # No legal Swiss pairing remains: the playoff begins with this round.
-                await self.repo.update(event.id, now=now, rounds=number - 1)
-                await self._seed_playoff(await self.state(event.id))
-                state = await self.state(event.id)
-                missed = []
+                cut = dataclasses.replace(event, rounds=number - 1)
+                seeds = dataclasses.replace(state, event=cut).playoff_seeds()
+                if len(seeds) >= 2:
+                    await self.repo.update(
+                        event.id, now=now, rounds=number - 1, playoff_seeds=seeds
+                    )
+                    state = await self.state(event.id)
+                    missed = []
         playoff = state.in_playoff(number) and bool(state.event.playoff_seeds)
         if event.system == "knockout" or playoff:
             missed = []  # a knockout's walkover is the whole penalty
@@ -1209,41 +1213,55 @@ class TournamentService(TableObserver):
             changed = False
             state = await self.state(event_id)
             row = state.round_row(event.round)
-            if row is None or row.status != "playing":
+            if row is None or row.status == "checkin":
                 return
-            for b in state.boards_of(event.round):
-                if b.status == "waiting":
-                    await self._open_board(state, b)
-                    changed = True
-                elif b.status == "playing" and b.table_id is not None:
-                    await self._take_over(b)
-                    changed |= await self._read_board(event, b)
-                elif (
-                    b.status == "done"
-                    and b.table_id is not None
-                    and (b.how or "").startswith("forfeit")
-                ):
-                    await self._stop_table(b.table_id, FORFEIT)
-            boards = await self.repo.boards(event_id, event.round)
-            if all(b.status == "done" for b in boards):
-                now = self.clock()
-                async with self.store.transaction() as tx:
-                    repo = TournamentRepo(tx.db)
-                    await repo.put_round(dataclasses.replace(row, status="done"))
-                    await repo.clear_timers(event_id, ("t.grace", "t.limit"))
-                self.scheduler.clear(-event_id, ("t.grace", "t.limit"))
-                event = await self.get(event_id)
-                if await self._over(event):
-                    await self._finish(event, "finished")
-                elif event.status == "running":
-                    await self._open_checkin(event, event.round + 1)
-                else:  # paused: the next check-in waits for Resume
-                    await self.repo.update(
-                        event_id, now=now, paused_left=[["t.checkin", 0.0, event.round + 1]]
-                    )
-                changed = True
+            done = row.status == "done"  # (after a kill right after the round: go on)
+            if row.status == "playing":
+                changed, done = await self._read_round(state, row)
+            if done:
+                changed |= await self._next_step(await self.get(event_id))
         if changed:
             self._changed(event_id)
+
+    async def _next_step(self, event: EventRow) -> bool:
+        """After a round is done: the event ends, the next check-in opens, or (paused) it
+        waits for Resume. Returns whether anything changed."""
+        if await self._over(event):
+            await self._finish(event, "finished")
+        elif event.status == "running":
+            await self._open_checkin(event, event.round + 1)
+        elif event.paused_left != (wanted := [["t.checkin", 0.0, event.round + 1]]):
+            await self.repo.update(event.id, now=self.clock(), paused_left=wanted)
+        else:
+            return False
+        return True
+
+    async def _read_round(self, state: EventState, row: RoundRow) -> tuple[bool, bool]:
+        """Open the round's waiting tables and score those that ended: (whether a board
+        changed, whether every board is done: the round is then marked done and its grace and
+        time limit dropped)."""
+        event = state.event
+        changed = False
+        for b in state.boards_of(row.number):
+            if b.status == "waiting":
+                await self._open_board(state, b)
+                changed = True
+            elif b.status == "playing" and b.table_id is not None:
+                await self._take_over(b)
+                changed |= await self._read_board(event, b)
+            elif b.status == "done" and b.table_id is not None and (b.how or "").startswith(
+                "forfeit"
+            ):
+                await self._stop_table(b.table_id, FORFEIT)
+        boards = await self.repo.boards(event.id, row.number)
+        if not all(b.status == "done" for b in boards):
+            return changed, False
+        async with self.store.transaction() as tx:
+            repo = TournamentRepo(tx.db)
+            await repo.put_round(dataclasses.replace(row, status="done"))
+            await repo.clear_timers(event.id, ("t.grace", "t.limit"))
+        self.scheduler.clear(-event.id, ("t.grace", "t.limit"))
+        return True, True
 
     async def _over(self, event: EventRow) -> bool:
         """Whether the event ends with its current round: its last Swiss round (no playoff),

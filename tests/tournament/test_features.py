@@ -186,3 +186,38 @@ async def test_the_playoff_begins_when_no_swiss_pairing_is_left(
     tree = state.bracket()
     assert tree is not None and tree.champion is not None
     assert [p for p, _ in state.places()] == [1, 2, 3]
+
+
+async def test_a_crash_between_a_round_and_the_next_check_in_loses_nothing(
+    events: TournamentService,
+    tables: TableService,
+    clock: FakeClock,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process dies after storing that round 1 is done and before opening round 2's
+    check-in: the next process (loading the events) opens it, and the event goes on to the
+    end."""
+    event_id = await individual(events, 4, rounds=2)
+    await events.start(event_id, HOST)
+
+    async def killed(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(events, "_open_checkin", killed)
+    await play_round(events, tables, clock, event_id)
+    state = await events.state(event_id)
+    assert state.event.round == 1 and state.round_row(2) is None
+    assert [(t.kind, t.seq) for t in await events.repo.timers(event_id)] == [("t.start", 1)]
+
+    tables.remove_observer(events)
+    tables.scheduler.clear(-event_id)
+    again = TournamentService(store, tables, clock=clock)
+    tables.add_observer(again)
+    assert await again.load() == [event_id]
+    state = await again.state(event_id)
+    checkin = state.round_row(2)
+    assert state.event.round == 2 and checkin is not None and checkin.status == "checkin"
+    assert [(t.kind, t.seq) for t in await again.repo.timers(event_id)] == [("t.start", 2)]
+    await play_round(again, tables, clock, event_id)
+    assert (await again.get(event_id)).status == "finished"
