@@ -99,6 +99,11 @@ class Reviews:
                 "You did not play at table {table_id}: a review covers only your own matches.",
                 table_id=table_id,
             )
+        if table.status == "cancelled":
+            raise ServiceError(
+                "The match at table {table_id} was cancelled: there is nothing to review.",
+                table_id=table_id,
+            )
         if table.status != "finished":
             raise ServiceError(
                 "The match at table {table_id} is not over: its review opens when it ends.",

@@ -38,6 +38,12 @@ async def test_only_a_person_who_sat_at_a_finished_match_gets_its_review(
         await reviews.review(running.id, ANA)
     with pytest.raises(NotSeated):
         await reviews.review(running.id, EVE)  # a running match he did not sit at
+    cancelled = await service.create_table(host_id=ANA, host_name="Ana", variant="draw")
+    await service.join(cancelled.id, BEA, "Bea")
+    await service.start(cancelled.id, ANA)
+    await store.tables.set_status(cancelled.id, "cancelled", now=0.0)
+    with pytest.raises(ServiceError, match="was cancelled: there is nothing to review"):
+        await reviews.review(cancelled.id, BEA)
     with pytest.raises(ServiceError, match="There is no hand 9 at this table"):
         await reviews.review(done, ANA, hand=9)
     assert await ReviewRepo(store.db).count() == 0 and reviews.judged == 0  # nothing changed
