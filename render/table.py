@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -658,7 +660,10 @@ BAND = 16
 BAND_CACHE = 8192
 
 
-def _bands(c: Canvas) -> list[tuple[int, int, tuple[Op, ...]]]:
+BandKey = tuple[int, int, tuple[Op, ...]]  # (seats, band, the sprites that reach into it)
+
+
+def _bands(c: Canvas) -> list[BandKey]:
     """Per band of rows: (seats, band, the sprites that reach into it, in drawing order)."""
     n = -(-HEIGHT // BAND)
     per: list[list[Op]] = [[] for _ in range(n)]
@@ -670,18 +675,61 @@ def _bands(c: Canvas) -> list[tuple[int, int, tuple[Op, ...]]]:
     return [(c.seats, b, tuple(ops)) for b, ops in enumerate(per)]
 
 
-def _band_image(key: tuple[int, int, tuple[Op, ...]]) -> Image.Image:
+def _band_image(key: BandKey) -> Image.Image:
     seats, b, ops = key
     top = b * BAND
     return _paint(_background(seats).crop((0, top, WIDTH + 1, min(HEIGHT, top + BAND))), ops,
                   top)
 
 
-@lru_cache(maxsize=BAND_CACHE)
-def _band(key: tuple[int, int, tuple[Op, ...]]) -> png.Band:
-    """A band drawn and compressed; the same sprites in the same band give the same bytes,
-    so any picture (of any table) that drew them already saves drawing them again."""
-    return png.compress_band(_band_image(key).tobytes())
+class _Bands:
+    """Compressed bands by their sprites, the least recently used dropped first (shared by
+    every table and thread: the same sprites in the same band give the same bytes, so any
+    picture that drew them already saves drawing them again)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[BandKey, png.Band] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, keys: Sequence[BandKey]) -> list[png.Band | None]:
+        with self._lock:
+            found = [self._kept.get(key) for key in keys]
+            for key, band in zip(keys, found, strict=True):
+                if band is not None:
+                    self._kept.move_to_end(key)
+        return found
+
+    def put(self, key: BandKey, band: png.Band) -> None:
+        with self._lock:
+            self._kept[key] = band
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+
+_KEPT = _Bands(BAND_CACHE)
+
+
+def _draw_missing(c: Canvas, keys: Sequence[BandKey], found: list[png.Band | None]) -> None:
+    """Draw and compress the bands not found, each run of neighbouring ones painted at once
+    (every sprite pasted once, the rows read out once), into ``found`` and the cache."""
+    row = WIDTH + 1
+    b = 0
+    while b < len(keys):
+        if found[b] is not None:
+            b += 1
+            continue
+        first = b
+        while b < len(keys) and found[b] is None:
+            b += 1
+        top, bottom = first * BAND, min(HEIGHT, b * BAND)
+        ops = [op for op in c.ops if op[2] < bottom and op[2] + sprite(op[0]).height > top]
+        raw = _paint(_background(c.seats).crop((0, top, row, bottom)), ops, top).tobytes()
+        for k in range(first, b):
+            start = (k * BAND - top) * row
+            band = png.compress_band(raw[start : start + BAND * row])
+            found[k] = band
+            _KEPT.put(keys[k], band)
 
 
 def encode(img: Image.Image) -> bytes:
@@ -719,5 +767,8 @@ def render_table(view: View, names: Sequence[str], *,
     of rows whose sprites no earlier picture had are drawn and compressed: the bytes are
     those of :func:`encode` of :func:`draw_table`'s picture.
     """
-    bands = [_band(key) for key in _bands(_canvas(view, names, labels, last, None))]
-    return png.write(WIDTH, HEIGHT, _palette_bytes(), bands)
+    c = _canvas(view, names, labels, last, None)
+    keys = _bands(c)
+    found = _KEPT.get(keys)
+    _draw_missing(c, keys, found)
+    return png.write(WIDTH, HEIGHT, _palette_bytes(), found)  # type: ignore[arg-type]
