@@ -749,10 +749,10 @@ class TournamentService(TableObserver):
             seeds = event.playoff_seeds or []
             if event.playoff and 0 < event.rounds < event.round and entry.entry not in seeds:
                 raise WrongStatus(
-                        "Round {round} is the playoff of the top {count}: you are not in it.",
-                        round=event.round,
-                        count=event.playoff,
-                    )
+                    "Round {round} is the playoff of the top {count}: you are not in it.",
+                    round=event.round,
+                    count=event.playoff,
+                )
             fresh = await self.repo.check_in(
                 event_id, event.round, "checkin", user_id, self.clock()
             )
