@@ -77,6 +77,13 @@ def _gap(long: int) -> int:
     return max(2, long // 20)
 
 
+def _pitch(long: int, dense: bool = True) -> int:
+    """From one row's middle to the next: a tile and a half's width, so a crosswise double
+    reaches half way to the next row (two doubles one over the other are kept apart); or,
+    when doubles of neighbouring rows would meet, a whole tile's length."""
+    return (long * 3 // 4 if dense else long) + _gap(long)
+
+
 def _arm(
     widths: Sequence[int], start: int, direction: int, long: int, lo: int, hi: int, max_k: int
 ) -> list[tuple[int, int, int, int]] | None:
@@ -95,15 +102,15 @@ def _arm(
     corner: tuple[int, int] | None = None
     for w in widths:
         double = w == short
-        if corner is not None:
+        if corner is not None:  # the row after a corner starts beside its lower half
             cx0, cx1 = corner
             corner = None
             if direction < 0:
-                x1 = cx0 - gap if double else cx1
+                x1 = cx0 - gap
                 x0 = x1 - w
                 c = x0 - gap
             else:
-                x0 = cx1 + gap if double else cx0
+                x0 = cx1 + gap
                 x1 = x0 + w
                 c = x1 + gap
             out.append((k, x0, x1, _DOUBLE if double else _ROW))
@@ -128,6 +135,21 @@ def _arm(
     return out
 
 
+def _doubles_meet(left: list[tuple[int, int, int, int]], right: list[tuple[int, int, int, int]],
+                  x: int, w_op: int, opener_double: bool, gap: int) -> bool:
+    """Whether two crosswise doubles of neighbouring rows would touch (one over the other)."""
+    doubles: dict[int, list[tuple[int, int]]] = {}
+    if opener_double:
+        doubles[0] = [(x, x + w_op)]
+    for sense, arm in ((1, right), (-1, left)):
+        for k, x0, x1, kind in arm:
+            if kind == _DOUBLE:
+                doubles.setdefault(sense * k, []).append((x0, x1))
+    return any(a0 < b1 + gap and b0 < a1 + gap
+               for row, spans in doubles.items() for a0, a1 in spans
+               for b0, b1 in doubles.get(row + 1, ()))
+
+
 def _rows(arm: list[tuple[int, int, int, int]]) -> int:
     """Rows below (or above) the opener's row an arm needs."""
     if not arm:
@@ -139,55 +161,63 @@ def _rows(arm: list[tuple[int, int, int, int]]) -> int:
 @lru_cache(maxsize=512)
 def _solve(
     widths: tuple[int, ...], opener: int, area: Box, ghosts: bool
-) -> tuple[int, int, int, list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]:
-    """Choose the tile size, the opener's x and row. Returns (long, x, r0, left, right)."""
-    x_lo, y_lo, x_hi, y_hi = area
+) -> tuple[int, int, int, int, list[tuple[int, int, int, int]],
+           list[tuple[int, int, int, int]]]:
+    """Choose the tile size, the rows' pitch, the opener's x and row. Returns (long, pitch,
+    x, r0, left, right)."""
     for long in TILE_SIZES:
-        short = long // 2
-        gap = _gap(long)
-        max_rows = (y_hi - y_lo + gap) // (long + gap)
-        if max_rows < 1:
-            continue
-        ws = [short if w else long for w in widths]
-        extra = [long] if ghosts else []
-        right_ws = ws[opener + 1 :] + extra
-        left_ws = ws[:opener][::-1] + extra
-        w_op = ws[opener]
-        lo = x_lo + short + gap
-        hi = x_hi - short - gap
-        if hi - lo < 3 * long:
-            continue
-        total = sum(ws) + gap * (len(ws) - 1)
-        # Rough capacity check before the search.
-        if total + 2 * len(extra) * (long + gap) > max_rows * (x_hi - x_lo):
-            continue
-        # The opener stays put while it can: on a grid of steps from the middle, the place
-        # nearest the middle with the fewest rows, so a move rarely shifts the tiles laid.
-        step = max(2, short // 2)
-        middle = (x_lo + x_hi) // 2 - w_op // 2
-        order = sorted(range(middle - (middle - lo) // step * step, hi - w_op + 1, step),
-                       key=lambda x: (abs(x - middle), x))
-        best: tuple[tuple[int, int], int, list, list] | None = None
-        for x in order:
-            right = _arm(right_ws, x + w_op + gap, 1, long, lo, hi, max_rows - 1)
-            if right is None:
-                continue
-            a = _rows(right)
-            left = _arm(left_ws, x - gap, -1, long, lo, hi, max_rows - 1 - a)
-            if left is None:
-                continue
-            b = _rows(left)
-            if a + b + 1 > max_rows:
-                continue
-            key = (0, abs(x - middle))
-            if best is None or key < best[0]:
-                best = (key, x, left, right)
-            if a + b == 0:
-                break
-        if best is not None:
-            _, x, left, right = best
-            return long, x, _rows(left), left, right
+        for dense in (True, False):
+            found = _place(widths, opener, area, ghosts, long, dense)
+            if found is not None:
+                return found
     raise ValueError(f"a line of {len(widths)} tiles does not fit in {area}")
+
+
+def _place(
+    widths: tuple[int, ...], opener: int, area: Box, ghosts: bool, long: int, dense: bool
+) -> tuple[int, int, int, int, list[tuple[int, int, int, int]],
+           list[tuple[int, int, int, int]]] | None:
+    """The line with tiles ``long`` px long and rows ``dense`` or not, or None."""
+    x_lo, y_lo, x_hi, y_hi = area
+    short = long // 2
+    gap = _gap(long)
+    pitch = _pitch(long, dense)
+    if y_hi - y_lo < long:
+        return None
+    max_rows = (y_hi - y_lo - long) // pitch + 1
+    ws = [short if w else long for w in widths]
+    extra = [long] if ghosts else []
+    right_ws = ws[opener + 1 :] + extra
+    left_ws = ws[:opener][::-1] + extra
+    w_op = ws[opener]
+    lo = x_lo + short + gap
+    hi = x_hi - short - gap
+    if hi - lo < 3 * long:
+        return None
+    total = sum(ws) + gap * (len(ws) - 1)
+    # Rough capacity check before the search.
+    if total + 2 * len(extra) * (long + gap) > max_rows * (x_hi - x_lo):
+        return None
+    # The opener stays put while it can: on a grid of steps from the middle, the place
+    # nearest the middle, so a move rarely shifts the tiles laid.
+    step = max(2, short // 2)
+    middle = (x_lo + x_hi) // 2 - w_op // 2
+    order = sorted(range(middle - (middle - lo) // step * step, hi - w_op + 1, step),
+                   key=lambda x: (abs(x - middle), x))
+    for x in order:
+        right = _arm(right_ws, x + w_op + gap, 1, long, lo, hi, max_rows - 1)
+        if right is None:
+            continue
+        a = _rows(right)
+        left = _arm(left_ws, x - gap, -1, long, lo, hi, max_rows - 1 - a)
+        if left is None:
+            continue
+        if a + _rows(left) + 1 > max_rows:
+            continue
+        if dense and _doubles_meet(left, right, x, w_op, widths[opener], gap):
+            continue
+        return long, pitch, x, _rows(left), left, right
+    return None
 
 
 def layout_line(
@@ -204,11 +234,9 @@ def layout_line(
     if opener_index is None or not 0 <= opener_index < len(line):
         raise ValueError(f"opener_index {opener_index} outside a line of {len(line)}")
     widths = tuple(a == b for a, b in line)
-    long, x, r0, left, right = _solve(widths, opener_index, area, ends)
+    long, pitch, x, r0, left, right = _solve(widths, opener_index, area, ends)
     short = long // 2
-    gap = _gap(long)
     half = short // 2
-    pitch = long + gap
     rows = _rows(left) + _rows(right) + 1
     _x_lo, y_lo, _x_hi, y_hi = area
     # The opener's row in the middle, moved only as far as the rows above or below need.
@@ -240,8 +268,8 @@ def layout_line(
             # A tile's connecting number faces the previous tile; which half that is
             # depends on the row's direction (rows alternate, starting away from the opener).
             going_right = (k % 2 == 0) == (sense > 0)
-            if kind == _CORNER:
-                y0 = yc - half if sense > 0 else yc + half - long
+            if kind == _CORNER:  # upright, half way between its two rows
+                y0 = yc + sense * (pitch // 2) - short
                 tbox: Box = (x0, y0, x1, y0 + long)
                 vertical = True
             else:

@@ -15,7 +15,19 @@ from functools import lru_cache
 from typing import Literal
 
 from domino.spinner import Arms, arms_open, open_ends
-from render.layout import TILE_SIZES, Box, EndMark, Layout, Pair, PlacedTile, _gap
+from render.layout import (
+    _CORNER,
+    _DOUBLE,
+    TILE_SIZES,
+    Box,
+    EndMark,
+    Layout,
+    Pair,
+    PlacedTile,
+    _arm,
+    _gap,
+    _pitch,
+)
 
 #: ``PlacedTile.index`` of the k-th tile of the up arm is UP + k, of the down arm DOWN + k.
 UP, DOWN = 1000, 2000
@@ -37,23 +49,15 @@ def arm_index(arm: int, position: int) -> int:
     return (UP if arm == 0 else DOWN) + position
 
 
-# Directions of travel, and the clockwise turn an arm takes at the edge of the area: the
-# right arm turns down, the down arm left, the left arm up, the up arm right (a pinwheel).
+# Each arm winds as a snake of rows in its own quarter of the table, like a pinwheel: the
+# right arm below the main line's right part, the left arm above its left part; the up arm
+# rises a tile's length, then winds right and upwards; the down arm goes down a tile's
+# length, then winds left and downwards. A frame: the screen direction of the arm's first row
+# and the one its rows step in.
+_FRAMES = {"right": ("R", "D"), "left": ("L", "U"), "up": ("R", "U"), "down": ("L", "D")}
+_STEM = {"up": "U", "down": "D"}
 _STEP = {"R": (1, 0), "D": (0, 1), "L": (-1, 0), "U": (0, -1)}
-_TURN = {"R": "D", "D": "L", "L": "U", "U": "R"}
-
-
-def _box(d: str, start: int, centre: int, length: int, thick: int) -> Box:
-    """The box of something ``length`` long along direction ``d`` from ``start``, centred
-    across on ``centre``."""
-    lo, hi = centre - thick // 2, centre - thick // 2 + thick
-    if d == "R":
-        return (start, lo, start + length, hi)
-    if d == "L":
-        return (start - length, lo, start, hi)
-    if d == "D":
-        return (lo, start, hi, start + length)
-    return (lo, start - length, hi, start)
+_OPPOSITE = {"R": "L", "L": "R", "U": "D", "D": "U"}
 
 
 def _inside(box: Box, area: Box) -> bool:
@@ -64,77 +68,160 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _arm(
-    tiles: Sequence[tuple[int, Pair]], d: str, start: int, centre: int, long: int, area: Box,
-    end: tuple[str, int] | None, turns: int = 1,
+def _screen(frame: tuple[str, str], ox: int, oy: int, u0: int, u1: int, v0: int, v1: int
+            ) -> Box:
+    """The screen box of [u0, u1] x [v0, v1] of a frame (u along its first row, v across its
+    rows) whose origin is (ox, oy)."""
+    (ax, ay), (sx, sy) = (_STEP[d] for d in frame)
+    xs = [ox + ax * u + sx * v for u in (u0, u1) for v in (v0, v1)]
+    ys = [oy + ay * u + sy * v for u in (u0, u1) for v in (v0, v1)]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _reach(area: Box, x: int, y: int, d: str) -> int:
+    """How far the area reaches from (x, y) in direction ``d``."""
+    return {"R": area[2] - x, "L": x - area[0], "D": area[3] - y, "U": y - area[1]}[d]
+
+
+def _tile(index: int, box: Box, travel: str, near: int, far: int) -> PlacedTile:
+    """A tile in ``box`` laid travelling ``travel``: its near number first when that is left
+    or up."""
+    horizontal = box[2] - box[0] > box[3] - box[1]
+    orientation: Literal["horizontal", "vertical"] = "horizontal" if horizontal else "vertical"
+    first, second = (near, far) if travel in ("R", "D") else (far, near)
+    return PlacedTile(index, box, orientation, first, second)
+
+
+def _square(box: Box, travel: str, short: int) -> Box:
+    """The half of a slot ``box`` that comes first when travelling ``travel``."""
+    if travel in ("R", "L"):
+        x0 = box[0] if travel == "R" else box[2] - short
+        return (x0, box[1], x0 + short, box[3])
+    y0 = box[1] if travel == "D" else box[3] - short
+    return (box[0], y0, box[2], y0 + short)
+
+
+def _rows(
+    side: str, frame: tuple[str, str], ox: int, oy: int, tiles: Sequence[tuple[int, Pair]],
+    start: int, room: int, long: int, area: Box, value: int | None,
 ) -> tuple[list[PlacedTile], list[EndMark]] | None:
-    """Walk one arm: ``tiles`` are (index, (near, far)) outward; it may turn ``turns`` times
-    at the edge. Returns the placed tiles and the end's square, or None if it does not fit."""
-    short, gap, badge = long // 2, _gap(long), _badge(long)
-    sign = 1 if d in ("R", "D") else -1
-    turned = 0
+    """``tiles`` as a snake of rows in ``frame`` from (ox, oy): the first row from ``start``
+    on, the rows within ``room`` across, each turning back before the column through the
+    origin (its crosswise doubles and a corner's width left free). The rows are close unless
+    two doubles of neighbouring rows would meet. None if they do not fit."""
+    short, gap = long // 2, _gap(long)
+    along, across = frame
+    lo = short + gap + short + gap
+    hi = _reach(area, ox, oy, along) - short - gap
+    if hi - lo < 2 * long:
+        return None
+    widths = [short if near == far else long for _, (near, far) in tiles]
+    if value is not None:
+        widths.append(short + 2)  # the end's square (not a double: wider than half a tile)
+    for dense in (True, False):
+        pitch = _pitch(long, dense)
+        walked = _arm(widths, start, 1, long, lo, hi, (room - short) // pitch)
+        if walked is not None and not (dense and _doubles_meet(walked, gap)):
+            break
+    else:
+        return None
     placed: list[PlacedTile] = []
-    for k, (index, (near, far)) in enumerate(tiles):
-        double = near == far
-        length, thick = (short, long) if double else (long, short)
-        last = k == len(tiles) - 1 and end is not None
-        need = length + (gap + badge if last else 0)
-        box = _box(d, start, centre, need, thick)
-        if not _inside(box, area):
-            if turned == turns or k == 0:  # an arm goes straight for a tile before it turns
-                return None
-            turned += 1
-            new = _TURN[d]
-            new_centre = start + sign * (thick // 2)
-            start = centre - (1 if new in ("R", "D") else -1) * (short // 2)
-            d, centre = new, new_centre
-            sign = 1 if d in ("R", "D") else -1
-            if not _inside(_box(d, start, centre, need, thick), area):
-                return None
-        box = _box(d, start, centre, length, thick)
-        across = d in ("U", "D")
-        if double:
-            orientation: Literal["horizontal", "vertical"] = "horizontal" if across else "vertical"
-            first, second = near, far
-        else:
-            orientation = "vertical" if across else "horizontal"
-            first, second = (near, far) if d in ("R", "D") else (far, near)
-        placed.append(PlacedTile(index, box, orientation, first, second))
-        start += sign * (length + gap)
     marks: list[EndMark] = []
-    if end is not None:
-        marks.append(EndMark(end[0], end[1], _box(d, start, centre, badge, badge)))  # type: ignore[arg-type]
+    for n, (k, u0, u1, kind) in enumerate(walked):
+        centre = k * pitch
+        if kind == _CORNER:  # upright across the rows, half way between two of them
+            v0, v1 = centre + pitch // 2 - short, centre + pitch // 2 + short
+            travel = across
+        else:
+            thick = long if kind == _DOUBLE else short
+            v0, v1 = centre - thick // 2, centre - thick // 2 + thick
+            travel = along if k % 2 == 0 else _OPPOSITE[along]
+        box = _screen(frame, ox, oy, u0, u1, v0, v1)
+        if n == len(tiles):  # the end's square: the slot's half next to the last tile
+            assert value is not None
+            marks.append(EndMark(side, value, _square(box, travel, short)))  # type: ignore[arg-type]
+            break
+        index, (near, far) = tiles[n]
+        placed.append(_tile(index, box, travel, near, far))
     return placed, marks
+
+
+def _doubles_meet(walked: Sequence[tuple[int, int, int, int]], gap: int) -> bool:
+    """Whether two crosswise doubles of neighbouring rows would touch."""
+    doubles = [(k, u0, u1) for k, u0, u1, kind in walked if kind == _DOUBLE]
+    return any(k2 == k1 + 1 and a0 < b1 + gap and b0 < a1 + gap
+               for k1, a0, a1 in doubles for k2, b0, b1 in doubles)
+
+
+@lru_cache(maxsize=32768)
+def _snake(
+    side: str, tiles: tuple[tuple[int, Pair], ...], cx: int, cy: int, long: int, area: Box,
+    value: int | None,
+) -> tuple[list[PlacedTile], list[EndMark]] | None:
+    """One arm (``tiles``: (index, (near, far)) outward) in its quarter, and its end's square
+    when ``value`` is given; None if it does not fit."""
+    short, gap = long // 2, _gap(long)
+    frame = _FRAMES[side]
+    if side in ("right", "left"):  # the main line: its rows step away from it
+        return _rows(side, frame, cx, cy, tiles, short // 2 + gap,
+                     _reach(area, cx, cy, frame[1]), long, area, value)
+    # Up or down: a tile's length of column from the spinner, then rows away from the line.
+    stem = _STEM[side]
+    c = short + gap
+    placed: list[PlacedTile] = []
+    last: Box | None = None
+    n = 0
+    while n < len(tiles) and c - short - gap < long:
+        index, (near, far) = tiles[n]
+        length, thick = (short, long) if near == far else (long, short)
+        box = _screen((stem, frame[0]), cx, cy, c, c + length, -(thick // 2),
+                      thick - thick // 2)
+        placed.append(_tile(index, box, stem, near, far))
+        last = box
+        c += length + gap
+        n += 1
+    if n == len(tiles):
+        if value is None:
+            return placed, []
+        # Only the end's square is left: at the column's end.
+        square = _screen((stem, frame[0]), cx, cy, c, c + short, -(short // 2),
+                         short - short // 2)
+        return placed, [EndMark(side, value, square)]  # type: ignore[arg-type]
+    assert last is not None
+    # The rows start beside the column's last tile, level with its far half.
+    if last[3] - last[1] > last[2] - last[0]:  # upright: its far half
+        oy = last[1] + short // 2 if stem == "U" else last[3] - short // 2
+    else:
+        oy = (last[1] + last[3]) // 2
+    walked = _rows(side, frame, cx, oy, tiles[n:], (last[2] - last[0]) // 2 + gap,
+                   _reach(area, cx, oy, frame[1]), long, area, value)
+    if walked is None:
+        return None
+    return placed + walked[0], walked[1]
 
 
 def _cross(
     line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, long: int, sx: int, sy: int,
-    ends: bool, turns: int = 1,
+    ends: bool,
 ) -> Layout | None:
     """Every tile and end square with the spinner's top left at (sx, sy), or None."""
-    short, gap = long // 2, _gap(long)
+    short = long // 2
     s = line[spinner][0]
     spinner_box = (sx, sy, sx + short, sy + long)
     if not _inside(spinner_box, area):
         return None
     numbers = dict(open_ends(line, spinner, arms))
-    cy, cx = sy + long // 2, sx + short // 2
-    walks = (
-        ([(i, line[i]) for i in range(spinner + 1, len(line))], "R", sx + short + gap, cy,
-         "right"),
-        ([(i, (line[i][1], line[i][0])) for i in range(spinner - 1, -1, -1)], "L", sx - gap, cy,
-         "left"),
-        ([(arm_index(0, k), p) for k, p in enumerate(arms[0])], "U", sy - gap, cx, "up"),
-        ([(arm_index(1, k), p) for k, p in enumerate(arms[1])], "D", sy + long + gap, cx,
-         "down"),
-    )
+    cx, cy = sx + short // 2, sy + long // 2
+    walks = sorted((  # the longest arm first: the one likeliest not to fit
+        ("right", tuple((i, line[i]) for i in range(spinner + 1, len(line)))),
+        ("left", tuple((i, (line[i][1], line[i][0])) for i in range(spinner - 1, -1, -1))),
+        ("up", tuple((arm_index(0, k), p) for k, p in enumerate(arms[0]))),
+        ("down", tuple((arm_index(1, k), p) for k, p in enumerate(arms[1]))),
+    ), key=lambda walk: -len(walk[1]))
     placed = [PlacedTile(spinner, spinner_box, "vertical", s, s)]
     marks: list[EndMark] = []
-    for tiles, d, start, centre, side in walks:
-        end = (side, numbers[side]) if ends else None
-        # The main line may turn once more than the up and down arms: they stay above and
-        # below the spinner, it winds round them.
-        walked = _arm(tiles, d, start, centre, long, area, end, turns + (d in "RL"))
+    for side, tiles in walks:
+        walked = _snake(side, tiles, cx, cy, long, area, numbers[side] if ends else None)
         if walked is None:
             return None
         placed += walked[0]
@@ -147,40 +234,22 @@ def _cross(
     return Layout(area, long, 1, tuple(placed), tuple(marks))
 
 
-def _extent(pairs: Sequence[Pair], long: int) -> int:
-    """Length of a straight arm: a tile is long, a crosswise double short, plus gaps."""
-    return sum((long // 2 if a == b else long) + _gap(long) for a, b in pairs)
-
-
 def _attempt(
     line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool, long: int,
-    turns: int = 1,
 ) -> Layout | None:
-    """The cross with tiles ``long`` px long, the spinner placed where it first fits."""
+    """The cross with tiles ``long`` px long, the spinner placed where it first fits: the
+    middle of the area first, then places a tile's width apart ever further from it."""
     x0, y0, x1, y1 = area
     short = long // 2
-    # The spinner where straight arms would balance, then nearby places...
-    left, right = _extent(line[:spinner], long), _extent(line[spinner + 1 :], long)
-    up, down = _extent(arms[0], long), _extent(arms[1], long)
-    room = _badge(long) + _gap(long)
-    nx = (x0 + x1 - short) // 2 + (left - right) // 2
-    ny = (y0 + y1 - long) // 2 + (up - down) // 2
-    # ... and where one straight arm just fits, the other turning sooner.
-    fit_x = (x0 + left + room, x1 - short - right - room)
-    fit_y = (y0 + up + room, y1 - long - down - room)
-    xs = sorted(
-        {min(max(x, x0), x1 - short)
-         for x in (nx, *fit_x, sum(fit_x) // 2, *(nx + f * long for f in (-1, 1, -2, 2)))},
-        key=lambda x: abs(x - nx),
-    )
-    ys = sorted(
-        {min(max(y, y0), y1 - long)
-         for y in (ny, *fit_y, sum(fit_y) // 2, *(ny + f * long for f in (-1, 1, -2, 2)))},
-        key=lambda y: abs(y - ny),
-    )
+    mx, my = (x0 + x1 - short) // 2, (y0 + y1 - long) // 2
+    step = max(2, short)
+    xs = sorted(range(mx - (mx - x0) // step * step, x1 - short + 1, step),
+                key=lambda x: (abs(x - mx), x))
+    ys = sorted(range(my - (my - y0) // step * step, y1 - long + 1, step),
+                key=lambda y: (abs(y - my), y))
     for sy in ys:
         for sx in xs:
-            found = _cross(line, spinner, arms, area, long, sx, sy, ends, turns)
+            found = _cross(line, spinner, arms, area, long, sx, sy, ends)
             if found is not None:
                 return found
     return None
@@ -199,12 +268,10 @@ def _search(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: b
         else:
             best, hi = found, mid - 1
     if best is None:
-        # Rare long arms under a banner: every size, largest first, then arms turning twice.
-        for turns in (1, 2):
-            for long in TILE_SIZES:
-                found = _attempt(line, spinner, arms, area, ends, long, turns)
-                if found is not None:
-                    return found
+        for long in TILE_SIZES:  # rare long arms under a banner: every size, largest first
+            found = _attempt(line, spinner, arms, area, ends, long)
+            if found is not None:
+                return found
         raise ValueError(f"a cross of {len(line) + sum(map(len, arms))} tiles does not fit")
     index = TILE_SIZES.index(best.tile)
     for bigger in TILE_SIZES[max(0, index - 2) : index]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,9 +49,12 @@ def _grid(*cells: tuple[int, int]) -> tuple[tuple[float, float], ...]:
 _HEX = tuple((0.5 + 0.29 * x, 0.5 + 0.29 * y) for x, y in (
     (-1.0, 0.0), (1.0, 0.0), (-0.5, -0.866), (0.5, -0.866), (-0.5, 0.866), (0.5, 0.866)))
 
+_RING = tuple((0.5 + 0.32 * math.cos(math.pi * (k + 0.5) / 4),
+               0.5 + 0.32 * math.sin(math.pi * (k + 0.5) / 4)) for k in range(8))
+
 #: Pip centres (x, y as fractions of the half) and radius per number, 0 to 9. Up to 6 the
-#: classic faces; 7 is a hexagon round a centre pip, 8 two columns of four, 9 a full square,
-#: so the three read apart by shape alone.
+#: classic faces; 7 is a hexagon round a centre pip, 8 a ring of eight, 9 a full square, so
+#: the three read apart by shape alone, with pips as large as the nine's.
 PIP_LAYOUTS: dict[int, tuple[tuple[tuple[float, float], ...], float]] = {
     0: ((), 0.105),
     1: (_grid((1, 1)), 0.105),
@@ -60,7 +64,7 @@ PIP_LAYOUTS: dict[int, tuple[tuple[tuple[float, float], ...], float]] = {
     5: (_grid((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 0.105),
     6: (_grid((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)), 0.105),
     7: ((*_HEX, (0.5, 0.5)), 0.1),
-    8: (tuple((x, 0.17 + 0.22 * r) for x in (0.27, 0.73) for r in range(4)), 0.085),
+    8: (_RING, 0.1),
     9: (_grid(*((c, r) for r in range(3) for c in range(3))), 0.1),
 }
 

@@ -75,7 +75,11 @@ def test_the_spinner_is_drawn_with_four_arms() -> None:
     check_cross(m)
     layout = table_layout(m.public_view())
     up = [p for p in layout.tiles if p.index >= UP and p.index < DOWN]
-    assert up[-1].orientation == "horizontal"  # 3-3 lies across the up arm
+    # The up arm rises a tile's length (3-5 upright), then winds to the right: the 3-3 lies
+    # across that row, upright beside the 3-5's far half.
+    assert [p.orientation for p in up] == ["vertical", "vertical"]
+    stem, double = up
+    assert double.box[0] > stem.box[2] and double.box[1] < stem.box[1] + stem.box[3] // 2
     png = render_table(m.public_view(), ["Ann", "Bob"])
     assert Image.open(io.BytesIO(png)).size == (1024, 960)
 
