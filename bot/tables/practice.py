@@ -16,7 +16,7 @@ from bot import computer
 from bot.errors import NotYourTurn, ServiceError, TableFinished
 from bot.hint import Hint
 from bot.store.table_extras import PracticeRepo
-from bot.tables.service import TableService
+from bot.tables.service import TableInfo, TableService
 from domino import View
 
 #: Hints kept per table service: (table, state, seat) -> the view and its hint.
@@ -68,6 +68,12 @@ async def is_practice(service: TableService, table_id: int) -> bool:
     return bool(await PracticeRepo(service.store.db).among([table_id]))
 
 
+async def offers_hints(service: TableService, info: TableInfo) -> bool:
+    """Whether the table's hands offer the Hint: a practice table's, but not a daily deal's
+    (its result is the player's own)."""
+    return "daily" not in info.table.options and await is_practice(service, info.id)
+
+
 async def mark(service: TableService, table_id: int) -> None:
     """Make ``table_id`` a practice table (its hands offer hints)."""
     await PracticeRepo(service.store.db).add(table_id)
@@ -86,7 +92,7 @@ async def hint_at(
     info = await service.get(table_id)
     if info.status != "running":
         raise TableFinished("This table is closed.")
-    if not await is_practice(service, table_id):
+    if not await offers_hints(service, info):
         raise ServiceError("Hints are for practice tables only.")
     views: Sequence[View] = await service.views_for(table_id, user_id)
     acting = next(
@@ -108,4 +114,6 @@ async def hint_at(
     return found
 
 
-__all__ = ["CACHED_HINTS", "Hints", "hint_at", "hints_of", "is_practice", "mark"]
+__all__ = [
+    "CACHED_HINTS", "Hints", "hint_at", "hints_of", "is_practice", "mark", "offers_hints"
+]

@@ -745,18 +745,24 @@ class TableService:
         locale: str | None = None,
         within: Callable[[Transaction, int], Awaitable[None]] | None = None,
         public_place: bool = False,
+        seed: int | None = None,
+        deal: dict[str, Any] | None = None,
+        level: str | None = None,
     ) -> TableInfo:
-        """Open a table whose people are chosen already (an event's board) and start its match
-        at once in a thread of its own: ``people`` holds (user id, name) per seat group, None
-        for a computer. ``within(tx, table_id)`` writes what belongs with it in the same
-        transaction. The per-person and per-server limits do not apply (the event has its own).
+        """Open a table whose people are chosen already (an event's board, a daily deal) and
+        start its match at once in a thread of its own: ``people`` holds (user id, name) per
+        seat group, None for a computer (of ``level``, else the service's). ``within(tx,
+        table_id)`` writes what belongs with it in the same transaction; ``seed`` and ``deal``
+        fix the match's deals (else a new seed). The per-person and per-server limits do not
+        apply (the event has its own).
         """
         self._check_owned(guild_id)
         groups = seat_groups(ruleset)
         if len(people) != len(groups):
             raise ValueError(f"a {ruleset.id} table seats {len(groups)} people or computers")
-        seed = self.seed_source()
-        match = Match.new(ruleset, seed)
+        if seed is None:
+            seed = self.seed_source()
+        match = Match.new(ruleset, seed, deal)
         now = self.clock()
         async with self.store.transaction() as tx:
             row = await tx.tables.create(
@@ -774,7 +780,7 @@ class TableService:
             for group, person in zip(groups, people, strict=True):
                 for s in group:
                     if person is None:
-                        seats[s] = _computer_seat(row.id, s, self.ai_level)
+                        seats[s] = _computer_seat(row.id, s, level or self.ai_level)
                     else:
                         seats[s] = SeatRow(row.id, s, person[0], person[1], "human")
             for seat_row in seats:
@@ -784,7 +790,9 @@ class TableService:
                 await tx.players.upsert(person[0], person[1], now=now)
             rt = _Table(row=row, ruleset=ruleset, seats=seats)
             timers = self._turn_deadlines(rt, now, hand_ended=False, match=match, seats=seats)
-            await tx.matches.create(row.id, ruleset=ruleset.to_dict(), seed=seed, now=now)
+            await tx.matches.create(
+                row.id, ruleset=ruleset.to_dict(), seed=seed, now=now, deal=deal
+            )
             await tx.tables.set_status(row.id, "running", now=now)
             await tx.tables.set_messages(row.id, now=now, thread_id=0)
             await tx.deadlines.replace(row.id, (), timers)

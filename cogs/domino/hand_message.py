@@ -80,7 +80,7 @@ async def hint_buttons(
     """The Hint button for the player to move at a practice table (none elsewhere)."""
     if acting is None or info.status != "running":
         return []
-    if not await practice.is_practice(service, info.id):
+    if not await practice.offers_hints(service, info):
         return []
     return [
         HintButton(

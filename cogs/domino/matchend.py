@@ -116,7 +116,8 @@ class Wrapup:
                 self.bot, self.service.store, info.table.guild_id, links.match_path(info.id)
             )
         rematch: tuple[str, RematchButton | None] | None = None
-        if humans(info) and "tournament" not in info.table.options:  # an event's: no rematch
+        # An event's table or a daily deal's: no rematch.
+        if humans(info) and not {"tournament", "daily"} & set(info.table.options):
             if offer is None:
                 offer = tr(
                     locale,
