@@ -27,6 +27,7 @@ from openskill.models import PlackettLuce
 from bot.achievements.rules import Moments, moments_of
 from bot.achievements.service import award_match
 from bot.achievements.store import AchievementRepo
+from bot.daily.store import DailyRepo
 from bot.records.inactivity import Inactivity
 from bot.records.periods import period_lines
 from bot.records.periods_store import PeriodRepo
@@ -376,6 +377,7 @@ class Records(TableObserver):
             await SeasonRepo(tx.db).forget(user_id)
             await AchievementRepo(tx.db).forget(user_id)
             await TournamentRepo(tx.db).forget(user_id, alias)
+            await DailyRepo(tx.db).forget(user_id, alias)
             forget = ForgetRepo(tx.db)
             tables = [t.table_id for t in await forget.open_tables_of(user_id)]
             await forget.add(tables, user_key(user_id), alias, now=self.clock())

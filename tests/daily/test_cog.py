@@ -1,0 +1,208 @@
+"""``/domino daily`` through the real discord.py path and the fake Discord."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from pathlib import Path
+from typing import Any
+
+from bot.settings import Settings
+from tests.cogs.helpers import (
+    FakeClock,
+    TestBot,
+    answer,
+    button,
+    game_message,
+    play_until_over,
+    settings_for,
+    settle,
+)
+from tests.daily.conftest import BUDGET
+from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
+
+GIF = b"GIF8"
+
+
+def at(day: str, hour: int = 12, minute: int = 0, second: int = 0) -> float:
+    d = dt.date.fromisoformat(day)
+    return dt.datetime(d.year, d.month, d.day, hour, minute, second, tzinfo=dt.UTC).timestamp()
+
+
+class DailyBot(TestBot):
+    """The test bot with quick experts (a short search) and the daily deal's seeds fixed."""
+
+    __test__ = False
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(settings, **kwargs)
+        self.service_options["ai_budget"] = BUDGET
+        seeds = itertools.count(500)
+        self.daily_options = {"expert_budget": BUDGET, "seed_source": lambda: next(seeds)}
+
+    @property
+    def daily_cog(self) -> Any:
+        cog = self.get_cog("Daily")
+        assert cog is not None
+        return cog
+
+
+def daily_factory(fake: FakeDiscord, db: Path, clock: FakeClock) -> Any:
+    return lambda: DailyBot(settings_for(fake, db), clock=clock)
+
+
+async def idle(bot: DailyBot) -> None:
+    await settle(bot)
+    await bot.daily_cog.idle()
+    await settle(bot)
+
+
+async def start(fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str) -> tuple[int, int]:
+    """``/domino daily play``: the answer says where; returns (thread, table)."""
+    result = await fake.slash(user, fake.channel_id, "domino daily play", {"variant": variant})
+    (answer,) = await result.wait_for_followups(1)
+    assert answer.ephemeral and "deal is ready in <#" in answer.text(), answer.text()
+    thread = int(answer.text().split("<#", 1)[1].split(">", 1)[0])
+    await idle(bot)
+    (info,) = [t for t in bot.svc.open_tables() if t.table.channel_id == thread]
+    return thread, info.id
+
+
+async def play_attempt(
+    fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str
+) -> StoredMessage:
+    """Start and play the whole attempt through Discord; the result post in the thread."""
+    thread, table_id = await start(fake, bot, user, variant)
+    legs = 0
+    while True:
+        await play_until_over(fake, bot, table_id, [user])
+        legs += 1
+        await idle(bot)
+        running = [t for t in bot.svc.open_tables() if t.table.channel_id == thread]
+        if not running:
+            break
+        (info,) = running
+        table_id = info.id
+    post = await fake.wait_for(
+        lambda: next((m for m in fake.messages(thread) if "your result is" in m.text()), None),
+        what="the daily result post",
+    )
+    assert legs == (1 if variant == "partners" else 2)
+    return post
+
+
+async def board(fake: FakeDiscord, user: FakeUser, **options: str) -> str:
+    result = await fake.slash(user, fake.channel_id, "domino daily board", options)
+    message = result.message if result.message is not None else result.followups[0]
+    assert message.ephemeral
+    return message.text()
+
+
+async def test_a_daily_deal_played_refused_again_boarded_and_its_streak_counted(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice *the* Great")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    clock.now = at("2026-11-27", 23, 59, 59)  # a second before midnight UTC
+    async with running_bot(fake, daily_factory(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        thread, table_id = await start(fake, bot, alice, "partners")
+        channel = fake.channels[thread]
+        assert channel.type == 12 and not channel.invitable  # a private thread
+        game = await game_message(fake, bot, table_id)
+        assert game.channel_id == thread
+        # A stranger's click on the table is refused privately and changes nothing.
+        seq = (await bot.svc.get(table_id)).seq
+        stranger = await fake.click(bob, game, button(game, "tiles"))
+        said = await answer(stranger)
+        assert stranger.ephemeral and "not seated" in said, said
+        assert (await bot.svc.get(table_id)).seq == seq
+        assert not [c for c in game.custom_ids() if c.startswith("domino:hint:")]
+        clock.now = at("2026-11-28", 0, 0, 30)  # played after midnight: it keeps its day
+        await play_until_over(fake, bot, table_id, [alice])
+        await idle(bot)
+        post = await fake.wait_for(
+            lambda: next((m for m in fake.messages(thread) if "your result is" in m.text()), None),
+            what="the daily result post",
+        )
+        text = post.text()
+        assert "Daily deal of 2026-11-27 · Partners" in text, text
+        assert "Your streak: 1 day in a row." in text and "The expert" in text
+        (gif,) = post.attachments
+        assert gif.filename == "expert.gif" and gif.data.startswith(GIF)
+        ends = [m for m in fake.messages(thread) if "Rematch" in m.text()]
+        assert not ends  # a daily deal offers no rematch
+        # Only one result post, even after a restart (it is marked published).
+    async with running_bot(fake, daily_factory(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        await idle(bot)
+        assert len([m for m in fake.messages(thread) if "your result is" in m.text()]) == 1
+        # The board of that day: no spoilers for Bob, who did not play it.
+        clock.now = at("2026-11-27", 23, 59, 59)
+        shown = await board(fake, alice)
+        assert "1. Alice \\*the\\* Great" in shown, shown
+        hidden = await board(fake, bob)
+        assert "No spoilers" in hidden and "1 player has finished it so far." in hidden
+        assert "Alice" not in hidden
+        # A second attempt that day is refused clearly and changes nothing.
+        clock.now = at("2026-11-27", 23, 59, 59)
+        threads = len(fake.threads())
+        again = await fake.slash(
+            alice, fake.channel_id, "domino daily play", {"variant": "partners"}
+        )
+        assert again.ephemeral and "already" in again.text(), again.text()
+        assert len(fake.threads()) == threads and not bot.svc.open_tables()
+        # The next day: a new deal, and the streak counts two days.
+        clock.now = at("2026-11-28", 9)
+        post = await play_attempt(fake, bot, alice, "draw")
+        assert "Your streak: 2 days in a row." in post.text(), post.text()
+        assert "From your first seat" in post.text()
+        assert "Your streak: 2 days" in await board(fake, alice, variant="draw", scope="global")
+
+
+async def test_a_restart_mid_deal_resumes_it(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    clock.now = at("2026-11-27", 10)
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(fake, daily_factory(fake, db, clock)) as bot:
+        thread, table_id = await start(fake, bot, alice, "all-fives")
+        await play_until_over(fake, bot, table_id, [alice], stop=lambda turns: turns >= 2)
+        await idle(bot)
+    async with running_bot(fake, daily_factory(fake, db, clock)) as bot:
+        await idle(bot)
+        assert (await bot.svc.get(table_id)).status == "running"
+        await play_until_over(fake, bot, table_id, [alice])
+        await idle(bot)
+        (info,) = [t for t in bot.svc.open_tables() if t.table.channel_id == thread]
+        await play_until_over(fake, bot, info.id, [alice])
+        await idle(bot)
+        post = await fake.wait_for(
+            lambda: next((m for m in fake.messages(thread) if "your result is" in m.text()), None),
+            what="the daily result post",
+        )
+        assert "From your first seat" in post.text()
+
+
+async def test_bad_input_gets_a_clear_answer(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    async with running_bot(fake, daily_factory(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        # No private threads allowed here: said, and nothing opened.
+        fake.deny(fake.channel_id, "create_thread")
+        result = await fake.slash(alice, fake.channel_id, "domino daily play", {})
+        said = await answer(result)
+        assert "I am missing a permission" in said, said
+        fake.allow(fake.channel_id)
+        assert not bot.svc.open_tables()
+        assert await bot.svc.store.db.fetchval("SELECT COUNT(*) FROM daily_attempts") == 0
+        # Inside a thread: the daily deal wants a text channel.
+        other = fake.add_thread(fake.channel_id, "chat", owner=alice)
+        inside = await fake.slash(alice, other.id, "domino daily play", {})
+        assert "text channel" in await answer(inside)
