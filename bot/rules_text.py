@@ -368,6 +368,40 @@ TOURNAMENT: Rules = (
                                 "tables.")),
 )
 
+# Translators: /domino rules daily, one paragraph per entry: the daily deal (the same deal for
+# everyone each day, against expert computers). Keep **bold**.
+DAILY_TITLE = NC_("rules daily", "The daily deal")
+DAILY: Rules = (
+    (0, NC_("rules daily", "Each UTC day has one deal per variant among partners, draw and "
+                           "All Fives, the same for everyone (/domino daily play), played at "
+                           "once in a private thread against expert computers.")),
+    (1, NC_("rules daily", "Its seed is drawn at random by the day's first attempt and kept: "
+                           "nobody can work it out ahead. **Our decision.**")),
+    (1, NC_("rules daily", "One attempt per person, day and variant. An attempt keeps the UTC "
+                           "day it started on, however late it ends. **Our decision.**")),
+    (1, NC_("rules daily", "One hand is played. **Partners:** you and an expert partner "
+                           "against two experts. **Draw and All Fives:** the same deal twice, "
+                           "duplicate style: first with your seat's tiles, then holding your "
+                           "opponent's (the undealt tiles in the same order), so the luck of "
+                           "the deal cancels out. **Our decision:** one deal from both seats; "
+                           "you remember the first leg's tiles, the computers do not.")),
+    (1, NC_("rules daily", "The result is the points your side scored over the hand minus the "
+                           "opponents', added up over the legs (in All Fives the points made at "
+                           "the ends count too). **Our decision:** a leg you resign counts "
+                           "-100.")),
+    (1, NC_("rules daily", "Daily deals are not rated and offer no Hint.")),
+    (1, NC_("rules daily", "Your streak is the days in a row on which you started a daily deal "
+                           "(any variant), up to today, or up to yesterday while today has none "
+                           "yet. **Our decision.**")),
+    (1, NC_("rules daily", "The day's board (this server's players, or everyone's) ranks by "
+                           "result, then by who finished first, and shows the results only to "
+                           "someone who finished that day's deal of that variant: no spoilers. "
+                           "**Our decision:** equal results share a place.")),
+    (1, NC_("rules daily", "When you have finished, the expert's own play of the deal (every "
+                           "seat an expert, your first seat's tiles) is posted in your thread as "
+                           "a replay, with its score.")),
+)
+
 # Variants the engine plays that the bot does not offer yet (domino.STAGED).
 STAGED_RULES: dict[str, Rules] = {}
 
@@ -415,3 +449,10 @@ def tournament_rules(
 ) -> tuple[str, list[Paragraph]]:
     """The title and the rules of a tournament, in the language of ``locale``."""
     return trc(locale, *TOURNAMENT_TITLE), translated(locale, TOURNAMENT, option)
+
+
+def daily_rules(
+    locale: str | None, option: Callable[[str], str] = str
+) -> tuple[str, list[Paragraph]]:
+    """The title and the rules of the daily deal, in the language of ``locale``."""
+    return trc(locale, *DAILY_TITLE), translated(locale, DAILY, option)

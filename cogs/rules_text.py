@@ -40,6 +40,12 @@ def tournament_rules(locale: str | None) -> str:
     return f"**{title}**\n" + markdown(paragraphs)
 
 
+def daily_rules(locale: str | None) -> str:
+    """What ``/domino rules daily`` shows: how the daily deal is played."""
+    title, paragraphs = rules.daily_rules(locale, code)
+    return f"**{title}**\n" + markdown(paragraphs)
+
+
 def rules_text(locale: str | None, variant: str) -> str:
     """What ``/domino rules variant`` shows: the variant's rules, then the common ones."""
     return variant_rules(locale, variant) + "\n\n" + common_rules(locale)
@@ -69,6 +75,8 @@ def rules_document() -> str:
     title, paragraphs = rules.common_rules(None, code)
     lines += [f"## {title}", "", markdown(paragraphs), ""]
     title, paragraphs = rules.tournament_rules(None, code)
+    lines += [f"## {title}", "", markdown(paragraphs), ""]
+    title, paragraphs = rules.daily_rules(None, code)
     return "\n".join(lines) + f"## {title}\n\n" + markdown(paragraphs) + "\n"
 
 

@@ -9,8 +9,12 @@ from domino import OPTION_CHOICES
 
 #: The variants, by their short description.
 VARIANT_CHOICES = [Choice(name=locale_str(v[1]), value=k) for k, v in texts.VARIANTS.items()]
-#: What ``/domino rules`` explains: a variant, or how a tournament is played.
-RULES_CHOICES = [*VARIANT_CHOICES, Choice(name=locale_str("Tournaments"), value="tournament")]
+#: What ``/domino rules`` explains: a variant, how a tournament or the daily deal is played.
+RULES_CHOICES = [
+    *VARIANT_CHOICES,
+    Choice(name=locale_str("Tournaments"), value="tournament"),
+    Choice(name=locale_str("The daily deal"), value="daily"),
+]
 #: Every target a variant offers.
 TARGETS = sorted({t for c in OPTION_CHOICES.values() for t in c.get("target", ())})
 TARGET_CHOICES = [Choice(name=str(t), value=t) for t in TARGETS]

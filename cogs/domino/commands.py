@@ -38,7 +38,7 @@ from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
 from cogs.names import table_name
 from cogs.places import place_of
-from cogs.rules_text import common_rules, rules_text, tournament_rules
+from cogs.rules_text import common_rules, daily_rules, rules_text, tournament_rules
 from domino import PRESETS
 
 log = logging.getLogger(__name__)
@@ -233,6 +233,8 @@ class DominoCog(
                 embed.set_footer(text=tr(locale, "/domino rules variant: … shows the full rules."))
             elif variant == "tournament":
                 embed = discord.Embed(description=tournament_rules(locale), colour=BLUE)
+            elif variant == "daily":
+                embed = discord.Embed(description=daily_rules(locale), colour=BLUE)
             else:
                 # Five lines first (what a newcomer needs at the table), then every rule.
                 short = discord.Embed(

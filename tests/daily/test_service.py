@@ -282,3 +282,14 @@ async def test_forgetting_a_person_takes_his_name_off_the_boards(
     assert await daily.attempt("2026-11-27", "partners", ALICE) is None
     await tables.idle()
     await run(tables, clock)
+
+
+def test_the_daily_rules_are_said_in_every_language() -> None:
+    """``/domino rules daily``: every paragraph translated, in one embed."""
+    from cogs.rules_text import SHOWN_LOCALES, daily_rules
+
+    english = daily_rules("en-US")
+    assert "**Our decision:** a leg you resign counts -100." in english
+    for locale in SHOWN_LOCALES:
+        shown = daily_rules(locale)
+        assert len(shown) <= 4096 and (shown == english) == (locale == "en-US"), locale
