@@ -4,7 +4,8 @@ Discord that runs in the test's process.
 The settings come from the environment as for ``python -m bot`` (``DATABASE_URL``,
 ``SHARD_COUNT``, ``SHARD_IDS``, ``DISCORD_TOKEN`` …). ``FAKE_DISCORD_URL`` (``http://host:port``)
 points discord.py's REST base and gateway at the fake, as ``tests.fakediscord`` does in-process;
-``LEASE_TTL`` sets short leases; computers move after ``COMPUTER_DELAY`` seconds. The process
+``LEASE_TTL`` sets short leases; computers move after ``COMPUTER_DELAY`` seconds (``AI_BUDGET``:
+seconds of search of each of their moves). The process
 prints ``ready`` on its standard output once Discord's READY came and every table it holds is
 loaded, then runs until it is killed or stopped (SIGTERM closes it cleanly). Computers answer
 at once (no human-like pace). ``TIME_SCALE`` makes the table service's clock run that many
@@ -73,6 +74,7 @@ async def main() -> int:
             "computer_pace": None if scale == 1 else FAST_PACE,
             "hand_pause": float(os.environ.get("HAND_PAUSE", "0.05")),
             "ai_level": "easy",
+            **({"ai_budget": float(os.environ["AI_BUDGET"])} if "AI_BUDGET" in os.environ else {}),
         },
         lease_ttl=float(os.environ["LEASE_TTL"]) if "LEASE_TTL" in os.environ else None,
     )

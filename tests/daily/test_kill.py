@@ -1,0 +1,99 @@
+"""SIGKILLs of a real bot process in the middle of a daily deal (both backends): between its
+two legs, and when its result reached Discord but the bot never learnt it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.daily.store import AttemptRow, DailyRepo
+from bot.settings import sqlite_url
+from bot.store import POSTGRES, SQLITE, Store
+from cogs.daily import nonce
+from tests.fakediscord import FakeDiscord, RequestRecord
+from tests.fakediscord.plugin import fake_discord
+from tests.scale.cluster import Table, play, watching
+from tests.scale.test_kill import committed, posted
+
+__all__ = ["fake_discord"]
+
+WHOLE_TEST = 180.0
+LEASE_TTL = 1.0
+RESULT = "your result is"
+
+
+@pytest.fixture(params=[SQLITE, POSTGRES])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == SQLITE:
+        return sqlite_url(tmp_path / "bot.sqlite3")
+    return str(request.getfixturevalue("postgres_databases").migrated())
+
+
+async def legs_of(store: Store, user_id: int, count: int) -> list[int]:
+    """The tables of the person's daily legs, once there are ``count`` of them."""
+    deadline = time.monotonic() + 30
+    while True:
+        rows = await store.db.fetchall(
+            "SELECT table_id FROM daily_legs WHERE user_id = ? ORDER BY leg", (user_id,)
+        )
+        if len(rows) >= count:
+            return [int(r["table_id"]) for r in rows]
+        assert time.monotonic() < deadline, f"{len(rows)} leg(s), waiting for {count}"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
+    fake_discord: FakeDiscord, database_url: str, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(2001, "alice", "Alice")
+    options = {"shard_count": 1, "lease_ttl": LEASE_TTL, "env": {"AI_BUDGET": "0.01"}}
+    async with watching(fake, database_url, tmp_path, timeout=WHOLE_TEST, **options) as w:
+        first = await w.procs.start("first", "0")
+        await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
+        asked = await fake.slash(alice, fake.channel_id, "domino daily play", {"variant": "draw"})
+        (answer,) = await asked.wait_for_followups(1)
+        thread = int(answer.text().split("<#", 1)[1].split(">", 1)[0])
+        (leg0,) = await legs_of(w.store, alice.id, 1)
+        # Killed at the first request after the commit that ends the first leg's match: the
+        # second leg is opened by the next process.
+        wire = fake.tripwire(committed(w.store, leg0, end=True), first.kill, before=True)
+        await play(fake, w.observer, Table(alice, thread, id=leg0), stall=30)
+        await asyncio.wait_for(wire.fired.wait(), 30)
+        await first.proc.wait()
+
+        second = await w.procs.start("second", "0")
+        _, leg1 = await legs_of(w.store, alice.id, 2)
+        attempt = (await DailyRepo(w.store.db).unsettled())[0]
+        key = AttemptRow(attempt.day, "draw", alice.id, "", None, None, None, 2, 0.0)
+
+        def result_post(r: RequestRecord) -> bool:
+            return posted(lambda n: n == nonce(key, "r"))(r)
+
+        # Killed once Discord holds the result post, before the bot learnt it.
+        wire = fake.tripwire(result_post, second.kill, before=False)
+        await play(fake, w.observer, Table(alice, thread, id=leg1), stall=30)
+        await asyncio.wait_for(wire.fired.wait(), 60)
+        await second.proc.wait()
+
+        await w.procs.start("third", "0")
+        deadline = time.monotonic() + 30
+        while True:
+            done = await DailyRepo(w.store.db).attempt(attempt.day, "draw", alice.id)
+            assert done is not None
+            if done.published:
+                break
+            assert time.monotonic() < deadline, "the result was never marked published"
+            await asyncio.sleep(0.05)
+        legs = await DailyRepo(w.store.db).legs(attempt.day, "draw", alice.id)
+        assert [leg.leg for leg in legs] == [0, 1] and None not in [leg.points for leg in legs]
+        assert done.result == sum(leg.points or 0 for leg in legs)
+        posts = [m for m in fake.messages(thread) if RESULT in m.text()]
+        assert len(posts) == 1, [m.text() for m in posts]
+        assert posts[0].attachments and posts[0].attachments[0].filename == "expert.gif"
+        sent = [r for r in fake.requests if result_post(r)]
+        assert len(sent) == 2  # posted again after the kill; Discord kept the first
+    assert not fake.unknown_routes
