@@ -307,6 +307,7 @@ class DailyCog(commands.Cog, name=COG_NAME):
         """Open the person's private thread and start his attempt there."""
         locale = interaction.locale.value
         user = interaction.user
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.daily.check(variant, user.id)
         channel = interaction.channel
         perms = interaction.app_permissions
@@ -325,7 +326,6 @@ class DailyCog(commands.Cog, name=COG_NAME):
             )
             return
         domino = self._domino()
-        await interaction.response.defer(ephemeral=True, thinking=True)
         guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
         thread = await channel.create_thread(
             name=tr(guild_locale, "Daily deal · {variant}",

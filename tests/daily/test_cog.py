@@ -150,7 +150,8 @@ async def test_a_daily_deal_played_refused_again_boarded_and_its_streak_counted(
         again = await fake.slash(
             alice, fake.channel_id, "domino daily play", {"variant": "partners"}
         )
-        assert again.ephemeral and "already" in again.text(), again.text()
+        said = await answer(again)
+        assert again.ephemeral and "already" in said, said
         assert len(fake.threads()) == threads and not bot.svc.open_tables()
         # The next day: a new deal, and the streak counts two days.
         clock.now = at("2026-11-28", 9)

@@ -4,6 +4,7 @@ two legs, and when its result reached Discord but the bot never learnt it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 
@@ -13,9 +14,9 @@ from bot.daily.store import AttemptRow, DailyRepo
 from bot.settings import sqlite_url
 from bot.store import POSTGRES, SQLITE, Store
 from cogs.daily import nonce
-from tests.fakediscord import FakeDiscord, RequestRecord
+from tests.fakediscord import FakeDiscord, RequestRecord, Tripwire
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import Table, play, watching
+from tests.scale.cluster import Table, Watch, play, watching
 from tests.scale.test_kill import committed, posted
 
 __all__ = ["fake_discord"]
@@ -45,6 +46,22 @@ async def legs_of(store: Store, user_id: int, count: int) -> list[int]:
         await asyncio.sleep(0.05)
 
 
+async def play_until(fake: FakeDiscord, w: Watch, table: Table, wire: Tripwire) -> None:
+    """The person plays his turns until the tripwire kills the bot (a click the kill leaves
+    unanswered is dropped)."""
+    game = asyncio.create_task(play(fake, w.observer, table, stall=30))
+    fired = asyncio.create_task(wire.fired.wait())
+    done, _ = await asyncio.wait({game, fired}, timeout=90, return_when=asyncio.FIRST_COMPLETED)
+    if fired not in done:
+        fired.cancel()
+        game.result()  # the play's own failure, else the leg ended before the kill
+        await asyncio.wait_for(wire.fired.wait(), 60)
+        return
+    game.cancel()
+    with contextlib.suppress(BaseException):
+        await game
+
+
 async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
     fake_discord: FakeDiscord, database_url: str, tmp_path: Path
 ) -> None:
@@ -54,15 +71,16 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
     async with watching(fake, database_url, tmp_path, timeout=WHOLE_TEST, **options) as w:
         first = await w.procs.start("first", "0")
         await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
-        asked = await fake.slash(alice, fake.channel_id, "domino daily play", {"variant": "draw"})
+        asked = await fake.slash(
+            alice, fake.channel_id, "domino daily play", {"variant": "draw"}, timeout=30
+        )
         (answer,) = await asked.wait_for_followups(1)
         thread = int(answer.text().split("<#", 1)[1].split(">", 1)[0])
         (leg0,) = await legs_of(w.store, alice.id, 1)
         # Killed at the first request after the commit that ends the first leg's match: the
         # second leg is opened by the next process.
         wire = fake.tripwire(committed(w.store, leg0, end=True), first.kill, before=True)
-        await play(fake, w.observer, Table(alice, thread, id=leg0), stall=30)
-        await asyncio.wait_for(wire.fired.wait(), 30)
+        await play_until(fake, w, Table(alice, thread, id=leg0), wire)
         await first.proc.wait()
 
         second = await w.procs.start("second", "0")
@@ -75,8 +93,7 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
 
         # Killed once Discord holds the result post, before the bot learnt it.
         wire = fake.tripwire(result_post, second.kill, before=False)
-        await play(fake, w.observer, Table(alice, thread, id=leg1), stall=30)
-        await asyncio.wait_for(wire.fired.wait(), 60)
+        await play_until(fake, w, Table(alice, thread, id=leg1), wire)
         await second.proc.wait()
 
         await w.procs.start("third", "0")
