@@ -3,8 +3,9 @@
 The opener sits in one row; the right part of the line runs away from it (to the right,
 then turning down at the edge and coming back), the left part runs the other way (to the
 left, then turning up). A tile that does not fit before the edge becomes a corner: it is
-stood upright in the margin column, and the next row starts under (or over) it. Doubles
-lie crosswise. Every row is one long tile high, so doubles never touch the next row.
+stood upright half way between its row and the next, and the next row starts beside it.
+Doubles lie crosswise. Rows are a tile and a half apart, so a double reaches half way to the
+next row; when two doubles of neighbouring rows would meet, the rows are a tile apart.
 
 One extra "ghost" slot is reserved after each open end: the picture draws the end's number
 there, exactly where the next tile would go, so it can never cover a tile.

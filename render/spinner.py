@@ -1,10 +1,10 @@
 """Geometry of an All Fives layout once its spinner is open on four sides: a cross.
 
 The spinner (the first double) stands crosswise in the main line, which runs left and right
-of it; the "up" and "down" arms run above and below it. An arm that reaches the edge turns
-once, clockwise (right turns down, down turns left, left turns up, up turns right), so the
-four never meet. The largest tiles are taken with which the whole cross, with a square for
-each open end's number, fits the area without overlaps.
+of it; the "up" and "down" arms start above and below it. Each arm winds as a snake of rows
+in its own quarter of the area, like a pinwheel (see ``_FRAMES``), so the four never meet.
+The largest tiles are taken with which the whole cross, with a square for each open end's
+number, fits the area without overlaps.
 Before the spinner's up and down sides open, the usual snake of :mod:`render.layout` is used.
 """
 
