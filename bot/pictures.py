@@ -29,8 +29,10 @@ def hand_renderer() -> Callable[..., bytes] | None:
 
 
 def _warm_up() -> bool:
-    """Build what the renderer caches (fonts, palette) before the first move."""
+    """Build what the renderer caches (fonts, palette, and what every table's first pictures
+    share) before the first move."""
     render.table.palette()
+    render.warm_up()
     return True
 
 

@@ -11,6 +11,7 @@
   a move counter; :func:`~render.replay.write_replay` streams it into a file.
 - :data:`LABELS`: every word drawn (key -> English); pass translations as ``labels``.
 - :func:`table_layout` / :func:`hand_layout`: the geometry, for tests.
+- :func:`warm_up`: draw once, at start-up, what every table's first pictures share.
 """
 
 from render.hand import hand_layout, render_hand
@@ -18,6 +19,7 @@ from render.layout import Layout, layout_line
 from render.moves import LastMove, last_moves
 from render.replay import render_replay
 from render.table import LABELS, render_table, table_layout
+from render.warm import warm_up
 
 __all__ = ["LABELS", "LastMove", "Layout", "hand_layout", "last_moves", "layout_line",
-           "render_hand", "render_replay", "render_table", "table_layout"]
+           "render_hand", "render_replay", "render_table", "table_layout", "warm_up"]

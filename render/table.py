@@ -657,7 +657,7 @@ def _palette_bytes() -> bytes:
 
 #: Rows per band: a band is compressed on its own and reused while its sprites stay the same.
 BAND = 16
-BAND_CACHE = 8192
+BAND_CACHE = 32768  # about 50 MB when full: the latest picture of some 800 open tables
 
 
 BandKey = tuple[int, int, tuple[Op, ...]]  # (seats, band, the sprites that reach into it)

@@ -75,3 +75,21 @@ def test_the_file_is_a_valid_png_of_the_picture_drawn() -> None:
 @given(st.binary(max_size=3000), st.binary(max_size=3000))
 def test_checksums_of_two_pieces_combine_into_the_whole(a: bytes, b: bytes) -> None:
     assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+
+
+def test_a_new_tables_first_picture_reuses_what_start_up_drew() -> None:
+    """The bot's start-up draws what every table's first pictures share (the empty table's
+    bands, the frames): a new table's first picture, under other names, reuses them, and is
+    still the full redraw."""
+    from render import table, warm_up
+
+    table._KEPT._kept.clear()
+    warm_up()
+    for pid in sorted(PRESETS):
+        m = Match.new(preset(pid), 99)
+        names = [f"Player {pid} {seat}" for seat in range(m.ruleset.seats)]
+        view = m.apply(m.legal_actions()[-1]).public_view()
+        keys = table._bands(table._canvas(view, names, None, None, None))
+        reused = sum(band is not None for band in table._KEPT.get(keys))
+        assert reused >= len(keys) // 3, (pid, reused)
+        check(view, names)
