@@ -11,6 +11,12 @@ loaded, then runs until it is killed or stopped (SIGTERM closes it cleanly). Com
 at once (no human-like pace). ``TIME_SCALE`` makes the table service's clock run that many
 times faster than real time from the process's start on (turn timers run out within
 the clock's poll, half a second); ``CLOCK_START`` (Unix time) sets where that clock starts.
+``TIME_ORIGIN`` (Unix time) instead: the clock runs fast from that instant on, so the processes
+of one test share one time line (a deadline one stored falls due for the next at the same
+instant). ``CLOCK_POLL`` bounds the clock's sleeps (seconds; with a fast clock, a short poll
+lets deadlines fall due on time). ``TOURNAMENT_TURN_TIMER`` sets the turn timer of tournament
+tables (seconds, 30 or more). ``QUICK_IDENTIFY`` set: a session that is not the process's
+first identifies at once (the fake Discord has no five-second identify limit to honour).
 """
 
 from __future__ import annotations
@@ -38,6 +44,15 @@ class RunnerBot(DominoBot):
     async def on_ready(self) -> None:
         print("ready", flush=True)
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not os.environ.get("QUICK_IDENTIFY"):
+            await super().before_identify_hook(shard_id, initial=initial)
+
+    async def setup_hook(self) -> None:
+        await super().setup_hook()
+        if "CLOCK_POLL" in os.environ and self.service is not None:
+            self.service.scheduler.poll = float(os.environ["CLOCK_POLL"])
+
 
 def patch_discord(url: str) -> None:
     Route.BASE = f"{url}/api/v10"
@@ -55,19 +70,28 @@ def scaled_clock(scale: float, at: float | None = None) -> Callable[[], float]:
     return lambda: origin + (time.time() - start) * scale
 
 
+def shared_clock(scale: float, origin: float) -> Callable[[], float]:
+    """Unix time that has run ``scale`` times faster since ``origin``: every process given the
+    same origin reads the same time."""
+    return lambda: origin + (time.time() - origin) * scale
+
+
 async def main() -> int:
     patch_discord(os.environ["FAKE_DISCORD_URL"])
     settings = load_settings(None)
     setup_logging(settings.log_level)
     seeds = itertools.count(int(os.environ.get("SEED", "11")))
     scale = float(os.environ.get("TIME_SCALE", "1"))
+    if "TIME_ORIGIN" in os.environ:
+        clock = shared_clock(scale, float(os.environ["TIME_ORIGIN"]))
+    else:
+        start = os.environ.get("CLOCK_START")
+        clock = scaled_clock(scale, None if start is None else float(start))
     bot = RunnerBot(
         settings,
         service_options={
             "seed_source": lambda: next(seeds),
-            "clock": scaled_clock(
-                scale, float(os.environ["CLOCK_START"]) if "CLOCK_START" in os.environ else None
-            ),
+            "clock": clock,
             "computer_delay": float(os.environ.get("COMPUTER_DELAY", "0.05")),
             # Answer at once, not at a human pace; with a fast clock, in a few hundredths of a
             # second of real time (the hands still last long enough to be shown move by move).
@@ -78,6 +102,8 @@ async def main() -> int:
         },
         lease_ttl=float(os.environ["LEASE_TTL"]) if "LEASE_TTL" in os.environ else None,
     )
+    if "TOURNAMENT_TURN_TIMER" in os.environ:
+        bot.tournament_options = {"turn_timer": int(os.environ["TOURNAMENT_TURN_TIMER"])}
     bot._connection.guild_ready_timeout = 0.05
     bot.stop_on_sigterm = True
     async with bot:
