@@ -38,7 +38,7 @@ TIME_SCALE = 300
 LEASE_TTL = 2.0  # seconds: a short lease, yet renewed in time on a busy machine
 ROUNDS = 3
 PATIENCE = 1.0  # seconds a person waits for an answer before clicking again
-GRACE = 15  # minutes: 3 s of real time to click in at one's table, on a busy machine too
+GRACE = 30  # minutes (the most): 6 s of real time to click in at one's table on a busy machine
 SEAT_POST = re.compile(r"^Round (\d+), table (\d+): ")
 
 #: Stops the bot's process at a tripwire's instant and brings the event back on another one.
@@ -72,11 +72,14 @@ def titles(fake: FakeDiscord, guild_channels: set[int] | None = None) -> Counter
 class Crowd:
     """The people of an event: ``checkers`` press Check in on every round's post (one member
     per pair is enough); whoever a table's post mentions presses I'm here, but ``absent``
-    (per round) never does. Answers to the clicks are kept."""
+    and, in round 1, the no-show: the first person the first table post mentions who is not
+    in ``keep``    (per round) never does. Answers to the clicks are kept."""
 
     fake: FakeDiscord
     checkers: list[FakeUser]
     absent: dict[int, set[int]] = field(default_factory=dict)
+    keep: set[int] = field(default_factory=set)
+    no_show: int | None = None
     answers: list[str] = field(default_factory=list)
     clicks: list[InteractionResult] = field(default_factory=list)
     _done: set[tuple[int, str, int]] = field(default_factory=set)
@@ -128,6 +131,10 @@ class Crowd:
             people = list(self.checkers)
         elif cid.startswith("tournament:here:"):
             number = int(cid.rsplit(":", 1)[1])
+            if number == 1 and self.no_show is None:
+                mentioned = [int(u) for u in re.findall(r"<@(\d+)>", message.content or "")]
+                self.no_show = next(u for u in mentioned if u not in self.keep)
+                self.absent.setdefault(1, set()).add(self.no_show)
             people = [
                 u
                 for u in self.fake.users.values()
@@ -255,16 +262,16 @@ async def play_event(
     base = 7000 if fmt == "individual" else 7100
     people = [fake.add_user(base + i, f"u{base + i}", f"Player {base + i}") for i in range(22)]
     if fmt == "individual":
-        playing, no_show, leaver, late = people[:9], people[8], people[7], people[9]
+        playing, leaver, late = people[:9], people[7], people[9]
         for user in playing:
             assert "registered" in await slash(fake, user, "register")
-        checkers = list(playing)
+        checkers, leaving = list(playing), {leaver.id}
     else:
-        playing, no_show, leaver, late = people[:20], people[1], people[4], people[20]
+        playing, leaver, late = people[:20], people[4], people[20]
         for i in range(0, 20, 2):
             await register_pair(fake, people[i], people[i + 1])
-        checkers = people[:20:2]
-    crowd = Crowd(fake, checkers, absent={1: {no_show.id}})
+        checkers, leaving = people[:20:2], {leaver.id, people[5].id}
+    crowd = Crowd(fake, checkers, keep=leaving)
     clicks = asyncio.create_task(crowd.run())
     live = Live(fake, procs, store, first, name, crowd)
     try:
@@ -289,7 +296,8 @@ async def play_event(
         with contextlib.suppress(asyncio.CancelledError):
             await clicks
     try:
-        await check_event(live, fmt, no_show=no_show.id, leaver=leaver.id, late=late.id)
+        assert crowd.no_show is not None
+        await check_event(live, fmt, no_show=crowd.no_show, leaver=leaver.id, late=late.id)
     except BaseException:
         print(await describe(store, fake.guild_id))
         raise

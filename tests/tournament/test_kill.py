@@ -19,7 +19,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
 from tests.scale.cluster import cluster
 from tests.scale.test_kill import posted
-from tests.tournament.live import LEASE_TTL, Crowd, fast_env, titles
+from tests.tournament.live import GRACE, LEASE_TTL, Crowd, fast_env, titles
 
 __all__ = ["fake_discord"]
 
@@ -43,7 +43,7 @@ async def test_kill_in_the_middle_of_a_round(fake_discord: FakeDiscord, tmp_path
                 "format": "individual",
                 "rounds": 2,
                 "hands": 1,
-                "grace": 15,
+                "grace": GRACE,
             },
         )
         assert "open for registration" in made.text(), procs.logs()
