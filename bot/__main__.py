@@ -22,7 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot", description="A Discord bot that hosts dominoes games."
     )
     parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
-    sub = parser.add_subparsers(dest="command", metavar="{run,demo,copy-db,web}")
+    sub = parser.add_subparsers(
+        dest="command", metavar="{run,demo,copy-db,web,achievements-backfill}"
+    )
     sub.add_parser("run", help="run the Discord bot (the default)")
     sub.add_parser(
         "web",
@@ -65,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=database_argument,
         help="the empty database to fill (created with its tables if needed)",
     )
+    sub.add_parser(
+        "achievements-backfill",
+        help="award the achievements of matches recorded before (safe to run again, any time)",
+        description="Read the stored action logs of recorded matches and award what they "
+        "earned. Idempotent: run it again, or after it was stopped, for the same result.",
+    )
     return parser
 
 
@@ -85,6 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"Bad setting: {exc}", file=sys.stderr)
         return 2
+    if args.command == "achievements-backfill":
+        from bot.achievements.backfill import backfill_main
+
+        return backfill_main(settings.database_url)
     if args.command == "web":
         from bot.web.app import run_web
 

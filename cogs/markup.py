@@ -6,11 +6,16 @@ here words a reader types become code, channels and roles mentions, lists comma-
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import discord
 
 from bot.i18n import NO_OPTIONS, Ref, Typed, error_message, tr
 
 MENTIONS = {"channel": "<#{id}>", "role": "<@&{id}>"}
+
+log = logging.getLogger(__name__)
 
 
 def code(word: str) -> str:
@@ -40,3 +45,14 @@ def error_text(locale: str | None, error: Exception) -> str:
     """What to tell a user about ``error`` (a service error or an engine ``IllegalAction``)."""
     text, params = error_message(locale, error)
     return tr(locale, text, **{key: shown(locale, value) for key, value in params.items()})
+
+
+async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)

@@ -53,10 +53,11 @@ from bot.records.service import (
 from bot.records.store import StatRow
 from bot.store import DatabaseUnavailable
 from bot.web import links
+from cogs.achievements import BADGE_FILE, latest_badge
 from cogs.boards import BoardPoster, period_embed, season_embed
 from cogs.colours import BLUE, GOLD
 from cogs.domino.texts import VARIANTS, variant_name
-from cogs.markup import unreachable_text
+from cogs.markup import reply_privately, unreachable_text
 from cogs.names import display_name, escape_name, public_name
 from cogs.places import readable
 from cogs.web_links import web_button, web_url
@@ -941,13 +942,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
 
     async def _reply(self, interaction: Interaction, text: str) -> None:
         """An ephemeral answer, whether or not the interaction was answered already."""
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException as exc:
-            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+        await reply_privately(interaction, text)
 
     @contextlib.asynccontextmanager
     async def _guard(self, interaction: Interaction, what: str) -> AsyncIterator[None]:
@@ -1142,11 +1137,20 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                     await self.seasons.standing(target.id),
                     await self.seasons.best_finish(target.id),
                 )
+            embed = stats_embed(locale, found, shown, season)
+            files = [discord.File(io.BytesIO(picture), filename=PICTURE, description=alt)]
+            shown_to = GLOBAL not in found.hidden or target.id == interaction.user.id
+            badge = await latest_badge(self.records.store, target.id, locale) if shown_to else None
+            if badge is not None:  # above the figures
+                names = [f.name for f in embed.fields]
+                at = next((i for i, n in enumerate(names) if n == tr(locale, "Everywhere")), -1)
+                embed.insert_field_at(
+                    at if at >= 0 else len(names), name=badge[0], value=badge[1], inline=False
+                )
+                embed.set_thumbnail(url=f"attachment://{BADGE_FILE}")
+                files.append(badge[2])
             await interaction.followup.send(
-                embed=stats_embed(locale, found, shown, season),
-                file=discord.File(io.BytesIO(picture), filename=PICTURE, description=alt),
-                ephemeral=private,
-                **extra,
+                embed=embed, files=files, ephemeral=private, **extra
             )
 
     # -- /domino history ----------------------------------------------------------------------

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from bot.achievements.catalogue import LEVELS_BEATEN, VARIANTS
 from bot.records.record import MatchRecord, Participant, computer_level
 from bot.store import ActionRow
-from bot.tables.history import History
-from domino import HandResult, Ruleset, Tile
+from bot.tables.history import TAKEOVER, TIMED_OUT
+from domino import Action, HandResult, Match, Play, Resign, Ruleset, Tile, decode_action
+from domino.spinner import end_count
 
 __all__ = [
     "FIVES_PLAY",
@@ -32,6 +35,7 @@ __all__ = [
     "PlayMoment",
     "Tally",
     "block_margin",
+    "is_capicua",
     "match_codes",
     "moments_of",
     "tally_codes",
@@ -45,8 +49,9 @@ MATCH_MARKS = (10, 100)
 
 @dataclass(frozen=True, slots=True)
 class PlayMoment:
-    """A tile laid: by ``seat`` (``own``: the person chose it, not the timer), on the number
-    ``number`` of the end ``end`` (None: it opened the line), scoring ``points`` at the ends."""
+    """A tile laid (a hand's last, or one that scored at the ends): by ``seat`` (``own``: the
+    person chose it, not the timer), on the number ``number`` of the end ``end`` (None: it
+    opened the line, or it is not a hand's last), scoring ``points`` at the ends."""
 
     hand: int
     seat: int
@@ -55,6 +60,8 @@ class PlayMoment:
     number: int | None
     points: int
     own: bool
+    last: bool = True  # it ended its hand
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,27 +74,64 @@ class Moments:
     taken_over: frozenset[int] = field(default_factory=frozenset)  # seats a computer took
 
     def last_play(self, hand: int) -> PlayMoment | None:
-        """The last tile laid in hand ``hand``."""
-        found = None
-        for p in self.plays:
-            if p.hand == hand:
-                found = p
-        return found
+        """The tile that ended hand ``hand`` (None: it ended on a pass or a draw)."""
+        return next((p for p in self.plays if p.hand == hand and p.last), None)
+
+
+@lru_cache(maxsize=4096)
+def _decode(text: str) -> Action:
+    return decode_action(text)
+
+
+def _where(before: Match, play: Play) -> tuple[str | None, int | None]:
+    """The end the hand's last tile went to and the number it was laid on (None, None: it
+    opened the line); an end left open by the player is the one it fits (the right when both
+    do), as the move log says it."""
+    ends = dict(before.open_ends()) if before.line else {}
+    if not ends:
+        return None, None
+    end = play.end
+    if end is None:
+        fits = [name for name, n in ends.items() if n in (play.tile.a, play.tile.b)]
+        end = "right" if "right" in fits else (fits[0] if fits else None)
+    return end, ends.get(end) if end is not None else None
 
 
 def moments_of(
-    ruleset: Ruleset, seed: int, deal: object | None, actions: Sequence[ActionRow]
+    ruleset: Ruleset, seed: int, deal: dict[str, Any] | None, actions: Sequence[ActionRow]
 ) -> Moments:
-    """The moments of a match, from its stored seed, deal and action log."""
-    history = History(ruleset, seed, deal)  # type: ignore[arg-type]
-    history.extend(actions)
-    plays = tuple(
-        PlayMoment(e.hand, e.seat, e.tile, e.end, e.number, e.points, not e.timed_out)
-        for e in history.entries
-        if e.kind == "play" and e.seat is not None and e.tile is not None
-    )
-    results = tuple(e.result for e in history.entries if e.kind == "hand" and e.result)
-    return Moments(ruleset, results, plays, frozenset(s for _, s in history.takeovers))
+    """The moments of a match, from its stored seed, deal and action log: each hand's last
+    tile and, in games scored at the ends, every tile that scored."""
+    m = Match.new(ruleset, seed, deal)
+    plays: list[PlayMoment] = []
+    taken: set[int] = set()
+    for row in actions:
+        action = _decode(row.action)
+        if row.made_by == TAKEOVER:
+            taken.add(row.seat)
+        before = m
+        m = before.apply(action) if isinstance(action, Resign) else before.apply(action, row.seat)
+        if not isinstance(action, Play):
+            continue
+        hand = before.hand_number
+        own = row.made_by not in TIMED_OUT
+        if m.hand_number != hand or m.outcome is not None:  # the hand's last tile
+            end, number = _where(before, action)
+            points = 0
+            if ruleset.end_scoring:
+                final = m.hand_results[hand - 1]
+                count = end_count(final.line, final.spinner, final.arms)
+                points = count if count % ruleset.end_scoring == 0 else 0
+            plays.append(PlayMoment(hand, row.seat, action.tile, end, number, points, own))
+        elif ruleset.end_scoring:
+            event = m.events[-1]
+            if event.points:
+                plays.append(
+                    PlayMoment(
+                        hand, row.seat, action.tile, event.end, None, event.points, own, False
+                    )
+                )
+    return Moments(ruleset, m.hand_results, tuple(plays), frozenset(taken))
 
 
 # ----------------------------------------------------------------------------- moments

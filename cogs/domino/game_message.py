@@ -249,10 +249,12 @@ def match_end_layout(
     rematch: tuple[str, DominoButton | None] | None = None,
     link: discord.ui.Button[Any] | None = None,
     review: DominoButton | None = None,
+    achievements: Sequence[str] = (),
 ) -> discord.ui.LayoutView:
     """The announcement of the match's result: who won, the final score, the rating changes,
-    the rematch offer (its words, and its button while it is open), ``review``, the button of
-    a player's private review, and ``link``, a button to the match's web page."""
+    the achievements the match earned, the rematch offer (its words, and its button while it
+    is open), ``review``, the button of a player's private review, and ``link``, a button to
+    the match's web page."""
     title = tr(locale, "Match over")
     lines = [f"**{title}**"]
     if mentions:
@@ -264,6 +266,9 @@ def match_end_layout(
         items.append(
             discord.ui.TextDisplay("\n".join(["**" + tr(locale, "Ratings") + "**", *ratings]))
         )
+    if achievements:
+        heading = "**" + tr(locale, "Achievements") + "**"
+        items.append(discord.ui.TextDisplay("\n".join([heading, *achievements])))
     if review is not None:
         words = tr(locale, "Review: the expert goes over your own moves (only you see it).")
         items.append(discord.ui.Section(words, accessory=review))

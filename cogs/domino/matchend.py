@@ -26,6 +26,7 @@ from bot.store import DeadlineRow
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
 from bot.web import links
+from cogs.achievements import earned_lines, shown_at_match_end
 from cogs.domino import game_message, texts
 from cogs.domino.buttons import REVIEW_COG, RematchButton, ReviewButton
 from cogs.web_links import web_button, web_url
@@ -110,6 +111,7 @@ class Wrapup:
         assert view is not None and view.outcome is not None
         recording = wait and self.bot.get_cog("Records") is not None  # else nobody rates it
         changes = await self.core.rating_changes(info.id, wait=RECORD_WAIT if recording else 0.0)
+        earned = await shown_at_match_end(self.service.store, info.id)
         page = None
         if info.table.public_place:  # the pages show no other match
             page = await web_url(
@@ -139,6 +141,7 @@ class Wrapup:
             rematch=rematch,
             link=None if page is None else web_button(locale, page),
             review=review,
+            achievements=earned_lines(locale, earned),
         )
 
     async def _show_offer(

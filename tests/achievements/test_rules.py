@@ -258,3 +258,33 @@ def test_every_achievement_is_reached_in_a_seeded_simulation() -> None:
         if reached >= moments_codes and tally.matches >= 100:
             break
     assert reached == set(CODES), set(CODES) - reached
+
+
+@given(st.integers(0, 10_000), st.sampled_from(sorted(PRESETS)))
+@settings(max_examples=40, deadline=None)
+def test_the_moments_are_what_the_move_log_shows(seed: int, variant: str) -> None:
+    """The moments read from the action log are the move log's (``bot.tables.history``):
+    the tile that ended each hand where it went, and every tile that scored at the ends."""
+    from bot.tables.history import History
+
+    rs = PRESETS[variant]
+    played = play_random(variant, seed, [ANA, *[None] * (rs.seats - 1)],
+                         made_by={1: "timeout"})
+    history = History(rs, seed, None)
+    history.extend(played.actions)
+    moments = played.moments
+    entries = [e for e in history.entries if e.kind == "play"]
+    results = [e.result for e in history.entries if e.kind == "hand"]
+    assert moments.results == tuple(results)
+    for r in results:
+        last = [e for e in entries if e.hand == r.hand_number][-1:]
+        mine = moments.last_play(r.hand_number)
+        if mine is None:  # the hand did not end on a tile (a pass, a draw: no domino)
+            assert r.kind != "domino"
+            continue
+        (e,) = last
+        assert (mine.seat, mine.tile, mine.end, mine.number, mine.own) == (
+            e.seat, e.tile, e.end, e.number, not e.timed_out
+        )
+    scored = [(e.hand, e.seat, e.tile, e.points) for e in entries if e.points]
+    assert [(p.hand, p.seat, p.tile, p.points) for p in moments.plays if p.points] == scored
