@@ -288,12 +288,12 @@ def test_last_moves_follow_each_seats_latest_events(pid: str, seed: int, moves: 
         assert move.tile == ((last.tile.a, last.tile.b) if last.kind == "play" else None)
 
 
-@pytest.mark.parametrize("pid", sorted(set(PRESETS) - {"all-fives"}))
+@pytest.mark.parametrize("pid", sorted(PRESETS))
 def test_the_longest_of_many_lines_meets_the_phone_targets(pid: str) -> None:
     """The targets at 380 px (tile side >= 20 px, pip >= 4 px) on the longest line of 100
     random hands, laid out as the picture announcing its end draws it (the banner takes
-    room). ``python -m benchmarks.legibility`` measures 500; All Fives' cross is not there
-    yet (see the README)."""
+    room). ``python -m benchmarks.legibility`` measures 500; All Fives' cross meets the pip's
+    target only (see the README)."""
     from benchmarks.legibility import PHONE as SHOWN
     from benchmarks.legibility import longest_hand
     from render.table import table_layout
@@ -302,5 +302,6 @@ def test_the_longest_of_many_lines_meets_the_phone_targets(pid: str) -> None:
     layout = table_layout(m.public_view())
     scale = SHOWN / WIDTH
     numbers = {n for p in layout.tiles for n in (p.first, p.second) if n}
-    assert layout.short * scale >= 20
+    if pid != "all-fives":
+        assert layout.short * scale >= 20
     assert min(2 * PIP_LAYOUTS[n][1] * layout.short for n in numbers) * scale >= 4
