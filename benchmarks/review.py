@@ -14,7 +14,7 @@
    iterations a move so that the run is deterministic), and judges every decision with a
    choice of every seat as a review does. Prints per side the decisions judged, the flagged
    ones (an inaccuracy or worse) per hand and the mean cost per decision; and how often the
-   review's best move is the one a 4x longer search picks. Targets: ``easy`` flagged more
+   review's best move is the one the same search (same seed) picks when run 4x longer. Targets: ``easy`` flagged more
    and costlier than ``expert``; agreement at least 80%.
 
 Every line carries the machine's load averages (``uptime``): the machine may be shared.
@@ -104,17 +104,17 @@ def pool_peaks(pool: Any) -> list[float]:
     return out
 
 
-async def cost(seed: int, workers: int) -> bool:
+async def cost(seed: int, workers: int, iterations: int = REVIEW_ITERATIONS) -> bool:
     m = four_hands(seed)
     print(f"match: partners to 100, seed {m.seed}, {len(m.history)} moves, 4 hands; "
-          f"{workers} pool processes; {REVIEW_ITERATIONS} iterations a decision; {load()}")
+          f"{workers} pool processes; {iterations} iterations a decision; {load()}")
     pool = computer.use_processes(workers)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             store = await Store.open(Path(tmp) / "review.sqlite3")
             try:
                 tid = await store_match(store, m)
-                reviews = Reviews(store)
+                reviews = Reviews(store, iterations=iterations)
                 reset_peak()
                 before = load()
                 started = time.perf_counter()
@@ -146,7 +146,7 @@ async def cost(seed: int, workers: int) -> bool:
         await computer.shut_pool()
 
 
-def judge_hand(seed: int) -> list[tuple[int, float, bool]]:
+def judge_hand(seed: int, iterations: int = REVIEW_ITERATIONS) -> list[tuple[int, float, bool]]:
     """One seeded hand of partners, easy (side 0) against expert (side 1): for each decision
     with a choice, (side, cost, whether the review's best agrees with a 4x longer search)."""
     rs = preset("partners")
@@ -165,20 +165,20 @@ def judge_hand(seed: int) -> list[tuple[int, float, bool]]:
                             samples=REVIEW_ITERATIONS)
         if len(view.legal) > 1:
             rng_key = f"review/{seed}/{count}"
-            judged = evaluate(view, random.Random(rng_key), REVIEW_ITERATIONS)
-            longer = evaluate(view, random.Random(rng_key + "/4x"), 4 * REVIEW_ITERATIONS)
+            judged = evaluate(view, random.Random(rng_key), iterations)
+            longer = evaluate(view, random.Random(rng_key), 4 * iterations)  # run on
             out.append((side, judged.cost(action), judged.best == longer.best))
         m = m.apply(action, seat)
         count += 1
     return out
 
 
-def quality(hands: int, workers: int) -> bool:
+def quality(hands: int, workers: int, iterations: int = REVIEW_ITERATIONS) -> bool:
     print(f"quality: {hands} hands of partners, easy (side 0) against expert (side 1), "
-          f"{workers} processes; {load()}")
+          f"{iterations} iterations a decision, {workers} processes; {load()}")
     started = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
-        results = list(pool.map(judge_hand, range(hands)))
+        results = list(pool.map(judge_hand, range(hands), [iterations] * hands))
     seconds = time.perf_counter() - started
     rows = [r for hand in results for r in hand]
     ok = True
@@ -206,10 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hands", type=int, default=200, help="0: skip the quality check")
     parser.add_argument("--quality-workers", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=REVIEW_ITERATIONS,
+                        help="tree-search iterations a decision (the review's own by default)")
     args = parser.parse_args(argv)
-    ok = asyncio.run(cost(args.seed, args.workers))
+    ok = asyncio.run(cost(args.seed, args.workers, args.iterations))
     if args.hands:
-        ok = quality(args.hands, args.quality_workers) and ok
+        ok = quality(args.hands, args.quality_workers, args.iterations) and ok
     return 0 if ok else 1
 
 

@@ -56,7 +56,9 @@ async def test_a_players_review_through_the_button_and_the_command(
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
         cog = reviewer(bot)
         tid, thread = await played(fake, bot, alice, bob)
-        end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+        end = await fake.wait_for(
+            lambda: match_end(fake, thread), timeout=30, what="the match end"
+        )
         review_id = button(end, "review")
         assert "Review: the expert goes over your own moves" in end.text()
 
@@ -144,12 +146,15 @@ async def test_many_asks_at_once_and_discord_failing(
                            raise_bot_errors=False) as bot:
         cog = reviewer(bot)
         tid, thread = await played(fake, bot, alice, bob)
-        end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+        end = await fake.wait_for(
+            lambda: match_end(fake, thread), timeout=30, what="the match end"
+        )
         # Discord refuses the first review's answer: the asker is told; the review is kept.
         fake.fail("POST", r"/webhooks/\d+/[^/]+$", status=403, code=50013,
                   message="Missing Permissions", times=1)
         failed = await fake.click(bob, end, button(end, "review"))
-        assert "missing a permission" in await answer(failed)
+        (told,) = await failed.wait_for_followups(1, timeout=60)
+        assert told.ephemeral and "missing a permission" in told.content
         assert cog.reviews.judged == 1
         # Eight clicks at once: answered from the one judgement.
         clicks = await asyncio.gather(
@@ -159,4 +164,9 @@ async def test_many_asks_at_once_and_discord_failing(
             (message,) = await click.wait_for_followups(1, timeout=60)
             assert review_of(message).startswith(f"**Review: Table {tid}")
         assert cog.reviews.judged == 1
+        # In the asker's language.
+        spanish = await fake.click(bob, end, button(end, "review"), locale="es-ES")
+        (message,) = await spanish.wait_for_followups(1, timeout=60)
+        assert review_of(message).startswith("**Análisis: ")
+        assert "Mano 1: " in review_of(message)
         await settle(bot)

@@ -14,7 +14,7 @@ from bot.review.judge import GRADES, VERSION, grade
 from bot.review.store import ReviewRepo
 from bot.store import Store
 from bot.tables.service import TableService
-from domino import Resign, decode_action
+from domino import Resign, decode_action, preset
 from tests.review.helpers import ANA, BEA, CAI, DOV, EVE, finished, play_out
 
 FEW = 40  # iterations per decision in these tests: quick, and the same for a seed
@@ -123,3 +123,27 @@ async def test_forget_me_removes_the_persons_reviews(
     assert await repo.get(table, BEA, VERSION) is not None
     with pytest.raises(NotSeated):  # his seat went to a former player
         await reviews.review(table, ANA)
+
+
+async def test_a_resigned_all_fives_match_is_reviewed_by_its_own_expert(
+    service: TableService, store: Store
+) -> None:
+    """A match that ended by resignation is finished: its moves up to then are reviewed;
+    in All Fives by the expert of games scored at the ends."""
+    people = (ANA, BEA, CAI, DOV)[: preset("all-fives").seats]
+    t = await service.create_table(host_id=ANA, host_name="Ana", variant="all-fives")
+    for user in people[1:]:
+        await service.join(t.id, user, f"P{user}")
+    await service.start(t.id, ANA)
+    await play_out(service, t.id, people, seed=1, stop_at=14)
+    await service.resign(t.id, BEA)
+    await service.idle()
+    assert (await service.get(t.id)).status == "finished"
+    reviews = Reviews(store, iterations=FEW)
+    for user in people:
+        review = await reviews.review(t.id, user)
+        assert review.hands == (1,) and review.decisions
+        assert all(d.cost >= 0 for d in review.decisions)
+        shown = review.costliest()
+        moments = await reviews.moments(review, shown)
+        assert [mine.seat for _, mine in moments] == [d.seat for d in shown]
