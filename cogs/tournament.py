@@ -41,7 +41,8 @@ from bot.tournaments.store import BoardRow, EntryRow, EventRow
 from bot.web.links import tournament_path
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino.choices import VARIANT_CHOICES
-from cogs.domino.texts import variant_name
+from cogs.domino.host import missing_permissions
+from cogs.domino.texts import permission_text, variant_name
 from cogs.markup import error_text, unreachable_text
 from cogs.names import display_name, escape_name, table_name
 from cogs.places import place_of
@@ -487,6 +488,11 @@ async def create_command(
         locale = interaction.locale.value
         if not await cog.is_manager(interaction):
             await cog.reply(interaction, tr(locale, ORGANISERS_ONLY))
+            return
+        missing = missing_permissions(interaction)
+        if missing:  # the event's posts, pictures and tables' threads would never appear
+            log.info("/domino tournament create refused: the bot lacks %s", ", ".join(missing))
+            await cog.reply(interaction, permission_text(locale))
             return
         event = await cog.events.create(
             guild_id=interaction.guild_id or 0,

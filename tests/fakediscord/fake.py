@@ -184,6 +184,7 @@ class _Failure:
     pattern: re.Pattern[str]
     error: ApiError
     remaining: int | None
+    when: Callable[[RequestRecord], bool] | None = None
 
 
 @dataclass
@@ -738,8 +739,11 @@ class FakeDiscord:
         message: str = "Internal Server Error",
         times: int | None = 1,
         retry_after: float = 0.01,
+        when: Callable[[RequestRecord], bool] | None = None,
     ) -> None:
-        """Make matching requests fail (``path_pattern`` is a regex searched in the API path).
+        """Make matching requests fail (``path_pattern`` is a regex searched in the API path;
+        ``when``, if given, must accept the request too: it sees the method, path and JSON
+        body, as a tripwire's ``match`` does).
 
         ``status=429`` produces a proper rate limit (discord.py sleeps ``retry_after`` and
         retries). Note discord.py retries 5xx answers with sleeps of 1, 3, 5... seconds.
@@ -756,6 +760,7 @@ class FakeDiscord:
                 re.compile(path_pattern),
                 ApiError(status, code, message, headers=headers, extra=extra),
                 times,
+                when,
             )
         )
 

@@ -230,7 +230,7 @@ class RestApi:
             record.route = route.template
             if route.auth and request.headers.get("Authorization") != f"Bot {fake.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
-            self._check_failures(request.method, path)
+            self._check_failures(record)
             await self._trip(record, before=True)
             result = await route.handler(
                 ApiRequest(request.method, path, params, query, body, uploads)
@@ -324,9 +324,13 @@ class RestApi:
             wire.fired.set()
             raise Severed(wire.name)
 
-    def _check_failures(self, method: str, path: str) -> None:
+    def _check_failures(self, record: RequestRecord) -> None:
         for failure in list(self.fake._failures):
-            if failure.method not in (method, "*") or not failure.pattern.search(path):
+            if failure.method not in (record.method, "*") or not failure.pattern.search(
+                record.path
+            ):
+                continue
+            if failure.when is not None and not failure.when(record):
                 continue
             if failure.remaining is not None:
                 failure.remaining -= 1
