@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.achievements.catalogue import ACHIEVEMENTS, BY_CODE
+from bot.achievements.catalogue import ACHIEVEMENTS, BY_CODE, LOOKS
 from bot.achievements.service import Achievements, Board
 from bot.achievements.store import Earned
 from bot.i18n import tr, trn
@@ -31,7 +31,7 @@ from bot.store import DatabaseUnavailable, Store
 from cogs.colours import GOLD
 from cogs.markup import reply_privately, unreachable_text
 from cogs.names import escape_name
-from render.badges import BadgeLook, badge_png, badges_png
+from render.badges import badge_png, badges_png
 
 __all__ = [
     "BADGES_FILE",
@@ -50,7 +50,6 @@ COG_NAME = "Achievements"
 GROUP_NAME = "domino"
 BADGES_FILE = "badges.png"
 BADGE_FILE = "badge.png"
-LOOKS: tuple[BadgeLook, ...] = tuple(BadgeLook(a.code, a.colour, a.mark) for a in ACHIEVEMENTS)
 
 
 def _date(at: float) -> str:

@@ -7,8 +7,17 @@ from dataclasses import dataclass
 
 from bot.i18n import N_
 from bot.records.record import FAMILIES
+from render.badges import BadgeLook
 
-__all__ = ["ACHIEVEMENTS", "BY_CODE", "CODES", "LEVELS_BEATEN", "VARIANTS", "Achievement"]
+__all__ = [
+    "ACHIEVEMENTS",
+    "BY_CODE",
+    "CODES",
+    "LEVELS_BEATEN",
+    "LOOKS",
+    "VARIANTS",
+    "Achievement",
+]
 
 #: The computer levels people can choose, each beaten once for an achievement.
 LEVELS_BEATEN = ("easy", "normal", "hard", "expert")
@@ -140,3 +149,5 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
 
 BY_CODE: dict[str, Achievement] = {a.code: a for a in ACHIEVEMENTS}
 CODES: tuple[str, ...] = tuple(a.code for a in ACHIEVEMENTS)
+#: Every badge's look, in the catalogue's order (what render.badges draws).
+LOOKS: tuple[BadgeLook, ...] = tuple(BadgeLook(a.code, a.colour, a.mark) for a in ACHIEVEMENTS)

@@ -28,6 +28,7 @@ import jinja2
 from aiohttp import web
 
 from bot import pictures
+from bot.achievements.catalogue import BY_CODE, LOOKS
 from bot.i18n import N_, picture_options, tr
 from bot.i18n import number as format_number
 from bot.records.boards import PeriodBoard
@@ -60,6 +61,7 @@ from bot.web.words import (
     variant_name,
     word,
 )
+from render.badges import badge_png
 
 __all__ = ["RateLimiter", "create_app", "run_web"]
 
@@ -542,6 +544,17 @@ async def preview_image(request: web.Request) -> web.Response:
     )
 
 
+async def badge_image(request: web.Request) -> web.Response:
+    """An achievement's badge."""
+    code = request.match_info["code"]
+    if code not in BY_CODE:
+        raise web.HTTPNotFound()
+    png = await asyncio.to_thread(badge_png, LOOKS, code)
+    return web.Response(
+        body=png, content_type="image/png", headers={"Cache-Control": "max-age=86400"}
+    )
+
+
 async def player_page(request: web.Request) -> web.Response:
     guild_id = number(request.match_info["guild"])
     player_id = number(request.match_info["player"])
@@ -569,6 +582,10 @@ async def player_page(request: web.Request) -> web.Response:
             "result_name": functools.partial(result_name, locale),
             "name_of": functools.partial(player_name, locale),
             "level_name": lambda level: tr(locale, level),
+            "achievement": lambda code: (
+                tr(locale, BY_CODE[code].name),
+                tr(locale, BY_CODE[code].description),
+            ),
         },
     )
 
@@ -679,6 +696,7 @@ def create_app(
     app.router.add_get("/health", health)
     app.router.add_get("/s/{guild}", server_page)
     app.router.add_get("/s/{guild}/p/{player}", player_page)
+    app.router.add_get("/badges/{code}.png", badge_image)
     app.router.add_get("/s/{guild}/t/{event}", tournament_page)
     app.router.add_get("/m/{table}", match_page)
     app.router.add_get("/m/{table}/replay.json", replay_data)

@@ -7,7 +7,15 @@ from urllib.parse import urlencode
 from bot.store import Store
 from bot.store.table_extras import GuildSettingsRepo
 
-__all__ = ["match_path", "page_url", "player_path", "server_path", "tournament_path", "url"]
+__all__ = [
+    "badge_path",
+    "match_path",
+    "page_url",
+    "player_path",
+    "server_path",
+    "tournament_path",
+    "url",
+]
 
 
 def server_path(guild_id: int, **query: str) -> str:
@@ -18,6 +26,11 @@ def server_path(guild_id: int, **query: str) -> str:
 def player_path(guild_id: int, player_id: int) -> str:
     """A player's page, as seen from one server's pages."""
     return f"/s/{guild_id}/p/{player_id}"
+
+
+def badge_path(code: str) -> str:
+    """An achievement's badge (a picture)."""
+    return f"/badges/{code}.png"
 
 
 def tournament_path(guild_id: int, event_id: int) -> str:

@@ -27,6 +27,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.achievements.service import Achievements
+from bot.achievements.store import Earned
 from bot.records.boards import PeriodBoard, PeriodBoards
 from bot.records.record import ALL, GLOBAL, MatchRecord
 from bot.records.seasons import SEASON, SeasonCalendar
@@ -83,6 +85,7 @@ class PlayerPage:
     server: WebServer
     stats: PlayerStats
     history: tuple[HistoryItem, ...]
+    achievements: tuple[Earned, ...] = ()  # latest first
 
 
 _DB_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, TimeoutError)
@@ -337,7 +340,8 @@ class Reader:
             history = await records.history(
                 player_id, limit=HISTORY, readable=Readable.public(server.guild_id)
             )
-        return PlayerPage(server, stats, tuple(history))
+            earned = (await Achievements(store).board(player_id)).earned
+        return PlayerPage(server, stats, tuple(history), earned)
 
     # -- tournaments -----------------------------------------------------------------------
 
