@@ -516,18 +516,32 @@ class FakeDiscord:
             raise ValueError(f"user id {user_id} already exists ({self.users[user_id].name})")
         user = self._register_user(FakeUser(user_id, name, global_name, bot))
         if join_guild:
-            guild = self._guild(guild_id)
-            member = self._add_member(guild, user, perm_value(permissions))
-            role = guild.roles[guild.personal_roles[user.id]]
-            self._post(
-                "GUILD_ROLE_CREATE",
-                {"guild_id": str(guild.id), "role": role.payload()},
-                INTENT_GUILDS,
-            )
-            data = member.payload()
-            data["guild_id"] = str(guild.id)
-            self._post("GUILD_MEMBER_ADD", data, INTENT_GUILD_MEMBERS)
+            self.join(user, guild_id, permissions=permissions)
         return user
+
+    def join(
+        self,
+        user: UserLike,
+        guild_id: int | None = None,
+        *,
+        nick: str | None = None,
+        permissions: int | discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
+    ) -> FakeMember:
+        """Make ``user`` a member of a guild (``fake.guild`` by default), with a server
+        nickname if given (GUILD_ROLE_CREATE, GUILD_MEMBER_ADD)."""
+        guild = self._guild(guild_id)
+        member = self._add_member(guild, self._user(user), perm_value(permissions))
+        member.nick = nick
+        role = guild.roles[guild.personal_roles[member.user.id]]
+        self._post(
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role.payload()},
+            INTENT_GUILDS,
+        )
+        data = member.payload()
+        data["guild_id"] = str(guild.id)
+        self._post("GUILD_MEMBER_ADD", data, INTENT_GUILD_MEMBERS)
+        return member
 
     def user(self, user_id: int) -> FakeUser:
         return self.users[user_id]

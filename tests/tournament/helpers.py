@@ -63,9 +63,15 @@ def tables_timer(events: TournamentService) -> float:
     return float(events.turn_timer)
 
 
-def bot_at(fake: FakeDiscord, url: str, **kwargs: Any) -> Callable[[], TestBot]:
-    """A test bot's factory on the database at ``url`` (SQLite or PostgreSQL)."""
+def bot_at(
+    fake: FakeDiscord, url: str, *, everywhere: bool = False, **kwargs: Any
+) -> Callable[[], TestBot]:
+    """A test bot's factory on the database at ``url`` (SQLite or PostgreSQL); ``everywhere``:
+    its commands synced globally (every server has them), not to the test server only."""
     settings = dataclasses.replace(
-        settings_for(fake, Path("unused")), database_url=url, database_path=None
+        settings_for(fake, Path("unused")),
+        database_url=url,
+        database_path=None,
+        **({"dev_guild_id": None} if everywhere else {}),
     )
     return lambda: TestBot(settings, **kwargs)
