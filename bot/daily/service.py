@@ -120,13 +120,12 @@ def leg_points(scores: Sequence[int], outcome: Outcome | None) -> int:
 def streak_of(days: Sequence[str], today: str) -> int:
     """Days in a row with an attempt, up to ``today`` (or up to yesterday while today has
     none yet); ``days`` newest first, each once."""
+    days = [day for day in days if day <= today]
     wanted = dt.date.fromisoformat(today)
     if days and days[0] != today:
         wanted -= dt.timedelta(days=1)
     count = 0
     for day in days:
-        if day > today:
-            continue
         if dt.date.fromisoformat(day) != wanted:
             break
         count += 1
