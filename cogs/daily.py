@@ -282,8 +282,32 @@ class DailyCog(commands.Cog, name=COG_NAME):
             await self._recover()
 
     def _told(self, attempt: AttemptRow) -> None:
-        if attempt.finished and not self.closing:
-            self._spawn(self.publish(attempt))
+        if self.closing:
+            return
+        self._spawn(self.publish(attempt) if attempt.finished else self.next_leg(attempt))
+
+    async def next_leg(self, attempt: AttemptRow) -> None:
+        """Say in the thread that the next leg, the same deal from the other seat, begins."""
+        if attempt.channel_id is None:
+            return
+        legs = await self.daily.legs(attempt)
+        text = tr(
+            attempt.locale,
+            "<@{user}> Leg {leg} of {legs}: the same deal again, now holding the tiles your "
+            "opponent held.",
+            user=attempt.user_id,
+            leg=len(legs),
+            legs=attempt.legs,
+        )
+        where = self.bot.get_partial_messageable(attempt.channel_id, guild_id=attempt.guild_id)
+        try:
+            await where.send(
+                text,
+                nonce=nonce(attempt, f"l{len(legs)}"),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        except discord.HTTPException as exc:  # the game message says it too: not retried
+            log.info("daily leg note of %s not posted: %s", attempt.day, exc)
 
     # -- answers -------------------------------------------------------------------------------
 
@@ -309,6 +333,8 @@ class DailyCog(commands.Cog, name=COG_NAME):
         user = interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.daily.check(variant, user.id)
+        domino = self._domino()
+        await domino._table_defaults(interaction, variant=variant)  # the server's rules
         channel = interaction.channel
         perms = interaction.app_permissions
         if not isinstance(channel, discord.TextChannel):
@@ -325,7 +351,6 @@ class DailyCog(commands.Cog, name=COG_NAME):
                            "create private threads and send messages in threads."),
             )
             return
-        domino = self._domino()
         guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
         thread = await channel.create_thread(
             name=tr(guild_locale, "Daily deal · {variant}",

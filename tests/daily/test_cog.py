@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 from pathlib import Path
 from typing import Any
+
+import discord
 
 from bot.settings import Settings
 from tests.cogs.helpers import (
@@ -20,6 +23,7 @@ from tests.cogs.helpers import (
 )
 from tests.daily.conftest import BUDGET
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 
 GIF = b"GIF8"
 
@@ -57,9 +61,14 @@ async def idle(bot: DailyBot) -> None:
     await settle(bot)
 
 
-async def start(fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str) -> tuple[int, int]:
-    """``/domino daily play``: the answer says where; returns (thread, table)."""
-    result = await fake.slash(user, fake.channel_id, "domino daily play", {"variant": variant})
+async def start(
+    fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str, channel_id: int | None = None
+) -> tuple[int, int]:
+    """``/domino daily play`` (in ``channel_id``, else the fake's channel): the answer says
+    where; returns (thread, table)."""
+    result = await fake.slash(
+        user, channel_id or fake.channel_id, "domino daily play", {"variant": variant}
+    )
     (answer,) = await result.wait_for_followups(1)
     assert answer.ephemeral and "deal is ready in <#" in answer.text(), answer.text()
     thread = int(answer.text().split("<#", 1)[1].split(">", 1)[0])
@@ -91,8 +100,10 @@ async def play_attempt(
     return post
 
 
-async def board(fake: FakeDiscord, user: FakeUser, **options: str) -> str:
-    result = await fake.slash(user, fake.channel_id, "domino daily board", options)
+async def board(
+    fake: FakeDiscord, user: FakeUser, channel_id: int | None = None, **options: str
+) -> str:
+    result = await fake.slash(user, channel_id or fake.channel_id, "domino daily board", options)
     message = result.message if result.message is not None else result.followups[0]
     assert message.ephemeral
     return message.text()
@@ -158,6 +169,8 @@ async def test_a_daily_deal_played_refused_again_boarded_and_its_streak_counted(
         post = await play_attempt(fake, bot, alice, "draw")
         assert "Your streak: 2 days in a row." in post.text(), post.text()
         assert "From your first seat" in post.text()
+        notes = [m for m in fake.messages(post.channel_id) if "Leg 2 of 2" in m.text()]
+        assert len(notes) == 1 and "holding the tiles your opponent held" in notes[0].text()
         assert "Your streak: 2 days" in await board(fake, alice, variant="draw", scope="global")
 
 
@@ -207,3 +220,38 @@ async def test_bad_input_gets_a_clear_answer(
         other = fake.add_thread(fake.channel_id, "chat", owner=alice)
         inside = await fake.slash(alice, other.id, "domino daily play", {})
         assert "text channel" in await answer(inside)
+        # Where the server lets no table be opened: said, and nothing opened.
+        manager = discord.Permissions(manage_guild=True)
+        boss = fake.add_user(1009, "boss", "Boss", permissions=manager)
+        games = fake.add_channel("games")
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"add_channel": games.id})
+        refused = await fake.slash(alice, fake.channel_id, "domino daily play", {})
+        said = await answer(refused)
+        assert said == f"Tables can be opened only in <#{games.id}> on this server.", said
+        assert not bot.svc.open_tables() and len(fake.threads()) == 1  # the user's own
+
+
+async def test_two_servers_have_their_own_boards_and_share_the_global_one(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    other = fake.add_guild("Other server")
+    there = fake.add_channel("general", guild_id=other.id)
+    fake._add_member(other, bob, DEFAULT_MEMBER_PERMISSIONS)
+    clock = FakeClock()
+    clock.now = at("2026-11-27", 15)
+    settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), dev_guild_id=None)
+    async with running_bot(fake, lambda: DailyBot(settings, clock=clock)) as bot:
+        await play_attempt(fake, bot, alice, "partners")
+        thread, table_id = await start(fake, bot, bob, "partners", channel_id=there.id)
+        assert fake.channels[thread].guild_id == other.id
+        await play_until_over(fake, bot, table_id, [bob])
+        await idle(bot)
+        here_board = await board(fake, alice)
+        assert "1. Alice" in here_board and "Bob" not in here_board, here_board
+        there_board = await board(fake, bob, channel_id=there.id)
+        assert "1. Bob" in there_board and "Alice" not in there_board, there_board
+        everyone = await board(fake, alice, scope="global")
+        assert "Alice" in everyone and "Bob" in everyone, everyone
