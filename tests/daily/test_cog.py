@@ -94,6 +94,7 @@ async def play_attempt(
         table_id = info.id
     post = await fake.wait_for(
         lambda: next((m for m in fake.messages(thread) if "your result is" in m.text()), None),
+        timeout=60,
         what="the daily result post",
     )
     assert legs == (1 if variant == "partners" else 2)
@@ -135,6 +136,7 @@ async def test_a_daily_deal_played_refused_again_boarded_and_its_streak_counted(
         await idle(bot)
         post = await fake.wait_for(
             lambda: next((m for m in fake.messages(thread) if "your result is" in m.text()), None),
+            timeout=60,
             what="the daily result post",
         )
         text = post.text()
@@ -196,6 +198,7 @@ async def test_a_restart_mid_deal_resumes_it(
         await idle(bot)
         post = await fake.wait_for(
             lambda: next((m for m in fake.messages(thread) if "your result is" in m.text()), None),
+            timeout=60,
             what="the daily result post",
         )
         assert "From your first seat" in post.text()
