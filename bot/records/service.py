@@ -14,6 +14,7 @@ and figures are left alone.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import logging
@@ -229,8 +230,8 @@ class Records(TableObserver):
         if not practice:
             try:
                 actions = await self.store.actions.list(table_id)
-                moments = moments_of(
-                    Ruleset.from_dict(match.ruleset), match.seed, match.deal, actions
+                moments = await asyncio.to_thread(  # a replay: off the event loop
+                    moments_of, Ruleset.from_dict(match.ruleset), match.seed, match.deal, actions
                 )
             except Exception:  # its moments wait for the back-fill; the record goes in
                 log.exception("table %s: the match's moments could not be read", table_id)
