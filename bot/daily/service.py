@@ -31,7 +31,7 @@ from typing import Any
 from bot import computer
 from bot.daily.store import AttemptRow, DailyRepo, LegRow
 from bot.errors import InvalidOptions, ServiceError
-from bot.i18n import N_
+from bot.i18n import N_, Ref
 from bot.store import IntegrityError, Store, Transaction
 from bot.store.table_extras import PracticeRepo
 from bot.tables.service import TableInfo, TableObserver, TableService, seat_groups
@@ -71,6 +71,8 @@ PLAYED = N_(
     "You have played today's deal of this variant already. The next one comes at midnight "
     "UTC, in {hours} h {minutes} min."
 )
+
+PLAYING = N_("You are playing today's deal of this variant in {thread}: finish it there.")
 
 
 class AlreadyPlayed(ServiceError):
@@ -239,7 +241,10 @@ class DailyService(TableObserver):
         self.check_variant(variant)
         now = self.clock() if now is None else now
         day = day_of(now)
-        if await self.repo.attempt(day, variant, user_id) is not None:
+        found = await self.repo.attempt(day, variant, user_id)
+        if found is not None and not found.finished and found.channel_id is not None:
+            raise AlreadyPlayed(PLAYING, thread=Ref("channel", found.channel_id))
+        if found is not None:
             raise AlreadyPlayed(PLAYED, **_left(now))
 
     async def start(

@@ -131,6 +131,15 @@ async def test_a_daily_deal_played_refused_again_boarded_and_its_streak_counted(
         assert stranger.ephemeral and "not seated" in said, said
         assert (await bot.svc.get(table_id)).seq == seq
         assert not [c for c in game.custom_ids() if c.startswith("domino:hint:")]
+        # Asked again while it is being played: sent to its thread, nothing opened.
+        again = await fake.slash(
+            alice, fake.channel_id, "domino daily play", {"variant": "partners"}
+        )
+        said = await answer(again)
+        assert said == (
+            f"You are playing today's deal of this variant in <#{thread}>: finish it there."
+        )
+        assert len(bot.svc.open_tables()) == 1
         clock.now = at("2026-11-28", 0, 0, 30)  # played after midnight: it keeps its day
         await play_until_over(fake, bot, table_id, [alice])
         await idle(bot)

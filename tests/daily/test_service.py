@@ -16,6 +16,7 @@ from bot.daily.service import (
 )
 from bot.daily.store import DailyRepo
 from bot.errors import InvalidOptions
+from bot.i18n import Ref
 from bot.store import Store
 from bot.store.table_extras import PracticeRepo
 from bot.tables.service import TableService
@@ -85,6 +86,10 @@ async def test_partners_deal_played_once_and_boarded_without_spoilers(
     ]
     assert info.ruleset.hands == 1 and info.table.options == {"daily": "2026-11-27"}
     assert await PracticeRepo(daily.store.db).among([table_id]) == {table_id}  # not rated
+    # While it is being played, another attempt is sent to it.
+    with pytest.raises(AlreadyPlayed) as playing:
+        await attempt(daily, ALICE)
+    assert playing.value.params == {"thread": Ref("channel", THREAD + ALICE)}
     # Bob has not played: the board shows no result to him, only the count.
     await play_leg(tables, clock, table_id, ALICE)
     await tables.idle()
