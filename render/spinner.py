@@ -118,11 +118,17 @@ def _rows(
     widths = [short if near == far else long for _, (near, far) in tiles]
     if value is not None:
         widths.append(short + 2)  # the end's square (not a double: wider than half a tile)
-    for dense in (True, False):
-        pitch = _pitch(long, dense)
+    # Rows close together; a double that would touch the one of the row before lies along
+    # its row instead (the tiles before it stay where they were).
+    pitch = _pitch(long)
+    for _ in range(len(widths)):
         walked = _arm(widths, start, 1, long, lo, hi, (room - short) // pitch)
-        if walked is not None and not (dense and _doubles_meet(walked, gap)):
+        if walked is None:
+            return None
+        later = _doubles_meet(walked, gap)
+        if later is None:
             break
+        widths[later] = long
     else:
         return None
     placed: list[PlacedTile] = []
@@ -146,11 +152,14 @@ def _rows(
     return placed, marks
 
 
-def _doubles_meet(walked: Sequence[tuple[int, int, int, int]], gap: int) -> bool:
-    """Whether two crosswise doubles of neighbouring rows would touch."""
-    doubles = [(k, u0, u1) for k, u0, u1, kind in walked if kind == _DOUBLE]
-    return any(k2 == k1 + 1 and a0 < b1 + gap and b0 < a1 + gap
-               for k1, a0, a1 in doubles for k2, b0, b1 in doubles)
+def _doubles_meet(walked: Sequence[tuple[int, int, int, int]], gap: int) -> int | None:
+    """The position of the first crosswise double that would touch one of the row before,
+    or None."""
+    doubles = [(n, k, u0, u1) for n, (k, u0, u1, kind) in enumerate(walked) if kind == _DOUBLE]
+    for n, k2, b0, b1 in doubles:
+        if any(k1 == k2 - 1 and a0 < b1 + gap and b0 < a1 + gap for _, k1, a0, a1 in doubles):
+            return n
+    return None
 
 
 @lru_cache(maxsize=32768)
