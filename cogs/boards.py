@@ -38,6 +38,8 @@ __all__ = [
     "BoardPoster",
     "can_post",
     "period_embed",
+    "role_problem",
+    "role_problem_text",
     "season_embed",
     "season_end_embed",
 ]
@@ -185,6 +187,65 @@ def season_end_embed(
     return embed
 
 
+ROLE_PROBLEMS = {
+    "manage_roles": N_("I need the Manage Roles permission to give {role}."),
+    "above": N_("{role} is not below my own highest role: I cannot give it."),
+    "managed": N_("{role} belongs to an integration, or is everyone's: nobody can give it."),
+    "gone": N_("The role {role} no longer exists."),
+    "refused": N_("Discord refused to let me give {role}."),
+}
+
+
+def role_problem(guild: Any, role: Any) -> str:
+    """Why the bot may not give ``role`` on ``guild`` (a key of :data:`ROLE_PROBLEMS`; "" if
+    it may)."""
+    if role is None:
+        return "gone"
+    if role.managed or role.is_default():
+        return "managed"
+    me = getattr(guild, "me", None)
+    if me is None or not me.guild_permissions.manage_roles:
+        return "manage_roles"
+    if role >= me.top_role:
+        return "above"
+    return ""
+
+
+def role_problem_text(locale: str | None, problem: str, role_id: int) -> str:
+    return tr(locale, ROLE_PROBLEMS[problem], role=f"<@&{role_id}>")
+
+
+async def crown_champions(
+    bot: Any, seasons: Seasons, guild_id: int, winners: set[int]
+) -> tuple[int, str] | None:
+    """Give the server's champions' role to ``winners`` and take it from those the bot gave it
+    to before; (the role, why it could not: "" if it could), None without a role."""
+    chosen = await seasons.champion_role(guild_id)
+    if chosen is None:
+        return None
+    guild = bot.get_guild(guild_id)
+    role = None if guild is None else guild.get_role(chosen.role_id)
+    problem = role_problem(guild, role)
+    if not problem:
+        before = await seasons.crowned(guild_id)
+        try:
+            for user_id, give in [(u, False) for u in sorted(before - winners)] + [
+                (u, True) for u in sorted(winners)
+            ]:
+                change = bot.http.add_role if give else bot.http.remove_role
+                try:
+                    await change(guild_id, user_id, chosen.role_id, reason="Season champions")
+                except discord.NotFound:  # he left the server
+                    continue
+        except discord.Forbidden:
+            problem = "refused"
+        else:
+            await seasons.crown(guild_id, winners)
+    if await seasons.role_problem(guild_id, problem) and problem:
+        log.warning("server %s: the champions' role could not be given: %s", guild_id, problem)
+    return chosen.role_id, problem
+
+
 def can_post(channel: Any, me: Any) -> bool:
     """Whether the bot may post a board in ``channel`` (view it, send, embed links)."""
     if channel is None or me is None or not hasattr(channel, "permissions_for"):
@@ -279,14 +340,26 @@ class BoardPoster:
         guild = self.bot.get_guild(guild_id)
         locale = getattr(getattr(guild, "preferred_locale", None), "value", None)
         if period.kind == SEASON:
+            server = await self.seasons.podium(period, guild_id)
             embed = season_end_embed(
                 locale,
                 period,
                 self.seasons.calendar.number_of(period),
-                await self.seasons.podium(period, guild_id),
+                server,
                 await self.seasons.podium(period, GLOBAL),
                 self.name_of,
             )
+            winners = {r.player_id for rows in server.values() for r in rows if r.place == 1}
+            crowned = await crown_champions(self.bot, self.seasons, guild_id, winners)
+            if crowned is not None:
+                role_id, problem = crowned
+                text = (
+                    role_problem_text(locale, problem, role_id)
+                    if problem
+                    else tr(locale, "The champions of this server get {role}.",
+                            role=f"<@&{role_id}>")
+                )
+                embed.add_field(name=tr(locale, "Champions' role"), value=text, inline=False)
         else:
             board = await self.boards.board(scope=guild_id, period=period)
             embed = period_embed(locale, board, self.name_of(locale, board.bucket), past=True)

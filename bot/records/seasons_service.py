@@ -22,7 +22,7 @@ from bot.records.periods import Period
 from bot.records.rating import ordinal, rate
 from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES, GLOBAL, MatchRecord
 from bot.records.seasons import SeasonCalendar, soft_reset
-from bot.records.seasons_store import SeasonLine, SeasonRepo
+from bot.records.seasons_store import SeasonLine, SeasonRepo, WinnerRole
 from bot.records.store import FORMER_PLAYERS
 from bot.store import Store
 from bot.store.connection import Db
@@ -38,6 +38,7 @@ __all__ = [
 
 PER_PAGE = 10
 PODIUM = 3
+CHAMPION = "season"  # the winner role's kind of the seasons' champions
 
 
 def family_of_bucket(bucket: str) -> str:
@@ -243,3 +244,30 @@ class Seasons:
             if top:
                 out[family] = top
         return out
+
+    # -- the champions' role --------------------------------------------------------------
+
+    async def champion_role(self, guild_id: int) -> WinnerRole | None:
+        """The server's role for its season champions, if it chose one."""
+        return await self.repo.winner_role(guild_id, CHAMPION)
+
+    async def set_champion_role(self, guild_id: int, role_id: int | None, *, by: int) -> None:
+        """Choose the champions' role (None: none)."""
+        async with self.store.transaction() as tx:
+            await SeasonRepo(tx.db).set_winner_role(
+                guild_id, CHAMPION, role_id, by=by, now=self.clock()
+            )
+
+    async def role_problem(self, guild_id: int, problem: str) -> bool:
+        """Note why the role could not be given ("" when it was); True if that is news."""
+        async with self.store.transaction() as tx:
+            return await SeasonRepo(tx.db).note_problem(guild_id, CHAMPION, problem)
+
+    async def crowned(self, guild_id: int) -> set[int]:
+        """Who holds the champions' role because the bot gave it."""
+        return await self.repo.holders(guild_id, CHAMPION)
+
+    async def crown(self, guild_id: int, user_ids: set[int]) -> None:
+        """They hold the role now (and nobody else by the bot's hand)."""
+        async with self.store.transaction() as tx:
+            await SeasonRepo(tx.db).set_holders(guild_id, CHAMPION, user_ids, now=self.clock())

@@ -19,6 +19,7 @@ from bot.i18n import N_, tr
 from bot.match_end import RematchLimit
 from bot.records.boards import PeriodBoards
 from bot.records.inactivity import Inactivity
+from bot.records.seasons_service import Seasons
 from bot.server_settings import (
     DEFAULT_VARIANT,
     FIELDS,
@@ -31,7 +32,7 @@ from bot.server_settings import (
 )
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
 from bot.web import links
-from cogs.boards import can_post
+from cogs.boards import can_post, role_problem, role_problem_text
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
@@ -49,12 +50,14 @@ RESET_CHOICES = [
     Choice(name=locale_str("Web pages"), value="web"),
     Choice(name=locale_str("Board channel"), value="board_channel"),
     Choice(name=locale_str("Idle weeks"), value="idle_weeks"),
+    Choice(name=locale_str("Champions' role"), value="champion_role"),
 ]
 WEB_CHOICES = [
     Choice(name=locale_str("on"), value="on"),
     Choice(name=locale_str("off"), value="off"),
 ]
 NOT_A_MANAGER = N_("Only members who can manage the server can change its settings.")
+NOTHING_CHANGED = N_("Nothing was changed.")
 CANNOT_POST = N_(
     "I cannot post the boards in {channel}: I need to see it, send messages and embed links "
     "there. Nothing was changed."
@@ -169,6 +172,7 @@ class ServerSettingsMixin:
         tournament_role=locale_str("This role may create and run tournaments (@everyone: none)"),
         board_channel=locale_str("Post last week's and last month's boards here"),
         idle_weeks=locale_str("Weeks without a match before a player leaves the boards (4)"),
+        champion_role=locale_str("A role the bot gives this server's season champions"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -194,6 +198,7 @@ class ServerSettingsMixin:
         tournament_role: discord.Role | None = None,
         board_channel: discord.TextChannel | None = None,
         idle_weeks: app_commands.Range[int, 1, 52] | None = None,
+        champion_role: discord.Role | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -210,7 +215,22 @@ class ServerSettingsMixin:
                     text = tr(locale, CANNOT_POST, channel=f"<#{board_channel.id}>")
                     await self.reply(interaction, text)
                     return
+            if champion_role is not None and not champion_role.is_default():
+                problem = role_problem(interaction.guild, champion_role)
+                if problem:
+                    text = role_problem_text(locale, problem, champion_role.id)
+                    await self.reply(interaction, f"{text} {tr(locale, NOTHING_CHANGED)}")
+                    return
             boards = PeriodBoards(self.service.store, clock=self.service.clock)
+            seasons = Seasons(self.service.store, clock=self.service.clock)
+            reset_champions = reset in ("all", "champion_role")
+            if reset_champions or champion_role is not None:
+                chosen_role = None
+                if champion_role is not None and not champion_role.is_default():
+                    chosen_role = champion_role.id
+                await seasons.set_champion_role(guild_id, chosen_role, by=interaction.user.id)
+                if reset == "champion_role":
+                    reset = None
             reset_board = reset in ("all", "board_channel")
             if reset_board:
                 await boards.clear_channel(guild_id)
@@ -279,7 +299,9 @@ class ServerSettingsMixin:
                 or board_channel is not None
                 or reset_board
                 or reset_idle
-                or idle_weeks is not None,
+                or idle_weeks is not None
+                or reset_champions
+                or champion_role is not None,
                 web_base_url=base,
                 organisers=await store.organiser_role(guild_id),
             )
@@ -312,6 +334,14 @@ class ServerSettingsMixin:
                 ),
                 inline=False,
             )
+            champions = await seasons.champion_role(guild_id)
+            shown = tr(locale, "none")
+            if champions is not None:
+                shown = f"<@&{champions.role_id}>"
+                if champions.problem:
+                    problem = role_problem_text(locale, champions.problem, champions.role_id)
+                    shown += "\n⚠️ " + tr(locale, "Last time: {problem}", problem=problem)
+            embed.add_field(name=tr(locale, "Season champions' role"), value=shown, inline=False)
             await interaction.response.send_message(
                 embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )

@@ -15,8 +15,10 @@ from tests.cogs.helpers import FakeClock, TestBot, factory, settings_for
 from tests.cogs.test_boards import MANAGER, wait_posted, win
 from tests.cogs.test_records import records_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
+from tests.fakediscord.models import DEFAULT_BOT_PERMISSIONS
 
 BASE = "https://domino.example.org"
+SEND_ALL = DEFAULT_BOT_PERMISSIONS  # what the bot may do on a new server
 
 
 def pb_button(message: StoredMessage, direction: str) -> str:
@@ -144,3 +146,67 @@ async def test_a_seasons_end_is_announced_once_even_when_the_post_is_cut_short(
     async with running_bot(fake, make):  # a restart announces nothing again
         await asyncio.sleep(0.3)
     assert len(announcements()) == 1
+
+
+async def test_the_champions_role_goes_to_the_seasons_champions_and_moves_on(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    alice = fake.add_user(1002, "alice", "Alice")
+    fake.add_user(1003, "bea", "Bea")
+    channel = fake.add_channel("boards")
+    champions = fake.add_role("Champions", position=5)
+    high = fake.add_role("Staff", position=60)
+    clock = FakeClock()
+    cal = SeasonCalendar()
+    season = cal.season_of(clock.now)
+    bot_role = fake.guild.personal_roles[fake.bot_user.id]
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        g = fake.guild_id
+        settings = "domino server-settings"
+        # The bot may not give roles yet: said at once, and nothing changes.
+        refused = await fake.slash(boss, fake.channel_id, settings, {"champion_role": champions.id})
+        assert refused.ephemeral
+        assert refused.text() == (
+            f"I need the Manage Roles permission to give <@&{champions.id}>. Nothing was changed."
+        )
+        fake.set_member_permissions(fake.bot_user.id, MANAGER | (1 << 28) | SEND_ALL)
+        fake.set_role_position(bot_role, 50)
+        refused = await fake.slash(boss, fake.channel_id, settings, {"champion_role": high.id})
+        assert "is not below my own highest role" in refused.text()
+        refused = await fake.slash(
+            alice, fake.channel_id, settings, {"champion_role": champions.id}
+        )
+        assert "manage the server" in refused.text()
+        saved = await fake.slash(boss, fake.channel_id, settings, {"champion_role": champions.id,
+                                                                  "board_channel": channel.id})
+        assert saved.embed is not None and saved.embed["title"] == "Server settings saved"
+        assert f"Season champions' role\n<@&{champions.id}>" in saved.text()
+        # Alice wins the season: she gets the role at its end.
+        await win(bot, 1, 1002, 1003, 30, season.start + 60, g)
+        clock.now = season.end + 1
+        assert await wait_posted(bot, g, season.key)
+        post = next(m for m in fake.public_messages() if m.channel_id == channel.id
+                    and "is over" in m.embeds[0]["title"])
+        assert f"The champions of this server get <@&{champions.id}>." in post.text()
+        await fake.wait_for(lambda: champions.id in fake.member_roles(1002))
+        # Next season Bea wins: the role moves to her.
+        following = cal.season_of(season.end)
+        await win(bot, 2, 1003, 1002, 30, following.start + 60, g)
+        clock.now = following.end + 1
+        assert await wait_posted(bot, g, following.key)
+        await fake.wait_for(lambda: champions.id in fake.member_roles(1003))
+        assert champions.id not in fake.member_roles(1002)
+        # The bot loses Manage Roles: the next season's end says so, and so do the settings.
+        fake.set_member_permissions(fake.bot_user.id, SEND_ALL)
+        third = cal.season_of(following.end)
+        await win(bot, 3, 1002, 1003, 30, third.start + 60, g)
+        clock.now = third.end + 1
+        assert await wait_posted(bot, g, third.key)
+        post = next(m for m in fake.public_messages() if m.channel_id == channel.id
+                    and m.embeds[0]["title"].startswith(f"Season {cal.number_of(third)} "))
+        assert "I need the Manage Roles permission" in post.text()
+        assert champions.id in fake.member_roles(1003)  # nothing could change
+        shown = await fake.slash(boss, fake.channel_id, settings, {})
+        assert "⚠️ Last time: I need the Manage Roles permission" in shown.text()

@@ -672,6 +672,38 @@ class FakeDiscord:
             "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()}, INTENT_GUILDS
         )
 
+    def add_role(
+        self,
+        name: str,
+        *,
+        position: int = 1,
+        permissions: int | discord.Permissions = 0,
+        managed: bool = False,
+        guild_id: int | None = None,
+    ) -> FakeRole:
+        """A new role of the guild (Discord puts a new role just above @everyone: position 1)."""
+        guild = self._guild(guild_id)
+        role = FakeRole(self.new_id(), name, perm_value(permissions), position, managed)
+        guild.roles[role.id] = role
+        self._post("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()},
+                   INTENT_GUILDS)
+        return role
+
+    def set_role_position(
+        self, role_id: int, position: int, *, guild_id: int | None = None
+    ) -> None:
+        """Move a role in the guild's order (announced with GUILD_ROLE_UPDATE)."""
+        guild = self._guild(guild_id)
+        role = guild.roles[role_id]
+        role.position = position
+        self._post(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()}, INTENT_GUILDS
+        )
+
+    def member_roles(self, user_id: int, *, guild_id: int | None = None) -> list[int]:
+        """The ids of a member's roles (his own personal role included)."""
+        return list(self._guild(guild_id).members[user_id].role_ids)
+
     def set_everyone_permissions(
         self, permissions: int | discord.Permissions, *, guild_id: int | None = None
     ) -> None:

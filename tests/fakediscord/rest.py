@@ -15,7 +15,7 @@ from urllib.parse import unquote
 
 from aiohttp import BodyPartReader, web
 
-from .gateway import INTENT_GUILD_MESSAGE_REACTIONS, INTENT_GUILDS
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILD_MESSAGE_REACTIONS, INTENT_GUILDS
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -56,7 +56,16 @@ from .validation import is_empty_message, too_large, validate_message
 if TYPE_CHECKING:
     from .fake import FakeDiscord
 
-from .fake import _RESPONSE_FLAGS, ApiError, RequestRecord, Upload, _wait, form_error, unknown
+from .fake import (
+    _RESPONSE_FLAGS,
+    ApiError,
+    RequestRecord,
+    Upload,
+    _wait,
+    form_error,
+    missing_permissions,
+    unknown,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -193,6 +202,8 @@ class RestApi:
         r("GET", "/guilds/{guild_id}/roles", self.guild_roles)
         r("GET", "/guilds/{guild_id}/members", self.guild_members)
         r("GET", "/guilds/{guild_id}/members/{user_id}", self.guild_member)
+        r("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.add_member_role)
+        r("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.remove_member_role)
         r("GET", "/guilds/{guild_id}/threads/active", self.active_threads)
 
     def _add(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
@@ -1330,6 +1341,43 @@ class RestApi:
         if member is None:
             raise unknown("Member", 10007)
         return member.payload()
+
+    def _role_change(self, req: ApiRequest) -> tuple[FakeGuild, FakeMember, int]:
+        """Discord's checks of a member's role change: Manage Roles, a role of the guild that
+        no integration manages, below the bot's highest role."""
+        guild = self._guild(req)
+        member: FakeMember | None = guild.members.get(req.snowflake("user_id"))
+        if member is None:
+            raise unknown("Member", 10007)
+        role = guild.roles.get(req.snowflake("role_id"))
+        if role is None:
+            raise unknown("Role", 10011)
+        bot = self.fake.bot_user.id
+        manage = 1 << 28  # Manage Roles
+        if not guild.base_permissions(bot) & manage:
+            raise missing_permissions()
+        mine = guild.members[bot].role_ids
+        top = max((guild.roles[r].position for r in mine if r in guild.roles), default=0)
+        if role.managed or role.id == guild.id or role.position >= top:
+            raise missing_permissions()
+        return guild, member, role.id
+
+    def _member_updated(self, guild: FakeGuild, member: FakeMember) -> None:
+        data = member.payload()
+        data["guild_id"] = str(guild.id)
+        self.fake._post("GUILD_MEMBER_UPDATE", data, INTENT_GUILD_MEMBERS)
+
+    async def add_member_role(self, req: ApiRequest) -> None:
+        guild, member, role_id = self._role_change(req)
+        if role_id not in member.role_ids:
+            member.role_ids.append(role_id)
+            self._member_updated(guild, member)
+
+    async def remove_member_role(self, req: ApiRequest) -> None:
+        guild, member, role_id = self._role_change(req)
+        if role_id in member.role_ids:
+            member.role_ids.remove(role_id)
+            self._member_updated(guild, member)
 
     async def active_threads(self, req: ApiRequest) -> JSON:
         guild = self._guild(req)
