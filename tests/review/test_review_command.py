@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.review.judge import at
 from cogs.domino import texts
+from domino import Tile
 from render.review import render_position
 from tests.cogs.helpers import TestBot, answer, button, factory, game_message, new_table, settle
 from tests.cogs.test_match_end import match_end
@@ -98,6 +99,10 @@ async def test_a_players_review_through_the_button_and_the_command(
             assert attachment.data == render_position(public, mine, names)
             assert alt is not None and alt.startswith(f"The table before move {judged.seq + 1}")
             assert f"**{rank}. Hand {judged.hand}, move {judged.seq + 1}**" in text
+            # Every tile the words name is Alice's own then (no other hand is told).
+            part = text.split(f"**{rank}. ", 1)[1].split(f"**{rank + 1}. ", 1)[0]
+            named = {Tile.parse(t) for t in re.findall(r"\b\d-\d\b", part)}
+            assert named and named <= set(mine.hand or ()), (named, mine.hand)
 
         # The command: the same review, one hand, from the store (judged once).
         asked = await fake.slash(alice, fake.channel_id, "domino review", {"table": tid,
