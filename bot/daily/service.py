@@ -24,6 +24,7 @@ import contextlib
 import datetime as dt
 import logging
 import secrets
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -192,8 +193,12 @@ class DailyService(TableObserver):
         self.expert_budget = expert_budget
         self.seed_source = seed_source
         self.leg_counts = dict(legs or LEGS)
-        self._locks: dict[Key, asyncio.Lock] = {}
-        self._expert_locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._expert_locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self._listeners: list[Callable[[AttemptRow], Awaitable[None] | None]] = []
 
     @property
@@ -420,7 +425,9 @@ class DailyService(TableObserver):
         the computers' process pool) and kept."""
         self.check_variant(variant)
         rules = ruleset_of(variant)
-        lock = self._expert_locks.setdefault((day, variant), asyncio.Lock())
+        lock = self._expert_locks.get((day, variant))
+        if lock is None:
+            lock = self._expert_locks[(day, variant)] = asyncio.Lock()
         async with lock:
             seed = await self.repo.seed(day, variant, self.seed_source())
             deal = deal_of(variant, seed, 0)
