@@ -14,8 +14,8 @@
    iterations a move so that the run is deterministic), and judges every decision with a
    choice of every seat as a review does. Prints per side the decisions judged, the flagged
    ones (an inaccuracy or worse) per hand and the mean cost per decision; and how often the
-   review's best move is the one the same search (same seed) picks when run 4x longer. Targets: ``easy`` flagged more
-   and costlier than ``expert``; agreement at least 80%.
+   review's best move is the one the same search (same seed) picks when run 4x longer.
+   Targets: ``easy`` flagged more and costlier than ``expert``; agreement at least 80%.
 
 Every line carries the machine's load averages (``uptime``): the machine may be shared.
 """

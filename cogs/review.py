@@ -32,6 +32,7 @@ from cogs.domino.practice import action_text, reason_text
 from cogs.domino.replay import match_title, replay_names
 from cogs.names import escape_name
 from domino import Action, Draw, Pass, Play, View, decode_action
+from render.review import render_position
 
 Interaction = discord.Interaction[Any]
 GROUP_NAME = "domino"
@@ -137,8 +138,9 @@ async def review_command(
     table: app_commands.Range[int, 1, 2**53],
     hand: app_commands.Range[int, 1, 999] | None = None,
 ) -> None:
-    cog = interaction.client.get_cog(REVIEW_COG)  # type: ignore[attr-defined]
-    assert isinstance(cog, ReviewCog)
+    cog: ReviewCog | None = interaction.client.get_cog(REVIEW_COG)  # type: ignore[attr-defined]
+    if cog is None:  # unloaded while the command was on its way
+        return
     async with cog.guard(interaction, "/domino review", table):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await cog.answer(interaction, table, hand)
@@ -209,9 +211,7 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
         options = picture_options(locale)
         for rank, (judged, (public, mine)) in enumerate(zip(shown, moments, strict=True), 1):
             items.append(discord.ui.TextDisplay(decision_text(locale, rank, judged, mine)))
-            png = await pictures.offload(
-                _position_png, public, mine, names, options
-            )
+            png = await pictures.offload(render_position, public, mine, names, **options)
             name = f"review-{rank}.png"
             alt = picture_alt(locale, judged, mine)
             files.append(discord.File(io.BytesIO(png), filename=name, description=alt))
@@ -222,12 +222,6 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
             view=card(BLUE, *items), files=files, ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-
-
-def _position_png(public: View, mine: View, names: list[str], options: dict[str, Any]) -> bytes:
-    from render.review import render_position
-
-    return render_position(public, mine, names, **options)
 
 
 async def setup(bot: commands.Bot) -> None:

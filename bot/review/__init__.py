@@ -18,7 +18,17 @@ from dataclasses import dataclass
 
 from bot import computer
 from bot.errors import NotSeated, ServiceError, TableNotFound
-from bot.review.judge import GRADES, INACCURACY, VERSION, Judged, at, decode, encode, judge_one
+from bot.review.judge import (
+    GRADES,
+    INACCURACY,
+    VERSION,
+    Judged,
+    Position,
+    at,
+    decode,
+    encode,
+    judge_one,
+)
 from bot.review.judge import positions as find_positions
 from bot.review.store import ReviewRepo
 from bot.store import MatchRow, Store
@@ -136,7 +146,7 @@ class Reviews:
         return await asyncio.shield(running)
 
     async def _judge(self, table_id: int, user_id: int, hands: tuple[int, ...],
-                     todo: Sequence[object]) -> Review:
+                     todo: Sequence[Position]) -> Review:
         async with self._turn:
             stored = await self.repo.get(table_id, user_id, VERSION)  # another process's?
             if stored is not None:
