@@ -340,6 +340,7 @@ class BoardPoster:
         guild = self.bot.get_guild(guild_id)
         locale = getattr(getattr(guild, "preferred_locale", None), "value", None)
         if period.kind == SEASON:
+            await self.seasons.rank_ended()  # the finishes /domino stats shows from now on
             server = await self.seasons.podium(period, guild_id)
             embed = season_end_embed(
                 locale,

@@ -814,11 +814,16 @@ class RecordsCog(commands.Cog, name=COG_NAME):
 
     @tasks.loop(hours=1)
     async def sweep(self) -> None:
-        """Drop the data of servers the bot left longer ago than the grace period."""
+        """Drop the data of servers the bot left longer ago than the grace period; rank the
+        final places of a season that ended (if no board post did yet)."""
         try:
             await self.records.sweep_departed()
         except Exception:
             log.exception("dropping the data of departed servers failed")
+        try:
+            await self.seasons.rank_ended()
+        except Exception:
+            log.exception("ranking the last season's final places failed")
 
     @tasks.loop(hours=6)
     async def idle_sweep(self) -> None:

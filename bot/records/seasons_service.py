@@ -234,6 +234,17 @@ class Seasons:
         _, family, place, total, rating = best
         return Finish(period, self.calendar.number_of(period), family, place, total, rating)
 
+    async def rank_ended(self) -> int:
+        """Rank the final places of the season that ended last, if not yet (each family's
+        global board once); returns how many boards were ranked now."""
+        last = self.calendar.previous(self.current())
+        keys = {(last.key, family) for family in FAMILIES}
+        todo = sorted(keys - await self.repo.finals_done(keys))
+        for season, family in todo:
+            async with self.store.transaction() as tx:
+                await SeasonRepo(tx.db).rank_finals(season, family)
+        return len(todo)
+
     async def podium(self, period: Period, scope: int) -> dict[str, tuple[SeasonLine, ...]]:
         """The top three of each family's board of ``scope`` in ``period`` (people equal on
         rating share a place, so a podium may hold more)."""

@@ -49,9 +49,11 @@ _LINE = (
     "r.season, r.scope, r.family, r.player_id, coalesce(p.name, ''), r.matches, r.wins,"
     " r.losses, r.draws, r.rating"
 )
+# (people only have lines: no condition on the player id, which would keep a board's query
+# off the board's index)
 _VISIBLE = (
-    "r.player_id > 0 AND NOT EXISTS (SELECT 1 FROM record_privacy v"
-    " WHERE v.user_id = r.player_id AND v.scope = r.scope)"
+    "NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = r.player_id"
+    " AND v.scope = r.scope)"
 )
 _ORDER = "r.rating DESC, r.player_id"
 
@@ -159,14 +161,15 @@ class SeasonRepo:
         key = (season, scope, family)
         every = await self._db.fetchval(
             "SELECT count(*) FROM season_lines r WHERE r.season = ? AND r.scope = ?"
-            f" AND r.family = ? AND r.player_id > 0{extra}",
+            f" AND r.family = ?{extra}",
             (*key, *params),
         )
+        # From the few who left to their lines (SQLite takes a CROSS JOIN's order as written).
         left = await self._db.fetchval(
-            "SELECT count(*) FROM record_privacy v JOIN season_lines r"
-            " ON r.season = ? AND r.scope = v.scope AND r.family = ? AND r.player_id = v.user_id"
-            f" WHERE v.scope = ? AND r.player_id > 0{extra}",
-            (season, family, scope, *params),
+            "SELECT count(*) FROM record_privacy v CROSS JOIN season_lines r"
+            " WHERE v.scope = ? AND r.season = ? AND r.scope = v.scope AND r.family = ?"
+            f" AND r.player_id = v.user_id{extra}",
+            (scope, season, family, *params),
         )
         return int(every or 0) - int(left or 0)
 

@@ -225,6 +225,8 @@ async def test_the_current_place_and_the_best_past_finish(
     await game(records, 1, 11, 12, at(2026, 4))  # season 2: 11 first, 12 second
     await game(records, 2, 12, 11, at(2026, 8))  # season 3: 12 first, 11 second
     await game(records, 3, 13, 12, at(2026, 10))  # season 4 (now): 12 second
+    assert await seasons.rank_ended() == 4  # the last season's four families, once
+    assert await seasons.rank_ended() == 0
     now = await seasons.standing(12)
     assert [(f.number, f.family, f.place, f.total) for f in now] == [(4, "two-player", 2, 2)]
     best = await seasons.best_finish(12)
