@@ -1,11 +1,12 @@
 """A SIGKILL of a real bot process at the instant it posts a season's champions: the next
 process on the same database posts them, and the month's board, exactly once.
 
-The bot runs as an OS process (``python -m tests.scale.runner``) against the fake Discord. Its
-clock starts two seconds before 1 January 2027 00:00 UTC, the end of a month and of the
-season October-December 2026; the server's board channel was chosen before. The fake Discord
-applies the season's post and kills the process before it hears back (nothing is marked in the
-store); a second process, its clock after the instant, takes the shard and posts what is owed.
+On SQLite and on PostgreSQL, the bot runs as an OS process (``python -m tests.scale.runner``)
+against the fake Discord. Its clock starts two seconds before 1 January 2027 00:00 UTC, the
+end of a month and of the season October-December 2026; the server's board channel was
+chosen before. The fake Discord applies the season's post and kills the process before it
+hears back (nothing is marked in the store); a second process, its clock after the instant,
+takes the shard and posts what is owed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from pathlib import Path
 from bot.records.boards import PeriodBoards
 from bot.records.periods_store import PeriodRepo
 from bot.records.service import Records
-from bot.settings import sqlite_url
 from bot.store import Store
 from tests.bot.test_records_support import hand, human, make_record
 from tests.fakediscord import FakeDiscord
@@ -65,9 +65,11 @@ async def _marked(url: str, guild_id: int, key: str) -> bool:
         await store.close()
 
 
-async def test_kill_at_the_season_post(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_kill_at_the_season_post(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str
+) -> None:
     fake = fake_discord
-    url = sqlite_url(tmp_path / "bot.sqlite3")
+    url = database_url
     channel = fake.add_channel("boards")
     g = fake.guild_id
     await _prepare(url, g, channel.id)
