@@ -40,7 +40,7 @@ from bot.records.inactivity import Inactivity
 from bot.records.periods import ALL_TIME, PERIOD_KINDS, Period, period_of
 from bot.records.rating import DISPLAY_BASE, display_ordinal
 from bot.records.record import ALL, BUCKETS, FAMILIES, GLOBAL
-from bot.records.seasons import SEASON, SeasonCalendar, parse_start
+from bot.records.seasons import SEASON, SeasonCalendar, calendar_of
 from bot.records.seasons_service import Finish, Seasons
 from bot.records.service import (
     LEADERBOARD_ORDERS,
@@ -1329,9 +1329,5 @@ async def setup(bot: commands.Bot) -> None:
     store = getattr(bot, "store", None)
     if store is None:
         raise RuntimeError("the records cog needs bot.store (a Store)")
-    settings = getattr(bot, "settings", None)
-    calendar = SeasonCalendar(
-        getattr(settings, "season_months", 3),
-        parse_start(getattr(settings, "season_start", "2026-01")),
-    )
+    calendar = calendar_of(getattr(bot, "settings", None))
     await bot.add_cog(RecordsCog(bot, Records(store, seasons=calendar)))

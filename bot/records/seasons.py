@@ -14,6 +14,7 @@ import datetime as dt
 import math
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from bot.records.periods import Period
 
@@ -23,6 +24,7 @@ __all__ = [
     "KEEP",
     "SEASON",
     "SeasonCalendar",
+    "calendar_of",
     "parse_start",
     "soft_reset",
 ]
@@ -103,3 +105,13 @@ class SeasonCalendar:
         t = _stamp(_month_index(int(found[1]), int(found[2])))
         period = self.season_of(t)
         return period if period.start == t else None
+
+
+def calendar_of(settings: Any) -> SeasonCalendar:
+    """The seasons the settings choose (``SEASON_MONTHS``, ``SEASON_START``; the defaults for
+    settings without them)."""
+    start = getattr(settings, "season_start", None)
+    return SeasonCalendar(
+        getattr(settings, "season_months", DEFAULT_MONTHS),
+        DEFAULT_START if start is None else parse_start(start),
+    )

@@ -35,7 +35,7 @@ from bot.records.boards import PeriodBoard
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
 from bot.records.rating import display_ordinal
 from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES
-from bot.records.seasons import SEASON
+from bot.records.seasons import SEASON, calendar_of
 from bot.records.seasons_service import SeasonBoard
 from bot.records.service import LEADERBOARD_ORDERS, LeaderboardPage
 from bot.store import DatabaseUnavailable
@@ -716,7 +716,7 @@ def run_web(settings: Any) -> int:
     from bot.log import setup_logging
 
     setup_logging(settings.log_level)
-    reader = Reader(settings.database_url)
+    reader = Reader(settings.database_url, seasons=calendar_of(settings))
     app = create_app(
         reader,
         base_url=settings.web_base_url,

@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 from bot.records.boards import PeriodBoards
 from bot.records.rating import ordinal, rate
 from bot.records.record import GLOBAL
-from bot.records.seasons import SeasonCalendar, parse_start, soft_reset
+from bot.records.seasons import SeasonCalendar, calendar_of, parse_start, soft_reset
 from bot.records.seasons_service import Seasons
 from bot.records.service import Records
 from bot.settings import SettingsError, load_settings
@@ -105,6 +105,8 @@ def test_the_settings_choose_the_seasons() -> None:
     assert (default.season_months, default.season_start) == (3, "2026-01")
     with pytest.raises(SettingsError, match="SEASON_START"):
         load_settings(None, {"SEASON_START": "July"})
+    assert calendar_of(settings) == SeasonCalendar(6, (2025, 7))
+    assert calendar_of(None) == SeasonCalendar()
 
 
 @given(
