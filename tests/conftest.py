@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import os
 import threading
 from collections.abc import Callable, Coroutine, Iterator
@@ -24,6 +25,17 @@ NO_POSTGRES = (
     " tests is skipped (apt-get install postgresql-15, or set PG_BINDIR)"
 )
 _names = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _no_logging_into_closed_captures() -> None:
+    """Drop root log handlers left writing to an earlier test's closed output capture (code
+    under test may set logging up on the ``sys.stderr`` of its own test)."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        stream = getattr(handler, "stream", None)
+        if isinstance(handler, logging.StreamHandler) and getattr(stream, "closed", False):
+            root.removeHandler(handler)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
