@@ -233,6 +233,7 @@ class DailyCog(commands.Cog, name=COG_NAME):
         self.daily = daily
         self._group: app_commands.Group | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._note_lock = asyncio.Lock()  # one leg note at a time: each is checked, posted, marked
         self._posting: set[tuple[str, str, int]] = set()
         self.closing = False
 
@@ -276,6 +277,8 @@ class DailyCog(commands.Cog, name=COG_NAME):
         await self.bot.wait_until_ready()
         for attempt in await self.daily.load():
             self._spawn(self.publish(attempt))
+        for attempt in await self.daily.unnoted():
+            self._spawn(self.next_leg(attempt))
 
     async def _adopted(self, table_ids: list[int]) -> None:
         if not self.closing:
@@ -287,27 +290,33 @@ class DailyCog(commands.Cog, name=COG_NAME):
         self._spawn(self.publish(attempt) if attempt.finished else self.next_leg(attempt))
 
     async def next_leg(self, attempt: AttemptRow) -> None:
-        """Say in the thread that the next leg, the same deal from the other seat, begins."""
+        """Say once in the thread that the leg in play, the same deal from the other seat,
+        begins (also after a restart that came between its opening and its note)."""
         if attempt.channel_id is None:
             return
-        legs = await self.daily.legs(attempt)
-        text = tr(
-            attempt.locale,
-            "<@{user}> Leg {leg} of {legs}: the same deal again, now holding the tiles your "
-            "opponent held.",
-            user=attempt.user_id,
-            leg=len(legs),
-            legs=attempt.legs,
-        )
-        where = self.bot.get_partial_messageable(attempt.channel_id, guild_id=attempt.guild_id)
-        try:
-            await where.send(
-                text,
-                nonce=nonce(attempt, f"l{len(legs)}"),
-                allowed_mentions=discord.AllowedMentions(users=True),
+        async with self._note_lock:
+            legs = await self.daily.legs(attempt)
+            leg = legs[-1] if legs else None
+            if leg is None or leg.leg == 0 or leg.noted or leg.points is not None:
+                return
+            text = tr(
+                attempt.locale,
+                "<@{user}> Leg {leg} of {legs}: the same deal again, now holding the tiles your "
+                "opponent held.",
+                user=attempt.user_id,
+                leg=leg.leg + 1,
+                legs=attempt.legs,
             )
-        except discord.HTTPException as exc:  # the game message says it too: not retried
-            log.info("daily leg note of %s not posted: %s", attempt.day, exc)
+            where = self.bot.get_partial_messageable(attempt.channel_id, guild_id=attempt.guild_id)
+            try:
+                await where.send(
+                    text,
+                    nonce=nonce(attempt, f"l{leg.leg + 1}"),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+            except discord.HTTPException as exc:  # the game message says it too: not retried
+                log.info("daily leg note of %s not posted: %s", attempt.day, exc)
+            await self.daily.noted(leg)
 
     # -- answers -------------------------------------------------------------------------------
 

@@ -408,6 +408,14 @@ class DailyService(TableObserver):
                 done.append(found)
         return done
 
+    async def unnoted(self) -> list[AttemptRow]:
+        """The attempts this process runs whose leg in play was opened without its note."""
+        return [a for a in await self.repo.unnoted() if self.tables.owns(a.guild_id)]
+
+    async def noted(self, leg: LegRow) -> None:
+        """The note opening ``leg`` was posted (or given up)."""
+        await self.repo.noted(leg.table_id)
+
     async def published(self, attempt: AttemptRow) -> None:
         """The attempt's result was posted."""
         await self.repo.published(attempt.day, attempt.variant, attempt.user_id)

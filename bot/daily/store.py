@@ -41,11 +41,13 @@ class AttemptRow:
 
 @dataclass(frozen=True, slots=True)
 class LegRow:
-    """One leg of an attempt: its table and, once its match ended, its points difference."""
+    """One leg of an attempt: its table, once its match ended its points difference, and
+    whether the note opening it was posted."""
 
     table_id: int
     leg: int
     points: int | None
+    noted: bool = False
 
 
 _ATTEMPT = (
@@ -203,11 +205,27 @@ class DailyRepo:
 
     async def legs(self, day: str, variant: str, user_id: int) -> list[LegRow]:
         rows = await self._db.fetchall(
-            "SELECT table_id, leg, points FROM daily_legs"
+            "SELECT table_id, leg, points, noted FROM daily_legs"
             " WHERE day = ? AND variant = ? AND user_id = ? ORDER BY leg",
             (day, variant, user_id),
         )
-        return [LegRow(int(r["table_id"]), int(r["leg"]), r["points"]) for r in rows]
+        return [
+            LegRow(int(r["table_id"]), int(r["leg"]), r["points"], bool(r["noted"]))
+            for r in rows
+        ]
+
+    async def unnoted(self) -> list[AttemptRow]:
+        """Unfinished attempts with a leg in play whose opening note was not posted."""
+        rows = await self._db.fetchall(
+            f"SELECT {_ATTEMPT} FROM daily_attempts a WHERE a.finished_at IS NULL AND EXISTS"
+            " (SELECT 1 FROM daily_legs l WHERE l.day = a.day AND l.variant = a.variant"
+            " AND l.user_id = a.user_id AND l.leg > 0 AND l.noted = 0 AND l.points IS NULL)"
+        )
+        return [_attempt(r) for r in rows]
+
+    async def noted(self, table_id: int) -> None:
+        """The note opening the leg played at ``table_id`` was posted (or given up)."""
+        await self._db.execute("UPDATE daily_legs SET noted = 1 WHERE table_id = ?", (table_id,))
 
     async def leg_of(self, table_id: int) -> tuple[str, str, int] | None:
         """(day, variant, user) of the attempt whose leg is played at ``table_id``."""

@@ -1,5 +1,6 @@
 """SIGKILLs of a real bot process in the middle of a daily deal (both backends): between its
-two legs, and when its result reached Discord but the bot never learnt it."""
+two legs, before the second leg's note was sent, and when its result reached Discord but the
+bot never learnt it."""
 
 from __future__ import annotations
 
@@ -83,10 +84,24 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
         await play_until(fake, w, Table(alice, thread, id=leg0), wire)
         await first.proc.wait()
 
-        second = await w.procs.start("second", "0")
-        _, leg1 = await legs_of(w.store, alice.id, 2)
         attempt = (await DailyRepo(w.store.db).unsettled())[0]
         key = AttemptRow(attempt.day, "draw", alice.id, "", None, None, None, 2, 0.0)
+        leg_note = posted(lambda n: n == nonce(key, "l2"))
+        # The next process opens the second leg and is killed before its note leaves.
+        middle = await w.procs.start("middle", "0")
+        wire = fake.tripwire(leg_note, middle.kill, before=True)
+        await asyncio.wait_for(wire.fired.wait(), 60)
+        await middle.proc.wait()
+        # (the first process, dying, may have sent the note too before it could mark it: the
+        # next one sends it again with the same nonce, and Discord keeps one)
+
+        second = await w.procs.start("second", "0")
+        _, leg1 = await legs_of(w.store, alice.id, 2)
+        notes = await fake.wait_for(
+            lambda: [m for m in fake.messages(thread) if "Leg 2 of 2" in m.text()],
+            timeout=30, what="the second leg's note",
+        )
+        assert f"<@{alice.id}>" in notes[0].text()
 
         def result_post(r: RequestRecord) -> bool:
             return posted(lambda n: n == nonce(key, "r"))(r)
@@ -113,4 +128,6 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
         assert posts[0].attachments and posts[0].attachments[0].filename == "expert.gif"
         sent = [r for r in fake.requests if result_post(r)]
         assert len(sent) == 2  # posted again after the kill; Discord kept the first
+        notes = [m for m in fake.messages(thread) if "Leg 2 of 2" in m.text()]
+        assert len(notes) == 1, [m.text() for m in notes]
     assert not fake.unknown_routes
