@@ -22,6 +22,8 @@ from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 
 COMPUTER_DELAY = 0.0
 HAND_PAUSE = 0.01
+# How long a turn's refresh may take to arrive: seconds when quiet, far more on a loaded machine.
+LOADED_WAIT = 60.0
 
 
 class FakeClock:
@@ -242,7 +244,7 @@ async def play_turn(
     assert message is not None and message.ephemeral
     # (on a loaded machine the refresh that offers his turn may still be on its way)
     choice = await fake.wait_for(
-        lambda: _action_on(message), timeout=20, what=f"an action on {user.name}'s hand"
+        lambda: _action_on(message), timeout=LOADED_WAIT, what=f"an action on {user.name}'s hand"
     )
     parsed = parse(choice)
     assert parsed is not None and parsed[2][-1] == str(info.seq), (
@@ -289,7 +291,9 @@ async def play_until_over(
     hands = {} if hands is None else hands
     for turns in range(max_turns):
         who = await fake.wait_for(
-            lambda: human_to_move(bot, table_id), timeout=20, what="a human's turn or the end"
+            lambda: human_to_move(bot, table_id),
+            timeout=LOADED_WAIT,
+            what="a human's turn or the end",
         )
         if who == "over":
             return turns
