@@ -12,20 +12,18 @@ the scope's boards are not listed.
 
 from __future__ import annotations
 
-import dataclasses
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.records.board_sql import ranked_page
 from bot.records.periods import (
     PERIOD_KINDS,
     Period,
     next_boundary,
     period_of,
-    places,
 )
-from bot.records.periods_store import BoardChannel, PeriodLine, PeriodRepo
+from bot.records.periods_store import BOARD, BoardChannel, PeriodLine, PeriodRepo, read_line
 from bot.records.record import ALL, BUCKETS
 from bot.records.seasons import SeasonCalendar
 from bot.store import Store
@@ -54,10 +52,6 @@ class PeriodBoard:
     def tied(self) -> bool:
         """Whether two rows of the page share a place."""
         return len({r.place for r in self.rows}) < len(self.rows)
-
-
-def _row(place: int, line: PeriodLine) -> PeriodRow:
-    return dataclasses.replace(line, place=place)
 
 
 def post_nonce(guild_id: int, period: Period) -> str:
@@ -102,24 +96,19 @@ class PeriodBoards:
             if period not in PERIOD_KINDS:
                 raise ValueError(f"unknown period {period!r}")
             period = period_of(period, self.clock() if now is None else now)
-        repo, key = self.repo, period.key
-        total = await repo.size(key, scope, bucket)
-        pages = max(1, math.ceil(total / per_page))
-        page = min(max(page, 0), pages - 1)
-        lines = await repo.board(key, scope, bucket, limit=per_page, offset=page * per_page)
-        rows: tuple[PeriodRow, ...] = ()
-        if lines:
-            first = lines[0]
-            start = 1 + await repo.ahead(key, scope, bucket, first.wins, first.diff)
-            numbers = places([(x.wins, x.diff) for x in lines], start, page * per_page)
-            rows = tuple(_row(n, x) for n, x in zip(numbers, lines, strict=True))
-        viewer = None
-        if viewer_id is not None:
-            mine = next((r for r in rows if r.player_id == viewer_id), None)
-            if mine is None and (line := await repo.line(key, scope, bucket, viewer_id)):
-                mine = _row(1 + await repo.ahead(key, scope, bucket, line.wins, line.diff), line)
-            viewer = mine
-        return PeriodBoard(scope, bucket, period, page, pages, total, rows, viewer)
+        found = await ranked_page(
+            self.store.db,
+            BOARD,
+            (period.key, scope, bucket),
+            read=read_line,
+            figures=lambda x: (x.wins, x.diff),
+            page=page,
+            per_page=per_page,
+            viewer_id=viewer_id,
+        )
+        return PeriodBoard(
+            scope, bucket, period, found.page, found.pages, found.total, found.rows, found.viewer
+        )
 
     # -- a server's board channel -------------------------------------------------------
 

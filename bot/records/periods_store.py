@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.records.board_sql import RankedBoard, hidden_value
 from bot.store.connection import Db
 
-__all__ = ["BoardChannel", "PeriodLine", "PeriodRepo"]
+__all__ = ["BOARD", "BoardChannel", "PeriodLine", "PeriodRepo", "read_line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,18 +44,19 @@ class BoardChannel:
     due_at: float
 
 
-_LINE = (
-    "r.player_id, coalesce(p.name, ''), r.matches, r.wins, r.losses, r.draws, r.points_for,"
-    " r.points_against, r.diff, r.last_at"
+BOARD = RankedBoard(
+    table="record_periods",
+    board=("period", "scope", "bucket"),
+    rank=("wins", "diff"),
+    columns=(
+        "r.player_id, coalesce(p.name, ''), r.matches, r.wins, r.losses, r.draws,"
+        " r.points_for, r.points_against, r.diff, r.last_at"
+    ),
 )
-_VISIBLE = (
-    "NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = r.player_id"
-    " AND v.scope = r.scope)"
-)
-_ORDER = "r.wins DESC, r.diff DESC, r.player_id"
 
 
-def _line(row: Any) -> PeriodLine:
+def read_line(row: Any) -> PeriodLine:
+    """A line of a row of :data:`BOARD`'s columns."""
     return PeriodLine(int(row[0]), str(row[1]), *(int(v) for v in row[2:9]), float(row[9]))
 
 
@@ -78,7 +80,8 @@ class PeriodRepo:
         points_against: int,
         at: float,
     ) -> None:
-        """Add one match to the person's lines ``(period, scope, bucket)``, in one statement."""
+        """Add one match to the person's lines ``(period, scope, bucket)``, in one statement
+        (a new line is hidden if he left the scope's boards)."""
         if not lines:
             return
         figures = (
@@ -90,13 +93,13 @@ class PeriodRepo:
             points_for - points_against,
             at,
         )
-        values = ", ".join("(?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)" for _ in lines)
+        values = ", ".join(f"(?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, {hidden_value()})" for _ in lines)
         params: list[Any] = []
         for period, scope, bucket in lines:
-            params += [period, scope, bucket, player_id, *figures]
+            params += [period, scope, bucket, player_id, *figures, player_id, scope]
         await self._db.execute(
             "INSERT INTO record_periods AS r (period, scope, bucket, player_id, matches, wins,"
-            " losses, draws, points_for, points_against, diff, last_at)"
+            " losses, draws, points_for, points_against, diff, last_at, hidden)"
             f" VALUES {values} ON CONFLICT (period, scope, bucket, player_id) DO UPDATE SET"
             " matches = r.matches + 1, wins = r.wins + excluded.wins,"
             " losses = r.losses + excluded.losses, draws = r.draws + excluded.draws,"
@@ -111,45 +114,22 @@ class PeriodRepo:
     async def board(
         self, period: str, scope: int, bucket: str, *, limit: int, offset: int = 0
     ) -> list[PeriodLine]:
-        """One page of the visible lines, most wins first, then the best points difference."""
-        rows = await self._db.fetchall(
-            f"SELECT {_LINE} FROM record_periods r"
-            " LEFT JOIN record_players p ON p.player_id = r.player_id"
-            f" WHERE r.period = ? AND r.scope = ? AND r.bucket = ? AND {_VISIBLE}"
-            f" ORDER BY {_ORDER} LIMIT ? OFFSET ?",
-            (period, scope, bucket, limit, offset),
-        )
-        return [_line(r) for r in rows]
+        """One page of the listed lines, most wins first, then the best points difference."""
+        rows = await BOARD.page(self._db, (period, scope, bucket), limit=limit, offset=offset)
+        return [read_line(r) for r in rows]
 
     async def size(self, period: str, scope: int, bucket: str) -> int:
         """How many people the board lists."""
-        value = await self._db.fetchval(
-            f"SELECT count(*) FROM record_periods r WHERE r.period = ? AND r.scope = ?"
-            f" AND r.bucket = ? AND {_VISIBLE}",
-            (period, scope, bucket),
-        )
-        return int(value or 0)
+        return await BOARD.size(self._db, (period, scope, bucket))
 
     async def ahead(self, period: str, scope: int, bucket: str, wins: int, diff: int) -> int:
         """How many listed people rank strictly above ``(wins, diff)``."""
-        value = await self._db.fetchval(
-            "SELECT count(*) FROM record_periods r WHERE r.period = ? AND r.scope = ?"
-            " AND r.bucket = ? AND (r.wins > ? OR (r.wins = ? AND r.diff > ?))"
-            f" AND {_VISIBLE}",
-            (period, scope, bucket, wins, wins, diff),
-        )
-        return int(value or 0)
+        return await BOARD.ahead(self._db, (period, scope, bucket), (wins, diff))
 
     async def line(self, period: str, scope: int, bucket: str, player_id: int) -> PeriodLine | None:
         """The person's line, if the board lists him."""
-        row = await self._db.fetchone(
-            f"SELECT {_LINE} FROM record_periods r"
-            " LEFT JOIN record_players p ON p.player_id = r.player_id"
-            " WHERE r.period = ? AND r.scope = ? AND r.bucket = ? AND r.player_id = ?"
-            f" AND {_VISIBLE}",
-            (period, scope, bucket, player_id),
-        )
-        return None if row is None else _line(row)
+        row = await BOARD.line(self._db, (period, scope, bucket), player_id)
+        return None if row is None else read_line(row)
 
     # -- forgetting, servers the bot left ------------------------------------------------
 

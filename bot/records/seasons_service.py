@@ -10,19 +10,18 @@ people who left a scope's boards are not listed; the all-time ratings are not to
 
 from __future__ import annotations
 
-import dataclasses
-import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.records.board_sql import ranked_page
 from bot.records.periods import Period
 from bot.records.rating import ordinal, rate
 from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES, GLOBAL, MatchRecord
 from bot.records.seasons import SeasonCalendar, soft_reset
-from bot.records.seasons_store import SeasonLine, SeasonRepo, WinnerRole
+from bot.records.seasons_store import BOARD, SeasonLine, SeasonRepo, WinnerRole, read_line
 from bot.records.store import FORMER_PLAYERS
 from bot.store import Store
 from bot.store.connection import Db
@@ -127,17 +126,6 @@ async def record_season(
             )
 
 
-def _places(lines: list[SeasonLine], first: int, offset: int) -> list[SeasonLine]:
-    out: list[SeasonLine] = []
-    for i, line in enumerate(lines):
-        if i and line.rating == lines[i - 1].rating:
-            place = out[-1].place
-        else:
-            place = first if i == 0 else offset + i + 1
-        out.append(dataclasses.replace(line, place=place))
-    return out
-
-
 class Seasons:
     """Season boards, a person's seasons, and the champions of a season."""
 
@@ -175,28 +163,21 @@ class Seasons:
             raise ValueError(f"unknown variant or family {bucket!r}")
         family = family_of_bucket(bucket)
         period = period or self.current()
-        repo, key = self.repo, period.key
-        total = await repo.size(key, scope, family)
-        pages = max(1, math.ceil(total / per_page))
-        page = min(max(page, 0), pages - 1)
-        lines = await repo.board(key, scope, family, limit=per_page, offset=page * per_page)
-        rows: list[SeasonLine] = []
-        if lines:
-            first = 1 + await repo.ahead(key, scope, family, lines[0].rating)
-            rows = _places(lines, first, page * per_page)
-        viewer = None
-        if viewer_id is not None:
-            viewer = next((r for r in rows if r.player_id == viewer_id), None)
-            if viewer is None:
-                mine = [
-                    x for x in await repo.lines_of(viewer_id, scope)
-                    if x.season == key and x.family == family
-                ]
-                if mine:
-                    ahead = await repo.ahead(key, scope, family, mine[0].rating)
-                    viewer = dataclasses.replace(mine[0], place=1 + ahead)
+        found = await ranked_page(
+            self.store.db,
+            BOARD,
+            (period.key, scope, family),
+            read=read_line,
+            figures=lambda x: (x.rating,),
+            page=page,
+            per_page=per_page,
+            viewer_id=viewer_id,
+        )
         number = self.calendar.number_of(period)
-        return SeasonBoard(scope, family, period, number, page, pages, total, tuple(rows), viewer)
+        return SeasonBoard(
+            scope, family, period, number, found.page, found.pages, found.total, found.rows,
+            found.viewer,
+        )
 
     async def standing(self, player_id: int, scope: int = GLOBAL) -> list[Finish]:
         """The person's place in the current season, per family he played in it."""

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.records.board_sql import RankedBoard, hidden_value
 from bot.store.connection import Db
 
-__all__ = ["SeasonLine", "SeasonRepo", "WinnerRole"]
+__all__ = ["BOARD", "SeasonLine", "SeasonRepo", "WinnerRole", "read_line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +46,19 @@ class WinnerRole:
     problem: str  # the last reason it could not be given ("" if none)
 
 
-_LINE = (
-    "r.season, r.scope, r.family, r.player_id, coalesce(p.name, ''), r.matches, r.wins,"
-    " r.losses, r.draws, r.rating"
+BOARD = RankedBoard(
+    table="season_lines",
+    board=("season", "scope", "family"),
+    rank=("rating",),
+    columns=(
+        "r.season, r.scope, r.family, r.player_id, coalesce(p.name, ''), r.matches, r.wins,"
+        " r.losses, r.draws, r.rating"
+    ),
 )
-# (people only have lines: no condition on the player id, which would keep a board's query
-# off the board's index)
-_VISIBLE = (
-    "NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = r.player_id"
-    " AND v.scope = r.scope)"
-)
-_ORDER = "r.rating DESC, r.player_id"
 
 
-def _line(row: Any) -> SeasonLine:
+def read_line(row: Any) -> SeasonLine:
+    """A line of a row of :data:`BOARD`'s columns."""
     return SeasonLine(
         str(row[0]), int(row[1]), str(row[2]), int(row[3]), str(row[4]),
         *(int(v) for v in row[5:9]), float(row[9]),
@@ -111,15 +111,16 @@ class SeasonRepo:
         rating: float,
         at: float,
     ) -> None:
-        """Count one match in the person's lines of ``scopes``; his rating on all his lines."""
+        """Count one match in the person's lines of ``scopes``; his rating on all his lines (a
+        new line is hidden if he left the scope's boards)."""
         figures = (int(result == "win"), int(result == "loss"), int(result == "draw"))
-        values = ", ".join("(?, ?, ?, ?, 1, ?, ?, ?, ?, ?)" for _ in scopes)
+        values = ", ".join(f"(?, ?, ?, ?, 1, ?, ?, ?, ?, ?, {hidden_value()})" for _ in scopes)
         params: list[Any] = []
         for scope in scopes:
-            params += [season, scope, family, player_id, *figures, rating, at]
+            params += [season, scope, family, player_id, *figures, rating, at, player_id, scope]
         await self._db.execute(
             "INSERT INTO season_lines AS r (season, scope, family, player_id, matches, wins,"
-            f" losses, draws, rating, last_at) VALUES {values}"
+            f" losses, draws, rating, last_at, hidden) VALUES {values}"
             " ON CONFLICT (season, scope, family, player_id) DO UPDATE SET"
             " matches = r.matches + 1, wins = r.wins + excluded.wins,"
             " losses = r.losses + excluded.losses, draws = r.draws + excluded.draws,"
@@ -137,52 +138,26 @@ class SeasonRepo:
         self, season: str, scope: int, family: str, *, limit: int, offset: int = 0
     ) -> list[SeasonLine]:
         """One page of a season's board, best season rating first."""
-        rows = await self._db.fetchall(
-            f"SELECT {_LINE} FROM season_lines r"
-            " LEFT JOIN record_players p ON p.player_id = r.player_id"
-            f" WHERE r.season = ? AND r.scope = ? AND r.family = ? AND {_VISIBLE}"
-            f" ORDER BY {_ORDER} LIMIT ? OFFSET ?",
-            (season, scope, family, limit, offset),
-        )
-        return [_line(r) for r in rows]
+        rows = await BOARD.page(self._db, (season, scope, family), limit=limit, offset=offset)
+        return [read_line(r) for r in rows]
 
     async def size(self, season: str, scope: int, family: str) -> int:
-        return await self._count(season, scope, family, "")
+        return await BOARD.size(self._db, (season, scope, family))
 
     async def ahead(self, season: str, scope: int, family: str, rating: float) -> int:
         """How many listed people have a better season rating than ``rating``."""
-        return await self._count(season, scope, family, " AND r.rating > ?", rating)
-
-    async def _count(
-        self, season: str, scope: int, family: str, extra: str, *params: Any
-    ) -> int:
-        """Listed lines of a board (with ``extra``): every line (from the board's index
-        alone), less those of people who left the scope's boards (few)."""
-        key = (season, scope, family)
-        every = await self._db.fetchval(
-            "SELECT count(*) FROM season_lines r WHERE r.season = ? AND r.scope = ?"
-            f" AND r.family = ?{extra}",
-            (*key, *params),
-        )
-        # From the few who left to their lines (SQLite takes a CROSS JOIN's order as written).
-        left = await self._db.fetchval(
-            "SELECT count(*) FROM record_privacy v CROSS JOIN season_lines r"
-            " WHERE v.scope = ? AND r.season = ? AND r.scope = v.scope AND r.family = ?"
-            f" AND r.player_id = v.user_id{extra}",
-            (scope, season, family, *params),
-        )
-        return int(every or 0) - int(left or 0)
+        return await BOARD.ahead(self._db, (season, scope, family), (rating,))
 
     async def lines_of(self, player_id: int, scope: int) -> list[SeasonLine]:
         """The person's lines of every season and family in ``scope``, if listed there."""
         rows = await self._db.fetchall(
-            f"SELECT {_LINE} FROM season_lines r"
+            f"SELECT {BOARD.columns} FROM season_lines r"
             " LEFT JOIN record_players p ON p.player_id = r.player_id"
-            f" WHERE r.player_id = ? AND r.scope = ? AND {_VISIBLE}"
+            " WHERE r.player_id = ? AND r.scope = ? AND r.hidden = 0"
             " ORDER BY r.season, r.family",
             (player_id, scope),
         )
-        return [_line(r) for r in rows]
+        return [read_line(r) for r in rows]
 
     async def families(self, season: str, scope: int) -> list[str]:
         """The families a season's board of ``scope`` has anyone on."""
@@ -220,7 +195,7 @@ class SeasonRepo:
             "INSERT INTO season_finals (season, family, player_id, place, total, rating)"
             " SELECT r.season, r.family, r.player_id, rank() OVER (ORDER BY r.rating DESC),"
             " count(*) OVER (), r.rating FROM season_lines r"
-            f" WHERE r.season = ? AND r.scope = 0 AND r.family = ? AND {_VISIBLE}",
+            " WHERE r.season = ? AND r.scope = 0 AND r.family = ? AND r.hidden = 0",
             (season, family),
         )
 

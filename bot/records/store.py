@@ -388,10 +388,11 @@ class RecordsRepo:
             await self._db.execute(
                 "DELETE FROM record_privacy WHERE user_id = ? AND scope = ?", (user_id, scope)
             )
-        await self._db.execute(
-            "UPDATE record_stats SET hidden = ? WHERE player_id = ? AND scope = ?",
-            (int(hidden), user_id, scope),
-        )
+        for table in ("record_stats", "record_periods", "season_lines"):
+            await self._db.execute(
+                f"UPDATE {table} SET hidden = ? WHERE player_id = ? AND scope = ?",
+                (int(hidden), user_id, scope),
+            )
 
     # -- reading -----------------------------------------------------------------------------
 

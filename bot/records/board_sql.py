@@ -1,0 +1,146 @@
+"""The one SQL of ranked boards kept as lines (a week's, a month's and a season's boards).
+
+A :class:`RankedBoard` names a table of lines, the columns that choose one board (a period or
+season, a scope, a bucket or family) and the figures it ranks by, best (highest) first; ties go
+to the lower player id. Lines whose person left the scope's boards carry ``hidden = 1``, and
+the board's index starts with the board's columns and ``hidden``, so a page, the board's size
+and the count of people ahead of a line are each one range of that index.
+:func:`ranked_page` reads one page with places (people equal on every figure share a place)
+and the viewer's own line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from bot.records.periods import places
+from bot.store.connection import Db, Row
+
+__all__ = ["RankedBoard", "RankedPage", "hidden_value", "ranked_page"]
+
+
+class _Placed(Protocol):
+    player_id: int
+    place: int
+
+
+L = TypeVar("L", bound=_Placed)
+
+
+def hidden_value(player_marks: str = "?", scope_marks: str = "?") -> str:
+    """An SQL expression: 1 if the person (parameter ``player_marks``) left the boards of the
+    scope (``scope_marks``), else 0; for the ``hidden`` column of a new line."""
+    return (
+        "(SELECT count(*) FROM record_privacy v"
+        f" WHERE v.user_id = {player_marks} AND v.scope = {scope_marks})"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RankedBoard:
+    """A table of board lines and how its boards rank them."""
+
+    table: str
+    board: tuple[str, ...]  # the columns choosing one board (equal to the key's values)
+    rank: tuple[str, ...]  # the figures ranked by, highest first, in order
+    columns: str  # the selected line: columns of ``r`` (the line) and ``p`` (record_players)
+
+    def _where(self, alias: str) -> str:
+        return " AND ".join(f"{alias}.{c} = ?" for c in self.board) + f" AND {alias}.hidden = 0"
+
+    def _order(self, alias: str) -> str:
+        return ", ".join([*(f"{alias}.{c} DESC" for c in self.rank), f"{alias}.player_id"])
+
+    async def page(
+        self, db: Db, key: Sequence[Any], *, limit: int, offset: int = 0
+    ) -> list[Row]:
+        """One page of the listed lines, best first. The page's player ids come from the
+        board's index alone (skipping is cheap), then their lines and names."""
+        join = " AND ".join(f"r.{c} = ?" for c in self.board)
+        return await db.fetchall(
+            f"SELECT {self.columns} FROM (SELECT k.player_id FROM {self.table} k"
+            f" WHERE {self._where('k')} ORDER BY {self._order('k')} LIMIT ? OFFSET ?) AS page"
+            f" JOIN {self.table} r ON {join} AND r.player_id = page.player_id"
+            " LEFT JOIN record_players p ON p.player_id = r.player_id"
+            f" ORDER BY {self._order('r')}",
+            (*key, limit, offset, *key),
+        )
+
+    async def size(self, db: Db, key: Sequence[Any]) -> int:
+        """How many people the board lists."""
+        value = await db.fetchval(
+            f"SELECT count(*) FROM {self.table} r WHERE {self._where('r')}", tuple(key)
+        )
+        return int(value or 0)
+
+    async def ahead(self, db: Db, key: Sequence[Any], figures: Sequence[Any]) -> int:
+        """How many listed people rank strictly above ``figures`` (one value per rank
+        column). One index range per count: an OR in one count would scan more."""
+        counts: list[str] = []
+        params: list[Any] = []
+        for i, column in enumerate(self.rank):
+            equal = "".join(f" AND r.{c} = ?" for c in self.rank[:i])
+            counts.append(
+                f"(SELECT count(*) FROM {self.table} r WHERE {self._where('r')}{equal}"
+                f" AND r.{column} > ?)"
+            )
+            params += [*key, *figures[:i], figures[i]]
+        value = await db.fetchval("SELECT " + " + ".join(counts), params)
+        return int(value or 0)
+
+    async def line(self, db: Db, key: Sequence[Any], player_id: int) -> Row | None:
+        """The person's line, if the board lists him."""
+        return await db.fetchone(
+            f"SELECT {self.columns} FROM {self.table} r"
+            " LEFT JOIN record_players p ON p.player_id = r.player_id"
+            f" WHERE {self._where('r')} AND r.player_id = ?",
+            (*key, player_id),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPage(Generic[L]):
+    """One page of a board: the page (clamped), how many there are, the people listed, the
+    page's lines with their places and the viewer's line (None: not listed)."""
+
+    page: int
+    pages: int
+    total: int
+    rows: tuple[L, ...]
+    viewer: L | None
+
+
+async def ranked_page(
+    db: Db,
+    board: RankedBoard,
+    key: Sequence[Any],
+    *,
+    read: Callable[[Row], L],
+    figures: Callable[[L], tuple[Any, ...]],
+    page: int,
+    per_page: int,
+    viewer_id: int | None = None,
+) -> RankedPage[L]:
+    """A page of ``board`` (``key``: its board columns' values) with places; ``read`` makes a
+    line of a row, ``figures`` gives a line's rank figures."""
+    total = await board.size(db, key)
+    pages = max(1, math.ceil(total / per_page))
+    page = min(max(page, 0), pages - 1)
+    lines = [read(r) for r in await board.page(db, key, limit=per_page, offset=page * per_page)]
+    rows: list[L] = []
+    if lines:
+        first = 1 + await board.ahead(db, key, figures(lines[0]))
+        numbers = places([figures(x) for x in lines], first, page * per_page)
+        rows = [dataclasses.replace(x, place=n) for n, x in zip(numbers, lines, strict=True)]
+    viewer = None
+    if viewer_id is not None:
+        viewer = next((r for r in rows if r.player_id == viewer_id), None)
+        if viewer is None and (found := await board.line(db, key, viewer_id)) is not None:
+            mine = read(found)
+            ahead = await board.ahead(db, key, figures(mine))
+            viewer = dataclasses.replace(mine, place=1 + ahead)
+    return RankedPage(page, pages, total, tuple(rows), viewer)
