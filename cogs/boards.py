@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from bot.i18n import N_, number, tr
-from bot.records.boards import BOARD_KIND, PeriodBoard, PeriodBoards, post_nonce
+from bot.records.boards import BOARD_KIND, PeriodBoard, PeriodBoards, PeriodRow, post_nonce
 from bot.records.periods import Period
 from bot.records.rating import display_ordinal
 from bot.records.record import GLOBAL
@@ -89,21 +89,43 @@ def period_embed(
             if week
             else tr(locale, "This month's best: {what}, {where}", what=what, where=where)
         )
-    lines = [_span(board.period)]
-    for row in board.rows:
-        name = escape_name(display_name(locale, row.name, "human") or "?")
-        figures = tr(
+    return _board_embed(
+        locale,
+        board,
+        title,
+        lambda row: tr(
             locale,
             "{wins} W · {losses} L · {draws} D · {diff} points",
             wins=row.wins,
             losses=row.losses,
             draws=row.draws,
             diff=number(locale, row.diff, signed=True),
-        )
-        lines.append(f"**{row.place}.** {name} — {figures}")
+        ),
+        empty=N_("Nobody played a match in this period."),
+        note=TIES,
+    )
+
+
+def _name(locale: str | None, row: PeriodRow | SeasonLine) -> str:
+    return escape_name(display_name(locale, row.name, "human") or "?")
+
+
+def _board_embed(
+    locale: str | None,
+    board: PeriodBoard | SeasonBoard,
+    title: str,
+    figures: Callable[[Any], str],
+    *,
+    empty: str,
+    note: str,
+) -> discord.Embed:
+    """A board's page: its dates, a line per row (place, name, ``figures``), ``empty`` if it
+    has none, how it ranks (``note``) and the footer."""
+    lines = [_span(board.period)]
+    lines += [f"**{row.place}.** {_name(locale, row)} — {figures(row)}" for row in board.rows]
     if not board.rows:
-        lines.append(tr(locale, "Nobody played a match in this period."))
-    lines.append("-# " + tr(locale, TIES))
+        lines.append(tr(locale, empty))
+    lines.append("-# " + tr(locale, note))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
     embed.set_footer(text=_footer(locale, board))
     return embed
@@ -122,32 +144,32 @@ def season_embed(locale: str | None, board: SeasonBoard, what: str) -> discord.E
     title = tr(
         locale, "Season {number}: {what}, {where}", number=board.number, what=what, where=where
     )
-    lines = [_span(board.period)]
-    for row in board.rows:
-        name = escape_name(display_name(locale, row.name, "human") or "?")
-        figures = tr(
+
+    def figures(row: SeasonLine) -> str:
+        wins = tr(
             locale,
             "{wins} W · {losses} L · {draws} D",
             wins=row.wins,
             losses=row.losses,
             draws=row.draws,
         )
-        rating = number(locale, display_ordinal(row.rating))
-        lines.append(f"**{row.place}.** {name} — **{rating}** · {figures}")
-    if not board.rows:
-        lines.append(tr(locale, "Nobody played a rated match of these games this season."))
-    lines.append("-# " + tr(locale, SEASON_RANK))
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=GOLD)
-    embed.set_footer(text=_footer(locale, board))
-    return embed
+        return f"**{number(locale, display_ordinal(row.rating))}** · {wins}"
+
+    return _board_embed(
+        locale,
+        board,
+        title,
+        figures,
+        empty=N_("Nobody played a rated match of these games this season."),
+        note=SEASON_RANK,
+    )
 
 
 def _podium(locale: str | None, rows: tuple[SeasonLine, ...]) -> str:
     parts = []
     for row in rows:
-        name = escape_name(display_name(locale, row.name, "human") or "?")
         rating = number(locale, display_ordinal(row.rating))
-        parts.append(f"{MEDALS[row.place - 1]} **{name}** ({rating})")
+        parts.append(f"{MEDALS[row.place - 1]} **{_name(locale, row)}** ({rating})")
     return " · ".join(parts)
 
 
