@@ -56,11 +56,15 @@ def _free_port() -> int:
 class PostgresServer:
     """One running PostgreSQL cluster; :meth:`url` names a database on it."""
 
-    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False, root: Path | None = None) -> None:
         self.bindir = bindir
         self.durable = durable  # False: no fsync (tests); True: PostgreSQL's defaults
         self.port = _free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="domino-pg-"))
+        # A given folder is kept: its cluster is reused by the next server started on it.
+        self.kept = root is not None
+        if root is not None:
+            root.mkdir(parents=True, exist_ok=True)
+        self.root = root or Path(tempfile.mkdtemp(prefix="domino-pg-"))
         self.data = self.root / "data"
         self._as_other_user = os.geteuid() == 0
         self._started = False
@@ -74,26 +78,28 @@ class PostgresServer:
         )
 
     def start(self) -> PostgresServer:
-        """initdb (trust authentication, no fsync: a test server) and start; wait until ready."""
+        """initdb (trust authentication, no fsync: a test server; not again in a kept folder
+        that has a cluster) and start; wait until ready."""
         if self._as_other_user:
             entry = pwd.getpwnam(SERVER_USER)
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
         self.root.chmod(0o700)
-        self._run(
-            [
-                self.bindir / "initdb",
-                "-D",
-                self.data,
-                "-U",
-                SUPERUSER,
-                "-A",
-                "trust",
-                "-E",
-                "UTF8",
-                "--locale=C",
-                "--no-sync",
-            ]
-        )
+        if not (self.data / "PG_VERSION").exists():
+            self._run(
+                [
+                    self.bindir / "initdb",
+                    "-D",
+                    self.data,
+                    "-U",
+                    SUPERUSER,
+                    "-A",
+                    "trust",
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                    "--no-sync",
+                ]
+            )
         options = (
             f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1"
             " -c max_connections=200 -c shared_buffers=128MB"
@@ -111,7 +117,7 @@ class PostgresServer:
                 self.root / "log",
                 "-w",
                 "-t",
-                "60",
+                "600" if self.kept else "60",
                 "start",
             ]
         )
@@ -128,12 +134,14 @@ class PostgresServer:
             return ""
 
     def stop(self) -> None:
-        """Stop the server (fast shutdown) and remove its folder."""
+        """Stop the server and remove its folder (a kept folder: a clean shutdown, kept)."""
         if self._started:
+            mode = "fast" if self.kept else "immediate"
             with contextlib.suppress(subprocess.CalledProcessError):
-                self._run([self.bindir / "pg_ctl", "-D", self.data, "-m", "immediate", "stop"])
+                self._run([self.bindir / "pg_ctl", "-D", self.data, "-m", mode, "stop"])
             self._started = False
-        shutil.rmtree(self.root, ignore_errors=True)
+        if not self.kept:
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> PostgresServer:
         return self.start()
