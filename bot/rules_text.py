@@ -352,17 +352,21 @@ TOURNAMENT: Rules = (
     (1, NC_("rules tournament", "In a Swiss event you may register late until half the "
                                 "rounds have begun; you start with one half-point bye (1 match "
                                 "point).")),
-    (1, NC_("rules tournament", "**Knockout** (pairs and one against one): seeded by rating, "
+    (1, NC_("rules tournament", "**Knockout** (single elimination): seeded by rating, "
                                 "byes to the best seeds, the winner of each table goes "
                                 "through; who does not check in loses by walkover. **Our "
                                 "decision:** level on points, the better seed goes through.")),
-    (1, NC_("rules tournament", "**Playoff** (Swiss, pairs or one against one): the host may "
-                                "add a knockout of the top 4 or 8 of the Swiss standings "
-                                "(first against fourth, second against third). The standings "
-                                "stay the Swiss ones; the podium follows the playoff.")),
-    (1, NC_("rules tournament", "Individual events have no knockout or playoff: partners "
-                                "change every round, so there is no side to eliminate. **Our "
-                                "decision.**")),
+    (1, NC_("rules tournament", "**Playoff** (Swiss): the host may add a knockout of the top "
+                                "4 or 8 of the Swiss standings (first against fourth, second "
+                                "against third). The standings stay the Swiss ones; the "
+                                "podium follows the playoff.")),
+    (1, NC_("rules tournament", "**Individual knockout**: four people a table; both people "
+                                "of the winning side go through. Each round the people still "
+                                "in are partnered again by seed, strongest with weakest, never "
+                                "with an earlier partner if avoidable. Byes go to the best "
+                                "seeds; if the people left are odd, the lowest seed plays with "
+                                "a computer, which never goes through. The final's two winners "
+                                "are joint champions. **Our decision.**")),
     (1, NC_("rules tournament", "Tournament tables count for ratings like any match.")),
     (1, NC_("rules tournament", "The podium's rating change counts only the event's own "
                                 "tables.")),

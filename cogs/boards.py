@@ -27,7 +27,7 @@ from bot.records.periods import Period
 from bot.records.rating import display_ordinal
 from bot.records.record import GLOBAL
 from bot.records.seasons import SEASON
-from bot.records.seasons_service import SeasonBoard, Seasons
+from bot.records.seasons_service import CHAMPION, SeasonBoard, Seasons
 from bot.records.seasons_store import SeasonLine
 from bot.store import DeadlineRow
 from cogs.colours import GOLD
@@ -238,33 +238,40 @@ def role_problem_text(locale: str | None, problem: str, role_id: int) -> str:
 
 
 async def crown_champions(
-    bot: Any, seasons: Seasons, guild_id: int, winners: set[int]
+    bot: Any,
+    seasons: Seasons,
+    guild_id: int,
+    winners: set[int],
+    *,
+    kind: str = CHAMPION,
+    reason: str = "Season champions",
 ) -> tuple[int, str] | None:
-    """Give the server's champions' role to ``winners`` and take it from those the bot gave it
-    to before; (the role, why it could not: "" if it could), None without a role."""
-    chosen = await seasons.champion_role(guild_id)
+    """Give the server's champions' role (or ``kind``'s: a tournament's winners') to
+    ``winners`` and take it from those the bot gave it to before; (the role, why it could not:
+    "" if it could), None without a role."""
+    chosen = await seasons.champion_role(guild_id, kind)
     if chosen is None:
         return None
     guild = bot.get_guild(guild_id)
     role = None if guild is None else guild.get_role(chosen.role_id)
     problem = role_problem(guild, role)
     if not problem:
-        before = await seasons.crowned(guild_id)
+        before = await seasons.crowned(guild_id, kind)
         try:
             for user_id, give in [(u, False) for u in sorted(before - winners)] + [
                 (u, True) for u in sorted(winners)
             ]:
                 change = bot.http.add_role if give else bot.http.remove_role
                 try:
-                    await change(guild_id, user_id, chosen.role_id, reason="Season champions")
+                    await change(guild_id, user_id, chosen.role_id, reason=reason[:500])
                 except discord.NotFound:  # he left the server
                     continue
         except discord.Forbidden:
             problem = "refused"
         else:
-            await seasons.crown(guild_id, winners)
-    if await seasons.role_problem(guild_id, problem) and problem:
-        log.warning("server %s: the champions' role could not be given: %s", guild_id, problem)
+            await seasons.crown(guild_id, winners, kind)
+    if await seasons.role_problem(guild_id, problem, kind) and problem:
+        log.warning("server %s: the %s role could not be given: %s", guild_id, kind, problem)
     return chosen.role_id, problem
 
 

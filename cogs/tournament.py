@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.errors import ServiceError
 from bot.i18n import N_, tr
+from bot.records.seasons_service import TOURNAMENT, Seasons
 from bot.store import DatabaseUnavailable
 from bot.tournaments import pictures
 from bot.tournaments.service import (
@@ -39,6 +40,8 @@ from bot.tournaments.service import (
 )
 from bot.tournaments.store import BoardRow, EntryRow, EventRow
 from bot.web.links import tournament_path
+from cogs.achievements import earned_lines, shown_at_match_end
+from cogs.boards import crown_champions, role_problem_text
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.domino.host import missing_permissions
@@ -268,7 +271,16 @@ def _terms(locale: str | None, event: EventRow) -> list[str]:
                 count=event.playoff,
             )
         )
-    if event.format == "individual":
+    if event.format == "individual" and event.system == "knockout":
+        lines.append(
+            tr(
+                locale,
+                "Knockout: both people of a table's winning side go through; byes to the"
+                " best seeds, and when the people left are odd the lowest seed plays with a"
+                " computer.",
+            )
+        )
+    elif event.format == "individual":
         lines.append(
             {
                 "computer": tr(locale, "Empty seats: computer players (everyone plays)."),
@@ -341,6 +353,9 @@ def pairings_embed(state: EventState, number: int) -> discord.Embed:
             tr(locale, "Playoff of the top {count}: the winners go through.",
                count=len(state.playoff_seeds()))
         )
+    knockout = state.event.system == "knockout" or state.in_playoff(number)
+    if knockout and state.event.format == "individual":
+        lines.append(tr(locale, "Both people of each table's winning side go through."))
     for b in state.boards_of(number):
         if b.is_bye:
             lines.append(tr(locale, "Bye: {name}", name=side_text(locale, state, b.sides[0])))
@@ -456,7 +471,7 @@ group = app_commands.Group(
     max_entrants=locale_str("Most entrants"),
     fill=locale_str("Individual: fill missing seats with computers, byes, or the fewest of both"),
     playoff=locale_str("Swiss: a knockout of the top 4 or 8 after the rounds"),
-    system=locale_str("Swiss (default) or knockout (pairs, one against one)"),
+    system=locale_str("Swiss (default) or knockout (single elimination)"),
     winner_role=locale_str("A role given to the winners"),
 )
 @app_commands.choices(
@@ -563,19 +578,21 @@ async def standings_command(interaction: Interaction) -> None:
 
 
 def playoff_lines(state: EventState) -> list[str]:
-    """A playoff's matches so far, round by round (none before it is seeded)."""
+    """A knockout's (or a playoff's) matches so far, round by round (none before it is
+    seeded); byes left out."""
     locale = state.event.locale
     tree = state.bracket()
     if tree is None:
         return []
-    total = tree.size.bit_length() - 1
+    per_table = 4 if tree.people else 2
     lines = []
-    for k, matches in enumerate(tree.rounds):
-        title = pictures.round_title(locale, total - k)
+    for matches, left in zip(tree.rounds, tree.left(), strict=False):
+        title = pictures.round_title(locale, left, per_table)
         for m in matches:
-            a, b = (side_text(locale, state, (e,)) if e is not None else "–" for e in m.entrants)
-            if m.entrants[0] is None or m.entrants[1] is None:
+            first, second = m.teams
+            if not any(e is not None for e in first) or not any(e is not None for e in second):
                 continue
+            a, b = side_text(locale, state, first), side_text(locale, state, second)
             if m.points is not None:
                 lines.append(f"{title}: {a} {m.points[0]} – {m.points[1]} {b}")
             else:
@@ -1021,8 +1038,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 )
         if event.status == "finished" and "end" not in posts:
             await self._podium(state, page)
+            posts = await self.events.posts(event_id)
         if event.status == "finished" and event.winner_role and "role" not in posts:
             await self._winner_role(state)
+        if event.status == "finished" and "end" in posts and "crown" not in posts:
+            await self._crown(state)
         if event.status == "cancelled" and "end" not in posts:
             await self._send(
                 event,
@@ -1169,6 +1189,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         winners = [
             u for place, e in places if place == 1 for u in (state.entry(e) or _NONE).members
         ]
+        earned = await shown_at_match_end(self.events.store, -event.id)
+        if earned:
+            embed.add_field(
+                name=tr(locale, "Achievements"),
+                value="\n".join(earned_lines(locale, earned))[:1024],
+                inline=False,
+            )
         await self._send(
             event,
             "end",
@@ -1220,6 +1247,37 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 reason=reason,
             )
         await self._send(event, "role", event.channel_id, text)
+
+
+    async def _crown(self, state: EventState) -> None:
+        """The server's tournament winners' role: given to this event's champions and taken
+        from the former winners (those the bot gave it to), or why it could not be; said
+        once on the event's channel. Without such a role, only marked."""
+        event = state.event
+        winners = {
+            u
+            for place, e in state.places()
+            if place == 1
+            for u in (state.entry(e) or _NONE).members
+            if u > 0
+        }
+        seasons = Seasons(self.events.store, clock=self.events.clock)
+        crowned = await crown_champions(
+            self.bot, seasons, event.guild_id, winners, kind=TOURNAMENT,
+            reason=f"Winner of {event.name}",
+        )
+        if crowned is None:
+            await self.events.mark_post(event.id, "crown", None)
+            return
+        role_id, problem = crowned
+        locale = event.locale
+        text = (
+            role_problem_text(locale, problem, role_id)
+            if problem
+            else tr(locale, "The winners of {name} get {role}.", name=escape_name(event.name),
+                    role=f"<@&{role_id}>")
+        )
+        await self._send(event, "crown", event.channel_id, text)
 
 
 class _NoEntry:

@@ -15,6 +15,7 @@ __all__ = [
     "CODES",
     "LEVELS_BEATEN",
     "LOOKS",
+    "PODIUM",
     "VARIANTS",
     "Achievement",
 ]
@@ -145,8 +146,18 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
         (87, 200, 220),
         "11",
     ),
+    Achievement(
+        "podium",
+        N_("Tournament podium"),
+        N_("Finished in the top three of a server's tournament."),
+        (205, 127, 50),
+        "123",
+    ),
 )
 
+#: Earned at a tournament's end (its stored final places), not by a match: the row's
+#: ``table_id`` is the event's id made negative, which no match has.
+PODIUM = "podium"
 BY_CODE: dict[str, Achievement] = {a.code: a for a in ACHIEVEMENTS}
 CODES: tuple[str, ...] = tuple(a.code for a in ACHIEVEMENTS)
 #: Every badge's look, in the catalogue's order (what render.badges draws).

@@ -18,22 +18,25 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.achievements.catalogue import ACHIEVEMENTS, BY_CODE, CODES, VARIANTS
+from bot.achievements.catalogue import ACHIEVEMENTS, BY_CODE, CODES, PODIUM, VARIANTS
 from bot.achievements.rules import Moments, Tally, match_codes, moments_of, tally_codes
 from bot.achievements.store import AchievementRepo, Earned
 from bot.records.record import ALL, GLOBAL, MatchRecord, Participant
 from bot.records.store import RecordsRepo
 from bot.store import Store
 from bot.store.connection import Db
+from bot.tournaments.store import PlaceRow, TournamentRepo
 from domino import Ruleset
 
-__all__ = ["Achievements", "Backfill", "Board", "award_match", "people_of"]
+__all__ = ["Achievements", "Backfill", "Board", "award_match", "people_of", "podium_awards"]
 
 log = logging.getLogger(__name__)
 
 BATCH = 200
+PODIUM_PLACES = 3  # the places of a podium (a knockout's semi-final losers share third)
 
 
 def people_of(record: MatchRecord) -> list[Participant]:
@@ -84,6 +87,17 @@ async def award_match(db: Db, record: MatchRecord, moments: Moments | None) -> l
     if moments is not None:
         await repo.scanned(record.table_id)
     return rows
+
+
+def podium_awards(places: Sequence[PlaceRow]) -> list[Earned]:
+    """The podium achievement of each person an event's final places put on its podium (not
+    a forgotten person's alias), earned when the event ended; its ``table_id`` is the event's
+    id made negative (no match has it), so the podium post names it, never a match's post."""
+    return [
+        Earned(p.user_id, PODIUM, -p.tournament_id, p.guild_id, p.finished_at)
+        for p in places
+        if p.place <= PODIUM_PLACES and p.user_id > 0
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +164,19 @@ class Achievements:
                 read += 1
             after = ids[-1]
         written += await self._thresholds(batch)
+        written += await self._podiums(batch)
         return Backfill(read, written)
+
+    async def _podiums(self, batch: int) -> int:
+        """The podium achievement from every finished event's stored final places."""
+        written = 0
+        after = (0, 0)
+        while rows := await TournamentRepo(self.store.db).podium_finishes(after, limit=batch):
+            async with self.store.transaction() as tx:
+                await RecordsRepo(tx.db).lock()
+                written += await AchievementRepo(tx.db).award(podium_awards(rows))
+            after = (rows[-1].tournament_id, rows[-1].user_id)
+        return written
 
     async def _scan(self, table_id: int) -> int:
         """Read one recorded match's moments and award them, in one transaction."""

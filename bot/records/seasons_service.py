@@ -38,6 +38,7 @@ __all__ = [
 PER_PAGE = 10
 PODIUM = 3
 CHAMPION = "season"  # the winner role's kind of the seasons' champions
+TOURNAMENT = "tournament"  # the winner role's kind of the winners of a server's tournament
 
 
 def family_of_bucket(bucket: str) -> str:
@@ -237,29 +238,32 @@ class Seasons:
                 out[family] = top
         return out
 
-    # -- the champions' role --------------------------------------------------------------
+    # -- the champions' role (and a tournament's winners': ``kind``) ------------------------
 
-    async def champion_role(self, guild_id: int) -> WinnerRole | None:
-        """The server's role for its season champions, if it chose one."""
-        return await self.repo.winner_role(guild_id, CHAMPION)
+    async def champion_role(self, guild_id: int, kind: str = CHAMPION) -> WinnerRole | None:
+        """The server's role for its season champions (or ``kind``'s winners), if it chose
+        one."""
+        return await self.repo.winner_role(guild_id, kind)
 
-    async def set_champion_role(self, guild_id: int, role_id: int | None, *, by: int) -> None:
+    async def set_champion_role(
+        self, guild_id: int, role_id: int | None, *, by: int, kind: str = CHAMPION
+    ) -> None:
         """Choose the champions' role (None: none)."""
         async with self.store.transaction() as tx:
             await SeasonRepo(tx.db).set_winner_role(
-                guild_id, CHAMPION, role_id, by=by, now=self.clock()
+                guild_id, kind, role_id, by=by, now=self.clock()
             )
 
-    async def role_problem(self, guild_id: int, problem: str) -> bool:
+    async def role_problem(self, guild_id: int, problem: str, kind: str = CHAMPION) -> bool:
         """Note why the role could not be given ("" when it was); True if that is news."""
         async with self.store.transaction() as tx:
-            return await SeasonRepo(tx.db).note_problem(guild_id, CHAMPION, problem)
+            return await SeasonRepo(tx.db).note_problem(guild_id, kind, problem)
 
-    async def crowned(self, guild_id: int) -> set[int]:
+    async def crowned(self, guild_id: int, kind: str = CHAMPION) -> set[int]:
         """Who holds the champions' role because the bot gave it."""
-        return await self.repo.holders(guild_id, CHAMPION)
+        return await self.repo.holders(guild_id, kind)
 
-    async def crown(self, guild_id: int, user_ids: set[int]) -> None:
+    async def crown(self, guild_id: int, user_ids: set[int], kind: str = CHAMPION) -> None:
         """They hold the role now (and nobody else by the bot's hand)."""
         async with self.store.transaction() as tx:
-            await SeasonRepo(tx.db).set_holders(guild_id, CHAMPION, user_ids, now=self.clock())
+            await SeasonRepo(tx.db).set_holders(guild_id, kind, user_ids, now=self.clock())

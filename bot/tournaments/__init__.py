@@ -13,7 +13,8 @@ The pure part (no Discord, no SQL, no pictures):
 - ``bracket.knockout(fmt, entrants, results, round_no, seed=0, *, seeds=None,
   first_round=1) -> Pairing | None`` and ``bracket.bracket(...) -> Bracket``: single
   elimination seeded by rating (or by a Swiss event's standings, for a playoff), byes to the
-  top seeds (None: the bracket has its champion).
+  top seeds (None: the bracket has its champion); an individual knockout re-partners the
+  people still in every round and sends both winners of a table on (``people_round``).
 
 ``docs/tournaments.md`` states the rules and the decisions taken where the sources are silent.
 """

@@ -156,29 +156,113 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class KnockoutMatch:
-    """One slot of a knockout bracket: two entrants (or a bye) and who went through."""
+    """One slot of a knockout bracket: two entrants (or a bye) and who went through.
+
+    In an individual knockout a slot is a table of four (``sides``: two partners each, None
+    a computer seat) or the people of a round given a bye (``sides``: them, and ``()``), and
+    ``through`` the people who went on: the winning side's, without computers and without
+    anyone whose seat a computer played."""
 
     round: int  # the bracket's round, 1 = first
     slot: int  # position in the round from the top, 0-based
-    entrants: tuple[int | None, int | None]  # None: a bye, or not known yet
+    entrants: tuple[int | None, ...]  # None: a bye, or not known yet (individual: all seated)
     winner: int | None = None
     points: tuple[int, int] | None = None  # the table's points, when played
+    sides: tuple[Side, Side] | None = None  # individual: the table's two sides
+    through: tuple[int, ...] | None = None  # individual: who went through
+    side_won: int | None = None  # individual: the side that won the table (0 or 1)
+
+    @property
+    def teams(self) -> tuple[Side, Side]:
+        """The two sides: one entrant each, or (individual) the partners of each."""
+        if self.sides is not None:
+            return self.sides
+        return (self.entrants[0],), (self.entrants[1],)
+
+    @property
+    def advancing(self) -> tuple[int, ...]:
+        """Who went through (empty: not known yet, or nobody)."""
+        if self.through is not None:
+            return self.through
+        return () if self.winner is None else (self.winner,)
+
+    @property
+    def winning_side(self) -> int | None:
+        """0 or 1: the side that went through (None: not known yet)."""
+        if self.sides is not None:
+            return self.side_won
+        return None if self.winner is None else self.entrants.index(self.winner)
+
+    @property
+    def decided(self) -> bool:
+        """Whether the slot is over (played, or a bye or walkover)."""
+        return self.winner is not None or self.side_won is not None
 
 
 @dataclass(frozen=True, slots=True)
 class Bracket:
-    """A single-elimination bracket: rounds of matches, the first round first."""
+    """A single-elimination bracket: rounds of matches, the first round first.
 
-    size: int  # a power of two
+    An individual bracket (``people``) is re-seated every round: each round's field (``fields``:
+    its seats, four times a power of two) follows from the people still in, and its final is a
+    table of four whose winning side's two people are the champions."""
+
+    size: int  # a power of two: entrants (individual: seats) of the first round
     seeds: tuple[int, ...]  # entrant ids, best seed first
     rounds: tuple[tuple[KnockoutMatch, ...], ...] = field(default=())
+    people: bool = False  # an individual knockout: four people a table, two go through
+    fields: tuple[int, ...] = ()  # individual: the seats of each round played
 
     @property
     def champion(self) -> int | None:
-        """The final's winner, once known."""
+        """The final's winner, once known (an individual final: its best seed)."""
+        if self.people:
+            return self.champions[0] if self.champions else None
         if not self.rounds or len(self.rounds) < int(math.log2(self.size)):
             return None
         return self.rounds[-1][0].winner
+
+    @property
+    def champions(self) -> tuple[int, ...]:
+        """Who won the final: one entrant, or (individual) the winning side's people."""
+        if not self.people:
+            return () if self.champion is None else (self.champion,)
+        if not self.complete:
+            return ()
+        return tuple(e for m in self.rounds[-1] for e in m.advancing)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the final was played (or, individual, nobody is left to play one)."""
+        if not self.people:
+            return self.champion is not None
+        return bool(self.fields) and self.fields[-1] <= 4 and all(
+            m.decided for m in self.rounds[-1]
+        )
+
+    def left(self) -> list[int]:
+        """Per column of the picture (rounds played, then those to come): how many rounds
+        remain from it to the final included (1: the final)."""
+        if not self.people:
+            total = int(math.log2(self.size))
+            return [total - k for k in range(total)]
+        played = [people_rounds(f) for f in self.fields] or [people_rounds(self.size)]
+        return played + list(range(played[-1] - 1, 0, -1))
+
+
+def people_field(people: int) -> int:
+    """The seats of an individual knockout round of ``people``: the smallest four times a power
+    of two that holds them."""
+    seats = 4
+    while seats < people:
+        seats *= 2
+    return seats
+
+
+def people_rounds(people: int) -> int:
+    """The rounds an individual knockout of ``people`` lasts: log2 of its tables, plus the
+    final."""
+    return int(math.log2(people_field(people) // 4)) + 1
 
 
 def formats_for(rules: Ruleset) -> tuple[Format, ...]:
@@ -192,9 +276,10 @@ def formats_for(rules: Ruleset) -> tuple[Format, ...]:
 
 
 def systems_for(fmt: Format) -> tuple[System, ...]:
-    """The systems a format is played in: Swiss always; knockout in pairs and one against one
-    (our decision: people who change partners every round have no pair to eliminate)."""
-    return ("swiss",) if fmt == "individual" else SYSTEMS
+    """The systems a format is played in: Swiss or knockout (an individual knockout re-seats
+    its people every round)."""
+    del fmt
+    return SYSTEMS
 
 
 def table_size(fmt: Format) -> int:

@@ -492,6 +492,12 @@ def _exact(
     return [(nodes[j], nodes[i]) if j >= len(active) else (nodes[i], nodes[j]) for i, j in pairs]
 
 
+def min_cost_matching(count: int, cost: Callable[[int, int], Cost]) -> list[tuple[int, int]]:
+    """Nodes ``0 .. count - 1`` (any two may meet) matched in pairs ``(i, j)``, ``i < j``: the
+    most pairs, and of those the least ``cost`` (tuples compared part by part)."""
+    return _solve(count, [(i, j, cost(i, j)) for i in range(count) for j in range(i + 1, count)])
+
+
 def _solve(total: int, edges: list[tuple[int, int, Cost]]) -> list[tuple[int, int]]:
     """A matching of most pairs, and of least cost among those (costs compared as tuples)."""
     if not edges:

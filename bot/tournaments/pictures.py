@@ -88,27 +88,33 @@ def bracket_png(
     locale: str | None, title: str, bracket: Bracket, names: Mapping[int, str]
 ) -> bytes:
     """The knockout picture: a column per round (named from the final backwards), each match
-    with its entrants, points and who went through."""
-    total = bracket.size.bit_length() - 1
-    titles = [round_title(locale, total - k) for k in range(total)]
+    with its two sides (an individual knockout: two partners each, or the people given a bye),
+    points and who went through."""
+    per_table = 4 if bracket.people else 2
+    titles = [round_title(locale, left, per_table) for left in bracket.left()]
     # Translators: an empty place of a knockout bracket (its opponent goes through).
     bye = tr(locale, "bye")
+    computer = tr(locale, "a computer")
     rounds = []
     for matches in bracket.rounds:
         rounds.append([
             BracketMatch(
-                names=(_name(m.entrants[0], names, bye), _name(m.entrants[1], names, bye)),
+                names=(
+                    side_name(m.teams[0], names, bye, computer),
+                    side_name(m.teams[1], names, bye, computer),
+                ),
                 points=(num(locale, m.points[0]), num(locale, m.points[1])) if m.points
                 else ("", ""),
-                winner=None if m.winner is None else m.entrants.index(m.winner),
+                winner=m.winning_side,
             )
             for m in matches
         ])
     return bracket_picture(title, titles, rounds)
 
 
-def round_title(locale: str | None, left: int) -> str:
-    """A round named by how many remain after it: the final, the semi-finals…"""
+def round_title(locale: str | None, left: int, per_table: int = 2) -> str:
+    """A round named by how many remain after it: the final, the semi-finals… (``per_table``:
+    the entrants of one match, four in an individual knockout)."""
     # Translators: the rounds of a knockout bracket.
     if left == 1:
         return tr(locale, "Final")
@@ -116,8 +122,14 @@ def round_title(locale: str | None, left: int) -> str:
         return tr(locale, "Semi-finals")
     if left == 3:
         return tr(locale, "Quarter-finals")
-    return tr(locale, "Round of {count}", count=num(locale, 2 ** left))
+    return tr(locale, "Round of {count}", count=num(locale, per_table * 2 ** (left - 1)))
 
 
-def _name(entrant: int | None, names: Mapping[int, str], bye: str) -> str:
-    return bye if entrant is None else names.get(entrant, "?")
+def side_name(
+    side: Sequence[int | None], names: Mapping[int, str], bye: str, computer: str
+) -> str:
+    """A bracket side as text: its entrants' names joined by " & " (a computer seat named so);
+    an empty side or place is a bye."""
+    if not side or all(e is None for e in side):
+        return bye if len(side) <= 1 else computer
+    return " & ".join(computer if e is None else names.get(e, "?") for e in side)

@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.achievements.service import podium_awards
+from bot.achievements.store import AchievementRepo
 from bot.errors import (
     AlreadySeated,
     InvalidOptions,
@@ -71,6 +73,7 @@ from bot.tournaments.store import (
     CorrectionRow,
     EntryRow,
     EventRow,
+    PlaceRow,
     RoundRow,
     TimerRow,
     TournamentRepo,
@@ -234,17 +237,8 @@ class EventState:
         tree = self.bracket()
         if tree is None:
             return [(s.rank, s.entrant) for s in self.standings()]
-        out: list[tuple[int, int]] = []
-        if tree.champion is not None:
-            out.append((1, tree.champion))
-        seen = {tree.champion}
-        for k in range(len(tree.rounds) - 1, -1, -1):
-            place = len(out) + 1
-            for m in tree.rounds[k]:
-                for e in m.entrants:
-                    if e is not None and e not in seen and m.winner is not None and e != m.winner:
-                        out.append((place, e))
-                        seen.add(e)
+        out = _bracket_places(tree)
+        seen = {e for _, e in out}
         if self.event.system == "swiss":
             rest = [s for s in self.standings() if s.entrant not in seen]
             first = len(out) + 1
@@ -253,6 +247,34 @@ class EventState:
                     first = len(out) + 1
                 out.append((first, s.entrant))
         return out
+
+
+def _bracket_places(tree: Bracket) -> list[tuple[int, int]]:
+    """(place, entrant) of a bracket's entrants, best first: the champions, then by the round
+    each went out in (equal places). An individual knockout's people are placed by how many
+    rounds each went through (a walkover loses where a table would have)."""
+    out: list[tuple[int, int]] = [(1, e) for e in tree.champions]
+    seen = set(tree.champions)
+    if tree.people:
+        reached = {e: 0 for e in tree.seeds}
+        for matches in tree.rounds:
+            for m in matches:
+                for e in m.advancing:
+                    reached[e] = reached.get(e, 0) + 1
+        rest = sorted((e for e in tree.seeds if e not in seen), key=lambda e: -reached[e])
+        for i, e in enumerate(rest):
+            if i == 0 or reached[e] != reached[rest[i - 1]]:
+                place = len(out) + 1
+            out.append((place, e))
+        return out
+    for k in range(len(tree.rounds) - 1, -1, -1):
+        place = len(out) + 1
+        for m in tree.rounds[k]:
+            for e in m.entrants:
+                if e is not None and e not in seen and m.winner is not None and e != m.winner:
+                    out.append((place, e))
+                    seen.add(e)
+    return out
 
 
 def _absent(board: BoardRow) -> tuple[int, ...]:
@@ -513,8 +535,6 @@ class TournamentService(TableObserver):
             )
         if system not in model.SYSTEMS:
             raise InvalidOptions("A tournament is swiss or knockout.")
-        if system == "knockout" and format == "individual":
-            raise InvalidOptions("A knockout is played in pairs or one against one.")
         if hands is not None and points is not None:
             raise InvalidOptions("A round is a number of hands or a number of points, not both.")
         if points is None and hands is None:
@@ -548,10 +568,6 @@ class TournamentService(TableObserver):
             raise InvalidOptions("A playoff is of the top 4 or the top 8.")
         if playoff and system != "swiss":
             raise InvalidOptions("A playoff follows Swiss rounds: a knockout has none.")
-        if playoff and format == "individual":
-            raise InvalidOptions(
-                "An individual event has no playoff: its people change partners every round."
-            )
         top = self.limits.entrants_per_event
         max_entrants = top if max_entrants is None else max_entrants
         if not 2 <= max_entrants <= top:
@@ -753,6 +769,15 @@ class TournamentService(TableObserver):
                     round=event.round,
                     count=event.playoff,
                 )
+            if event.format == "individual" and (
+                (event.system == "knockout" and event.round > 1)
+                or (event.playoff and 0 < event.rounds < event.round - 1)
+            ):
+                tree = (await self.state(event_id)).bracket()
+                if tree is not None and tree.rounds and entry.entry not in {
+                    e for m in tree.rounds[-1] for e in m.advancing
+                }:
+                    raise WrongStatus("You are out of this knockout.")
             fresh = await self.repo.check_in(
                 event_id, event.round, "checkin", user_id, self.clock()
             )
@@ -804,7 +829,9 @@ class TournamentService(TableObserver):
             if event.status != "registration":
                 raise WrongStatus("This tournament has already started.")
             entries = [e for e in await self.repo.entries(event_id) if e.status == "active"]
-            need = 4 if event.format == "individual" and event.fill == "bye" else 2
+            need = 2
+            if event.format == "individual" and event.fill == "bye" and event.system == "swiss":
+                need = 4
             if len(entries) < need:
                 raise WrongStatus(
                     "A tournament needs at least {count} entrants to start.", count=need
@@ -928,7 +955,9 @@ class TournamentService(TableObserver):
         rounds = event.rounds
         if number == 1 and (not rounds or event.system == "knockout"):
             active = [e for e in await self.repo.entries(event.id) if e.status == "active"]
-            if event.system == "knockout":  # the bracket's rounds
+            if event.system == "knockout" and event.format == "individual":
+                rounds = model.people_rounds(len(active))
+            elif event.system == "knockout":  # the bracket's rounds
                 rounds = max(1, math.ceil(math.log2(max(len(active), 2))))
             else:
                 rounds = model.default_rounds(len(active))
@@ -1036,8 +1065,14 @@ class TournamentService(TableObserver):
                 seeds=state.playoff_seeds() if playoff else bracket_seeding(state.entrants()),
                 first_round=state.event.rounds + 1 if playoff else 1,
             )
+        rounds: dict[str, int] = {}
+        if event.system == "knockout" and event.format == "individual" and pairing is not None:
+            # Who did not come shrinks the field: the rounds left follow from who is in.
+            rounds["rounds"] = number - 1 + model.people_rounds(len(pairing.entrants()))
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)
+            if rounds:
+                await repo.update(event.id, now=now, **rounds)
             for e in missed:
                 out = e.missed + 1 >= MISSED_LIMIT
                 await repo.set_entry(
@@ -1267,6 +1302,9 @@ class TournamentService(TableObserver):
         """Whether the event ends with its current round: its last Swiss round (no playoff),
         a knockout's last round, or a playoff with its champion. The last Swiss round of an
         event with a playoff seeds the playoff (too few entrants left: the event ends)."""
+        if event.system == "knockout" and event.format == "individual":
+            tree = (await self.state(event.id)).bracket()
+            return tree is None or tree.complete or event.round >= event.rounds
         if event.system == "knockout" or not event.playoff:
             return event.round >= event.rounds
         if event.round < event.rounds:
@@ -1275,7 +1313,7 @@ class TournamentService(TableObserver):
         if event.round == event.rounds:
             return not await self._seed_playoff(state)
         tree = state.bracket()
-        return tree is None or tree.champion is not None
+        return tree is None or tree.complete
 
     async def _seed_playoff(self, state: EventState) -> bool:
         """Store the playoff's seeds (the Swiss standings' top places of those still in);
@@ -1362,11 +1400,22 @@ class TournamentService(TableObserver):
                 raise
 
     async def _finish(self, event: EventRow, status: str) -> None:
+        """The event ends (``finished`` or ``cancelled``); a finished one's final places are
+        stored and its podium achievements awarded in the same transaction."""
         now = self.clock()
+        places: list[PlaceRow] = []
+        if status == "finished":
+            state = await self.state(event.id)
+            for place, entrant in state.places():
+                entry = state.entry(entrant)
+                for user in entry.members if entry is not None else ():
+                    places.append(PlaceRow(event.id, user, entrant, event.guild_id, place, now))
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)
             await repo.clear_timers(event.id)
             await repo.update(event.id, now=now, status=status)
+            await repo.put_places(places)
+            await AchievementRepo(tx.db).award(podium_awards(places))
         self.scheduler.clear(-event.id)
 
     # -- the table observer ------------------------------------------------------------------

@@ -20,6 +20,7 @@ __all__ = [
     "CorrectionRow",
     "EntryRow",
     "EventRow",
+    "PlaceRow",
     "RoundRow",
     "TimerRow",
     "TournamentRepo",
@@ -123,6 +124,27 @@ class EntryRow:
 
 
 _ENTRY_COLUMNS = tuple(f.name for f in fields(EntryRow))
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRow:
+    """A person's final place in a finished event (a pair's members share its place)."""
+
+    tournament_id: int
+    user_id: int
+    entry: int
+    guild_id: int
+    place: int
+    finished_at: float
+
+
+_PLACE_COLUMNS = "tournament_id, user_id, entry, guild_id, place, finished_at"
+
+
+def _place(row: Row) -> PlaceRow:
+    return PlaceRow(
+        int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]), float(row[5])
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,6 +407,7 @@ class TournamentRepo:
             "UPDATE tournament_people SET user_id = ? WHERE user_id = ?",
             "UPDATE tournament_checkins SET user_id = ? WHERE user_id = ?",
             "UPDATE tournament_corrections SET user_id = ? WHERE user_id = ?",
+            "UPDATE tournament_places SET user_id = ? WHERE user_id = ?",
             "UPDATE tournaments SET host_id = ? WHERE host_id = ?",
         ):
             await self._db.execute(statement, (alias, user_id))
@@ -400,6 +423,44 @@ class TournamentRepo:
                 " WHERE tournament_id = ? AND round = ? AND board = ?",
                 (_dumps(seated), event_id, round_, board),
             )
+
+    # -- final places ------------------------------------------------------------------------
+
+    async def put_places(self, rows: Iterable[PlaceRow]) -> None:
+        """Store an event's final places (once: a second call for the event changes nothing)."""
+        rows = list(rows)
+        if not rows:
+            return
+        await self._db.executemany(
+            f"INSERT INTO tournament_places ({_PLACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (tournament_id, user_id) DO NOTHING",
+            [
+                (r.tournament_id, r.user_id, r.entry, r.guild_id, r.place, r.finished_at)
+                for r in rows
+            ],
+        )
+
+    async def final_places(self, event_id: int) -> list[PlaceRow]:
+        """A finished event's stored places, best first (empty before its end)."""
+        rows = await self._db.fetchall(
+            f"SELECT {_PLACE_COLUMNS} FROM tournament_places WHERE tournament_id = ?"
+            " ORDER BY place, entry, user_id",
+            (event_id,),
+        )
+        return [_place(r) for r in rows]
+
+    async def podium_finishes(
+        self, after: tuple[int, int] = (0, 0), *, limit: int = 500, top: int = 3
+    ) -> list[PlaceRow]:
+        """Stored places of ``top`` or better of every event, after ``(tournament_id,
+        user_id)``, in that order (pages for the podium achievement's back-fill)."""
+        rows = await self._db.fetchall(
+            f"SELECT {_PLACE_COLUMNS} FROM tournament_places WHERE place <= ?"
+            " AND (tournament_id > ? OR (tournament_id = ? AND user_id > ?))"
+            " ORDER BY tournament_id, user_id LIMIT ?",
+            (top, after[0], after[0], after[1], limit),
+        )
+        return [_place(r) for r in rows]
 
     # -- rounds and boards -------------------------------------------------------------------
 

@@ -649,20 +649,25 @@ def bracket_rounds(
     locale: str, bracket: Bracket, entrant: Callable[[int | None], str]
 ) -> list[tuple[str, list[tuple[list[str], str, str]]]]:
     """A knockout's rounds as far as they go: each titled from the final backwards, each
-    match as its two sides' names, the table's points and who went through."""
-    total = bracket.size.bit_length() - 1
+    match as its two sides' names (an individual knockout: two partners a side), the table's
+    points and who went through."""
     bye = tr(locale, "bye")
+    per_table = 4 if bracket.people else 2
     out = []
-    for k, matches in enumerate(bracket.rounds):
+    for matches, left in zip(bracket.rounds, bracket.left(), strict=False):
         rows = [
             (
-                [bye if e is None else entrant(e) for e in m.entrants],
+                [
+                    " & ".join(entrant(e) for e in side) if any(e is not None for e in side)
+                    else bye
+                    for side in m.teams
+                ],
                 "–".join(map(str, m.points or ())),
-                "" if m.winner is None else entrant(m.winner),
+                " & ".join(entrant(e) for e in m.advancing),
             )
             for m in matches
         ]
-        out.append((round_title(locale, total - k), rows))
+        out.append((round_title(locale, left, per_table), rows))
     return out
 
 

@@ -19,7 +19,7 @@ from bot.i18n import N_, tr
 from bot.match_end import RematchLimit
 from bot.records.boards import PeriodBoards
 from bot.records.inactivity import Inactivity
-from bot.records.seasons_service import Seasons
+from bot.records.seasons_service import CHAMPION, TOURNAMENT, Seasons
 from bot.server_settings import (
     DEFAULT_VARIANT,
     FIELDS,
@@ -51,6 +51,7 @@ RESET_CHOICES = [
     Choice(name=locale_str("Board channel"), value="board_channel"),
     Choice(name=locale_str("Idle weeks"), value="idle_weeks"),
     Choice(name=locale_str("Champions' role"), value="champion_role"),
+    Choice(name=locale_str("Tournament winners' role"), value="tournament_winner_role"),
 ]
 WEB_CHOICES = [
     Choice(name=locale_str("on"), value="on"),
@@ -173,6 +174,9 @@ class ServerSettingsMixin:
         board_channel=locale_str("Post last week's and last month's boards here"),
         idle_weeks=locale_str("Weeks without a match before a player leaves the boards (4)"),
         champion_role=locale_str("A role the bot gives this server's season champions"),
+        tournament_winner_role=locale_str(
+            "A role the bot gives the winners of this server's latest tournament"
+        ),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -199,6 +203,7 @@ class ServerSettingsMixin:
         board_channel: discord.TextChannel | None = None,
         idle_weeks: app_commands.Range[int, 1, 52] | None = None,
         champion_role: discord.Role | None = None,
+        tournament_winner_role: discord.Role | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -215,12 +220,13 @@ class ServerSettingsMixin:
                     text = tr(locale, CANNOT_POST, channel=f"<#{board_channel.id}>")
                     await self.reply(interaction, text)
                     return
-            if champion_role is not None and not champion_role.is_default():
-                problem = role_problem(interaction.guild, champion_role)
-                if problem:
-                    text = role_problem_text(locale, problem, champion_role.id)
-                    await self.reply(interaction, f"{text} {tr(locale, NOTHING_CHANGED)}")
-                    return
+            for chosen_role in (champion_role, tournament_winner_role):
+                if chosen_role is not None and not chosen_role.is_default():
+                    problem = role_problem(interaction.guild, chosen_role)
+                    if problem:
+                        text = role_problem_text(locale, problem, chosen_role.id)
+                        await self.reply(interaction, f"{text} {tr(locale, NOTHING_CHANGED)}")
+                        return
             boards = PeriodBoards(self.service.store, clock=self.service.clock)
             seasons = Seasons(self.service.store, clock=self.service.clock)
             reset_champions = reset in ("all", "champion_role")
@@ -230,6 +236,16 @@ class ServerSettingsMixin:
                     chosen_role = champion_role.id
                 await seasons.set_champion_role(guild_id, chosen_role, by=interaction.user.id)
                 if reset == "champion_role":
+                    reset = None
+            reset_winners = reset in ("all", "tournament_winner_role")
+            if reset_winners or tournament_winner_role is not None:
+                chosen_role = None
+                if tournament_winner_role is not None and not tournament_winner_role.is_default():
+                    chosen_role = tournament_winner_role.id
+                await seasons.set_champion_role(
+                    guild_id, chosen_role, by=interaction.user.id, kind=TOURNAMENT
+                )
+                if reset == "tournament_winner_role":
                     reset = None
             reset_board = reset in ("all", "board_channel")
             if reset_board:
@@ -301,7 +317,9 @@ class ServerSettingsMixin:
                 or reset_idle
                 or idle_weeks is not None
                 or reset_champions
-                or champion_role is not None,
+                or champion_role is not None
+                or reset_winners
+                or tournament_winner_role is not None,
                 web_base_url=base,
                 organisers=await store.organiser_role(guild_id),
             )
@@ -334,14 +352,18 @@ class ServerSettingsMixin:
                 ),
                 inline=False,
             )
-            champions = await seasons.champion_role(guild_id)
-            shown = tr(locale, "none")
-            if champions is not None:
-                shown = f"<@&{champions.role_id}>"
-                if champions.problem:
-                    problem = role_problem_text(locale, champions.problem, champions.role_id)
-                    shown += "\n⚠️ " + tr(locale, "Last time: {problem}", problem=problem)
-            embed.add_field(name=tr(locale, "Season champions' role"), value=shown, inline=False)
+            for kind, title in (
+                (CHAMPION, tr(locale, "Season champions' role")),
+                (TOURNAMENT, tr(locale, "Tournament winners' role")),
+            ):
+                champions = await seasons.champion_role(guild_id, kind)
+                shown = tr(locale, "none")
+                if champions is not None:
+                    shown = f"<@&{champions.role_id}>"
+                    if champions.problem:
+                        problem = role_problem_text(locale, champions.problem, champions.role_id)
+                        shown += "\n⚠️ " + tr(locale, "Last time: {problem}", problem=problem)
+                embed.add_field(name=title, value=shown, inline=False)
             await interaction.response.send_message(
                 embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )

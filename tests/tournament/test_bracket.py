@@ -77,11 +77,11 @@ def test_a_swiss_events_top_four_playoff() -> None:
     assert final is not None and [t.entrants() for t in final.tables] == [(7, 3)]
 
 
-def test_individual_events_are_swiss_only() -> None:
-    assert systems_for("individual") == ("swiss",)
-    assert systems_for("pairs") == systems_for("single") == ("swiss", "knockout")
-    with pytest.raises(ValueError):
-        bracket("individual", field(4), [])
+def test_every_format_plays_swiss_or_a_knockout() -> None:
+    """The issue: knockout "as a second format for all three"."""
+    for fmt in ("pairs", "individual", "single"):
+        assert systems_for(fmt) == ("swiss", "knockout")
+    assert bracket("individual", field(4), []).people
 
 
 @settings(max_examples=60, deadline=None)

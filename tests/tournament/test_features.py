@@ -115,7 +115,6 @@ async def test_playoff_refused_where_it_cannot_be(events: TournamentService) -> 
     for kwargs in (
         {"format": "single", "variant": "draw", "system": "knockout", "playoff": 4},
         {"format": "single", "variant": "draw", "playoff": 3},
-        {"format": "individual", "variant": "partners", "playoff": 8},
     ):
         with pytest.raises(InvalidOptions):
             await events.create(

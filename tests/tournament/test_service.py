@@ -290,9 +290,40 @@ async def test_knockout_one_against_one(
     assert all(e != state.entry_of(100).entry for _, e in places[:1])  # type: ignore[union-attr]
 
 
-async def test_knockout_refuses_individual(events: TournamentService) -> None:
-    with pytest.raises(InvalidOptions):
-        await events.create(
-            guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="partners",
-            format="individual", system="knockout",
-        )
+async def test_individual_knockout_played_to_its_joint_champions(
+    events: TournamentService, tables: TableService, clock: FakeClock
+) -> None:
+    """Our decision (docs/tournaments.md, "An individual knockout"): seven people, seeded by
+    rating; round 1 has two tables, the lowest seed with a computer partner; a person who does
+    not check in for the final is out; the final's winning side are joint champions (a
+    computer never goes through), and everyone has a place."""
+    event_id = await individual(events, 7, system="knockout", rounds=None)
+    await events.start(event_id, HOST)
+    state = await events.state(event_id)
+    assert state.event.rounds == 2
+    await play_round(events, tables, clock, event_id)
+    state = await events.state(event_id)
+    boards = state.boards_of(1)
+    assert [b.is_bye for b in boards] == [False, False]
+    assert sum(p is None for b in boards for p in b.people) == 1
+    tree = state.bracket()
+    assert tree is not None and tree.people and not tree.complete
+    through = [e for m in tree.rounds[0] for e in m.advancing]
+    assert 3 <= len(through) <= 4
+    assert state.event.status == "running" and state.event.round == 2
+    stays_away = state.entry(through[-1])
+    assert stays_away is not None
+    out = {e.user_id for e in state.entries if e.entry not in through}
+    await play_round(events, tables, clock, event_id, skip={stays_away.user_id, *out})
+    state = await events.state(event_id)
+    assert state.event.status == "finished"
+    (final,) = [b for b in state.boards_of(2) if not b.is_bye]
+    assert stays_away.entry not in final.seats
+    tree = state.bracket()
+    assert tree is not None and tree.complete
+    champions = set(tree.champions)
+    assert 1 <= len(champions) <= 2 and champions <= {s for s in final.seats if s is not None}
+    places = state.places()
+    assert {e for p, e in places if p == 1} == champions
+    assert sorted(e for _, e in places) == sorted(e.entry for e in state.entries)
+    assert dict((e, p) for p, e in places)[stays_away.entry] > 1

@@ -1,0 +1,190 @@
+"""The podium: final places stored per event, the tournament-podium achievement (awarded when
+the event ends, back-filled from the stored places, forgotten with the person) and the server's
+tournament winners' role."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.achievements.catalogue import PODIUM
+from bot.achievements.service import Achievements
+from bot.records.service import Records
+from bot.store import Store
+from bot.tables.service import TableService
+from bot.tournaments.service import TournamentService
+from tests.bot.helpers import FakeClock
+from tests.cogs.helpers import factory
+from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord.models import DEFAULT_BOT_PERMISSIONS
+from tests.tournament.helpers import play_round
+from tests.tournament.test_discord import (
+    button_of,
+    click_in,
+    play_out,
+    step,
+    titled,
+    tournament_cog,
+    with_button,
+)
+from tests.tournament.test_discord_people_knockout import create, register_and_start
+
+pytest_plugins = ["tests.fakediscord.plugin"]
+
+GUILD, CHANNEL, HOST = 10, 20, 1
+
+
+async def podium_rows(store: Store) -> list[tuple[int, int, int]]:
+    rows = await store.db.fetchall(
+        "SELECT player_id, table_id, guild_id FROM achievements WHERE code = ?"
+        " ORDER BY player_id",
+        (PODIUM,),
+    )
+    return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+
+async def test_final_places_and_the_podium_achievement(
+    events: TournamentService, tables: TableService, clock: FakeClock, store: Store
+) -> None:
+    """A six-person individual knockout ends: every person's place is stored in the ending
+    transaction (read back through ``final_places``), the podium's people (places 1 to 3) earn
+    the achievement under the event (its id made negative), the back-fill from the stored
+    places writes the same rows (twice: the second writes nothing), and forget-me deletes the
+    person's achievement and leaves his place under his alias."""
+    event = await events.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="partners",
+        format="individual", system="knockout", hands=1,
+    )
+    for u in range(100, 106):
+        await events.register(event.id, u, f"P{u}")
+    assert await events.repo.final_places(event.id) == []
+    await events.start(event.id, HOST)
+    await play_round(events, tables, clock, event.id)
+    tree = (await events.state(event.id)).bracket()
+    assert tree is not None
+    through = {e for m in tree.rounds[0] for e in m.advancing}
+    out = {u for u in range(100, 106) if (await events.repo.entry_of(event.id, u)).entry
+           not in through}  # type: ignore[union-attr]
+    await play_round(events, tables, clock, event.id, skip=out)
+    state = await events.state(event.id)
+    assert state.event.status == "finished"
+    stored = await events.repo.final_places(event.id)
+    users = {e.entry: e.user_id for e in state.entries}
+    assert [(p.place, p.entry) for p in stored] == sorted(
+        (place, e) for place, e in state.places()
+    )
+    assert {p.user_id for p in stored} == set(range(100, 106))
+    assert all(p.guild_id == GUILD for p in stored)
+    podium = sorted(users[e] for place, e in state.places() if place <= 3)
+    assert len(podium) == 4  # two champions, the final's two losers sharing third
+    assert await podium_rows(store) == [(u, -event.id, GUILD) for u in podium]
+    # The back-fill from the stored places: the same rows, idempotent.
+    await store.db.execute("DELETE FROM achievements WHERE code = ?", (PODIUM,))
+    await Achievements(store).backfill()
+    assert await podium_rows(store) == [(u, -event.id, GUILD) for u in podium]
+    assert (await Achievements(store).backfill()).rows == 0
+    # Forget-me: the achievement goes, the place stays under the alias, and a back-fill
+    # gives the alias nothing.
+    gone = podium[0]
+    alias = await Records(store, clock=clock).forget(gone)
+    assert all(u != gone for u, _, _ in await podium_rows(store))
+    after = await events.repo.final_places(event.id)
+    assert gone not in {p.user_id for p in after} and alias in {p.user_id for p in after}
+    await Achievements(store).backfill()
+    assert [u for u, _, _ in await podium_rows(store)] == podium[1:]
+
+
+async def test_a_cancelled_event_stores_no_places(
+    events: TournamentService, store: Store
+) -> None:
+    event = await events.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        format="single",
+    )
+    await events.register(event.id, 100, "P100")
+    await events.cancel(event.id, HOST)
+    assert await events.repo.final_places(event.id) == []
+    assert await podium_rows(store) == []
+
+
+async def duel(fake: FakeDiscord, bot: Any, clock: FakeClock, name: str, people: list[Any]) -> Any:
+    """A two-person knockout of draw played to its podium; returns its final state."""
+    await create(fake, bot, clock, {
+        "name": name, "variant": "draw", "format": "single", "system": "knockout", "hands": 1,
+    })
+    event_id = await register_and_start(fake, bot, clock, people)
+    events = tournament_cog(bot).events
+    (post,) = [
+        m for m in with_button(fake, "tournament:checkin:") if f"Round 1 of {name}:" in m.text()
+    ]
+    for user in people:
+        click = await fake.click(user, post, button_of(post, "tournament:checkin:"))
+        await click.wait_for_followups(1)
+        assert "checked in" in click.followups[0].text()
+    await step(bot, clock, 600)
+    await click_in(fake, bot, 1, set())
+    await play_out(fake, bot, clock, event_id, 1)
+    await step(bot, clock)
+    state = await events.state(event_id)
+    assert state.event.status == "finished"
+    return state
+
+
+async def test_the_tournament_winners_role_moves_to_each_events_winner(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """``/domino server-settings tournament_winner_role:``: refused to a member without Manage
+    Server, and (nothing changed) while the bot lacks Manage Roles or the role is above its
+    own; once set, each event's champion gets it at the podium and the former winner loses it,
+    said once on the event's channel; the podium names the podium achievement; when the bot
+    loses Manage Roles the next podium says so, and so do the settings."""
+    fake = fake_discord
+    boss = fake.owner
+    people = [fake.add_user(9000 + i, f"d{i}", f"Duel {i}") for i in range(4)]
+    member = fake.add_user(9100, "member", "Member")
+    winners_role = fake.add_role("Winners", position=5)
+    high = fake.add_role("Staff", position=60)
+    bot_role = fake.guild.personal_roles[fake.bot_user.id]
+    clock = FakeClock()
+    settings = "domino server-settings"
+    option = "tournament_winner_role"
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        refused = await fake.slash(boss, fake.channel_id, settings, {option: winners_role.id})
+        assert refused.text() == (
+            f"I need the Manage Roles permission to give <@&{winners_role.id}>."
+            " Nothing was changed."
+        )
+        fake.set_member_permissions(fake.bot_user.id, DEFAULT_BOT_PERMISSIONS | (1 << 28))
+        fake.set_role_position(bot_role, 50)
+        refused = await fake.slash(boss, fake.channel_id, settings, {option: high.id})
+        assert "is not below my own highest role" in refused.text()
+        refused = await fake.slash(member, fake.channel_id, settings, {option: winners_role.id})
+        assert "manage the server" in refused.text()
+        shown = await fake.slash(boss, fake.channel_id, settings, {})
+        assert "Tournament winners' role\nnone" in shown.text()
+        saved = await fake.slash(boss, fake.channel_id, settings, {option: winners_role.id})
+        assert f"Tournament winners' role\n<@&{winners_role.id}>" in saved.text()
+        first = await duel(fake, bot, clock, "First", people[:2])
+        (champion,) = [e for p, e in first.places() if p == 1]
+        one = first.entry(champion).user_id
+        await fake.wait_for(lambda: winners_role.id in fake.member_roles(one))
+        said = [m for m in fake.public_messages() if "The winners of First get" in m.text()]
+        assert len(said) == 1 and f"<@&{winners_role.id}>" in said[0].text()
+        (podium,) = titled(fake, "First: the podium")
+        assert f"🏅 <@{one}> earned **Tournament podium**" in podium.text()
+        second = await duel(fake, bot, clock, "Second", people[2:])
+        (champion,) = [e for p, e in second.places() if p == 1]
+        two = second.entry(champion).user_id
+        await fake.wait_for(lambda: winners_role.id in fake.member_roles(two))
+        assert winners_role.id not in fake.member_roles(one)
+        fake.set_member_permissions(fake.bot_user.id, DEFAULT_BOT_PERMISSIONS)
+        await duel(fake, bot, clock, "Third", people[:2])
+        said = [m for m in fake.public_messages() if "I need the Manage Roles permission" in
+                m.text() and not m.ephemeral]
+        assert len(said) == 1
+        assert winners_role.id in fake.member_roles(two)  # nothing could change
+        shown = await fake.slash(boss, fake.channel_id, settings, {})
+        assert "⚠️ Last time: I need the Manage Roles permission" in shown.text()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        await step(bot, clock)  # a restart says nothing again
+    assert len([m for m in fake.public_messages() if "The winners of" in m.text()]) == 2
