@@ -123,13 +123,18 @@ SLOT_H = 72  # the height one first-round match takes
 
 
 def bracket_picture(
-    title: str, round_titles: Sequence[str], rounds: Sequence[Sequence[BracketMatch]]
+    title: str,
+    round_titles: Sequence[str],
+    rounds: Sequence[Sequence[BracketMatch]],
+    *,
+    box_w: int = BOX_W,
 ) -> bytes:
     """A PNG of a single-elimination bracket: a column per round, each match a box of two
-    lines, lines joining a match to the one its winner goes to."""
+    lines (``box_w`` wide: wider for sides of two partners), lines joining a match to the one
+    its winner goes to."""
     first = max(1, len(rounds[0]) if rounds else 1)
     columns = max(1, len(round_titles), len(rounds))
-    width = PAD * 2 + columns * BOX_W + (columns - 1) * GAP_X
+    width = PAD * 2 + columns * box_w + (columns - 1) * GAP_X
     top = PAD + 40 + 28
     height = top + first * SLOT_H + PAD
     img = Image.new("RGB", (width, height), BACKGROUND)
@@ -137,22 +142,22 @@ def bracket_picture(
     text, size = fit_text(title, width - 2 * PAD, 24, SMALL)
     draw.text((PAD, PAD), text, font=font(size), fill=TEXT)
     for k in range(columns):
-        x = PAD + k * (BOX_W + GAP_X)
+        x = PAD + k * (box_w + GAP_X)
         if k < len(round_titles):
-            t, t_size = fit_text(round_titles[k], BOX_W, SMALL, SMALL - 4)
+            t, t_size = fit_text(round_titles[k], box_w, SMALL, SMALL - 4)
             draw.text((x, PAD + 40), t, font=font(t_size), fill=MUTED)
         slot = SLOT_H * (2 ** k)  # the height a match of this round spans
         matches = rounds[k] if k < len(rounds) else ()
         count = max(len(matches), first // (2 ** k))
         for i in range(count):
             cy = top + slot * i + slot // 2
-            box = (x, cy - BOX_H // 2, x + BOX_W, cy + BOX_H // 2)
+            box = (x, cy - BOX_H // 2, x + box_w, cy + BOX_H // 2)
             draw.rectangle(box, fill=STRIPE, outline=RULE, width=2)
-            draw.line((x, cy, x + BOX_W, cy), fill=RULE, width=1)
+            draw.line((x, cy, x + box_w, cy), fill=RULE, width=1)
             if i < len(matches):
                 _match_lines(draw, matches[i], box)
             if k + 1 < columns:  # the line to the next round's match
-                nx0 = x + BOX_W
+                nx0 = x + box_w
                 mid = nx0 + GAP_X // 2
                 ny = top + slot * 2 * (i // 2) + slot
                 draw.line((nx0, cy, mid, cy), fill=RULE, width=2)
@@ -172,7 +177,7 @@ def _match_lines(draw: ImageDraw.ImageDraw, match: BracketMatch,
         colour = WON if won else MUTED if lost else TEXT
         points = match.points[j]
         points_w = text_width(points, SMALL) + 8 if points else 0
-        name, size = fit_text(match.names[j], BOX_W - 16 - points_w, SMALL + 2, SMALL - 4)
+        name, size = fit_text(match.names[j], x1 - x0 - 16 - points_w, SMALL + 2, SMALL - 4)
         draw.text((x0 + 8, middle), name, font=font(size), fill=colour, anchor="lm")
         if points:
             draw.text((x1 - 8, middle), points, font=font(SMALL), fill=colour, anchor="rm")

@@ -12,6 +12,7 @@ from bot.i18n import NC_, Key, tr, trc, trn
 from bot.i18n import number as num
 from bot.tournaments.model import Bracket, Standing, TieBreak
 from render.tournament import (
+    BOX_W,
     MAX_ROWS,
     BracketMatch,
     StandingRow,
@@ -20,6 +21,8 @@ from render.tournament import (
 )
 
 CONTEXT = "tournament standings"
+#: The width of a match in an individual knockout's picture: two partners' names a side.
+PEOPLE_BOX_W = 380
 #: The note of a line that a tie-break placed below the line above it.
 TIE_BREAK_NOTES: dict[TieBreak, Key] = {
     "difference": NC_("tournament standings", "tie-break: points difference"),
@@ -109,7 +112,7 @@ def bracket_png(
             )
             for m in matches
         ])
-    return bracket_picture(title, titles, rounds)
+    return bracket_picture(title, titles, rounds, box_w=PEOPLE_BOX_W if bracket.people else BOX_W)
 
 
 def round_title(locale: str | None, left: int, per_table: int = 2) -> str:

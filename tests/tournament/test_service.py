@@ -327,3 +327,26 @@ async def test_individual_knockout_played_to_its_joint_champions(
     assert {e for p, e in places if p == 1} == champions
     assert sorted(e for _, e in places) == sorted(e.entry for e in state.entries)
     assert dict((e, p) for p, e in places)[stays_away.entry] > 1
+
+
+async def test_individual_knockout_no_show_is_replaced_and_never_goes_through(
+    events: TournamentService, tables: TableService, clock: FakeClock
+) -> None:
+    """Our decision: in an individual knockout a person who does not come to his table after
+    the grace has his seat played by a computer, as in the individual Swiss; he is out, and
+    if his side wins only his partner goes through (here, four people: the final)."""
+    event_id = await individual(events, 4, system="knockout", rounds=None)
+    await events.start(event_id, HOST)
+    await play_round(events, tables, clock, event_id, absent={100})
+    state = await events.state(event_id)
+    assert state.event.status == "finished"
+    (final,) = state.boards_of(1)
+    gone = state.entry_of(100)
+    assert gone is not None and final.how is not None and final.how.endswith(f"absent:{gone.entry}")
+    tree = state.bracket()
+    assert tree is not None and tree.complete
+    (match,) = tree.rounds[0]
+    assert match.winning_side is not None
+    won = [e for e in match.teams[match.winning_side] if e is not None]
+    assert set(tree.champions) == set(won) - {gone.entry}
+    assert gone.entry not in {e for p, e in state.places() if p == 1}
