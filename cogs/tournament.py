@@ -570,16 +570,15 @@ async def standings_command(interaction: Interaction) -> None:
             or tr(locale, "Nobody has entered yet."),
             colour=BLUE,
         )
-        if event.system == "swiss" and (playoff := playoff_lines(state)):
-            embed.add_field(
-                name=tr(locale, "Playoff"), value="\n".join(playoff)[:1024], inline=False
-            )
+        if playoff := playoff_lines(state):
+            title = tr(locale, "Playoff") if event.system == "swiss" else tr(locale, "Bracket")
+            embed.add_field(name=title, value="\n".join(playoff)[:1024], inline=False)
         await cog.reply(interaction, "", embed=embed)
 
 
 def playoff_lines(state: EventState) -> list[str]:
     """A knockout's (or a playoff's) matches so far, round by round (none before it is
-    seeded); byes left out."""
+    seeded); byes left out: the standings command shows them under the standings."""
     locale = state.event.locale
     tree = state.bracket()
     if tree is None:

@@ -114,6 +114,12 @@ async def test_individual_knockout_to_the_podium(
         shown = await fake.slash(people[0], fake.channel_id, "domino tournament pairings",
                                  {"round": 1})
         assert "Table 1: " in shown.text()
+        shown = await fake.slash(people[0], fake.channel_id, "domino tournament standings", {})
+        table = tables[0].sides
+        assert (
+            f"Bracket\nSemi-finals: {name(table[0][0])} & {name(table[0][1])} "
+        ) in shown.text(), shown.text()
+        assert shown.text().count("Semi-finals: ") == len(tables)
         tree = state.bracket()
         assert tree is not None
         through = [e for m in tree.rounds[0] for e in m.advancing]

@@ -159,11 +159,13 @@ async def test_pairs_no_show_late_entry_withdrawal_restart(
         await store2.close()
 
 
+@pytest.mark.parametrize("system", ["swiss", "knockout"])
 async def test_time_limit_scores_the_round_as_it_stands(
-    events: TournamentService, tables: TableService, clock: FakeClock
+    events: TournamentService, tables: TableService, clock: FakeClock, system: str
 ) -> None:
     """Our decision as the issue says: when the round's time runs out the hand in play is
-    finished and the table is scored with the points made so far."""
+    finished and the table is scored with the points made so far (an individual knockout's
+    final too: the side ahead, or level the better seed's, are the champions)."""
     tables.hand_pause = 5.0  # a hand ends, the next waits: the time limit is seen between
     event = await events.create(
         guild_id=GUILD,
@@ -172,6 +174,7 @@ async def test_time_limit_scores_the_round_as_it_stands(
         name="Long",
         variant="partners",
         format="individual",
+        system=system,
         rounds=1,
         points=200,
         time_limit=300,
@@ -200,6 +203,10 @@ async def test_time_limit_scores_the_round_as_it_stands(
     info = await tables.get(board.table_id)  # type: ignore[arg-type]
     assert info.status == "cancelled" and info.table.closed_reason == "time"
     assert max(board.points or (0,)) < 200
+    if system == "knockout":
+        tree = state.bracket()
+        assert tree is not None and tree.complete and len(tree.champions) == 2
+        assert set(tree.champions) == set(board.sides[tree.rounds[0][0].side_won or 0])
 
 
 async def test_pause_resume_and_correction(
