@@ -86,14 +86,16 @@ def _pitch(long: int, dense: bool = True) -> int:
 
 
 def _arm(
-    widths: Sequence[int], start: int, direction: int, long: int, lo: int, hi: int, max_k: int
+    widths: Sequence[int], start: int, direction: int, long: int, lo: int, hi: int, max_k: int,
+    span: list[int] | None = None,
 ) -> list[tuple[int, int, int, int]] | None:
     """Place one arm of the snake in normalised rows (0 = the opener's row, 1 = next, ...).
 
     ``widths`` holds each tile's width along the row (long side, or short side for a
     double); ``start`` is the cursor next to the opener; ``direction`` +1 runs right, -1
     left. Returns ``(row, x0, x1, kind)`` per tile, or None when more than ``max_k``
-    further rows would be needed.
+    further rows would be needed. ``span``, [least, most], is narrowed to the values of
+    ``hi`` with which the arm would be placed the same.
     """
     short = long // 2
     gap = _gap(long)
@@ -118,9 +120,13 @@ def _arm(
             continue
         if direction > 0:
             if c + w <= hi:
+                if span is not None:
+                    span[0] = max(span[0], c + w)
                 out.append((k, c, c + w, _DOUBLE if double else _ROW))
                 c += w + gap
                 continue
+            if span is not None:
+                span[1] = min(span[1], c + w - 1)
             corner = (c, c + short)
         else:
             if c - w >= lo:

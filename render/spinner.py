@@ -11,6 +11,7 @@ Before the spinner's up and down sides open, the usual snake of :mod:`render.lay
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -33,6 +34,7 @@ from render.layout import (
 UP, DOWN = 1000, 2000
 #: The smallest side of an end's number square, whatever the tiles' size (legible on a phone).
 BADGE = 40
+_FAR = 1 << 30  # further than any picture reaches
 
 
 def _badge(long: int) -> int:
@@ -103,33 +105,43 @@ def _square(box: Box, travel: str, short: int) -> Box:
 
 def _rows(
     side: str, frame: tuple[str, str], ox: int, oy: int, tiles: Sequence[tuple[int, Pair]],
-    start: int, room: int, long: int, area: Box, value: int | None,
-) -> tuple[list[PlacedTile], list[EndMark]] | None:
+    start: int, reach: int, long: int, value: int | None, span: list[int],
+) -> tuple[int, list[PlacedTile], list[EndMark]] | None:
     """``tiles`` as a snake of rows in ``frame`` from (ox, oy): the first row from ``start``
-    on, the rows within ``room`` across, each turning back before the column through the
-    origin (its crosswise doubles and a corner's width left free). The rows are close unless
-    two doubles of neighbouring rows would meet. None if they do not fit."""
+    on, each turning back before the column through the origin (its crosswise doubles and a
+    corner's width left free) and before ``reach`` px from it. The rows are close unless two
+    doubles of neighbouring rows would meet. (Rows the walks needed beyond the first, placed
+    tiles, end square), or None if they do not fit however much room there is across.
+    ``span``, [least, most], is narrowed to the reaches that give the same."""
     short, gap = long // 2, _gap(long)
     along, across = frame
     lo = short + gap + short + gap
-    hi = _reach(area, ox, oy, along) - short - gap
+    hi = reach - short - gap
     if hi - lo < 2 * long:
+        span[1] = min(span[1], lo + 2 * long + short + gap - 1)
         return None
+    span[0] = max(span[0], lo + 2 * long + short + gap)
+    his = [-_FAR, _FAR]  # the same in values of hi
     widths = [short if near == far else long for _, (near, far) in tiles]
     if value is not None:
         widths.append(short + 2)  # the end's square (not a double: wider than half a tile)
     # Rows close together; a double that would touch the one of the row before lies along
     # its row instead (the tiles before it stay where they were).
     pitch = _pitch(long)
+    need = 0
     for _ in range(len(widths)):
-        walked = _arm(widths, start, 1, long, lo, hi, (room - short) // pitch)
-        if walked is None:
-            return None
+        walked = _arm(widths, start, 1, long, lo, hi, len(widths), his)
+        assert walked is not None
+        need = max(need, sum(kind == _CORNER for *_, kind in walked))
         later = _doubles_meet(walked, gap)
         if later is None:
             break
         widths[later] = long
     else:
+        walked = None
+    span[0] = max(span[0], his[0] + short + gap)
+    span[1] = min(span[1], his[1] + short + gap)
+    if walked is None:
         return None
     placed: list[PlacedTile] = []
     marks: list[EndMark] = []
@@ -149,7 +161,7 @@ def _rows(
             break
         index, (near, far) = tiles[n]
         placed.append(_tile(index, box, travel, near, far))
-    return placed, marks
+    return need, placed, marks
 
 
 def _doubles_meet(walked: Sequence[tuple[int, int, int, int]], gap: int) -> int | None:
@@ -162,18 +174,63 @@ def _doubles_meet(walked: Sequence[tuple[int, int, int, int]], gap: int) -> int 
     return None
 
 
-@lru_cache(maxsize=32768)
-def _snake(
-    side: str, tiles: tuple[tuple[int, Pair], ...], cx: int, cy: int, long: int, area: Box,
-    value: int | None,
-) -> tuple[list[PlacedTile], list[EndMark]] | None:
-    """One arm (``tiles``: (index, (near, far)) outward) in its quarter, and its end's square
-    when ``value`` is given; None if it does not fit."""
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """One arm laid out from the spinner's centre at (0, 0)."""
+
+    need: int  # rows beyond its first that it takes (room across is checked where it lies)
+    across: int  # where its rows start across the line, from the spinner's centre
+    tiles: tuple[PlacedTile, ...]
+    marks: tuple[EndMark, ...]
+    bounds: Box | None  # the smallest box holding all of them (None: nothing)
+    sound: bool  # no box is empty and none overlaps another
+
+    def boxes(self) -> list[Box]:
+        """Every tile's and end square's box."""
+        return [p.box for p in self.tiles] + [m.box for m in self.marks]
+
+
+def _shaped(tiles: Sequence[PlacedTile], marks: Sequence[EndMark], need: int, across: int
+            ) -> _Shape:
+    boxes = [p.box for p in tiles] + [m.box for m in marks]
+    bounds = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+              max(b[3] for b in boxes)) if boxes else None
+    sound = all(b[0] < b[2] and b[1] < b[3] for b in boxes) and not any(
+        _overlap(box, other) for i, box in enumerate(boxes) for other in boxes[i + 1 :])
+    return _Shape(need, across, tuple(tiles), tuple(marks), bounds, sound)
+
+
+@lru_cache(maxsize=8192)
+def _shapes(side: str, tiles: tuple[tuple[int, Pair], ...], long: int, value: int | None
+            ) -> list[tuple[int, int, _Shape | None]]:
+    """The shapes of one arm made so far, each with the least and most reach it holds for."""
+    return []
+
+
+def _shape(side: str, tiles: tuple[tuple[int, Pair], ...], long: int, reach: int,
+           value: int | None) -> _Shape | None:
+    """One arm (``tiles``: (index, (near, far)) outward) from the spinner's centre, its rows
+    turning back before ``reach`` px from it, and its end's square when ``value`` is given;
+    None if it does not fit. The same arm anywhere else is this one moved (every step of it
+    is measured from the spinner's centre and from the area's edge along the rows)."""
+    made = _shapes(side, tiles, long, value)
+    for least, most, shape in made:
+        if least <= reach <= most:
+            return shape
+    span = [-_FAR, _FAR]
+    shape = _make_shape(side, tiles, long, reach, value, span)
+    made.append((span[0], span[1], shape))
+    return shape
+
+
+def _make_shape(side: str, tiles: tuple[tuple[int, Pair], ...], long: int, reach: int,
+                value: int | None, span: list[int]) -> _Shape | None:
+    """:func:`_shape`, narrowing ``span`` to the reaches that give the same."""
     short, gap = long // 2, _gap(long)
     frame = _FRAMES[side]
     if side in ("right", "left"):  # the main line: its rows step away from it
-        return _rows(side, frame, cx, cy, tiles, short // 2 + gap,
-                     _reach(area, cx, cy, frame[1]), long, area, value)
+        walked = _rows(side, frame, 0, 0, tiles, short // 2 + gap, reach, long, value, span)
+        return None if walked is None else _shaped(walked[1], walked[2], walked[0], 0)
     # Up or down: a tile's length of column from the spinner, then rows away from the line.
     stem = _STEM[side]
     c = short + gap
@@ -183,69 +240,134 @@ def _snake(
     while n < len(tiles) and c - short - gap < long:
         index, (near, far) = tiles[n]
         length, thick = (short, long) if near == far else (long, short)
-        box = _screen((stem, frame[0]), cx, cy, c, c + length, -(thick // 2),
-                      thick - thick // 2)
+        box = _screen((stem, frame[0]), 0, 0, c, c + length, -(thick // 2), thick - thick // 2)
         placed.append(_tile(index, box, stem, near, far))
         last = box
         c += length + gap
         n += 1
     if n == len(tiles):
         if value is None:
-            return placed, []
+            return _shaped(placed, [], 0, 0)
         # Only the end's square is left: at the column's end.
-        square = _screen((stem, frame[0]), cx, cy, c, c + short, -(short // 2),
+        square = _screen((stem, frame[0]), 0, 0, c, c + short, -(short // 2),
                          short - short // 2)
-        return placed, [EndMark(side, value, square)]  # type: ignore[arg-type]
+        return _shaped(placed, [EndMark(side, value, square)], 0, 0)  # type: ignore[arg-type]
     assert last is not None
     # The rows start beside the column's last tile, level with its far half.
     if last[3] - last[1] > last[2] - last[0]:  # upright: its far half
         oy = last[1] + short // 2 if stem == "U" else last[3] - short // 2
     else:
         oy = (last[1] + last[3]) // 2
-    walked = _rows(side, frame, cx, oy, tiles[n:], (last[2] - last[0]) // 2 + gap,
-                   _reach(area, cx, oy, frame[1]), long, area, value)
+    walked = _rows(side, frame, 0, oy, tiles[n:], (last[2] - last[0]) // 2 + gap, reach, long,
+                   value, span)
     if walked is None:
         return None
-    return placed + walked[0], walked[1]
+    return _shaped(placed + walked[1], walked[2], walked[0], oy)
+
+
+def _moved(box: Box, dx: int, dy: int) -> Box:
+    return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cross:
+    """A cross to lay out: its spinner tile and its four arms, the longest first."""
+
+    spinner: int
+    number: int  # the spinner's number
+    walks: tuple[tuple[str, tuple[tuple[int, Pair], ...], int], ...]  # side, tiles, end
+
+    @staticmethod
+    def of(line: tuple[Pair, ...], spinner: int, arms: Arms) -> _Cross:
+        """The cross of ``line`` and ``arms`` around ``spinner``."""
+        numbers = dict(open_ends(line, spinner, arms))
+        walks = sorted((  # the longest arm first: the one likeliest not to fit
+            ("right", tuple((i, line[i]) for i in range(spinner + 1, len(line)))),
+            ("left", tuple((i, (line[i][1], line[i][0])) for i in range(spinner - 1, -1, -1))),
+            ("up", tuple((arm_index(0, k), p) for k, p in enumerate(arms[0]))),
+            ("down", tuple((arm_index(1, k), p) for k, p in enumerate(arms[1]))),
+        ), key=lambda walk: -len(walk[1]))
+        return _Cross(spinner, line[spinner][0],
+                      tuple((side, tiles, numbers[side]) for side, tiles in walks))
+
+
+#: The arms' shapes with the spinner's centre at an x, and the least and most y of its centre
+#: with which they all lie in the area (None: at no y).
+Column = tuple[list[_Shape], int, int] | None
+
+
+def _column(plan: _Cross, area: Box, long: int, cx: int, ends: bool) -> Column:
+    """The arms with the spinner's centre at x = ``cx``, and the ys of its centre with which
+    every arm lies inside the area, with room for its rows (overlaps not looked at)."""
+    short = long // 2
+    pitch = _pitch(long)
+    least, most = -_FAR, _FAR
+    shapes: list[_Shape] = []
+    for side, tiles, value in plan.walks:
+        along, across = _FRAMES[side]
+        reach = area[2] - cx if along == "R" else cx - area[0]
+        shape = _shape(side, tiles, long, reach, value if ends else None)
+        if shape is None or not shape.sound:
+            return None
+        if shape.bounds is not None:
+            x0, y0, x1, y1 = shape.bounds
+            if cx + x0 < area[0] or cx + x1 > area[2]:
+                return None
+            least, most = max(least, area[1] - y0), min(most, area[3] - y1)
+        if shape.need:  # rows beyond the first: the room across them
+            room = shape.need * pitch + short
+            if across == "D":
+                most = min(most, area[3] - shape.across - room)
+            else:
+                least = max(least, area[1] - shape.across + room)
+        shapes.append(shape)
+    return shapes, least, most
 
 
 def _cross(
-    line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, long: int, sx: int, sy: int,
-    ends: bool,
+    plan: _Cross, area: Box, long: int, sx: int, sy: int, ends: bool,
+    columns: dict[int, Column] | None = None,
 ) -> Layout | None:
     """Every tile and end square with the spinner's top left at (sx, sy), or None."""
     short = long // 2
-    s = line[spinner][0]
     spinner_box = (sx, sy, sx + short, sy + long)
     if not _inside(spinner_box, area):
         return None
-    numbers = dict(open_ends(line, spinner, arms))
     cx, cy = sx + short // 2, sy + long // 2
-    walks = sorted((  # the longest arm first: the one likeliest not to fit
-        ("right", tuple((i, line[i]) for i in range(spinner + 1, len(line)))),
-        ("left", tuple((i, (line[i][1], line[i][0])) for i in range(spinner - 1, -1, -1))),
-        ("up", tuple((arm_index(0, k), p) for k, p in enumerate(arms[0]))),
-        ("down", tuple((arm_index(1, k), p) for k, p in enumerate(arms[1]))),
-    ), key=lambda walk: -len(walk[1]))
-    placed = [PlacedTile(spinner, spinner_box, "vertical", s, s)]
+    if columns is None:
+        column = _column(plan, area, long, cx, ends)
+    elif cx in columns:
+        column = columns[cx]
+    else:
+        column = columns[cx] = _column(plan, area, long, cx, ends)
+    if column is None or not column[1] <= cy <= column[2]:
+        return None
+    shapes = column[0]
+    # No two boxes of different arms, nor the spinner's, overlap (an arm's own never do).
+    placed = [(shape, None if shape.bounds is None else _moved(shape.bounds, cx, cy))
+              for shape in shapes]
+    for i, (shape, bounds) in enumerate(placed):
+        if bounds is None:
+            continue
+        if _overlap(bounds, spinner_box) and any(
+                _overlap(_moved(box, cx, cy), spinner_box) for box in shape.boxes()):
+            return None
+        for other, around in placed[i + 1 :]:
+            if around is not None and _overlap(bounds, around) and any(
+                    _overlap(_moved(a, cx, cy), _moved(b, cx, cy))
+                    for a in shape.boxes() for b in other.boxes()):
+                return None
+    tiles = [PlacedTile(plan.spinner, spinner_box, "vertical", plan.number, plan.number)]
     marks: list[EndMark] = []
-    for side, tiles in walks:
-        walked = _snake(side, tiles, cx, cy, long, area, numbers[side] if ends else None)
-        if walked is None:
-            return None
-        placed += walked[0]
-        marks += walked[1]
-    boxes = [p.box for p in placed] + [m.box for m in marks]
-    for i, box in enumerate(boxes):
-        if not _inside(box, area) or any(_overlap(box, other) for other in boxes[i + 1 :]):
-            return None
-    placed.sort(key=lambda p: p.index)
-    return Layout(area, long, 1, tuple(placed), tuple(marks))
+    for shape in shapes:
+        tiles += (PlacedTile(p.index, _moved(p.box, cx, cy), p.orientation, p.first, p.second)
+                  for p in shape.tiles)
+        marks += (EndMark(m.side, m.value, _moved(m.box, cx, cy)) for m in shape.marks)
+    tiles.sort(key=lambda p: p.index)
+    return Layout(area, long, 1, tuple(tiles), tuple(marks))
 
 
-def _attempt(
-    line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool, long: int,
-) -> Layout | None:
+def _attempt(plan: _Cross, area: Box, ends: bool, long: int) -> Layout | None:
     """The cross with tiles ``long`` px long, the spinner placed where it first fits: the
     middle of the area first, then places a tile's width apart ever further from it."""
     x0, y0, x1, y1 = area
@@ -256,35 +378,36 @@ def _attempt(
                 key=lambda x: (abs(x - mx), x))
     ys = sorted(range(my - (my - y0) // step * step, y1 - long + 1, step),
                 key=lambda y: (abs(y - my), y))
+    columns: dict[int, Column] = {}
     for sy in ys:
         for sx in xs:
-            found = _cross(line, spinner, arms, area, long, sx, sy, ends)
+            found = _cross(plan, area, long, sx, sy, ends, columns)
             if found is not None:
                 return found
     return None
 
 
-def _search(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bool) -> Layout:
+def _search(plan: _Cross, area: Box, ends: bool, tiles: int) -> Layout:
     """The largest tiles that fit: a binary search over the sizes (smaller tiles fit more
     easily), then the sizes just above the one found are tried too."""
     best: Layout | None = None
     lo, hi = 0, len(TILE_SIZES) - 1  # TILE_SIZES runs from the largest down
     while lo <= hi:
         mid = (lo + hi) // 2
-        found = _attempt(line, spinner, arms, area, ends, TILE_SIZES[mid])
+        found = _attempt(plan, area, ends, TILE_SIZES[mid])
         if found is None:
             lo = mid + 1
         else:
             best, hi = found, mid - 1
     if best is None:
         for long in TILE_SIZES:  # rare long arms under a banner: every size, largest first
-            found = _attempt(line, spinner, arms, area, ends, long)
+            found = _attempt(plan, area, ends, long)
             if found is not None:
                 return found
-        raise ValueError(f"a cross of {len(line) + sum(map(len, arms))} tiles does not fit")
+        raise ValueError(f"a cross of {tiles} tiles does not fit")
     index = TILE_SIZES.index(best.tile)
     for bigger in TILE_SIZES[max(0, index - 2) : index]:
-        found = _attempt(line, spinner, arms, area, ends, bigger)
+        found = _attempt(plan, area, ends, bigger)
         if found is not None:
             return found
     return best
@@ -313,19 +436,20 @@ def _solve(line: tuple[Pair, ...], spinner: int, arms: Arms, area: Box, ends: bo
     """The cross as the same cross one tile smaller has it, with the new tile added, when that
     still fits (the tiles laid stay where they were); else the largest tiles that fit, not
     larger than before, the spinner kept where it was if it can."""
+    plan = _Cross.of(line, spinner, arms)
     smaller = _smaller(line, spinner, arms)
     if smaller is None:
-        return _search(line, spinner, arms, area, ends)
+        return _search(plan, area, ends, len(line) + sum(map(len, arms)))
     before = _solve(*smaller, area, ends)
     sx, sy = next(p.box[:2] for p in before.tiles if p.index == smaller[1])
-    found = _cross(line, spinner, arms, area, before.tile, sx, sy, ends)
+    found = _cross(plan, area, before.tile, sx, sy, ends)
     if found is not None:
         return found
     for long in TILE_SIZES[TILE_SIZES.index(before.tile):]:
-        found = _attempt(line, spinner, arms, area, ends, long)
+        found = _attempt(plan, area, ends, long)
         if found is not None:
             return found
-    return _search(line, spinner, arms, area, ends)
+    return _search(plan, area, ends, len(line) + sum(map(len, arms)))
 
 
 def layout_cross(

@@ -109,6 +109,16 @@ def tile_face(first: int, second: int, long: int, vertical: bool, highlight: boo
         return tile_face(first, second, long, True, highlight, face).transpose(
             Image.Transpose.ROTATE_90
         )
+    short = long // 2
+    img = Image.new("RGBA", (short, long))
+    img.paste(_half(first, True, long, highlight, face), (0, 0))
+    img.paste(_half(second, False, long, highlight, face), (0, short))
+    return img
+
+
+@lru_cache(maxsize=64)
+def _blank(long: int, highlight: bool, face: tuple[int, int, int]) -> Image.Image:
+    """An upright tile without pips, drawn :data:`_SUPER` times larger."""
     k = _SUPER
     short = long // 2
     w, h = short * k, long * k
@@ -122,9 +132,21 @@ def tile_face(first: int, second: int, long: int, vertical: bool, highlight: boo
     inset = frame + short * k // 8
     line = max(1, long // 60) * k
     draw.rectangle((inset, h // 2 - line // 2, w - 1 - inset, h // 2 + line // 2), fill=EDGE)
-    _draw_pips(draw, first, 0, 0, short * k)
-    _draw_pips(draw, second, 0, short * k, short * k)
-    return img.reduce(k)
+    return img
+
+
+@lru_cache(maxsize=1024)
+def _half(n: int, top: bool, long: int, highlight: bool, face: tuple[int, int, int]
+          ) -> Image.Image:
+    """The top (or bottom) part of an upright tile with ``n`` on it: its first ``long // 2``
+    rows (or the rest). Each pixel is the mean of its own :data:`_SUPER` × :data:`_SUPER`,
+    none of which a pip of the other half reaches, so the two parts make the tile."""
+    k = _SUPER
+    short = long // 2
+    img = _blank(long, highlight, face).copy()
+    _draw_pips(ImageDraw.Draw(img), n, 0, 0 if top else short * k, short * k)
+    box = (0, 0, img.width, short * k) if top else (0, short * k, img.width, img.height)
+    return img.reduce(k, box)
 
 
 @lru_cache(maxsize=64)
@@ -175,13 +197,13 @@ def chip(width: int, height: int, fill: tuple[int, int, int], bg: tuple[int, int
     return img.reduce(k)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=32768)
 def text_width(text: str, size: int) -> int:
     """How many pixels ``text`` takes at ``size``."""
     return int(font(size).getlength(text) + 0.999)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=32768)
 def fit_text(text: str, width: int, size: int, smallest: int = 14) -> tuple[str, int]:
     """``text`` and a font size not above ``size`` that fit ``width`` pixels: smaller type
     first, down to ``smallest``, then the text cut short with an ellipsis."""
@@ -195,12 +217,22 @@ def fit_text(text: str, width: int, size: int, smallest: int = 14) -> tuple[str,
     return cut.rstrip() + "…", size
 
 
+@lru_cache(maxsize=64)
+def line_height(size: int) -> int:
+    """The height of a line of text at ``size`` (every :func:`text_sprite` of that size)."""
+    ascent, descent = font(size).getmetrics()
+    return ascent + descent
+
+
+def text_size(text: str, size: int) -> tuple[int, int]:
+    """The size of :func:`text_sprite` of ``text`` at ``size``, without drawing it."""
+    return max(1, text_width(text, size)), line_height(size)
+
+
 @lru_cache(maxsize=1024)
 def text_sprite(text: str, size: int, fill: tuple[int, int, int],
                 bg: tuple[int, int, int]) -> Image.Image:
     """One line of text on ``bg``, as tall as the font's line (so lines of a size align)."""
-    f = font(size)
-    ascent, descent = f.getmetrics()
-    img = Image.new("RGB", (max(1, text_width(text, size)), ascent + descent), bg)
-    ImageDraw.Draw(img).text((0, 0), text, font=f, fill=fill)
+    img = Image.new("RGB", text_size(text, size), bg)
+    ImageDraw.Draw(img).text((0, 0), text, font=font(size), fill=fill)
     return img

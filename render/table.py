@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +29,9 @@ from render.sprites import (
     chip,
     end_badge,
     fit_text,
+    font,
+    line_height,
+    text_size,
     text_sprite,
     text_width,
     tile_back,
@@ -273,32 +277,66 @@ def _quantize(img: Image.Image) -> Image.Image:
     return img.convert("RGB").quantize(palette=palette(), dither=Image.Dither.NONE)
 
 
-@dataclass(frozen=True, slots=True)
+@lru_cache(maxsize=256)
+def _blends(fill: tuple[int, int, int], bg: tuple[int, int, int]) -> bytes:
+    """The palette index of each coverage (0-255) of text in ``fill`` on ``bg``: drawing text
+    blends a pixel from its glyphs' coverage alone, so one row of all 256 maps any text."""
+    strip = Image.new("RGB", (256, 1), bg)
+    strip.paste(fill, (0, 0, 256, 1), Image.frombytes("L", (256, 1), bytes(range(256))))
+    return _quantize(strip).tobytes()
+
+
+@lru_cache(maxsize=4096)
+def _coverage(text: str, size: int) -> Image.Image:
+    """How much of each pixel of :func:`text_sprite` the glyphs cover (0-255)."""
+    img = Image.new("L", text_size(text, size), 0)
+    ImageDraw.Draw(img).text((0, 0), text, font=font(size), fill=255)
+    return img
+
+
+def _text_on_palette(text: str, size: int, fill: tuple[int, int, int],
+                     bg: tuple[int, int, int]) -> Image.Image:
+    """:func:`text_sprite` on the palette, mapped from the glyphs' coverage (the same pixels
+    as quantizing it, without a nearest-colour search per picture)."""
+    covered = _coverage(text, size)
+    out = Image.frombytes("P", covered.size, covered.tobytes().translate(_blends(fill, bg)))
+    out.putpalette(_palette_bytes())
+    return out
+
+
+_SERIALS = itertools.count()
+
+
 class Sprite:
-    """A piece of picture on the palette, and its mask when it has transparent pixels."""
+    """A piece of picture on the palette, and its mask when it has transparent pixels;
+    ``serial`` tells it from every other sprite made in this process (a band's key names its
+    sprites by it: a small number hashes faster than the sprite's own key)."""
 
-    image: Image.Image
-    mask: Image.Image | None
+    __slots__ = ("_core", "_mask", "height", "image", "mask", "serial", "width")
 
-    @property
-    def height(self) -> int:
-        """Its height in pixels."""
-        return self.image.height
+    def __init__(self, image: Image.Image, mask: Image.Image | None) -> None:
+        image.load()
+        self.image, self.mask = image, mask
+        self.width, self.height = image.size
+        self.serial = next(_SERIALS)
+        self._core = image.im
+        self._mask = None if mask is None else mask.im
 
     def paste(self, core: object, x: int, y: int) -> None:
         """Paste it into a loaded image's core with its top left at (x, y)."""
-        w, h = self.image.size
-        if self.mask is None:
-            core.paste(self.image.im, (x, y, x + w, y + h))  # type: ignore[attr-defined]
+        box = (x, y, x + self.width, y + self.height)
+        if self._mask is None:
+            core.paste(self._core, box)  # type: ignore[attr-defined]
         else:
-            core.paste(self.image.im, (x, y, x + w, y + h),  # type: ignore[attr-defined]
-                       self.mask.im)
+            core.paste(self._core, box, self._mask)  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=16384)
 def sprite(key: Key) -> Sprite:
     """The sprite ``key`` on the pictures' palette."""
     kind, *args = key
+    if kind == "text":
+        return Sprite(_text_on_palette(*args), None)
     img = _MAKERS[str(kind)](*args)
     mask = None
     if img.mode == "RGBA":
@@ -312,7 +350,7 @@ def sprite(key: Key) -> Sprite:
 def _put(c: Canvas, role: str, xy: tuple[int, int], text: str, size: int,
          fill: tuple[int, int, int], bg: tuple[int, int, int], align: str = "left") -> int:
     """Paste cached text centred on y, its left (or right, or centre) edge at x; its width."""
-    w, h = text_sprite(text, size, fill, bg).size
+    w, h = text_size(text, size)
     x = {"left": xy[0], "right": xy[0] - w, "centre": xy[0] - w // 2}[align]
     y = xy[1] - h // 2
     c.put(("text", text, size, fill, bg), x, y)
@@ -476,7 +514,7 @@ def _banner(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, st
         first, size1 = fit_text(lines[-1], inner, MIN_TEXT, MIN_TEXT - 6)
         second, size2 = fit_text(" · ".join(lines[:-1]), inner, 28, 22)
         rows = [(first, size1, HIGHLIGHT), (second, size2, WHITE)]
-    heights = [text_sprite(t, z, c, BANNER_FILL).height for t, z, c in rows]
+    heights = [line_height(z) for _t, z, _c in rows]
     y = (y0 + y1 - sum(heights)) // 2
     for (text, size, colour), h in zip(rows, heights, strict=True):
         _put(c, "banner", ((x0 + x1) // 2, y + h // 2), text, size, colour, BANNER_FILL,
@@ -606,18 +644,25 @@ def _canvas(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
     return c
 
 
-def _paint(img: Image.Image, ops: Sequence[Op], top: int = 0) -> Image.Image:
+Made = list[tuple[Sprite, int, int]]  # the sprites of a canvas's ops, made, and where
+
+
+def _made(c: Canvas) -> Made:
+    return [(sprite(key), x, y) for key, x, y in c.ops]
+
+
+def _paint(img: Image.Image, made: Made, top: int = 0) -> Image.Image:
     """Paste the sprites on ``img`` (the wide background's rows from ``top`` on)."""
     img.load()
     core = img.im
-    for key, x, y in ops:
-        sprite(key).paste(core, x + 1, y - top)
+    for made_sprite, x, y in made:
+        made_sprite.paste(core, x + 1, y - top)
     return img
 
 
 def _full(c: Canvas) -> Image.Image:
     """The whole picture drawn at once, on the palette."""
-    return _paint(_background(c.seats).copy(), c.ops).crop((1, 0, WIDTH + 1, HEIGHT))
+    return _paint(_background(c.seats).copy(), _made(c)).crop((1, 0, WIDTH + 1, HEIGHT))
 
 
 def draw_table(view: View, names: Sequence[str], labels: Mapping[str, str] | None = None,
@@ -660,26 +705,21 @@ BAND = 16
 BAND_CACHE = 32768  # about 50 MB when full: the latest picture of some 800 open tables
 
 
-BandKey = tuple[int, int, tuple[Op, ...]]  # (seats, band, the sprites that reach into it)
+#: (seats, band, the sprites that reach into it, in drawing order, as (serial, x, y))
+BandKey = tuple[int, int, tuple[tuple[int, int, int], ...]]
 
 
-def _bands(c: Canvas) -> list[BandKey]:
-    """Per band of rows: (seats, band, the sprites that reach into it, in drawing order)."""
+def _bands(c: Canvas) -> tuple[list[BandKey], Made]:
+    """Per band of rows: (seats, band, the sprites that reach into it, in drawing order); and
+    the sprites made."""
     n = -(-HEIGHT // BAND)
-    per: list[list[Op]] = [[] for _ in range(n)]
-    for op in c.ops:
-        y = op[2]
-        h = sprite(op[0]).height
-        for b in range(max(0, y // BAND), min(n - 1, (y + h - 1) // BAND) + 1):
-            per[b].append(op)
-    return [(c.seats, b, tuple(ops)) for b, ops in enumerate(per)]
-
-
-def _band_image(key: BandKey) -> Image.Image:
-    seats, b, ops = key
-    top = b * BAND
-    return _paint(_background(seats).crop((0, top, WIDTH + 1, min(HEIGHT, top + BAND))), ops,
-                  top)
+    per: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    made = _made(c)
+    for one, x, y in made:
+        here = (one.serial, x, y)
+        for b in range(max(0, y // BAND), min(n - 1, (y + one.height - 1) // BAND) + 1):
+            per[b].append(here)
+    return [(c.seats, b, tuple(ops)) for b, ops in enumerate(per)], made
 
 
 class _Bands:
@@ -710,7 +750,8 @@ class _Bands:
 _KEPT = _Bands(BAND_CACHE)
 
 
-def _draw_missing(c: Canvas, keys: Sequence[BandKey], found: list[png.Band | None]) -> None:
+def _draw_missing(c: Canvas, made: Made, keys: Sequence[BandKey],
+                  found: list[png.Band | None]) -> None:
     """Draw and compress the bands not found, each run of neighbouring ones painted at once
     (every sprite pasted once, the rows read out once), into ``found`` and the cache."""
     row = WIDTH + 1
@@ -723,8 +764,8 @@ def _draw_missing(c: Canvas, keys: Sequence[BandKey], found: list[png.Band | Non
         while b < len(keys) and found[b] is None:
             b += 1
         top, bottom = first * BAND, min(HEIGHT, b * BAND)
-        ops = [op for op in c.ops if op[2] < bottom and op[2] + sprite(op[0]).height > top]
-        raw = _paint(_background(c.seats).crop((0, top, row, bottom)), ops, top).tobytes()
+        here = [op for op in made if op[2] < bottom and op[2] + op[0].height > top]
+        raw = _paint(_background(c.seats).crop((0, top, row, bottom)), here, top).tobytes()
         for k in range(first, b):
             start = (k * BAND - top) * row
             band = png.compress_band(raw[start : start + BAND * row])
@@ -746,7 +787,7 @@ def redraw(view: View, names: Sequence[str], *, labels: Mapping[str, str] | None
     """The table picture drawn whole and compressed whole, nothing reused: the bytes
     :func:`render_table` gives (for tests and benchmarks)."""
     c = _canvas(view, names, labels, last, None)
-    wide = _paint(_background(c.seats).copy(), c.ops)
+    wide = _paint(_background(c.seats).copy(), _made(c))
     bands = [png.compress_band(wide.crop((0, y, WIDTH + 1, min(HEIGHT, y + BAND))).tobytes())
              for y in range(0, HEIGHT, BAND)]
     return png.write(WIDTH, HEIGHT, _palette_bytes(), bands)
@@ -754,7 +795,10 @@ def redraw(view: View, names: Sequence[str], *, labels: Mapping[str, str] | None
 
 def band_rows(view: View, names: Sequence[str]) -> list[bytes]:
     """Each band's filtered rows of the table picture, uncompressed (for comparing encoders)."""
-    return [_band_image(key).tobytes() for key in _bands(_canvas(view, names, None, None, None))]
+    c = _canvas(view, names, None, None, None)
+    raw = _paint(_background(c.seats).copy(), _made(c)).tobytes()
+    row = WIDTH + 1
+    return [raw[top * row : min(HEIGHT, top + BAND) * row] for top in range(0, HEIGHT, BAND)]
 
 
 def render_table(view: View, names: Sequence[str], *,
@@ -768,7 +812,7 @@ def render_table(view: View, names: Sequence[str], *,
     those of :func:`encode` of :func:`draw_table`'s picture.
     """
     c = _canvas(view, names, labels, last, None)
-    keys = _bands(c)
+    keys, made = _bands(c)
     found = _KEPT.get(keys)
-    _draw_missing(c, keys, found)
+    _draw_missing(c, made, keys, found)
     return png.write(WIDTH, HEIGHT, _palette_bytes(), found)  # type: ignore[arg-type]

@@ -7,14 +7,27 @@ import io
 import random
 import zlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from domino import PRESETS, Match, preset
-from render import render_table
+from render import render_table, sprites, table
+from render.layout import TILE_SIZES
 from render.moves import last_moves
 from render.png import adler32_combine
+from render.sprites import (
+    BANNER_FILL,
+    FELT,
+    FELT_DARK,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    TEAM_COLOURS,
+    WHITE,
+    text_sprite,
+)
 from render.table import draw_table, redraw
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
@@ -81,7 +94,7 @@ def test_a_new_tables_first_picture_reuses_what_start_up_drew() -> None:
     """The bot's start-up draws what every table's first pictures share (the empty table's
     bands, the frames): a new table's first picture, under other names, reuses them, and is
     still the full redraw."""
-    from render import table, warm_up
+    from render import warm_up
 
     table._KEPT._kept.clear()
     warm_up()
@@ -89,7 +102,38 @@ def test_a_new_tables_first_picture_reuses_what_start_up_drew() -> None:
         m = Match.new(preset(pid), 99)
         names = [f"Player {pid} {seat}" for seat in range(m.ruleset.seats)]
         view = m.apply(m.legal_actions()[-1]).public_view()
-        keys = table._bands(table._canvas(view, names, None, None, None))
+        keys, _ = table._bands(table._canvas(view, names, None, None, None))
         reused = sum(band is not None for band in table._KEPT.get(keys))
         assert reused >= len(keys) // 3, (pid, reused)
         check(view, names)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.characters(codec="utf-8", categories=("L", "N", "P", "Zs")), min_size=1,
+               max_size=18),
+       st.sampled_from([24, 28, 34, 40, 46]),
+       st.sampled_from([(WHITE, FELT_DARK), (INK, HIGHLIGHT), (WHITE, TEAM_COLOURS[1]),
+                        (MUTED, FELT), (HIGHLIGHT, BANNER_FILL), (INK, WHITE)]))
+def test_text_is_mapped_onto_the_palette_as_quantizing_it_would(
+        text: str, size: int, colours: tuple[tuple[int, int, int], tuple[int, int, int]]) -> None:
+    """Text is put on the palette from its glyphs' coverage: the same pixels as drawing it in
+    colour and quantizing that."""
+    fill, bg = colours
+    drawn = table.sprite(("text", text, size, fill, bg)).image
+    assert drawn.tobytes() == table._quantize(text_sprite(text, size, fill, bg)).tobytes()
+
+
+@pytest.mark.parametrize("long", [*TILE_SIZES, 150, 57])
+def test_a_tile_made_of_two_halves_is_the_tile_drawn_whole(long: int) -> None:
+    """Each half of a tile face is drawn and shrunk on its own: the same pixels as drawing
+    both halves' pips on one tile and shrinking it whole."""
+    k = sprites._SUPER
+    for highlight, face in ((False, sprites.IVORY), (True, sprites.IVORY),
+                            (False, sprites.DIMMED)):
+        for first, second in ((0, 9), (5, 5), (6, 1), (7, 8), (3, 2)):
+            whole = sprites._blank(long, highlight, face).copy()
+            draw = ImageDraw.Draw(whole)
+            sprites._draw_pips(draw, first, 0, 0, long // 2 * k)
+            sprites._draw_pips(draw, second, 0, long // 2 * k, long // 2 * k)
+            made = sprites.tile_face(first, second, long, True, highlight, face)
+            assert made.tobytes() == whole.reduce(k).tobytes()
