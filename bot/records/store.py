@@ -419,9 +419,11 @@ class RecordsRepo:
     async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
         """How many visible lines a leaderboard has."""
         extra = " AND rating IS NOT NULL" if by == "rating" else ""
+        # (``+player_id``: counted on the board's narrow index, not on a range of the wide
+        # primary key's rows, which SQLite would otherwise pick for ``player_id > 0``)
         row = await self._db.fetchone(
             "SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
-            " AND player_id > 0" + extra,
+            " AND +player_id > 0" + extra,
             (scope, bucket),
         )
         return 0 if row is None else int(row[0])
@@ -438,7 +440,7 @@ class RecordsRepo:
         # One index range per condition: an OR in one count is many times slower.
         base = (
             "(SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
-            " AND player_id > 0"
+            " AND +player_id > 0"
         )
         key = (scope, bucket)
         if by == "rating":
