@@ -1251,8 +1251,12 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     async def _crown(self, state: EventState) -> None:
         """The server's tournament winners' role: given to this event's champions and taken
         from the former winners (those the bot gave it to), or why it could not be; said
-        once on the event's channel. Without such a role, only marked."""
+        once on the event's channel. Without such a role, or when another event of the server
+        finished after this one (a result corrected late), only marked."""
         event = state.event
+        if await self.events.last_finished(event.guild_id) != event.id:
+            await self.events.mark_post(event.id, "crown", None)
+            return
         winners = {
             u
             for place, e in state.places()

@@ -404,6 +404,10 @@ class TournamentService(TableObserver):
             raise TableNotFound("There is no tournament on this server.")
         return latest
 
+    async def last_finished(self, guild_id: int) -> int | None:
+        """The server's event that finished last (its winners hold the server's role)."""
+        return await self.repo.last_finished(guild_id)
+
     async def organiser_role(self, guild_id: int) -> int | None:
         return await self.repo.organiser_role(guild_id)
 

@@ -449,6 +449,15 @@ class TournamentRepo:
         )
         return [_place(r) for r in rows]
 
+    async def last_finished(self, guild_id: int) -> int | None:
+        """The server's event that finished last (by its stored places), if any."""
+        row = await self._db.fetchone(
+            "SELECT tournament_id FROM tournament_places WHERE guild_id = ?"
+            " ORDER BY finished_at DESC, tournament_id DESC LIMIT 1",
+            (guild_id,),
+        )
+        return None if row is None else int(row[0])
+
     async def podium_finishes(
         self, after: tuple[int, int] = (0, 0), *, limit: int = 500, top: int = 3
     ) -> list[PlaceRow]:

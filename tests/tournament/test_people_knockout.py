@@ -241,3 +241,25 @@ def test_a_whole_knockout_ends_with_its_champions(n: int, seed: int) -> None:
 def test_repartner_pairs_strong_with_weak_without_history() -> None:
     h = History.of(field(6), [])
     assert repartner([1, 2, 3, 4, 5, 6], h) == [(1, 6), (2, 5), (3, 4)]
+
+
+def test_the_web_page_and_the_picture_show_two_partners_a_side() -> None:
+    """The web page's bracket and the picture name both partners of each side (a computer
+    named so), the byes, and both people who went through."""
+    from bot.tournaments import pictures
+    from bot.web.app import bracket_rounds
+
+    entrants = field(5)
+    first = knockout("individual", entrants, [], 1)
+    assert first is not None
+    results = play(first)
+    tree = bracket("individual", entrants, results)
+    rows = bracket_rounds("en-US", tree, lambda e: "Computer" if e is None else f"P{e}")
+    assert rows == [
+        ("Semi-finals", [
+            (["P3 & P4", "P5 & Computer"], "10–0", "P3 & P4"),
+            (["P1 & P2", "bye"], "", "P1 & P2"),
+        ]),
+    ]
+    png = pictures.bracket_png(None, "Cup", tree, {e.id: f"P{e.id}" for e in entrants})
+    assert png.startswith(b"\x89PNG")

@@ -185,6 +185,17 @@ async def test_the_tournament_winners_role_moves_to_each_events_winner(
         assert winners_role.id in fake.member_roles(two)  # nothing could change
         shown = await fake.slash(boss, fake.channel_id, settings, {})
         assert "⚠️ Last time: I need the Manage Roles permission" in shown.text()
+        # An older event published again (an event of before the role, a late correction)
+        # crowns nobody: the role stays with the winners of the event that finished last.
+        fake.set_member_permissions(fake.bot_user.id, DEFAULT_BOT_PERMISSIONS | (1 << 28))
+        await bot.store.db.execute(
+            "DELETE FROM tournament_posts WHERE tournament_id = ? AND key = 'crown'",
+            (first.id,),
+        )
+        tournament_cog(bot).wake(first.id)
+        await step(bot, clock)
+        assert len([m for m in fake.public_messages() if "The winners of First" in m.text()]) == 1
+        assert winners_role.id in fake.member_roles(two)
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
         await step(bot, clock)  # a restart says nothing again
     assert len([m for m in fake.public_messages() if "The winners of" in m.text()]) == 2
