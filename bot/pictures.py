@@ -1,7 +1,8 @@
 """Pictures off the event loop: ``render/`` called in a worker thread, or a process pool.
 
-By default pictures are drawn with :func:`asyncio.to_thread`; :func:`use_processes` moves
-them to a process pool, so drawing never competes with the event loop for the GIL.
+By default pictures are drawn in :data:`PICTURE_THREADS` worker threads of their own (a
+replay's long drawing in another); :func:`use_processes` moves them to a process pool, so
+drawing never competes with the event loop for the GIL.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ import render
 from bot.pools import Offload
 from domino import View
 
-_offload = Offload()
+#: Worker threads for the pictures when no process pool is set. Two: more draw no faster
+#: (the interpreter's lock lets one run Python at a time) and make the event loop wait
+#: longer for that lock at each database round trip (``benchmarks.bot`` measured it).
+PICTURE_THREADS = 2
+_offload = Offload(PICTURE_THREADS)
 T = TypeVar("T")
 
 
@@ -78,5 +83,5 @@ async def hand_png(view: View, **options: Any) -> bytes | None:
 
 async def offload(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)`` where pictures are drawn: in the pool when one is set, else in
-    a worker thread (the replays' drawing)."""
-    return await _offload.run(fn, *args, **kwargs)
+    a worker thread beside the pictures' own (the replays' long drawing)."""
+    return await _offload.run_aside(fn, *args, **kwargs)

@@ -9,7 +9,7 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -29,15 +29,19 @@ def machine_processes() -> int:
 class Offload:
     """Where one kind of work runs: worker threads by default, or an executor once set.
 
+    The worker threads are asyncio's default ones, or with ``threads`` that many of its own
+    (the event loop's thread then shares the interpreter's lock with fewer busy threads).
     A pool made by :meth:`use_processes` whose worker process dies (killed for memory, say)
     is replaced by a fresh one made the same way, and the work that found it broken runs
     again there once.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int | None = None) -> None:
         self.executor: Executor | None = None
         self._spawn: Callable[[], Executor] | None = None  # makes the pool afresh
         self._lock = threading.Lock()
+        self._threads = threads
+        self._own: ThreadPoolExecutor | None = None  # its worker threads, made on first use
 
     def use_processes(self, workers: int | None, warm_up: Callable[[], object]) -> Executor:
         """From now on run the work in ``workers`` spawned processes (default: one per CPU),
@@ -73,14 +77,31 @@ class Offload:
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` in the executor, or in a worker thread without one."""
-        call = functools.partial(fn, *args, **kwargs)
+        return await self._run(functools.partial(fn, *args, **kwargs), own=True)
+
+    async def run_aside(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Like :meth:`run`, but without an executor in one of asyncio's default worker
+        threads: long work that must not hold up this one's own threads."""
+        return await self._run(functools.partial(fn, *args, **kwargs), own=False)
+
+    async def _run(self, call: Callable[[], T], *, own: bool) -> T:
         executor = self.executor
         try:
-            return await self._submit(executor, call)
+            return await self._submit(executor or (self._threads_of_its_own() if own else None),
+                                      call)
         except BrokenProcessPool:
             if executor is None or not await asyncio.to_thread(self._renew, executor):
                 raise
         return await self._submit(self.executor, call)
+
+    def _threads_of_its_own(self) -> Executor | None:
+        """Its own worker threads (None: asyncio's default ones)."""
+        if self._threads is None:
+            return None
+        with self._lock:
+            if self._own is None:
+                self._own = ThreadPoolExecutor(self._threads, thread_name_prefix="offload")
+            return self._own
 
     @staticmethod
     async def _submit(executor: Executor | None, call: Callable[[], T]) -> T:

@@ -286,11 +286,17 @@ def _blends(fill: tuple[int, int, int], bg: tuple[int, int, int]) -> bytes:
     return _quantize(strip).tobytes()
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)  # a name's coverage serves its seat card in both colours
 def _coverage(text: str, size: int) -> Image.Image:
     """How much of each pixel of :func:`text_sprite` the glyphs cover (0-255)."""
     img = Image.new("L", text_size(text, size), 0)
-    ImageDraw.Draw(img).text((0, 0), text, font=font(size), fill=255)
+    if "\n" in text:  # lines one under the other
+        ImageDraw.Draw(img).text((0, 0), text, font=font(size), fill=255)
+        return img
+    # What ImageDraw's text does for one line at (0, 0), without its layout of lines.
+    mask, (x, y) = font(size).getmask2(text, "L", anchor="la", ink=255, start=(0.0, 0.0),
+                                       stroke_filled=True)
+    img.im.paste(255, (x, y, x + mask.size[0], y + mask.size[1]), mask)
     return img
 
 
@@ -702,7 +708,7 @@ def _palette_bytes() -> bytes:
 
 #: Rows per band: a band is compressed on its own and reused while its sprites stay the same.
 BAND = 16
-BAND_CACHE = 32768  # about 50 MB when full: the latest picture of some 800 open tables
+BAND_CACHE = 65536  # about 90 MB when full: the latest pictures of some 1,300 open tables
 
 
 #: (seats, band, the sprites that reach into it, in drawing order, as (serial, x, y))

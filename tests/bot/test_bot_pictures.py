@@ -1,7 +1,8 @@
-"""Pictures go through a worker thread, and the table picture only takes the public view."""
+"""Pictures go through worker threads of their own; the table picture takes the public view."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 
@@ -58,3 +59,30 @@ async def test_pictures_in_a_process_pool() -> None:
         pool.submit(int)
     with pytest.raises(ProcessLookupError):  # and its process has exited
         os.kill(worker, 0)
+
+
+async def test_pictures_share_a_few_threads_of_their_own_and_long_work_runs_beside(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many pictures at once are drawn by the pictures' own few threads (the event loop then
+    waits less for the interpreter's lock); a replay's long drawing does not hold them up."""
+    release = threading.Event()
+    drawing: list[str] = []
+
+    def render_table(view, names, **options) -> bytes:
+        drawing.append(threading.current_thread().name)
+        assert release.wait(10)
+        return b"table"
+
+    monkeypatch.setattr(render, "render_table", render_table)
+    match = Match.new(preset("partners"), 1)
+    tables = [asyncio.create_task(pictures.table_png(match.public_view(), ["a", "b", "c", "d"]))
+              for _ in range(6)]
+    while len(drawing) < pictures.PICTURE_THREADS:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.1)
+    assert len(drawing) == pictures.PICTURE_THREADS  # the others wait for a thread of theirs
+    assert await pictures.offload(threading.current_thread) not in {
+        t for t in threading.enumerate() if t.name in drawing}
+    release.set()
+    assert await asyncio.gather(*tables) == [b"table"] * 6
+    assert len(set(drawing)) <= pictures.PICTURE_THREADS
