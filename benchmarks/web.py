@@ -25,14 +25,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import math
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -121,8 +124,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(url: str) -> Any:
-    """``python -m bot web`` on the database at ``url``; yields its base address."""
+def server(url: str, probe: Path | None = None) -> Any:
+    """``python -m bot web`` on the database at ``url`` (with ``probe``: through
+    :func:`serve_probed`, writing its timings there); yields its base address and pid."""
     port = free_port()
     env = {
         **os.environ,
@@ -131,9 +135,10 @@ def server(url: str) -> Any:
         "WEB_RATE_LIMIT": "0",
         "LOG_LEVEL": "WARNING",
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--env-file", os.devnull, "web"], env=env
-    )
+    command = ["-m", "bot", "--env-file", os.devnull, "web"]
+    if probe is not None:
+        command = ["-m", "benchmarks.web", "--serve-probed", str(probe)]
+    proc = subprocess.Popen([sys.executable, *command], env=env)
     try:
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):
@@ -146,13 +151,26 @@ def server(url: str) -> Any:
         proc.wait(30)
 
 
-async def steady(
-    base: str, paths: list[str], rate: float, seconds: float
-) -> tuple[list[float], int, float]:
-    """Requests at ``rate`` a second for ``seconds`` (open loop); latencies in ms, failures,
-    and the seconds it took."""
-    times: list[float] = []
-    failed = 0
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One request of a steady run: when it was due, sent and answered (``time.monotonic``
+    seconds, the clock the probed server uses too), its address and whether it was a 200."""
+
+    due: float
+    sent: float
+    done: float
+    path: str
+    ok: bool
+
+    @property
+    def ms(self) -> float:
+        return (self.done - self.due) * 1000
+
+
+async def steady(base: str, paths: list[str], rate: float, seconds: float) -> list[Sent]:
+    """Requests at ``rate`` a second for ``seconds`` (open loop: each starts at its time
+    whether or not earlier ones finished; its latency counts from then)."""
+    sent: list[Sent] = []
     total = int(rate * seconds)
     timeout = aiohttp.ClientTimeout(total=30)
     connector = aiohttp.TCPConnector(limit=200)
@@ -160,25 +178,24 @@ async def steady(
         for path in paths[:20]:  # warm up: templates, statements, the first replays
             async with session.get(base + path) as r:
                 await r.read()
-        loop = asyncio.get_running_loop()
-        start = loop.time()
+        start = time.monotonic()
 
         async def one(i: int) -> None:
-            nonlocal failed
             due = start + i / rate
-            await asyncio.sleep(max(0.0, due - loop.time()))
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            path = paths[i % len(paths)]
+            began = time.monotonic()
+            ok = False
             try:
-                async with session.get(base + paths[i % len(paths)]) as r:
+                async with session.get(base + path) as r:
                     await r.read()
-                    if r.status != 200:
-                        failed += 1
+                    ok = r.status == 200
             except (aiohttp.ClientError, TimeoutError):
-                failed += 1
-            times.append((loop.time() - due) * 1000)
+                pass
+            sent.append(Sent(due, began, time.monotonic(), path, ok))
 
         await asyncio.gather(*(one(i) for i in range(total)))
-        took = loop.time() - start
-    return sorted(times), failed, took
+    return sorted(sent, key=lambda s: s.ms)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -204,28 +221,267 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(url: str, title: str, mixes: dict[str, list[str]], rate: float, seconds: float) -> bool:
+def measure(
+    url: str,
+    title: str,
+    mixes: dict[str, list[str]],
+    rate: float,
+    seconds: float,
+    breakdown: bool = False,
+) -> bool:
     ok = True
-    with server(url) as (base, pid):
-        sizes = asyncio.run(weights(base, {k: v[0] for k, v in mixes.items()}))
-        for kind, paths in mixes.items():
-            cpu = cpu_seconds(pid)
-            times, failed, took = asyncio.run(steady(base, paths, rate, seconds))
-            per_request = (cpu_seconds(pid) - cpu) * 1000 / max(1, len(times))
-            p50, p99 = quantile(times, 0.5), quantile(times, 0.99)
-            target = kind != "replay data"
-            verdict = ""
-            if target:
-                good = p99 < TARGET_MS and sizes[kind] < MAX_WEIGHT and not failed
-                ok = ok and good
-                verdict = "  ok" if good else "  OVER TARGET"
-            print(
-                f"{title:10} {kind:12} {len(times):5} requests in {took:5.1f} s"
-                f" ({len(times) / took:5.0f}/s): p50 {p50:6.1f} ms, p99 {p99:6.1f} ms,"
-                f" max {times[-1]:6.1f} ms, {failed} failed; {sizes[kind] / 1000:5.1f} KB;"
-                f" the server's CPU {per_request:.1f} ms a request{verdict}  (load {load()})"
-            )
+    with contextlib.ExitStack() as stack:
+        probe = None
+        if breakdown:
+            probe = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "probe.jsonl"
+        runs: dict[str, list[Sent]] = {}
+        with server(url, probe) as (base, pid):
+            sizes = asyncio.run(weights(base, {k: v[0] for k, v in mixes.items()}))
+            for kind, paths in mixes.items():
+                cpu = cpu_seconds(pid)
+                started = time.monotonic()
+                sent = asyncio.run(steady(base, paths, rate, seconds))
+                took = time.monotonic() - started
+                runs[kind] = sent
+                times = [s.ms for s in sent]
+                failed = sum(not s.ok for s in sent)
+                per_request = (cpu_seconds(pid) - cpu) * 1000 / max(1, len(times))
+                p50, p99 = quantile(times, 0.5), quantile(times, 0.99)
+                target = kind != "replay data"
+                verdict = ""
+                if target:
+                    good = p99 < TARGET_MS and sizes[kind] < MAX_WEIGHT and not failed
+                    ok = ok and good
+                    verdict = "  ok" if good else "  OVER TARGET"
+                print(
+                    f"{title:10} {kind:12} {len(times):5} requests in {took:5.1f} s"
+                    f" ({len(times) / took:5.0f}/s): p50 {p50:6.1f} ms, p99 {p99:6.1f} ms,"
+                    f" max {times[-1]:6.1f} ms, {failed} failed; {sizes[kind] / 1000:5.1f} KB;"
+                    f" the server's CPU {per_request:.1f} ms a request{verdict}"
+                    f"  (load {load()})",
+                    flush=True,
+                )
+        if probe is not None:
+            events = [json.loads(line) for line in probe.read_text().splitlines()]
+            for kind, sent in runs.items():
+                for line in explain(sent, events):
+                    print(f"{title:10} {kind:12}   {line}")
     return ok
+
+
+# ------------------------------------------------------------------------ the breakdown
+
+
+def serve_probed(out: Path) -> int:
+    """``python -m bot web`` with timings written to ``out`` as it stops (one JSON object a
+    line): each request's handler time (when it began and ended), its database time and
+    statements and its template time; each garbage collection; each stall of the event loop
+    over 5 ms; each answer the pages keep a few seconds being computed again."""
+    import contextvars
+    import gc
+
+    import aiohttp_jinja2
+    from aiohttp import web
+
+    from bot.__main__ import main as bot_main
+    from bot.store import connection
+    from bot.web import app as pages
+    from bot.web import reader
+
+    events: list[dict[str, Any]] = []
+    spent: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
+        "spent", default=None
+    )
+
+    def timed(fn: Any, slot: int) -> Any:
+        async def probed(*args: Any, **kwargs: Any) -> Any:
+            begin = time.perf_counter()
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                found = spent.get()
+                if found is not None:
+                    found[slot] += time.perf_counter() - begin
+                    found[slot + 1] += 1
+
+        return probed
+
+    # (SQLite's fetchone and fetchval go through its fetchall)
+    connection._SqliteDb.fetchall = timed(connection._SqliteDb.fetchall, 0)  # type: ignore
+    for name in ("fetchall", "fetchone", "fetchval"):
+        setattr(connection._PostgresDb, name, timed(getattr(connection._PostgresDb, name), 0))
+
+    render = aiohttp_jinja2.render_template
+
+    def rendered(*args: Any, **kwargs: Any) -> Any:
+        begin = time.perf_counter()
+        try:
+            return render(*args, **kwargs)
+        finally:
+            found = spent.get()
+            if found is not None:
+                found[2] += time.perf_counter() - begin
+
+    aiohttp_jinja2.render_template = rendered  # type: ignore[assignment]
+
+    put = reader._Kept.put
+
+    def kept(self: Any, key: Any, value: Any) -> Any:
+        events.append({"e": "kept", "t": time.monotonic(), "key": str(key[0])})
+        return put(self, key, value)
+
+    reader._Kept.put = kept  # type: ignore[method-assign]
+
+    @web.middleware
+    async def timing(request: web.Request, handler: Any) -> web.StreamResponse:
+        found = [0.0, 0.0, 0.0]
+        spent.set(found)
+        begin = time.monotonic()
+        try:
+            return await handler(request)
+        finally:
+            events.append({
+                "e": "req", "t": begin, "end": time.monotonic(), "path": request.path_qs,
+                "db": found[0], "statements": found[1], "render": found[2],
+            })
+
+    collecting = [0.0]
+
+    def collected(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collecting[0] = time.perf_counter()
+        else:
+            took = time.perf_counter() - collecting[0]
+            events.append({"e": "gc", "t": time.monotonic() - took, "took": took,
+                           "gen": info["generation"]})
+
+    gc.callbacks.append(collected)
+
+    async def watch(app: web.Application) -> Any:
+        async def stalls() -> None:
+            while True:
+                begin = time.monotonic()
+                await asyncio.sleep(0.005)
+                late = time.monotonic() - begin - 0.005
+                if late > 0.005:
+                    events.append({"e": "stall", "t": begin + 0.005, "took": late})
+
+        task = asyncio.ensure_future(stalls())
+        yield
+        task.cancel()
+        out.write_text("".join(json.dumps(e) + "\n" for e in events))
+
+    create = pages.create_app
+
+    def create_probed(*args: Any, **kwargs: Any) -> web.Application:
+        app = create(*args, **kwargs)
+        app.middlewares.insert(0, timing)
+        app.cleanup_ctx.append(watch)
+        return app
+
+    pages.create_app = create_probed  # type: ignore[assignment]
+    return bot_main(["--env-file", os.devnull, "web"])
+
+
+def explain(sent: list[Sent], events: list[dict[str, Any]]) -> list[str]:
+    """Where the time of one kind's requests went, the slow ones (over the target) apart."""
+    if not sent:
+        return []
+    begin, end = min(s.due for s in sent), max(s.done for s in sent)
+    inside = [e for e in events if begin - 1 <= e["t"] <= end]
+    handled: dict[str, list[dict[str, Any]]] = {}
+    for e in inside:
+        if e["e"] == "req":
+            handled.setdefault(e["path"], []).append(e)
+    parts: dict[str, list[list[float]]] = {"all": [], "slow": []}
+    for s in sent:
+        found = [e for e in handled.get(s.path, []) if s.sent - 0.001 <= e["t"] <= s.done]
+        if not found:
+            continue
+        e = found[0]
+        handled[s.path].remove(e)
+        row = [
+            (s.sent - s.due) * 1000,  # the client's own lateness
+            (e["t"] - s.sent) * 1000,  # before the handler: connecting, the server's queue
+            (e["end"] - e["t"]) * 1000,  # the handler
+            e["db"] * 1000,
+            e["statements"],
+            e["render"] * 1000,
+            (s.done - e["end"]) * 1000,  # writing and reading the answer
+        ]
+        parts["all"].append(row)
+        if s.ms > TARGET_MS:
+            parts["slow"].append(row)
+    names = ("client late", "before handler", "handler", "db", "statements", "render", "after")
+    lines = []
+    for which, rows in parts.items():
+        if not rows:
+            continue
+        columns = list(zip(*rows, strict=True))
+        figures = ", ".join(
+            f"{n} {statistics.median(c):.1f}/{quantile(sorted(c), 0.99):.1f}"
+            for n, c in zip(names, columns, strict=True)
+        )
+        lines.append(f"{which} ({len(rows)}), median/p99 ms: {figures}")
+    gcs = [e for e in inside if e["e"] == "gc"]
+    for gen in (0, 1, 2):
+        took = sorted(e["took"] * 1000 for e in gcs if e["gen"] == gen)
+        if took:
+            lines.append(
+                f"gc gen {gen}: {len(took)} collections, median {statistics.median(took):.1f} ms,"
+                f" max {took[-1]:.1f} ms"
+            )
+    stalls = sorted(e["took"] * 1000 for e in inside if e["e"] == "stall")
+    if stalls:
+        lines.append(
+            f"event loop stalls over 5 ms: {len(stalls)}, median {statistics.median(stalls):.1f}"
+            f" ms, max {stalls[-1]:.1f} ms, {sum(stalls):.0f} ms in all"
+        )
+    kept: dict[str, int] = {}
+    for e in inside:
+        if e["e"] == "kept":
+            kept[e["key"]] = kept.get(e["key"], 0) + 1
+    if kept:
+        lines.append("computed again: " + ", ".join(f"{k} {n}" for k, n in sorted(kept.items())))
+    slow = [s for s in sent if s.ms > TARGET_MS]
+    if slow:
+        # when the slow ones happened: bunched (something stalled) or spread out
+        seconds = sorted({int(s.due - begin) for s in slow})
+        lines.append(f"slow requests due in seconds {seconds} of the run")
+    return lines
+
+
+def build(path: Path, args: argparse.Namespace) -> tuple[int, int, list[int]]:
+    """The benchmark's database at ``path``: the biggest and a middling server with pages, and
+    the matches played move by move. A file built before with the same sizes and seed (its
+    description beside it, ``<file>.json``) is used again, brought up to date."""
+    made = {k: getattr(args, k) for k in ("players", "matches", "guilds", "seed", "played")}
+    described = path.with_name(path.name + ".json")
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        known = json.loads(described.read_text())
+        if known["made"] == made and path.is_file():
+            start = time.perf_counter()
+            asyncio.run(_migrate(path))
+            print(f"reusing {path} (built before with the same sizes), up to date in"
+                  f" {time.perf_counter() - start:.0f} s")
+            return int(known["big"]), int(known["mid"]), [int(t) for t in known["played"]]
+    described.unlink(missing_ok=True)
+    path.unlink(missing_ok=True)
+    start = time.perf_counter()
+    asyncio.run(_migrate(path))
+    info = fill(path, args.players, args.matches, args.guilds, args.seed)
+    big, mid = info["big_guild"], info["mid_guild"]
+    played = asyncio.run(play(path, big, args.played))
+    asyncio.run(turn_on(sqlite_url(path), [big, mid]))
+    print(
+        f"built in {time.perf_counter() - start:.0f} s: {args.players:,} players,"
+        f" {info['counts']['record_matches']:,} matches over {args.guilds} servers"
+        f" (pages on for {info['big_guild_players']:,} and {info['mid_guild_players']:,}"
+        f" players), {args.played} matches played move by move;"
+        f" {path.stat().st_size / 2**20:,.0f} MiB"
+    )
+    described.write_text(json.dumps({"made": made, "big": big, "mid": mid, "played": played}))
+    return big, mid, played
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -237,13 +493,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=200.0, help="requests a second (200)")
     parser.add_argument("--seconds", type=float, default=20.0, help="per kind of page (20)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", default=None, help="database file (a temporary one)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database file, kept and used again by a later run with the same sizes and seed"
+        " (default: a temporary one)",
+    )
     parser.add_argument(
         "--database-url",
         default=None,
         help="also on this empty PostgreSQL database (temp: a throw-away server)",
     )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also say where the time went (server's queue, database, templates, garbage"
+        " collection, event-loop stalls): the pages' process runs with timers",
+    )
+    parser.add_argument("--serve-probed", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.serve_probed is not None:
+        return serve_probed(args.serve_probed)
     if args.database_url and args.database_url != "temp" and not args.database_url.startswith(
         POSTGRES_SCHEMES
     ):
@@ -252,20 +522,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="web-bench-") as tmp:
         path = Path(args.db) if args.db else Path(tmp) / "web.sqlite3"
-        start = time.perf_counter()
-        asyncio.run(_migrate(path))
-        info = fill(path, args.players, args.matches, args.guilds, args.seed)
-        big, mid = info["big_guild"], info["mid_guild"]
-        played = asyncio.run(play(path, big, args.played))
         url = sqlite_url(path)
-        asyncio.run(turn_on(url, [big, mid]))
-        print(
-            f"built in {time.perf_counter() - start:.0f} s: {args.players:,} players,"
-            f" {info['counts']['record_matches']:,} matches over {args.guilds} servers"
-            f" (pages on for {info['big_guild_players']:,} and {info['mid_guild_players']:,}"
-            f" players), {args.played} matches played move by move;"
-            f" {path.stat().st_size / 2**20:,.0f} MiB"
-        )
+        big, mid, played = build(path, args)
         recorded = asyncio.run(match_ids(url, big, 5000))
         boards = [
             f"/s/{g}?board={b}&by={by}&page={p}"
@@ -282,12 +540,14 @@ def main(argv: list[str] | None = None) -> int:
             "match": matches,
             "replay data": [f"/m/{t}/replay.json" for t in played],
         }
-        ok = measure(url, "SQLite", mixes, args.rate, args.seconds)
+        ok = measure(url, "SQLite", mixes, args.rate, args.seconds, args.breakdown)
         if args.database_url:
             with postgres_url(args.database_url) as pg:
                 seconds = asyncio.run(copy_to(path, pg))
                 print(f"copied to {redact_url(pg)} and analysed in {seconds:.0f} s")
-                ok = measure(pg, "PostgreSQL", mixes, args.rate, args.seconds) and ok
+                ok = measure(
+                    pg, "PostgreSQL", mixes, args.rate, args.seconds, args.breakdown
+                ) and ok
     return 0 if ok else 1
 
 
