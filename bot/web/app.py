@@ -603,7 +603,7 @@ async def tournament_page(request: web.Request) -> web.Response:
     found = None if server is None else await reader.tournament(server, event_id)
     if server is None or found is None:
         raise web.HTTPNotFound()
-    state, left = found
+    state, known = found
     locale = LANGUAGES[language(request)]
 
     def entrant(number: int | None) -> str:
@@ -611,8 +611,8 @@ async def tournament_page(request: web.Request) -> web.Response:
         if entry is None:
             return tr(locale, "Computer")
         names = [
-            tr(locale, "a player") if member in left else name or tr(locale, "a former player")
-            for member, name in zip(entry.members, entry.names, strict=False)
+            known.get(member) or tr(locale, "a player" if member > 0 else "a former player")
+            for member in entry.members
         ]
         return " & ".join(names)
 

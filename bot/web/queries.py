@@ -9,6 +9,7 @@ writes: SQLite is opened with ``mode=ro`` and ``query_only``, PostgreSQL session
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
@@ -113,3 +114,17 @@ class WebRepo:
         """True if the match was played where the server's @everyone could view it."""
         row = await self._db.fetchone("SELECT public_place FROM tables WHERE id = ?", (table_id,))
         return row is not None and bool(row[0])
+
+    async def global_names(self, player_ids: Sequence[int]) -> dict[int, str]:
+        """The global names the records hold of people (never a server nickname); those
+        never recorded are absent."""
+        ids = sorted({p for p in player_ids if p > 0})
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._db.fetchall(
+            f"SELECT player_id, name FROM record_players WHERE player_id IN ({marks})"
+            " AND kind = 'human'",
+            ids,
+        )
+        return {int(r[0]): str(r[1]) for r in rows if r[1]}

@@ -23,7 +23,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -351,9 +351,12 @@ class Reader:
 
     async def tournament(
         self, server: WebServer, event_id: int
-    ) -> tuple[EventState, frozenset[int]] | None:
-        """A tournament of the server (its entries, rounds and boards) and the people in it
-        who left the leaderboards (named "a player")."""
+    ) -> tuple[EventState, Mapping[int, str]] | None:
+        """A tournament of the server (its entries, rounds and boards) and the names its
+        people go by on the pages: the global name the records hold, never the server
+        nickname the event stored; "" for those who left this server's or the global
+        leaderboards, were forgotten, or have no recorded name yet (named "a player", or "a
+        former player" once forgotten)."""
         async with self.reading() as store:
             repo = TournamentRepo(store.db)
             event = await repo.get(event_id)
@@ -369,7 +372,8 @@ class Reader:
                 present=frozenset(),
                 ruleset=event_ruleset(event),
             )
-            people = [m for e in entries for m in e.members]
+            people = [m for e in entries for m in e.members if m > 0]
             hidden = await RecordsRepo(store.db).hidden_scopes(people)
-        left = frozenset(p for p, scopes in hidden.items() if scopes & {GLOBAL, server.guild_id})
-        return state, left
+            names = await WebRepo(store.db).global_names(people)
+        left = {p for p, scopes in hidden.items() if scopes & {GLOBAL, server.guild_id}}
+        return state, {p: "" if p in left else names.get(p, "") for p in people}

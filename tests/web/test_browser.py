@@ -17,9 +17,11 @@ from bot.records.service import Records
 from bot.replay import rebuild
 from bot.settings import sqlite_url
 from bot.store import Store
+from bot.tournaments.store import RoundRow, TournamentRepo
 from domino import View
 from tests.web.browser import CHROMIUM, DRIVER, axe_violations, chromium, find, serve
 from tests.web.seed import ANA, DARK, GUILD, Seeded, seed
+from tests.web.test_tournaments import make_event, make_knockout
 
 # Like PostgreSQL's tests: skipped (one line in ``pytest -rs``) without the browser, except
 # under CI, where .ci/run installs it.
@@ -32,7 +34,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Seeded, list]]:
-    """A seeded SQLite database, its pages served, and the engine's frames of the match."""
+    """A seeded SQLite database (with a Swiss event and a knockout), its pages served, the
+    engine's frames of the match, a leaderboard's rows and the events' ids."""
     url = sqlite_url(tmp_path_factory.mktemp("web") / "db.sqlite3")
 
     async def fill() -> tuple[Seeded, list, list]:
@@ -45,13 +48,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Seeded
             board = await Records(store).leaderboard(
                 scope=GUILD, bucket="two-player", by="wins", per_page=25
             )
-            return seeded, frames, list(board.rows)
+            events = [await make_event(store, GUILD), await make_knockout(store, GUILD)]
+            return seeded, frames, list(board.rows), events
         finally:
             await store.close()
 
-    seeded, frames, rows = asyncio.run(fill())
+    seeded, frames, rows, events = asyncio.run(fill())
     with serve(url, rate_limit=0) as base:
-        yield base, seeded, [frames, rows]
+        yield base, seeded, [frames, rows, events, url]
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +114,7 @@ NAMES = ["Ana Global", "Bea <b>&amp;", "Computer 3", "Computer 4"]
 
 
 def test_the_leaderboard_shows_the_right_rows(site, browser) -> None:  # type: ignore[no-untyped-def]
-    base, _, (_, rows) = site
+    base, _, (_, rows, *_) = site
     browser.get(f"{base}/s/{GUILD}?board=two-player&by=wins")
     shown = browser.find_elements("css selector", "table.board tbody tr")
     assert len(shown) == len(rows) >= 5
@@ -125,7 +129,7 @@ def test_the_replay_steps_like_the_engine(site, browser) -> None:  # type: ignor
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
-    base, seeded, (frames, _) = site
+    base, seeded, (frames, *_) = site
     table = seeded.played
     for hand, move in ((1, 5), (2, 3), (3, 8)):
         browser.get(f"{base}/m/{table}?hand={hand}&move={move}")
@@ -189,8 +193,9 @@ def test_a_server_without_pages_is_a_404(site, browser) -> None:  # type: ignore
 
 
 def test_the_pages_pass_an_accessibility_check(site, browser) -> None:  # type: ignore[no-untyped-def]
-    base, seeded, _ = site
+    base, seeded, (_, _, events, _) = site
     for path in (
+        *(f"/s/{GUILD}/t/{event}" for event in events),
         "/",
         f"/s/{GUILD}",
         f"/s/{GUILD}?board=two-player&by=wins",
@@ -219,3 +224,38 @@ def test_page_weight(site) -> None:  # type: ignore[no-untyped-def]
         html = urllib.request.urlopen(base + path).read()
         assert len(html) + static < 100_000
         assert not re.search(rb"<script(?![^>]*\bsrc=)", html)  # no inline script
+
+
+def test_a_running_tournament_reads_itself_again_until_paused(site, browser) -> None:  # type: ignore[no-untyped-def]
+    """A running event's standings and rounds are read again without a reload (the reader
+    keeps his place); the button pauses and resumes it."""
+    base, _, (_, _, events, url) = site
+    browser.get(f"{base}/s/{GUILD}/t/{events[0]}")
+    note = browser.find_element("id", "live-note")
+    assert wait_for(note.is_displayed)
+    button = browser.find_element("id", "live-toggle")
+    assert button.text == "Pause updates"
+    button.click()
+    assert button.text == "Resume updates"
+    button.click()
+    assert button.text == "Pause updates"
+    assert "Round 3" not in browser.find_element("id", "main").text
+
+    async def third_round() -> None:
+        store = await Store.open(url)
+        try:
+            await TournamentRepo(store.db).put_round(RoundRow(events[0], 3, "playing", 3.0, None))
+        finally:
+            await store.close()
+
+    asyncio.run(third_round())
+    # The same script, asked to read the page again within a second rather than a minute.
+    browser.execute_script(
+        "window.notReloaded = true;"
+        "document.getElementById('live-note').setAttribute('data-seconds', '0.2');"
+        "var s = document.createElement('script'); s.src = '/static/live.js';"
+        " document.head.appendChild(s);"
+    )
+    assert wait_for(lambda: "Round 3" in browser.find_element("id", "main").text)
+    assert browser.execute_script("return window.notReloaded === true;")
+    no_console_errors(browser)

@@ -278,3 +278,17 @@ async def test_the_weeks_months_and_seasons_boards_of_a_server(
         assert f'href="/s/{GUILD}/p/{BEA}"' not in page
         assert "Bea &lt;b&gt;" not in await text(c, f"/s/{GUILD}?board=partners&by=wins")
         await text(c, f"/s/{GUILD}?period=year", 400)
+
+
+async def test_the_home_page_health_check_and_static_files(client: TestClient) -> None:
+    assert '<html lang="es">' in await text(client, "/", **ES)
+    health = await client.get("/health")
+    assert health.status == 200 and await health.text() == "ok\n"
+    assert health.headers["Cache-Control"] == "no-store"
+    for name, kind in (("site.css", "text/css"), ("replay.js", "javascript")):
+        response = await client.get(f"/static/{name}")
+        assert response.status == 200 and kind in response.headers["Content-Type"]
+        assert response.headers["Content-Security-Policy"] == CSP
+        assert "Set-Cookie" not in response.headers
+    for path in ("/static/nothing.js", "/static/../bot/web/app.py"):
+        await text(client, path, 404)
