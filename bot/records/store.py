@@ -597,9 +597,11 @@ class RecordsRepo:
         first."""
         where, params = readable.where("t")
         cols = ", ".join(f"m.{c.strip()}" for c in _MATCH_COLUMNS.split(","))
+        # The server's matches newest first, each table looked up until enough are found (as
+        # a join, SQLite read every table of the server first and sorted them).
         rows = await self._db.fetchall(
-            f"SELECT {cols} FROM record_matches m JOIN tables t ON t.id = m.table_id"
-            f" WHERE m.guild_id = ? AND {where}"
+            f"SELECT {cols} FROM record_matches m WHERE m.guild_id = ? AND EXISTS"
+            f" (SELECT 1 FROM tables t WHERE t.id = m.table_id AND {where})"
             " ORDER BY m.finished_at DESC, m.table_id DESC LIMIT ?",
             (readable.guild_id, *params, limit),
         )
