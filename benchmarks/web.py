@@ -10,6 +10,8 @@ starts at its time whether or not earlier ones finished; its latency counts from
 
 - leaderboard pages: both servers, any variant, family or all, by rating or wins, the first
   twenty pages;
+- period boards: the same servers and boards, this week's, month's and season's, the first ten
+  pages;
 - match pages: recorded matches of the biggest server (the played ones among them);
 - the replay's data of the played matches, for reference (not in the target).
 
@@ -18,6 +20,8 @@ style sheet and the script, before the replay's data), the CPU time the pages' p
 per request (what the machine's other work cannot inflate much) and the machine's load.
 Target: p99 under 50 ms, pages under 100 KB. With ``--database-url postgresql://…`` (an empty
 database; ``temp``: a throw-away server) the same data is copied there and measured again.
+``--breakdown`` runs the pages' process with timers and says where the time went; ``--db``
+keeps the built database for the next run.
 """
 
 from __future__ import annotations
@@ -286,7 +290,7 @@ def serve_probed(out: Path) -> int:
     from bot.__main__ import main as bot_main
     from bot.store import connection
     from bot.web import app as pages
-    from bot.web import reader
+    from bot.web import queries, reader
 
     events: list[dict[str, Any]] = []
     spent: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
@@ -306,10 +310,12 @@ def serve_probed(out: Path) -> int:
 
         return probed
 
-    # (SQLite's fetchone and fetchval go through its fetchall)
+    # (aiosqlite's fetchone and fetchval go through its fetchall)
     connection._SqliteDb.fetchall = timed(connection._SqliteDb.fetchall, 0)  # type: ignore
-    for name in ("fetchall", "fetchone", "fetchval"):
-        setattr(connection._PostgresDb, name, timed(getattr(connection._PostgresDb, name), 0))
+    for kind in (connection._PostgresDb, getattr(queries, "_InlineDb", None)):
+        for name in ("fetchall", "fetchone", "fetchval"):
+            if kind is not None:
+                setattr(kind, name, timed(getattr(kind, name), 0))
 
     render = aiohttp_jinja2.render_template
 
@@ -324,13 +330,26 @@ def serve_probed(out: Path) -> int:
 
     aiohttp_jinja2.render_template = rendered  # type: ignore[assignment]
 
-    put = reader._Kept.put
+    keep = getattr(reader._Kept, "_keep", None)
 
-    def kept(self: Any, key: Any, value: Any) -> Any:
-        events.append({"e": "kept", "t": time.monotonic(), "key": str(key[0])})
-        return put(self, key, value)
+    async def kept(self: Any, key: Any, read: Any) -> Any:
+        begin = time.monotonic()
+        try:
+            return await keep(self, key, read)
+        finally:
+            events.append({"e": "kept", "t": begin, "key": str(key[0]),
+                           "took": time.monotonic() - begin})
 
-    reader._Kept.put = kept  # type: ignore[method-assign]
+    if hasattr(reader._Kept, "put"):  # (the pages before their answers were single-flight)
+        put = reader._Kept.put
+
+        def put_probed(self: Any, key: Any, value: Any) -> Any:
+            events.append({"e": "kept", "t": time.monotonic(), "key": str(key[0])})
+            return put(self, key, value)
+
+        reader._Kept.put = put_probed
+    else:
+        reader._Kept._keep = kept  # type: ignore[method-assign]
 
     @web.middleware
     async def timing(request: web.Request, handler: Any) -> web.StreamResponse:
@@ -437,12 +456,14 @@ def explain(sent: list[Sent], events: list[dict[str, Any]]) -> list[str]:
             f"event loop stalls over 5 ms: {len(stalls)}, median {statistics.median(stalls):.1f}"
             f" ms, max {stalls[-1]:.1f} ms, {sum(stalls):.0f} ms in all"
         )
-    kept: dict[str, int] = {}
+    kept: dict[str, list[float]] = {}
     for e in inside:
         if e["e"] == "kept":
-            kept[e["key"]] = kept.get(e["key"], 0) + 1
+            kept.setdefault(e["key"], []).append(e.get("took", 0.0) * 1000)
     if kept:
-        lines.append("computed again: " + ", ".join(f"{k} {n}" for k, n in sorted(kept.items())))
+        lines.append("read again (kept answers): " + ", ".join(
+            f"{k} {len(t)} times, at most {max(t):.1f} ms" for k, t in sorted(kept.items())
+        ))
     slow = [s for s in sent if s.ms > TARGET_MS]
     if slow:
         # when the slow ones happened: bunched (something stalled) or spread out
@@ -510,6 +531,12 @@ def main(argv: list[str] | None = None) -> int:
         help="also say where the time went (server's queue, database, templates, garbage"
         " collection, event-loop stalls): the pages' process runs with timers",
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=("leaderboard", "period board", "match", "replay data"),
+        help="measure only this kind of page (again for several)",
+    )
     parser.add_argument("--serve-probed", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_probed is not None:
@@ -533,13 +560,24 @@ def main(argv: list[str] | None = None) -> int:
             for p in range(1, 21)
         ]
         rng.shuffle(boards)
+        periods = [
+            f"/s/{g}?board={b}&period={period}&page={p}"
+            for g in (big, mid)
+            for b in BUCKETS
+            for period in ("week", "month", "season")
+            for p in range(1, 11)
+        ]
+        rng.shuffle(periods)
         matches = [f"/m/{t}" for t in played] + [f"/m/{t}" for t in rng.sample(recorded, 2000)]
         rng.shuffle(matches)
         mixes = {
             "leaderboard": boards,
+            "period board": periods,
             "match": matches,
             "replay data": [f"/m/{t}/replay.json" for t in played],
         }
+        if args.only:
+            mixes = {k: v for k, v in mixes.items() if k in args.only}
         ok = measure(url, "SQLite", mixes, args.rate, args.seconds, args.breakdown)
         if args.database_url:
             with postgres_url(args.database_url) as pg:
