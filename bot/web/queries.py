@@ -9,16 +9,18 @@ writes: SQLite is opened with ``mode=ro`` and ``query_only``, PostgreSQL session
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-import aiosqlite
-
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
-from bot.store import DatabaseUnavailable, Db, Store
-from bot.store.connection import BUSY_TIMEOUT_MS, PostgresDriver, SqliteDriver, _greatest
+from bot.store import SQLITE, DatabaseUnavailable, Db, Store
+from bot.store.connection import PostgresDriver, Row, _greatest, split_sqlite_script
 from bot.store.schema import schema_version
 
 __all__ = ["WEB_SCHEMA", "WebRepo", "WebServer", "open_read_only", "read_only_url"]
@@ -49,7 +51,9 @@ async def open_read_only(url: str) -> Store:
         import asyncpg
 
         try:
-            driver: PostgresDriver | SqliteDriver = await PostgresDriver.open(read_only_url(url))
+            driver: PostgresDriver | ReadOnlySqlite = await PostgresDriver.open(
+                read_only_url(url)
+            )
         except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
             raise DatabaseUnavailable(
                 f"cannot open the PostgreSQL database {redact_url(url)}: {type(exc).__name__}"
@@ -73,24 +77,126 @@ async def open_read_only(url: str) -> Store:
     return Store(driver)
 
 
-async def _open_sqlite(path: Path) -> SqliteDriver:
+async def _open_sqlite(path: Path) -> ReadOnlySqlite:
     if not path.is_file():
         raise DatabaseUnavailable(f"there is no SQLite database at {path}")
     try:
-        conn = await aiosqlite.connect(
+        conn = sqlite3.connect(
             f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None
         )
-    except Exception as exc:
+    except sqlite3.Error as exc:
         raise DatabaseUnavailable(f"cannot open the SQLite database {path}: {exc}") from exc
     try:
-        conn.row_factory = aiosqlite.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await conn.execute("PRAGMA query_only = ON")
-        await conn.create_function("greatest", -1, _greatest, deterministic=True)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {READ_BUSY_MS}")
+        conn.execute("PRAGMA query_only = ON")
+        conn.create_function("greatest", -1, _greatest, deterministic=True)
     except BaseException:
-        await conn.close()
+        conn.close()
         raise
-    return SqliteDriver(conn, path)
+    return ReadOnlySqlite(conn, path)
+
+
+#: How long a statement of the pages may run before it is interrupted (a 503 page), and how
+#: long one waits for a lock (a reader of a WAL database waits only in rare moments).
+STATEMENT_SECONDS = 1.0
+READ_BUSY_MS = 200
+
+
+class _InlineDb:
+    """The pages' statements, each run at once on the event loop's thread.
+
+    The pages only read, by index, a few rows at a time (a millisecond or less), and a reader
+    of a WAL database does not wait for the bot's writes. A trip to a worker thread and back
+    (aiosqlite's way) cost more than that, in hand-overs of the interpreter's lock that made
+    every page wait. A statement still running after ``STATEMENT_SECONDS`` is interrupted.
+    """
+
+    dialect = SQLITE
+    __slots__ = ("_conn", "_until")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._until = 0.0
+        conn.set_progress_handler(self._late, 20_000)
+
+    def _late(self) -> bool:
+        return time.monotonic() > self._until
+
+    def _run(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
+        self._until = time.monotonic() + STATEMENT_SECONDS
+        return self._conn.execute(sql, params)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._run(sql, params).rowcount  # a write is refused (query_only)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self._until = time.monotonic() + STATEMENT_SECONDS
+        self._conn.executemany(sql, rows)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self._run(sql, params).fetchall()
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row: Row | None = self._run(sql, params).fetchone()
+        return row
+
+    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = self._run(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    async def run_script(self, script: str) -> None:
+        for statement in split_sqlite_script(script):
+            await self.execute(statement)
+
+    async def run_batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        for sql, params in statements:
+            await self.execute(sql, params)
+
+
+class ReadOnlySqlite:
+    """A SQLite database opened read-only (``mode=ro``, ``query_only``) for the pages, its
+    statements run on the event loop's thread (:class:`_InlineDb`)."""
+
+    dialect = SQLITE
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        self.url = f"sqlite:///{path.as_posix()}"
+        self.db: Db = _InlineDb(conn)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Db]:
+        """One snapshot for several reads."""
+        self._conn.execute("BEGIN")
+        try:
+            yield self.db
+        finally:
+            self._conn.execute("COMMIT")
+
+    @contextlib.asynccontextmanager
+    async def locked(self, key: int) -> AsyncIterator[None]:
+        yield  # nothing to hold: the pages never write
+
+    async def insert_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        marks = ", ".join("?" for _ in columns)
+        await self.db.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
+        )  # refused: the database is opened read-only
+
+    async def stream(self, sql: str, batch: int = 5000) -> AsyncIterator[list[Row]]:
+        cursor = self._conn.execute(sql)
+        try:
+            while rows := cursor.fetchmany(batch):
+                yield rows
+        finally:
+            cursor.close()
+
+    async def close(self) -> None:
+        self._conn.close()
 
 
 class WebRepo:

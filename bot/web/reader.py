@@ -23,7 +23,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,25 +96,58 @@ with contextlib.suppress(ImportError):
 
 
 class _Kept:
-    """Answers kept for ``fresh`` seconds (the pages of one server share them)."""
+    """Answers the pages of one server share (its recent matches, a board's length), never a
+    name. One is read again once ``fresh`` seconds old, and meanwhile still served, up to
+    ``fresh`` seconds more, so that no reader waits for it; readers who find none (or one too
+    old) wait together for one reading of it."""
 
-    def __init__(self, clock: Callable[[], float], fresh: float, size: int = 4096) -> None:
+    def __init__(
+        self, clock: Callable[[], float], fresh: float, timeout: float, size: int = 4096
+    ) -> None:
         self.clock = clock
         self.fresh = fresh
+        self.timeout = timeout
         self.size = size
         self._found: dict[Any, tuple[float, Any]] = {}
+        self._reading: dict[Any, asyncio.Future[Any]] = {}
 
-    def get(self, key: Any) -> Any:
+    async def get(self, key: Any, read: Callable[[], Awaitable[Any]]) -> Any:
+        """The answer kept for ``key``, else the one ``read`` gives."""
         found = self._found.get(key)
-        if found is None or self.clock() - found[0] > self.fresh:
-            return None
-        return found[1]
+        if found is not None:
+            age = self.clock() - found[0]
+            if age <= self.fresh:
+                return found[1]
+            if age <= 2 * self.fresh:
+                self._read(key, read)  # read again for the next readers
+                return found[1]
+        return await asyncio.shield(self._read(key, read))
 
-    def put(self, key: Any, value: Any) -> Any:
-        if len(self._found) >= self.size:
-            self._found.clear()
-        self._found[key] = (self.clock(), value)
-        return value
+    def _read(self, key: Any, read: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(self._keep(key, read))
+            reading.add_done_callback(_retrieved)
+            self._reading[key] = reading
+        return reading
+
+    async def _keep(self, key: Any, read: Callable[[], Awaitable[Any]]) -> Any:
+        try:
+            async with asyncio.timeout(self.timeout):
+                value = await read()
+            if self.fresh > 0:
+                if len(self._found) >= self.size:
+                    self._found.clear()
+                self._found[key] = (self.clock(), value)
+            return value
+        finally:
+            del self._reading[key]
+
+
+def _retrieved(reading: asyncio.Future[Any]) -> None:
+    """A reading nobody waited for (a renewal) that failed: the next reader tries again."""
+    if not reading.cancelled():
+        reading.exception()
 
 
 class _KeptRepo(RecordsRepo):
@@ -128,10 +161,10 @@ class _KeptRepo(RecordsRepo):
         self._kept = kept
 
     async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
-        key = ("size", scope, bucket, by)
-        found = self._kept.get(key)
-        if found is None:
-            found = self._kept.put(key, await super().leaderboard_size(scope, bucket, by))
+        count = super().leaderboard_size
+        found = await self._kept.get(
+            ("size", scope, bucket, by), lambda: count(scope, bucket, by)
+        )
         return int(found)
 
 
@@ -161,7 +194,7 @@ class Reader:
         self.url = url
         self.seasons = seasons or SeasonCalendar()
         self.now = now  # the date: which week, month and season are running
-        self._kept = _Kept(clock, fresh)
+        self._kept = _Kept(clock, fresh, timeout)
         self.timeout = timeout
         self.clock = clock
         self._store: Store | None = None
@@ -247,16 +280,12 @@ class Reader:
         seconds; names and who may be named are read every time, so that forget-me and
         leaving the boards show at once)."""
         async with self.reading() as store:
-            matches = self._kept.get(("recent", guild_id))
-            if matches is None:
-                matches = self._kept.put(
-                    ("recent", guild_id),
-                    tuple(
-                        await RecordsRepo(store.db).recent_matches(
-                            Readable.public(guild_id), limit=RECENT
-                        )
-                    ),
-                )
+            repo = RecordsRepo(store.db)
+
+            async def read() -> tuple[MatchRecord, ...]:
+                return tuple(await repo.recent_matches(Readable.public(guild_id), limit=RECENT))
+
+            matches = await self._kept.get(("recent", guild_id), read)
             entries = await RecordsRepo(store.db).entries_of([m.table_id for m in matches])
             seats = await self._seats(store, entries, guild_id)
         return [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from bot.settings import sqlite_path, sqlite_url
 from bot.store import DatabaseUnavailable, IntegrityError, Store
+from bot.web import queries
 from bot.web.app import RateLimiter, create_app
 from bot.web.positions import clamp
 from bot.web.queries import open_read_only
@@ -281,3 +282,27 @@ async def test_python_m_bot_web_reads_what_the_bot_writes(tmp_path: Path) -> Non
         out = proc.communicate(timeout=30)[0].decode()
         await store.close()
     assert "Traceback" not in out
+
+
+async def test_a_sqlite_statement_running_too_long_is_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages' SQLite statements run on the event loop's thread: one that runs past its
+    time is interrupted (a 503 page), and the next reads are answered."""
+    url = sqlite_url(tmp_path / "db.sqlite3")
+    store = await Store.open(url)
+    await seed(store, duels=1)
+    await store.close()
+    monkeypatch.setattr(queries, "STATEMENT_SECONDS", 0.05)
+    reader = Reader(url)
+    endless = (
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)"
+        " SELECT count(*) FROM n"
+    )
+    try:
+        with pytest.raises(DatabaseUnavailable):
+            async with reader.reading() as read:
+                await read.db.fetchval(endless)
+        assert await reader.server(GUILD) is not None
+    finally:
+        await reader.close()
