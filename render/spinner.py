@@ -74,10 +74,12 @@ def _screen(frame: tuple[str, str], ox: int, oy: int, u0: int, u1: int, v0: int,
             ) -> Box:
     """The screen box of [u0, u1] x [v0, v1] of a frame (u along its first row, v across its
     rows) whose origin is (ox, oy)."""
-    (ax, ay), (sx, sy) = (_STEP[d] for d in frame)
-    xs = [ox + ax * u + sx * v for u in (u0, u1) for v in (v0, v1)]
-    ys = [oy + ay * u + sy * v for u in (u0, u1) for v in (v0, v1)]
-    return (min(xs), min(ys), max(xs), max(ys))
+    (ax, ay), (sx, sy) = _STEP[frame[0]], _STEP[frame[1]]
+    # The frame's two directions are square to each other: x follows one of u and v, y the
+    # other, so the corners (u0, v0) and (u1, v1) hold both extremes of each.
+    x0, x1 = ox + ax * u0 + sx * v0, ox + ax * u1 + sx * v1
+    y0, y1 = oy + ay * u0 + sy * v0, oy + ay * u1 + sy * v1
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
 def _reach(area: Box, x: int, y: int, d: str) -> int:
@@ -380,7 +382,15 @@ def _attempt(plan: _Cross, area: Box, ends: bool, long: int) -> Layout | None:
                 key=lambda y: (abs(y - my), y))
     columns: dict[int, Column] = {}
     for sy in ys:
+        cy = sy + long // 2
         for sx in xs:
+            cx = sx + short // 2
+            if cx in columns:
+                column = columns[cx]
+            else:
+                column = columns[cx] = _column(plan, area, long, cx, ends)
+            if column is None or not column[1] <= cy <= column[2]:
+                continue  # what _cross would find first, looked at here
             found = _cross(plan, area, long, sx, sy, ends, columns)
             if found is not None:
                 return found

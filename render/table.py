@@ -337,12 +337,22 @@ class Sprite:
             core.paste(self._core, box, self._mask)  # type: ignore[attr-defined]
 
 
+#: How a tile's sprite is turned from the upright one with its smaller number on top, by
+#: (its first number is the larger, it stands upright); see :func:`_tile_on_felt`.
+_TURNS = {(True, True): Image.Transpose.ROTATE_180, (False, False): Image.Transpose.ROTATE_90,
+          (True, False): Image.Transpose.ROTATE_270}
+
+
 @lru_cache(maxsize=16384)
 def sprite(key: Key) -> Sprite:
     """The sprite ``key`` on the pictures' palette."""
     kind, *args = key
     if kind == "text":
         return Sprite(_text_on_palette(*args), None)
+    if kind == "tile" and (args[0] > args[1] or not args[3]):  # a turn of the upright a|b
+        first, second, long, vertical, highlight = args
+        upright = sprite(("tile", min(first, second), max(first, second), long, True, highlight))
+        return Sprite(upright.image.transpose(_TURNS[first > second, vertical]), None)
     img = _MAKERS[str(kind)](*args)
     mask = None
     if img.mode == "RGBA":

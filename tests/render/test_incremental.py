@@ -137,3 +137,15 @@ def test_a_tile_made_of_two_halves_is_the_tile_drawn_whole(long: int) -> None:
             sprites._draw_pips(draw, second, 0, long // 2 * k, long // 2 * k)
             made = sprites.tile_face(first, second, long, True, highlight, face)
             assert made.tobytes() == whole.reduce(k).tobytes()
+
+
+@pytest.mark.parametrize("long", [168, 96, 57, 28])
+def test_a_tile_turned_on_the_palette_is_the_turned_tile_put_on_it(long: int) -> None:
+    """A tile's sprite is the upright one turned (on the palette): the same pixels as putting
+    the turned tile on the palette."""
+    for first, second in ((0, 9), (5, 5), (6, 1), (4, 2)):
+        for vertical in (True, False):
+            for highlight in (True, False):
+                made = table.sprite(("tile", first, second, long, vertical, highlight)).image
+                drawn = table._tile_on_felt(first, second, long, vertical, highlight)
+                assert made.tobytes() == table._quantize(drawn).tobytes()
