@@ -34,6 +34,7 @@ import math
 import os
 import random
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -46,7 +47,8 @@ from typing import Any
 import aiohttp
 
 from benchmarks.bot import postgres_url
-from benchmarks.records import _migrate, copy_to, fill
+from benchmarks.records import DEFAULT_CACHE as RECORDS_CACHE
+from benchmarks.records import _migrate, cache_key, copy_to, fill
 from bot.records.record import BUCKETS
 from bot.records.service import Records
 from bot.server_settings import ServerSettings
@@ -472,10 +474,31 @@ def explain(sent: list[Sent], events: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def kept_records(path: Path, args: argparse.Namespace) -> dict[str, Any] | None:
+    """The records ``benchmarks.records`` filled with the same sizes and seed and keeps in its
+    cache, copied to ``path`` (a consistent copy, even while it runs; its store is left as it
+    is); None when it keeps none."""
+    name = cache_key(args)
+    store, about = RECORDS_CACHE / f"{name}.sqlite3", RECORDS_CACHE / f"{name}.json"
+    if not (store.is_file() and about.is_file()):
+        return None
+    source = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    target = sqlite3.connect(path)
+    try:
+        source.backup(target)
+    finally:
+        target.close()
+        source.close()
+    info: dict[str, Any] = json.loads(about.read_text())
+    print(f"the records are a copy of benchmarks.records' kept store {store}")
+    return info
+
+
 def build(path: Path, args: argparse.Namespace) -> tuple[int, int, list[int]]:
     """The benchmark's database at ``path``: the biggest and a middling server with pages, and
     the matches played move by move. A file built before with the same sizes and seed (its
-    description beside it, ``<file>.json``) is used again, brought up to date."""
+    description beside it, ``<file>.json``) is used again, brought up to date; else the
+    records are those ``benchmarks.records`` keeps, when it has filled the same sizes."""
     made = {k: getattr(args, k) for k in ("players", "matches", "guilds", "seed", "played")}
     described = path.with_name(path.name + ".json")
     with contextlib.suppress(OSError, ValueError, KeyError):
@@ -489,8 +512,12 @@ def build(path: Path, args: argparse.Namespace) -> tuple[int, int, list[int]]:
     described.unlink(missing_ok=True)
     path.unlink(missing_ok=True)
     start = time.perf_counter()
-    asyncio.run(_migrate(path))
-    info = fill(path, args.players, args.matches, args.guilds, args.seed)
+    info = kept_records(path, args)
+    if info is None:
+        asyncio.run(_migrate(path))
+        info = fill(path, args.players, args.matches, args.guilds, args.seed)
+    else:
+        asyncio.run(_migrate(path))
     big, mid = info["big_guild"], info["mid_guild"]
     played = asyncio.run(play(path, big, args.played))
     asyncio.run(turn_on(sqlite_url(path), [big, mid]))
