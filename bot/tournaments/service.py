@@ -773,14 +773,20 @@ class TournamentService(TableObserver):
                     round=event.round,
                     count=event.playoff,
                 )
-            if event.format == "individual" and (
-                (event.system == "knockout" and event.round > 1)
-                or (event.playoff and 0 < event.rounds < event.round - 1)
+            if (event.system == "knockout" and event.round > 1) or (
+                event.playoff and 0 < event.rounds < event.round - 1
             ):
                 tree = (await self.state(event_id)).bracket()
-                if tree is not None and tree.rounds and entry.entry not in {
-                    e for m in tree.rounds[-1] for e in m.advancing
-                }:
+                if tree is not None and (
+                    bool(tree.rounds)
+                    and entry.entry not in {e for m in tree.rounds[-1] for e in m.advancing}
+                    if tree.people  # re-seated each round: who the last round sent on
+                    else any(  # who lost a table of it
+                        m.decided and entry.entry in m.entrants and entry.entry not in m.advancing
+                        for matches in tree.rounds
+                        for m in matches
+                    )
+                ):
                     raise WrongStatus("You are out of this knockout.")
             fresh = await self.repo.check_in(
                 event_id, event.round, "checkin", user_id, self.clock()

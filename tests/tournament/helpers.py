@@ -7,11 +7,14 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
+from bot.errors import WrongStatus
 from bot.tables.service import TableService
 from bot.tournaments.service import TournamentService
 from tests.bot.helpers import FakeClock
 from tests.cogs.helpers import TestBot, settings_for
 from tests.fakediscord import FakeDiscord
+
+KNOCKED_OUT = "You are out of this knockout."
 
 
 async def run(tables: TableService, clock: FakeClock, seconds: float = 0.0) -> None:
@@ -36,14 +39,19 @@ async def play_round(
     skip: Collection[int] = (),
     absent: Collection[int] = (),
 ) -> int:
-    """From an open check-in: everyone but ``skip`` checks in, the round starts, everyone
-    seated but ``absent`` clicks in at his table, and the tables are played out (the people
-    let their turns time out until a computer takes over). Returns the round's number."""
+    """From an open check-in: everyone but ``skip`` (and a knockout's losers) checks in, the
+    round starts, everyone seated but ``absent`` clicks in at his table, and the tables are
+    played out (the people let their turns time out until a computer takes over). Returns the
+    round's number."""
     state = await events.state(event_id)
     number = state.event.round
     for e in state.active():
         if e.joined_round <= number and e.user_id not in skip:
-            await events.check_in(event_id, e.user_id)
+            try:
+                await events.check_in(event_id, e.user_id)
+            except WrongStatus as exc:  # a knockout's losers are told they are out
+                if exc.template != KNOCKED_OUT:
+                    raise
     await run(tables, clock, events.checkin_before)
     state = await events.state(event_id)
     for b in state.boards_of(number):

@@ -75,6 +75,18 @@ async def test_swiss_event_with_a_top_four_playoff_to_the_podium(
         assert "playoff of the top 4: you are not in it" in refused.followups[0].text()
         playing = [u for u in people if u is not outsider]
         for number in (3, 4):
+            if number == 4:  # the semi-finals' losers are out
+                tree = (await events.state(event_id)).bracket()
+                assert tree is not None
+                out = {ids[e] for m in tree.rounds[0] for e in m.entrants if e != m.winner}
+                (post,) = [
+                    m for m in with_button(fake, "tournament:checkin:") if "Round 4 " in m.text()
+                ]
+                for user in [u for u in playing if u.id in out]:
+                    told = await fake.click(user, post, button_of(post, "tournament:checkin:"))
+                    await told.wait_for_followups(1)
+                    assert told.followups[0].text() == "You are out of this knockout."
+                playing = [u for u in playing if u.id not in out]
             await check_in_all(fake, bot, playing, number)
             await step(bot, clock, 600)
             await click_in(fake, bot, number, set())
