@@ -1036,9 +1036,14 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     ),
                 )
         if event.status == "finished" and "end" not in posts:
-            await self._podium(state, page)
-            posts = await self.events.posts(event_id)
-        if event.status == "finished" and event.winner_role and "role" not in posts:
+            if await self.events.podium_ready(state):
+                await self._podium(state, page)
+                posts = await self.events.posts(event_id)
+            else:  # the last tables' records are being written: come back in a moment
+                complete = False
+        if event.status == "finished" and "end" in posts and event.winner_role and (
+            "role" not in posts
+        ):
             await self._winner_role(state)
         if event.status == "finished" and "end" in posts and "crown" not in posts:
             await self._crown(state)

@@ -107,6 +107,7 @@ KINDS = ("t.checkin", "t.start", "t.grace", "t.limit", PUBLISH)
 PUBLISH_FIRST, PUBLISH_MOST = 1.0, 60.0  # seconds before publishing again after a failure
 TIME_UP = "time"  # closed_reason of a table stopped by the round's time limit
 FORFEIT = "forfeit"  # closed_reason of a table whose pair did not show up
+RECORDS_WAIT = 600.0  # seconds the podium waits for the match records of the last tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,6 +479,20 @@ class TournamentService(TableObserver):
             change = sum(gained.get(u, 0.0) for u in e.members) / len(e.members)
             out[e.entry] = (e.rating, e.rating + change)
         return out
+
+    async def podium_ready(self, state: EventState) -> bool:
+        """Whether the podium may be drawn: each finished table of the event has its match
+        record (the rating change reads them; the records' observer may lag behind the last
+        table's end, or catch up after a restart), or ``RECORDS_WAIT`` has passed."""
+        if self.clock() - state.event.updated_at >= RECORDS_WAIT:
+            return True
+        ids = [b.table_id for b in state.boards if b.table_id is not None]
+        recorded = {r.table_id for r in await RecordsRepo(self.store.db).entries_of(ids)}
+        for table_id in set(ids) - recorded:
+            match = await self.store.matches.get(table_id)
+            if match is not None and match.outcome is not None and match.finished_at is not None:
+                return False
+        return True
 
     async def _ratings(self, user_ids: Sequence[int], variant: str) -> dict[int, float]:
         found = await RecordsRepo(self.store.db).ratings(user_ids, family_of(variant))
