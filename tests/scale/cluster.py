@@ -22,6 +22,7 @@ from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND_RESULT = re.compile(r"^Hand (\d+): ")
+FIRST = asyncio.FIRST_COMPLETED
 
 
 @dataclass
@@ -33,6 +34,7 @@ class BotProcess:
     proc: asyncio.subprocess.Process
     log: Path
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    released: float | None = None  # when a held clock (``CLOCK_HOLD``) began to run
     _reader: asyncio.Task[None] | None = None
 
     async def _read(self) -> None:
@@ -40,6 +42,8 @@ class BotProcess:
         async for line in self.proc.stdout:
             if line.strip() == b"ready":
                 self.ready.set()
+            elif line.startswith(b"clock "):
+                self.released = float(line.split()[1])
 
     def kill(self) -> None:
         """SIGKILL: no clean-up at all (leases stay until they expire)."""
@@ -84,7 +88,15 @@ class Cluster:
         self.env = env or {}
         self.processes: list[BotProcess] = []
 
-    async def start(self, name: str, shard_ids: str, *, wait: bool = True) -> BotProcess:
+    async def start(
+        self,
+        name: str,
+        shard_ids: str,
+        *,
+        wait: bool = True,
+        extra: dict[str, str] | None = None,
+    ) -> BotProcess:
+        """Start a process of the shards ``shard_ids`` (``extra``: more of its environment)."""
         env = {
             **os.environ,
             "FAKE_DISCORD_URL": self.fake.url,
@@ -96,10 +108,11 @@ class Cluster:
             "LOG_LEVEL": "INFO",
             "PYTHONPATH": str(ROOT),
             **self.env,
+            **(extra or {}),
         }
         for key in ("DATABASE_PATH", "DEV_GUILD_ID", "RENDER_PROCESSES", "AI_PROCESSES"):
             env.pop(key, None)
-        env.update({"AI_PROCESSES": "0", **self.env})  # threads, unless the test says
+        env.update({"AI_PROCESSES": "0", **self.env, **(extra or {})})  # threads, unless told
         log = self.folder / f"{name}.log"
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -117,11 +130,19 @@ class Cluster:
             await self.wait_ready(bot)
         return bot
 
-    async def wait_ready(self, bot: BotProcess, timeout: float = 30.0) -> None:
+    async def wait_ready(self, bot: BotProcess, timeout: float = 120.0) -> None:
+        """Wait for the process's "ready"; fail at once if it ended, or after ``timeout``
+        seconds (a start-up on a loaded machine takes many times the usual few)."""
+        ready = asyncio.ensure_future(bot.ready.wait())
+        ended = asyncio.ensure_future(bot.proc.wait())
         try:
-            await asyncio.wait_for(bot.ready.wait(), timeout)
-        except TimeoutError:
-            raise AssertionError(f"{bot.name} did not get ready\n{self.logs()}") from None
+            await asyncio.wait((ready, ended), timeout=timeout, return_when=FIRST)
+        finally:
+            for waiter in (ready, ended):
+                waiter.cancel()
+        if not bot.ready.is_set():
+            why = "ended" if bot.proc.returncode is not None else "did not get ready"
+            raise AssertionError(f"{bot.name} {why}\n{self.logs()}")
 
     def logs(self) -> str:
         return "\n".join(p.log_tail() for p in self.processes)

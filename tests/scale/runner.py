@@ -13,10 +13,14 @@ times faster than real time from the process's start on (turn timers run out wit
 the clock's poll, half a second); ``CLOCK_START`` (Unix time) sets where that clock starts.
 ``TIME_ORIGIN`` (Unix time) instead: the clock runs fast from that instant on, so the processes
 of one test share one time line (a deadline one stored falls due for the next at the same
-instant). ``CLOCK_POLL`` bounds the clock's sleeps (seconds; with a fast clock, a short poll
-lets deadlines fall due on time). ``TOURNAMENT_TURN_TIMER`` sets the turn timer of tournament
-tables (seconds, 30 or more). ``QUICK_IDENTIFY`` set: a session that is not the process's
-first identifies at once (the fake Discord has no five-second identify limit to honour).
+instant). ``CLOCK_HOLD`` (Unix time) instead: the clock stands at that time until the process
+is ready, then runs fast (a test's restart that takes up the time where the killed process
+left it: the seconds a new process needs to start cost no minutes of the fast clock); the
+process prints ``clock <Unix time>`` when it lets the clock go. ``CLOCK_POLL`` bounds the
+clock's sleeps (seconds; with a fast clock, a short poll lets deadlines fall due on time).
+``TOURNAMENT_TURN_TIMER`` sets the turn timer of tournament tables (seconds, 30 or more).
+``QUICK_IDENTIFY`` set: a session that is not the process's first identifies at once (the
+fake Discord has no five-second identify limit to honour).
 """
 
 from __future__ import annotations
@@ -41,7 +45,11 @@ from bot.settings import load_settings
 class RunnerBot(DominoBot):
     """The real bot; quick computers and a short pause between hands; says when it is ready."""
 
+    held: HeldClock | None = None
+
     async def on_ready(self) -> None:
+        if self.held is not None:
+            print(f"clock {self.held.release()!r}", flush=True)
         print("ready", flush=True)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
@@ -70,6 +78,26 @@ def scaled_clock(scale: float, at: float | None = None) -> Callable[[], float]:
     return lambda: origin + (time.time() - start) * scale
 
 
+class HeldClock:
+    """Unix time that stands at ``at`` until :meth:`release`, then runs ``scale`` times
+    faster."""
+
+    def __init__(self, scale: float, at: float) -> None:
+        self.scale, self.at = scale, at
+        self.since: float | None = None
+
+    def __call__(self) -> float:
+        if self.since is None:
+            return self.at
+        return self.at + (time.time() - self.since) * self.scale
+
+    def release(self) -> float:
+        """Let the clock run (once); the real time it began to."""
+        if self.since is None:
+            self.since = time.time()
+        return self.since
+
+
 def shared_clock(scale: float, origin: float) -> Callable[[], float]:
     """Unix time that has run ``scale`` times faster since ``origin``: every process given the
     same origin reads the same time."""
@@ -82,7 +110,11 @@ async def main() -> int:
     setup_logging(settings.log_level)
     seeds = itertools.count(int(os.environ.get("SEED", "11")))
     scale = float(os.environ.get("TIME_SCALE", "1"))
-    if "TIME_ORIGIN" in os.environ:
+    held = HeldClock(scale, float(os.environ["CLOCK_HOLD"])) if "CLOCK_HOLD" in os.environ else None
+    clock: Callable[[], float]
+    if held is not None:
+        clock = held
+    elif "TIME_ORIGIN" in os.environ:
         clock = shared_clock(scale, float(os.environ["TIME_ORIGIN"]))
     else:
         start = os.environ.get("CLOCK_START")
@@ -102,6 +134,7 @@ async def main() -> int:
         },
         lease_ttl=float(os.environ["LEASE_TTL"]) if "LEASE_TTL" in os.environ else None,
     )
+    bot.held = held
     if "TOURNAMENT_TURN_TIMER" in os.environ:
         bot.tournament_options = {"turn_timer": int(os.environ["TOURNAMENT_TURN_TIMER"])}
     bot._connection.guild_ready_timeout = 0.05

@@ -5,24 +5,48 @@ The bot's clock runs :data:`TIME_SCALE` times faster than real time: the 10-minu
 lasts 2 s, the 5-minute grace 1 s, a two-minute turn timer 0.4 s. :func:`play_event` runs a
 9-person individual event or a 10-pair event of three Swiss rounds with a no-show in round 1,
 a withdrawal and a late entrant (both during round 1), and a disruption of the bot's process
-in the middle of round 2; then it checks every public message.
+in the middle of round 2; :func:`play` any :class:`Plan` (format, system, playoff) with its
+disruption from the start. Both then check every public message against the store
+(:func:`check_posts`).
+
+Every wait is for an event (a tripwire fired, a post made, a process ready or dead) and fails
+only when the bot did nothing at all for :data:`STALL` seconds: a loaded machine makes a test
+slow, not red.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import inspect
 import re
 import signal
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from bot.store import Store
+import pytest
+
+from bot.settings import sqlite_url
+from bot.store import SQLITE, Store
 from bot.tables.service import TableService
-from bot.tournaments.store import TournamentRepo
+from bot.tournaments.model import TableResult
+from bot.tournaments.service import EventState, TournamentService
+from bot.tournaments.store import BoardRow, TournamentRepo
+from cogs.tournament import (
+    LINES_SHOWN,
+    MEDALS,
+    announcement,
+    board_result,
+    entry_name,
+    pairings_embed,
+    picture,
+    standings_lines,
+)
 from tests.fakediscord import (
     FakeDiscord,
     FakeUser,
@@ -30,7 +54,7 @@ from tests.fakediscord import (
     RequestRecord,
     StoredMessage,
 )
-from tests.scale.cluster import BotProcess, Cluster
+from tests.scale.cluster import BotProcess, Cluster, Watch, watching
 from tests.scale.test_kill import MESSAGE_PATH, posted
 from tests.tournament.test_discord import register_pair
 
@@ -39,12 +63,42 @@ LEASE_TTL = 2.0  # seconds: a short lease, yet renewed in time on a busy machine
 ROUNDS = 3
 PATIENCE = 1.0  # seconds a person waits for an answer before clicking again
 GRACE = 30  # minutes (the most): 6 s of real time to click in at one's table on a busy machine
+STALL = 60.0  # seconds without a request to Discord: the bot is stuck, not slow
+ANSWER = 30.0  # seconds a person waits for a command's first answer
+WHOLE_TEST = 900.0  # seconds: a last resort (a stall fails long before), with the logs
 SEAT_POST = re.compile(r"^Round (\d+), table (\d+): ")
+CHECKIN_POST = re.compile(r"^Round (\d+) of (.+): check in now")
+CHECKED_IN = "You are checked in: you will be paired."
+AT_TABLE = "Thank you: you are at your table."
 
 #: Stops the bot's process at a tripwire's instant and brings the event back on another one.
 Disruption = Callable[["Live"], Awaitable[None]]
 #: The instant of an event's life a disruption strikes at: its tripwire's request.
-Instant = Callable[["Live"], Callable[[RequestRecord], bool]]
+Match = Callable[[RequestRecord], bool | Awaitable[bool]]
+Instant = Callable[["Live"], Match]
+
+
+def url_of(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database of ``backend``: a SQLite file, or a migrated PostgreSQL database."""
+    if backend == SQLITE:
+        return sqlite_url(tmp_path / "bot.sqlite3")
+    return str(request.getfixturevalue("postgres_databases").migrated())
+
+
+@contextlib.asynccontextmanager
+async def processes(fake: FakeDiscord, url: str, tmp_path: Path) -> AsyncIterator[Watch]:
+    """Bot processes of one shard on ``url``, short leases and the fast clock; the logs
+    printed when the test fails."""
+    async with watching(
+        fake,
+        url,
+        tmp_path,
+        timeout=WHOLE_TEST,
+        shard_count=1,
+        lease_ttl=LEASE_TTL,
+        env=fast_env(),
+    ) as watch:
+        yield watch
 
 
 def fast_env() -> dict[str, str]:
@@ -68,17 +122,38 @@ def titles(fake: FakeDiscord, guild_channels: set[int] | None = None) -> Counter
     )
 
 
+async def until(
+    fake: FakeDiscord, ready: Callable[[], object | Awaitable[object]], what: str
+) -> None:
+    """Wait until ``ready()`` holds (it may be a coroutine function); fail only once Discord
+    saw no request from the bot for :data:`STALL` seconds (however long the whole takes)."""
+    seen, since = -1, time.monotonic()
+    while not await holds(ready):
+        if len(fake.requests) != seen:
+            seen, since = len(fake.requests), time.monotonic()
+        elif time.monotonic() - since > STALL:
+            raise AssertionError(f"nothing happened for {STALL:.0f} s waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+async def holds(ready: Callable[[], object | Awaitable[object]]) -> bool:
+    value = ready()
+    return bool(await value if inspect.isawaitable(value) else value)
+
+
 @dataclass
 class Crowd:
     """The people of an event: ``checkers`` press Check in on every round's post (one member
     per pair is enough); whoever a table's post mentions presses I'm here, but ``absent``
-    and, in round 1, the no-show: the first person the first table post mentions who is not
-    in ``keep``    (per round) never does. Answers to the clicks are kept."""
+    and, in round 1 if ``no_show`` is wanted, the no-show: the first person the first table
+    post mentions who is not in ``keep`` (per round) never does. Answers to the clicks are
+    kept."""
 
     fake: FakeDiscord
     checkers: list[FakeUser]
     absent: dict[int, set[int]] = field(default_factory=dict)
     keep: set[int] = field(default_factory=set)
+    wants_no_show: bool = True
     no_show: int | None = None
     answers: list[str] = field(default_factory=list)
     clicks: list[InteractionResult] = field(default_factory=list)
@@ -126,12 +201,16 @@ class Crowd:
         }
         return seated - self.absent.get(number, set()) <= answered
 
+    def told(self, answer: str) -> list[InteractionResult]:
+        """The clicks the bot answered with ``answer`` (Discord holds the answer)."""
+        return [r for r in self.clicks if any(m.text() == answer for m in r.followups)]
+
     def _clickers(self, message: StoredMessage, cid: str) -> list[FakeUser]:
         if cid.startswith("tournament:checkin:"):
             people = list(self.checkers)
         elif cid.startswith("tournament:here:"):
             number = int(cid.rsplit(":", 1)[1])
-            if number == 1 and self.no_show is None:
+            if number == 1 and self.wants_no_show and self.no_show is None:
                 mentioned = [int(u) for u in re.findall(r"<@(\d+)>", message.content or "")]
                 self.no_show = next(u for u in mentioned if u not in self.keep)
                 self.absent.setdefault(1, set()).add(self.no_show)
@@ -157,6 +236,52 @@ class Live:
     name: str
     crowd: Crowd
     events: list[str] = field(default_factory=list)  # what happened to the processes
+    killed_at: float = 0.0  # real time of the last kill
+    clock: tuple[float, float] = (0.0, 0.0)  # the bot's time, and the real time it was so
+
+    def __post_init__(self) -> None:
+        origin = float(self.procs.env["TIME_ORIGIN"])
+        self.clock = (origin, origin)
+
+    def now(self, at: float) -> float:
+        """The bot's (fast) clock at real time ``at``."""
+        then, since = self.clock
+        return then + (at - since) * TIME_SCALE
+
+    def kill(self) -> None:
+        self.killed_at = time.time()
+        self.current.kill()
+
+    async def restart(self) -> None:
+        """A new process on the same database (it takes the dead one's lease); its clock takes
+        up where the killed one's stopped once it is ready, as for a restart of a few seconds
+        in minutes of check-in and grace: the fast clock would make its start-up last many
+        minutes."""
+        held = self.now(self.killed_at)
+        bot = await self.procs.start(
+            f"bot{len(self.procs.processes) + 1}",
+            "0",
+            wait=False,
+            extra={"CLOCK_HOLD": repr(held)},
+        )
+        self.current = bot  # before it makes a request: a tripwire already laid kills it
+        await self.procs.wait_ready(bot)
+        assert bot.released is not None
+        self.clock = (held, bot.released)
+
+    async def ended(self) -> bool:
+        """The podium's post is marked in the store (the process is done with the event)."""
+        repo = TournamentRepo(self.store.db)
+        event = await repo.latest(self.fake.guild_id, self.fake.channel_id)
+        return event is not None and "end" in await repo.posts(event.id)
+
+    async def boards(self, number: int) -> list[BoardRow]:
+        repo = TournamentRepo(self.store.db)
+        event = await repo.latest(self.fake.guild_id, self.fake.channel_id)
+        return [] if event is None else await repo.boards(event.id, number)
+
+
+# ------------------------------------------------------------------------------ instants
 
 
 def edited(r: RequestRecord) -> bool:
@@ -165,38 +290,130 @@ def edited(r: RequestRecord) -> bool:
     return r.method == "PATCH" and found is not None and found.group(2) is not None
 
 
-def once(
-    ready: Callable[[], bool], match: Callable[[RequestRecord], bool]
-) -> Callable[[RequestRecord], bool]:
+def once(ready: Callable[[], bool], match: Match) -> Match:
     """The first request ``match`` accepts once ``ready()`` holds."""
     return lambda r: ready() and match(r)
 
 
-def mid_play(live: Live) -> Callable[[RequestRecord], bool]:
+def mid_play(live: Live) -> Match:
     """In round 2, once everyone came to his table: the next edit of a message (a table's
     message as a move is shown)."""
     return once(lambda: live.crowd.arrived(2), edited)
 
 
-def table_result(live: Live) -> Callable[[RequestRecord], bool]:
+def table_result(live: Live) -> Match:
     """In round 2, once everyone came to his table: the first table's hand result post."""
     return once(lambda: live.crowd.arrived(2), posted(lambda n: n.startswith("h.")))
+
+
+def post(key: str) -> Instant:
+    """The event's post ``key`` (``checkin.2``, ``pairings.1``, ``seat.1.1``,
+    ``standings.3``, ``end``: the podium)."""
+    return lambda live: posted(lambda n: n.startswith("t.") and n.split(".", 2)[2:] == [key])
+
+
+def mid_hand(number: int) -> Instant:
+    """In round ``number``, once everyone came to his table: the next edit of a message in a
+    table's thread (a move shown)."""
+
+    def instant(live: Live) -> Match:
+        def in_thread(r: RequestRecord) -> bool:
+            found = MESSAGE_PATH.match(r.path)
+            return edited(r) and found is not None and int(found.group(1)) != live.fake.channel_id
+
+        return once(lambda: live.crowd.arrived(number), in_thread)
+
+    return instant
+
+
+def checked_in(number: int, count: int) -> Instant:
+    """During round ``number``'s check-in: the answer "you are checked in" that makes
+    ``count`` of them (the check-ins are stored, and Discord shows the answers); the round's
+    pairings post if the check-in closes before (a very slow machine)."""
+
+    def instant(live: Live) -> Match:
+        pairings = posted(lambda n: n.endswith(f".pairings.{number}"))
+
+        def match(r: RequestRecord) -> bool:
+            if pairings(r):
+                live.events.append(f"round {number}'s check-in closed before {count} answers")
+                return True
+            if r.method != "POST" or not r.path.startswith("/webhooks/"):
+                return False
+            opened = [
+                m.id
+                for m in live.fake.public_messages()
+                if (c := CHECKIN_POST.match(m.content or "")) and int(c.group(1)) == number
+            ]
+            click = next((c for c in live.crowd.clicks if c.token in r.path), None)
+            if click is None or click.source_message_id not in opened:
+                return False
+            told = [c for c in live.crowd.told(CHECKED_IN) if c.source_message_id in opened]
+            return len(told) >= count
+
+        return match
+
+    return instant
+
+
+def last_match_over(number: int) -> Instant:
+    """The match-end post of round ``number``'s last table: every move of the round is
+    stored; the round is scored and the next check-in opened, or about to be."""
+
+    def instant(live: Live) -> Match:
+        async def match(r: RequestRecord) -> bool:
+            if not posted(lambda n: n.startswith("m."))(r):
+                return False
+            boards = [b for b in await live.boards(number) if b.table_id is not None]
+            tables = [await live.store.tables.get(b.table_id) for b in boards]  # type: ignore[arg-type]
+            nonce = str(r.json.get("nonce"))  # type: ignore[union-attr]
+            return any(nonce == f"m.{b.table_id}" for b in boards) and all(
+                t is not None and t.status != "running" for t in tables
+            )
+
+        return match
+
+    return instant
+
+
+# ------------------------------------------------------------------------------ disruptions
+
+
+@dataclass(frozen=True)
+class Kill:
+    """A SIGKILL at the first request ``instant`` accepts: ``before`` Discord applies it (it
+    never happens), or after (Discord applied it; the bot never learns it)."""
+
+    name: str
+    instant: Instant
+    before: bool = False
+
+
+def kills(*steps: Kill) -> Disruption:
+    """SIGKILL the bot's process at each step in turn; after each, a new process is started on
+    the same database and takes the dead one's lease. Each step's tripwire is laid before the
+    process it kills starts, so no instant is missed."""
+
+    async def disrupt(live: Live) -> None:
+        for step in steps:
+            wire = live.fake.tripwire(
+                step.instant(live), live.kill, before=step.before, name=step.name
+            )
+            if live.current.proc.returncode is not None:
+                await live.restart()
+            await until(live.fake, wire.fired.is_set, f"the kill {step.name}")
+            await live.current.proc.wait()
+            live.events.append(f"killed {live.current.name} {step.name}")
+        await live.restart()
+
+    return disrupt
 
 
 def kill_at(instant: Instant) -> Disruption:
     """SIGKILL the bot's process right after Discord applied the request of ``instant`` (the
     bot never learns it was); a new process is started on the same database and takes the dead
     one's lease."""
-
-    async def disrupt(live: Live) -> None:
-        victim = live.current
-        wire = live.fake.tripwire(instant(live), victim.kill, before=False, name="kill")
-        await asyncio.wait_for(wire.fired.wait(), 90)
-        await victim.proc.wait()
-        live.events.append(f"killed {victim.name}")
-        live.current = await live.procs.start("bot2", "0")
-
-    return disrupt
+    return kills(Kill("kill", instant))
 
 
 def move_at(instant: Instant) -> Disruption:
@@ -210,23 +427,21 @@ def move_at(instant: Instant) -> Disruption:
         wire = live.fake.tripwire(
             instant(live), lambda: first.proc.send_signal(signal.SIGSTOP), before=False, name="stop"
         )
-        await asyncio.wait_for(wire.fired.wait(), 90)
+        await until(live.fake, wire.fired.is_set, "the stop")
         live.events.append(f"stopped {first.name}")
         try:
             await live.procs.wait_ready(second)
         finally:
             first.proc.send_signal(signal.SIGCONT)
         live.current = second
-        await wait_logged(first, "disconnected (its lease is lost)")
+        await until(live.fake, lambda: logged(first, "disconnected (its lease is lost)"), "lost")
         assert first.proc.returncode is None  # alive, waiting for the lease
 
     return disrupt
 
 
-async def wait_logged(bot: BotProcess, text: str, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not bot.log.exists() or text not in bot.log.read_text(errors="replace"):
-            await asyncio.sleep(0.05)
+def logged(bot: BotProcess, text: str) -> bool:
+    return bot.log.exists() and text in bot.log.read_text(errors="replace")
 
 
 def event_of(custom_id: str | None) -> str:
@@ -235,8 +450,106 @@ def event_of(custom_id: str | None) -> str:
 
 
 async def slash(fake: FakeDiscord, user: FakeUser, command: str, **options: Any) -> str:
-    result = await fake.slash(user, fake.channel_id, f"domino tournament {command}", options)
+    result = await fake.slash(
+        user, fake.channel_id, f"domino tournament {command}", options, timeout=ANSWER
+    )
     return result.text()
+
+
+# ------------------------------------------------------------------------------ events
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An event to play: ``entrants`` people (``pairs``: pairs) of ids from ``base``, created
+    with ``options`` (rounds, system, playoff …) besides name, variant, format, one hand a
+    round and the longest grace."""
+
+    name: str
+    fmt: str
+    variant: str
+    entrants: int
+    base: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+async def open_event(fake: FakeDiscord, plan: Plan) -> tuple[list[FakeUser], list[FakeUser]]:
+    """Create the event and register its entrants: (everyone, one checker per entrant)."""
+    made = await slash(
+        fake,
+        fake.owner,
+        "create",
+        name=plan.name,
+        variant=plan.variant,
+        format=plan.fmt,
+        hands=1,
+        grace=GRACE,
+        **plan.options,
+    )
+    assert "open for registration" in made, made
+    size = plan.entrants * (2 if plan.fmt == "pairs" else 1)
+    people = [
+        fake.add_user(plan.base + i, f"u{plan.base + i}", f"Player {plan.base + i}")
+        for i in range(size)
+    ]
+    if plan.fmt == "pairs":
+        for i in range(0, size, 2):
+            await register_pair(fake, people[i], people[i + 1])
+        return people, people[::2]
+    for user in people:
+        assert "registered" in await slash(fake, user, "register")
+    return people, list(people)
+
+
+async def run_event(
+    fake: FakeDiscord,
+    procs: Cluster,
+    store: Store,
+    name: str,
+    crowd: Crowd,
+    disrupt: Disruption,
+    during: Callable[[Live], Awaitable[None]] | None = None,
+) -> Live:
+    """The host starts the event; ``during`` (once round 1 is paired) and ``disrupt`` run;
+    once the podium is posted the processes are stopped (nothing can come after); then every
+    public message is checked, and every check-in and arrival the bot acknowledged."""
+    live = Live(fake, procs, store, procs.processes[-1], name, crowd)
+    clicks = asyncio.create_task(crowd.run())
+    try:
+        assert "check-in is open" in await slash(fake, fake.owner, "start")
+        if during is not None:
+            await until(fake, lambda: titles(fake)[f"{name}: pairings of round 1"], "round 1")
+            await during(live)
+        await disrupt(live)
+        await until(fake, lambda: titles(fake)[f"{name}: the podium"], "the podium")
+        await until(fake, live.ended, "the podium's mark")
+        await procs.close()
+    except BaseException:
+        print(procs.logs(), *crowd.answers, *live.events, await describe(store, fake.guild_id),
+              sep="\n")
+        raise
+    finally:
+        clicks.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await clicks
+    try:
+        await check_posts(live)
+        await check_told(live)
+    except BaseException:
+        print(*live.events, await describe(store, fake.guild_id), sep="\n")
+        raise
+    return live
+
+
+async def play(
+    fake: FakeDiscord, procs: Cluster, store: Store, plan: Plan, disrupt: Disruption
+) -> Live:
+    """``plan``'s event from registration to the podium, ``disrupt`` striking from the host's
+    Start on, by people who check in and come to their tables (see :func:`run_event`)."""
+    await procs.start("bot1", "0")
+    _, checkers = await open_event(fake, plan)
+    crowd = Crowd(fake, checkers, wants_no_show=False)
+    return await run_event(fake, procs, store, plan.name, crowd, disrupt)
 
 
 async def play_event(
@@ -244,57 +557,28 @@ async def play_event(
 ) -> None:
     """A ``fmt`` ("individual": 9 people; "pairs": 10 pairs) event of three Swiss rounds to
     the podium, ``disrupt`` striking in round 2; then every public message is checked."""
-    host = fake.owner
-    first = await procs.start("bot1", "0")
-    name = "Nine" if fmt == "individual" else "Pairs"
-    made = await slash(
-        fake,
-        host,
-        "create",
-        name=name,
-        variant="partners",
-        format=fmt,
-        rounds=ROUNDS,
-        hands=1,
-        grace=GRACE,
-    )
-    assert "open for registration" in made, made
-    base = 7000 if fmt == "individual" else 7100
-    people = [fake.add_user(base + i, f"u{base + i}", f"Player {base + i}") for i in range(22)]
-    if fmt == "individual":
-        playing, leaver, late = people[:9], people[7], people[9]
-        for user in playing:
-            assert "registered" in await slash(fake, user, "register")
-        checkers, leaving = list(playing), {leaver.id}
-    else:
-        playing, leaver, late = people[:20], people[4], people[20]
-        for i in range(0, 20, 2):
-            await register_pair(fake, people[i], people[i + 1])
-        checkers, leaving = people[:20:2], {leaver.id, people[5].id}
+    await procs.start("bot1", "0")
+    individual = fmt == "individual"
+    name = "Nine" if individual else "Pairs"
+    plan = Plan(name, fmt, "partners", 9 if individual else 10, 7000 if individual else 7100,
+                {"rounds": ROUNDS})
+    people, checkers = await open_event(fake, plan)
+    extra = [fake.add_user(8000 + i, f"u{8000 + i}", f"Player {8000 + i}") for i in range(2)]
+    leaver, late = (people[7], extra[0]) if individual else (people[4], extra[0])
+    leaving = {leaver.id} if individual else {leaver.id, people[5].id}
     crowd = Crowd(fake, checkers, keep=leaving)
-    clicks = asyncio.create_task(crowd.run())
-    live = Live(fake, procs, store, first, name, crowd)
-    try:
-        assert "check-in is open" in await slash(fake, host, "start")
-        await fake.wait_for(lambda: titles(fake)[f"{name}: pairings of round 1"], timeout=30)
-        # During round 1: one entrant withdraws, one enters late (he plays from round 2).
+
+    async def during(live: Live) -> None:
+        """During round 1: one entrant withdraws, one enters late (he plays from round 2)."""
         assert "withdrawn" in await slash(fake, leaver, "withdraw")
         crowd.checkers.remove(leaver)
-        if fmt == "individual":
+        if individual:
             assert "from round 2" in await slash(fake, late, "register")
         else:
-            await register_pair(fake, late, people[21])
+            await register_pair(fake, late, extra[1])
         crowd.checkers.append(late)
-        await disrupt(live)
-        await fake.wait_for(lambda: titles(fake)[f"{name}: the podium"], timeout=120)
-        await asyncio.sleep(1.0)  # anything posted twice would come now
-    except BaseException:
-        print(procs.logs(), *crowd.answers, await describe(store, fake.guild_id), sep="\n")
-        raise
-    finally:
-        clicks.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await clicks
+
+    live = await run_event(fake, procs, store, name, crowd, disrupt, during)
     try:
         assert crowd.no_show is not None
         await check_event(live, fmt, no_show=crowd.no_show, leaver=leaver.id, late=late.id)
@@ -304,18 +588,18 @@ async def play_event(
 
 
 async def check_event(live: Live, fmt: str, *, no_show: int, leaver: int, late: int) -> None:
-    """The store's event and every public message: each post exactly once."""
-    fake, name = live.fake, live.name
+    """The no-show, the withdrawal and the late entrant as the store keeps them."""
     repo = TournamentRepo(live.store.db)
-    event = await repo.latest(fake.guild_id, fake.channel_id)
-    assert event is not None and event.name == name and event.status == "finished", event
+    event = await repo.latest(live.fake.guild_id, live.fake.channel_id)
+    assert event is not None and event.rounds == ROUNDS
     entries = {e.user_id: e for e in await repo.entries(event.id)}
     assert entries[leaver].status == "withdrawn"
     assert entries[late].joined_round == 2
     boards = await repo.boards(event.id)
     # The no-show never moved at his round-1 table: at the grace a computer took his seat
     # (individual) or his pair forfeited, unless the turn timer had played his seat to the
-    # table's end before (the clock runs fast); nobody else missed a round.
+    # table's end before (the clock runs fast). (Whoever else checked in or came to his table
+    # in time was told so, and :func:`check_told` holds the store to it.)
     (first,) = [b for b in boards if b.round == 1 and no_show in b.people]
     mark = "absent:" if fmt == "individual" else "forfeit"
     assert first.table_id is not None
@@ -324,32 +608,136 @@ async def check_event(live: Live, fmt: str, *, no_show: int, leaver: int, late: 
     rows = await live.store.actions.list(first.table_id)
     assert not [r for r in rows if r.seat in his and r.made_by in (None, "player")]
     assert mark in (first.how or "") or (first.how == "played" and rows), first
-    missed = [e.members for e in entries.values() if e.missed]
-    assert missed in ([], [next(e.members for e in entries.values() if no_show in e.members)])
     assert not [b for b in boards if b.round > 1 and leaver in b.people]
     assert [b for b in boards if b.round > 1 and late in b.people]
 
-    counted = titles(fake)
-    for number in range(1, ROUNDS + 1):
-        assert counted[f"{name}: pairings of round {number}"] == 1, counted
-        assert counted[f"{name}: standings after round {number}"] == 1, counted
-    assert counted[f"{name}: the podium"] == 1, counted
-    assert counted[f"Tournament: {name}"] == 1, counted
-    checkins = [m for m in fake.public_messages() if "check in now" in (m.content or "")]
-    assert len(checkins) == ROUNDS
+
+# ------------------------------------------------------------------------------ checks
+
+
+def as_of(state: EventState, number: int) -> EventState:
+    """The event as it stood when round ``number`` was done (what its standings post drew)."""
+    event = dataclasses.replace(state.event, round=number, status="running")
+    return dataclasses.replace(
+        state,
+        event=event,
+        rounds=tuple(r for r in state.rounds if r.number <= number),
+        boards=tuple(b for b in state.boards if b.round <= number),
+    )
+
+
+def only(fake: FakeDiscord, title: str) -> StoredMessage:
+    """The one public post of embed title ``title``."""
+    found = [m for m in fake.public_messages() if m.embeds and m.title() == title]
+    assert len(found) == 1, (title, len(found))
+    return found[0]
+
+
+def mentions(message: StoredMessage) -> list[int]:
+    return [int(u) for u in re.findall(r"<@(\d+)>", message.content or "")]
+
+
+async def check_posts(live: Live) -> None:
+    """The event is over, and each of its public posts was made exactly once with what the
+    store says: the announcement (in its final state), each round's check-in, pairings (the
+    seated people mentioned), seat posts and standings (their picture: the standings, or the
+    bracket of a knockout or a playoff, as far as that round), the podium with its picture;
+    nothing said twice anywhere, no message edited from a stale nonce, no unknown route."""
+    fake, store = live.fake, live.store
+    events = TournamentService(store, observer(live))
+    found = await events.repo.latest(fake.guild_id, fake.channel_id)
+    assert found is not None and found.status == "finished", found
+    state = await events.state(found.id)
+    name, locale = state.event.name, state.event.locale
+    numbers = [r.number for r in state.rounds]
+    assert numbers == list(range(1, state.event.round + 1)), numbers
+    assert all(r.status == "done" for r in state.rounds), state.rounds
+
+    embed, view = announcement(state)
+    shown = only(fake, f"Tournament: {name}")
+    assert shown.embeds[0]["description"] == embed.description and view is None
+    assert not shown.custom_ids()  # Register and Withdraw are gone
+    checkins = Counter(
+        int(m.group(1))
+        for p in fake.public_messages()
+        if (m := CHECKIN_POST.match(p.content or "")) and m.group(2) == name
+    )
+    assert checkins == Counter(numbers), checkins
     seats = Counter(
         (int(m.group(1)), int(m.group(2)))
         for p in fake.public_messages()
         if (m := SEAT_POST.match(p.content or ""))
     )
-    tables = {(b.round, b.board) for b in boards if b.table_id is not None}
-    assert set(seats) == tables and set(seats.values()) == {1}, seats
+    # Each table's seat post once; none only where nobody could come in time: the bot was
+    # down past the round's grace (minutes of the fast clock), and the seats were forfeited.
+    tables = {(b.round, b.board): b for b in state.boards if b.table_id is not None}
+    assert set(seats) <= set(tables) and set(seats.values()) <= {1}, seats
+    unseen = [b for key, b in tables.items() if key not in seats]
+    assert all((b.how or "").startswith("forfeit") or "absent:" in (b.how or "") for b in unseen)
+
+    for number in numbers:
+        then = as_of(state, number)
+        boards = then.boards_of(number)
+        paired = only(fake, f"{name}: pairings of round {number}")
+        assert paired.embeds[0]["description"] == pairings_embed(then, number).description
+        assert mentions(paired) == sorted({u for b in boards for u in b.people if u}), number
+        title = f"{name}: standings after round {number}"
+        after = only(fake, title)
+        assert after.embeds[0]["description"] == "\n".join(standings_lines(then, number))
+        results = "\n".join(board_result(locale, then, b) for b in boards)
+        assert after.embeds[0]["fields"][0]["value"] == results
+        assert after.attachments[0].data == picture(then, number, title), title
+
+    podium = only(fake, f"{name}: the podium")
+    places = state.places()
+    medals = [f"{MEDALS[p - 1]} {entry_name(state.entry(e), locale)}" for p, e in places if p <= 3]
+    assert podium.embeds[0]["description"] == "\n".join(medals)
+    lines = podium.embeds[0]["fields"][0]["value"].splitlines()
+    changes = await events.rating_changes(state)
+    for (place, entrant), line in zip(places[:LINES_SHOWN], lines, strict=False):
+        before, gained = changes[entrant]
+        assert line.startswith(f"{place}. {entry_name(state.entry(entrant), locale)}: "), line
+        assert f"rating {round(before)} → {round(gained)}" in line, (line, before, gained)
+    winners = [u for p, e in places if p == 1 for u in state.entry(e).members]  # type: ignore[union-attr]
+    assert sorted(mentions(podium)) == sorted(winners)
+    final = picture(state, None, f"{name}: final standings", final=True)
+    assert podium.attachments[0].data == final
+
     # Nothing said twice in any place: the tables' threads (hand results, the match end,
     # take-overs) as much as the event's channel.
     said = Counter((m.channel_id, m.text()) for m in fake.public_messages() if m.text())
     assert [k for k, n in said.items() if n > 1] == []
     assert not [r for r in fake.error_responses if r.error_code == 40060]
     assert not fake.unknown_routes
+
+
+async def check_told(live: Live) -> None:
+    """What the bot told a person is kept: whoever was answered "you are checked in" for a
+    round was paired in it (or got its bye); whoever was answered "you are at your table"
+    neither forfeited nor had his seat played by a computer for being away."""
+    events = TournamentService(live.store, observer(live))
+    found = await events.repo.latest(live.fake.guild_id, live.fake.channel_id)
+    assert found is not None
+    state = await events.state(found.id)
+    entry = {u: e.entry for e in state.entries for u in e.members}
+    for r in live.crowd.told(CHECKED_IN):
+        source = live.fake.message(r.source_message_id or 0)
+        number = int(CHECKIN_POST.match(source.content).group(1))  # type: ignore[union-attr]
+        if state.boards_of(number):  # (not when the event ended for want of a pairing)
+            seated = {e for b in state.boards_of(number) for side in b.sides for e in side}
+            assert entry[r.user.id] in seated, (r.user.id, number)
+    here: dict[int, set[int]] = {}
+    for r in live.crowd.told(AT_TABLE):
+        here.setdefault(int((r.name or "").rsplit(":", 1)[1]), set()).add(r.user.id)
+    tables = [t for t in state.results() if isinstance(t, TableResult)]
+    for number, people in here.items():
+        for user in people:
+            (b,) = [b for b in state.boards_of(number) if user in b.people]
+            (t,) = [t for t in tables if t.round == number and list(t.sides) == list(b.sides)]
+            k = 0 if entry[user] in t.sides[0] else 1
+            assert entry[user] not in t.absent, (user, b)
+            side = [u for u in b.people if u is not None and entry.get(u) in t.sides[k]]
+            assert not t.forfeited[k] or not set(side) <= people, (user, b)
 
 
 def observer(live: Live) -> TableService:

@@ -15,45 +15,23 @@ second takes the shard over, and the first, woken, posts nothing more.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot.settings import sqlite_url
 from bot.store import POSTGRES, SQLITE
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import watching
 from tests.tournament.live import (
-    LEASE_TTL,
-    Disruption,
-    fast_env,
     kill_at,
     mid_play,
     move_at,
     play_event,
+    processes,
     table_result,
+    url_of,
 )
 
 __all__ = ["fake_discord"]
-
-WHOLE_TEST = 240.0  # seconds: a hang fails with the processes' logs
-
-
-def url_of(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if backend == SQLITE:
-        return sqlite_url(tmp_path / "bot.sqlite3")
-    return str(request.getfixturevalue("postgres_databases").migrated())
-
-
-async def run(fake: FakeDiscord, url: str, tmp_path: Path, fmt: str, how: Disruption) -> None:
-    options: dict[str, Any] = {
-        "shard_count": 1,
-        "lease_ttl": LEASE_TTL,
-        "env": fast_env(),
-    }
-    async with watching(fake, url, tmp_path, timeout=WHOLE_TEST, **options) as watch:
-        await play_event(fake, watch.procs, watch.store, fmt, how)
 
 
 @pytest.mark.parametrize(("fmt", "backend"), [("individual", SQLITE), ("pairs", POSTGRES)])
@@ -65,11 +43,14 @@ async def test_a_kill_in_the_middle_of_a_round(
     backend: str,
 ) -> None:
     how = kill_at(table_result if fmt == "pairs" else mid_play)
-    await run(fake_discord, url_of(backend, request, tmp_path), tmp_path, fmt, how)
+    url = url_of(backend, request, tmp_path)
+    async with processes(fake_discord, url, tmp_path) as watch:
+        await play_event(fake_discord, watch.procs, watch.store, fmt, how)
 
 
 async def test_the_shard_moves_to_another_process_mid_event(
     fake_discord: FakeDiscord, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     url = url_of(POSTGRES, request, tmp_path)
-    await run(fake_discord, url, tmp_path, "individual", move_at(mid_play))
+    async with processes(fake_discord, url, tmp_path) as watch:
+        await play_event(fake_discord, watch.procs, watch.store, "individual", move_at(mid_play))
