@@ -356,6 +356,23 @@ def checked_in(number: int, count: int) -> Instant:
     return instant
 
 
+def at_table(number: int) -> Instant:
+    """Within round ``number``'s grace: the first answer "you are at your table" (the arrival
+    is stored, and Discord shows the answer)."""
+
+    def instant(live: Live) -> Match:
+        def match(r: RequestRecord) -> bool:
+            said = r.json.get("content") if isinstance(r.json, dict) else None
+            if r.method != "POST" or not r.path.startswith("/webhooks/") or said != AT_TABLE:
+                return False
+            click = next((c for c in live.crowd.clicks if c.token in r.path), None)
+            return click is not None and (click.name or "").endswith(f":{number}")
+
+        return match
+
+    return instant
+
+
 def last_match_over(number: int) -> Instant:
     """The match-end post of round ``number``'s last table: every move of the round is
     stored; the round is scored and the next check-in opened, or about to be."""

@@ -1,7 +1,7 @@
 """SIGKILLs of real bot processes at the instants of an event's life, in every format and
 system on both backends: nothing is lost, nothing posted twice.
 
-Each case is a small event (3 to 5 entrants, one hand a round) played to the podium by people
+Each case is a small event (3 to 6 entrants, one hand a round) played to the podium by people
 who check in and come to their tables through the fake Discord (``tests/tournament/live.py``),
 while the fake Discord kills the bot's process at two instants in turn; each time a new
 process takes the shard over and goes on from the store. "After" a request: Discord applied
@@ -19,7 +19,9 @@ it (a post exists, an answer shows) and the bot never learnt it; "before": it ne
 - pairs, knockout, PostgreSQL: before the first table's seat post; before the podium post
   (the bracket picture);
 - one against one, knockout, SQLite: after round 1's last "you are checked in"; before the
-  final's match-end post.
+  final's match-end post;
+- individual, knockout, PostgreSQL: after round 1's first "you are at your table" (within the
+  grace); after the standings post of round 1 (the bracket picture).
 
 Every public post (announcement, check-ins, pairings, seat posts, standings with their
 picture, the podium with its picture) is checked once and equal to what the store says
@@ -39,6 +41,7 @@ from tests.fakediscord.plugin import fake_discord
 from tests.tournament.live import (
     Kill,
     Plan,
+    at_table,
     checked_in,
     kills,
     last_match_over,
@@ -96,6 +99,12 @@ CASES = [
         SQLITE,
         [Kill("check-in", checked_in(1, 3)), Kill("final", last_match_over(2), before=True)],
         id="single-knockout-sqlite",
+    ),
+    pytest.param(
+        Plan("Ring", "individual", "partners", 6, 9600, {"system": "knockout"}),
+        POSTGRES,
+        [Kill("arrival", at_table(1)), Kill("bracket", post("standings.1"))],
+        id="individual-knockout-postgres",
     ),
 ]
 
