@@ -111,8 +111,8 @@ def tile_face(first: int, second: int, long: int, vertical: bool, highlight: boo
         )
     short = long // 2
     img = Image.new("RGBA", (short, long))
-    img.paste(_half(first, True, long, highlight, face), (0, 0))
-    img.paste(_half(second, False, long, highlight, face), (0, short))
+    img.paste(tile_half(first, True, long, highlight, face), (0, 0))
+    img.paste(tile_half(second, False, long, highlight, face), (0, short))
     return img
 
 
@@ -136,7 +136,7 @@ def _blank(long: int, highlight: bool, face: tuple[int, int, int]) -> Image.Imag
 
 
 @lru_cache(maxsize=1024)
-def _half(n: int, top: bool, long: int, highlight: bool, face: tuple[int, int, int]
+def tile_half(n: int, top: bool, long: int, highlight: bool, face: tuple[int, int, int]
           ) -> Image.Image:
     """The top (or bottom) part of an upright tile with ``n`` on it: its first ``long // 2``
     rows (or the rest). Each pixel is the mean of its own :data:`_SUPER` × :data:`_SUPER`,

@@ -23,6 +23,7 @@ from render.sprites import (
     FELT_DARK,
     HIGHLIGHT,
     INK,
+    IVORY,
     MUTED,
     TEAM_COLOURS,
     WHITE,
@@ -36,6 +37,7 @@ from render.sprites import (
     text_width,
     tile_back,
     tile_face,
+    tile_half,
 )
 
 WIDTH, HEIGHT = 1024, 960
@@ -233,7 +235,8 @@ class Canvas:
 
 def _tile_on_felt(first: int, second: int, long: int, vertical: bool,
                   highlight: bool) -> Image.Image:
-    """A tile of the line on the felt; ``b|a`` is ``a|b`` turned half round (its pips too)."""
+    """A tile of the line on the felt; ``b|a`` is ``a|b`` turned half round (its pips too).
+    Its sprite is made from the halves (:func:`sprite`): the same pixels, on the palette."""
     if first > second:
         return _tile_on_felt(second, first, long, vertical, highlight).transpose(
             Image.Transpose.ROTATE_180)
@@ -269,7 +272,7 @@ def _pointer() -> Image.Image:
 
 _MAKERS: dict[str, Callable[..., Image.Image]] = {
     "text": text_sprite, "chip": chip, "backs": _backs, "badge": end_badge,
-    "tile": _tile_on_felt, "outline": _outline, "pointer": _pointer,
+    "outline": _outline, "pointer": _pointer,
 }
 
 
@@ -337,6 +340,16 @@ class Sprite:
             core.paste(self._core, box, self._mask)  # type: ignore[attr-defined]
 
 
+@lru_cache(maxsize=2048)
+def _half_on_palette(n: int, top: bool, long: int, highlight: bool) -> Image.Image:
+    """The top (or bottom) part of an upright tile with ``n`` on it, on the felt, on the
+    palette (see :func:`render.sprites.tile_half`)."""
+    half = tile_half(n, top, long, highlight, IVORY)
+    img = Image.new("RGB", half.size, FELT)
+    img.paste(half, (0, 0), half)
+    return _quantize(img)
+
+
 #: How a tile's sprite is turned from the upright one with its smaller number on top, by
 #: (its first number is the larger, it stands upright); see :func:`_tile_on_felt`.
 _TURNS = {(True, True): Image.Transpose.ROTATE_180, (False, False): Image.Transpose.ROTATE_90,
@@ -349,10 +362,21 @@ def sprite(key: Key) -> Sprite:
     kind, *args = key
     if kind == "text":
         return Sprite(_text_on_palette(*args), None)
-    if kind == "tile" and (args[0] > args[1] or not args[3]):  # a turn of the upright a|b
+    if kind == "tile":
         first, second, long, vertical, highlight = args
-        upright = sprite(("tile", min(first, second), max(first, second), long, True, highlight))
-        return Sprite(upright.image.transpose(_TURNS[first > second, vertical]), None)
+        if first > second or not vertical:  # a turn of the upright a|b
+            upright = sprite(("tile", min(first, second), max(first, second), long, True,
+                              highlight))
+            return Sprite(upright.image.transpose(_TURNS[first > second, vertical]), None)
+        # Each pixel of a tile on the felt, and its colour on the palette, comes from the
+        # pixel of the tile's half alone: the halves are put on the palette once.
+        img = Image.new("P", (long // 2, long))
+        img.putpalette(_palette_bytes())
+        img.im.paste(_half_on_palette(first, True, long, highlight).im, (0, 0, long // 2,
+                                                                          long // 2))
+        img.im.paste(_half_on_palette(second, False, long, highlight).im,
+                     (0, long // 2, long // 2, long))
+        return Sprite(img, None)
     img = _MAKERS[str(kind)](*args)
     mask = None
     if img.mode == "RGBA":
