@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.records.store import RecordsRepo
 from bot.server_settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
@@ -36,6 +37,8 @@ async def test_the_page_of_an_event_with_a_playoff(
         await play_round(events, tables, clock, event.id, skip=outsiders)
     state = await events.state(event.id)
     assert state.event.status == "finished"
+    for e in state.entries:  # the pages name people by the global names the records hold
+        await RecordsRepo(store.db).put_player(e.user_id, e.name, "human", now=1.0)
     app = create_app(Reader(database_url, fresh=0), rate_limit=0)
     async with TestClient(TestServer(app)) as client:
         page = await text(client, f"/s/{GUILD}/t/{event.id}")
