@@ -366,15 +366,15 @@ def serve_probed(out: Path) -> int:
                 "db": found[0], "statements": found[1], "render": found[2],
             })
 
-    collecting = [0.0]
+    collecting = [0.0, 0.0]
 
     def collected(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            collecting[0] = time.perf_counter()
+            collecting[:] = [time.perf_counter(), time.thread_time()]
         else:
             took = time.perf_counter() - collecting[0]
             events.append({"e": "gc", "t": time.monotonic() - took, "took": took,
-                           "gen": info["generation"]})
+                           "cpu": time.thread_time() - collecting[1], "gen": info["generation"]})
 
     gc.callbacks.append(collected)
 
@@ -390,6 +390,8 @@ def serve_probed(out: Path) -> int:
         task = asyncio.ensure_future(stalls())
         yield
         task.cancel()
+        events.append({"e": "heap", "t": time.monotonic(), "frozen": gc.get_freeze_count(),
+                       "tracked": len(gc.get_objects())})
         out.write_text("".join(json.dumps(e) + "\n" for e in events))
 
     create = pages.create_app
@@ -409,7 +411,7 @@ def explain(sent: list[Sent], events: list[dict[str, Any]]) -> list[str]:
     if not sent:
         return []
     begin, end = min(s.due for s in sent), max(s.done for s in sent)
-    inside = [e for e in events if begin - 1 <= e["t"] <= end]
+    inside = [e for e in events if begin <= e["t"] <= end]
     handled: dict[str, list[dict[str, Any]]] = {}
     for e in inside:
         if e["e"] == "req":
@@ -447,10 +449,12 @@ def explain(sent: list[Sent], events: list[dict[str, Any]]) -> list[str]:
     gcs = [e for e in inside if e["e"] == "gc"]
     for gen in (0, 1, 2):
         took = sorted(e["took"] * 1000 for e in gcs if e["gen"] == gen)
+        cpu = sorted(e.get("cpu", e["took"]) * 1000 for e in gcs if e["gen"] == gen)
         if took:
             lines.append(
                 f"gc gen {gen}: {len(took)} collections, median {statistics.median(took):.1f} ms,"
-                f" max {took[-1]:.1f} ms"
+                f" max {took[-1]:.1f} ms (its CPU: median {statistics.median(cpu):.1f} ms,"
+                f" max {cpu[-1]:.1f} ms)"
             )
     stalls = sorted(e["took"] * 1000 for e in inside if e["e"] == "stall")
     if stalls:
@@ -466,6 +470,10 @@ def explain(sent: list[Sent], events: list[dict[str, Any]]) -> list[str]:
         lines.append("read again (kept answers): " + ", ".join(
             f"{k} {len(t)} times, at most {max(t):.1f} ms" for k, t in sorted(kept.items())
         ))
+    for e in events:
+        if e["e"] == "heap":
+            lines.append(f"objects the garbage collector walks at the end: {e['tracked']:,}"
+                         f" (frozen at start-up: {e['frozen']:,})")
     slow = [s for s in sent if s.ms > TARGET_MS]
     if slow:
         # when the slow ones happened: bunched (something stalled) or spread out
