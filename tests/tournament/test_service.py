@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import AlreadySeated, InvalidOptions, NotHost, ServiceError, WrongStatus
+from bot.store.repositories import DeadlineRow
 from bot.tables.service import TableService
 from bot.tournaments.service import TournamentService
 from tests.bot.helpers import FakeClock
@@ -357,3 +358,36 @@ async def test_individual_knockout_no_show_is_replaced_and_never_goes_through(
     won = [e for e in match.teams[match.winning_side] if e is not None]
     assert set(tree.champions) == set(won) - {gone.entry}
     assert gone.entry not in {e for p, e in state.places() if p == 1}
+
+
+@pytest.mark.parametrize(("variant", "fmt", "people"), [("partners", "individual", 4),
+                                                         ("draw", "single", 2)])
+async def test_a_grace_run_again_counts_a_missed_round_once(
+    events: TournamentService, tables: TableService, clock: FakeClock,
+    variant: str, fmt: str, people: int,
+) -> None:
+    """A grace handled again (a kill before its deadline was dropped) finds the board's mark,
+    written with the missed round in one transaction, and counts nothing twice."""
+    event = await events.create(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Twice", variant=variant,
+        format=fmt, hands=1, rounds=2, grace=60,
+    )
+    for u in range(100, 100 + people):
+        await events.register(event.id, u, f"P{u}")
+    await events.start(event.id, HOST)
+    for u in range(100, 100 + people):
+        await events.check_in(event.id, u)
+    await run(tables, clock, events.checkin_before)
+    state = await events.state(event.id)
+    (board,) = state.boards_of(1)
+    for user in board.people:
+        if user != 100:
+            await events.here(event.id, 1, user)  # type: ignore[arg-type]
+    await run(tables, clock, 61)
+    entry = (await events.state(event.id)).entry_of(100)
+    assert entry is not None and entry.missed == 1
+    state = await events.state(event.id)
+    if state.event.round == 1:  # the round is still on: run the grace once more
+        await events._on_grace(DeadlineRow(-event.id, "t.grace", clock.now, 1))
+    entry = (await events.state(event.id)).entry_of(100)
+    assert entry is not None and entry.missed == 1 and entry.status == "active"
