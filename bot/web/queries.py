@@ -9,6 +9,7 @@ writes: SQLite is opened with ``mode=ro`` and ``query_only``, PostgreSQL session
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 import time
@@ -80,9 +81,23 @@ async def open_read_only(url: str) -> Store:
 async def _open_sqlite(path: Path) -> ReadOnlySqlite:
     if not path.is_file():
         raise DatabaseUnavailable(f"there is no SQLite database at {path}")
+    conn = _connect(path)
+    try:
+        aside = _connect(path, thread=True)
+    except BaseException:
+        conn.close()
+        raise
+    return ReadOnlySqlite(conn, path, aside)
+
+
+def _connect(path: Path, *, thread: bool = False) -> sqlite3.Connection:
+    """A read-only connection (``thread``: used from a worker thread)."""
     try:
         conn = sqlite3.connect(
-            f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None
+            f"file:{quote(str(path.resolve()))}?mode=ro",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=not thread,
         )
     except sqlite3.Error as exc:
         raise DatabaseUnavailable(f"cannot open the SQLite database {path}: {exc}") from exc
@@ -94,7 +109,7 @@ async def _open_sqlite(path: Path) -> ReadOnlySqlite:
     except BaseException:
         conn.close()
         raise
-    return ReadOnlySqlite(conn, path)
+    return conn
 
 
 #: How long a statement of the pages may run before it is interrupted (a 503 page), and how
@@ -142,6 +157,9 @@ class _InlineDb:
         return row
 
     async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._fetchval(sql, params)
+
+    def _fetchval(self, sql: str, params: Sequence[Any]) -> Any:
         row = self._run(sql, params).fetchone()
         return None if row is None else row[0]
 
@@ -154,17 +172,45 @@ class _InlineDb:
             await self.execute(sql, params)
 
 
+class _AsideDb(_InlineDb):
+    """Statements that may take longer than a page's few rows (a big board's length), on a
+    connection of their own, one at a time in a worker thread: SQLite lets go of the
+    interpreter's lock while it works, so the event loop keeps serving the other pages."""
+
+    __slots__ = ("_one",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__(conn)
+        self._one = asyncio.Lock()
+
+    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._one:
+            return await asyncio.to_thread(super()._fetchval, sql, params)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async with self._one:
+            row: Row | None = await asyncio.to_thread(lambda: self._run(sql, params).fetchone())
+            return row
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._one:
+            return await asyncio.to_thread(lambda: self._run(sql, params).fetchall())
+
+
 class ReadOnlySqlite:
     """A SQLite database opened read-only (``mode=ro``, ``query_only``) for the pages, its
-    statements run on the event loop's thread (:class:`_InlineDb`)."""
+    statements run on the event loop's thread (:class:`_InlineDb`), the longer ones on a
+    second connection in a worker thread (``aside``, :class:`_AsideDb`)."""
 
     dialect = SQLITE
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, aside: sqlite3.Connection) -> None:
         self._conn = conn
+        self._aside = aside
         self.path = path
         self.url = f"sqlite:///{path.as_posix()}"
         self.db: Db = _InlineDb(conn)
+        self.aside: Db = _AsideDb(aside)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Db]:
@@ -196,6 +242,8 @@ class ReadOnlySqlite:
             cursor.close()
 
     async def close(self) -> None:
+        async with self.aside._one:  # type: ignore[attr-defined]
+            self._aside.close()
         self._conn.close()
 
 

@@ -152,16 +152,18 @@ def _retrieved(reading: asyncio.Future[Any]) -> None:
 
 class _KeptRepo(RecordsRepo):
     """The records' repository, with leaderboards' lengths kept a few seconds (counting a big
-    server's lines costs more than reading a page of them)."""
+    server's lines costs more than reading a page of them) and counted ``aside`` (off the
+    event loop, where the database offers it)."""
 
-    __slots__ = ("_kept",)
+    __slots__ = ("_aside", "_kept")
 
-    def __init__(self, db: Any, kept: _Kept) -> None:
+    def __init__(self, db: Any, kept: _Kept, aside: Any = None) -> None:
         super().__init__(db)
         self._kept = kept
+        self._aside = RecordsRepo(db if aside is None else aside)
 
     async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
-        count = super().leaderboard_size
+        count = self._aside.leaderboard_size
         found = await self._kept.get(
             ("size", scope, bucket, by), lambda: count(scope, bucket, by)
         )
@@ -175,7 +177,7 @@ class _Records(Records):
 
     @property
     def repo(self) -> RecordsRepo:
-        return _KeptRepo(self.store.db, self._kept)
+        return _KeptRepo(self.store.db, self._kept, getattr(self.store.driver, "aside", None))
 
 
 class Reader:
