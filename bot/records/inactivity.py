@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from bot.records.inactivity_store import InactivityRepo
 from bot.records.rating import ordinal
+from bot.records.store import RecordsRepo
 from bot.store import Store
 from bot.store.connection import Db
 
@@ -81,6 +82,7 @@ class Inactivity:
             await InactivityRepo(tx.db).set_idle_weeks(guild_id, weeks)
         cutoff = self.clock() - WEEK * (DEFAULT_IDLE_WEEKS if weeks is None else weeks)
         async with self.store.transaction() as tx:
+            await RecordsRepo(tx.db).lock()
             await InactivityRepo(tx.db).hide_idle(cutoff, [guild_id], others=False)
 
     async def idle_count(self, scope: int, bucket: str, by: str) -> int:
@@ -92,6 +94,7 @@ class Inactivity:
         now = self.clock()
         custom = await self.repo.idle_weeks()
         async with self.store.transaction() as tx:
+            await RecordsRepo(tx.db).lock()
             repo = InactivityRepo(tx.db)
             for guild_id, weeks in custom.items():
                 await repo.hide_idle(now - weeks * WEEK, [guild_id], others=False)
@@ -103,6 +106,7 @@ class Inactivity:
             if not rows:
                 return changed
             async with self.store.transaction() as tx:
+                await RecordsRepo(tx.db).lock()
                 repo = InactivityRepo(tx.db)
                 for player_id, family, mu, sigma, updated_at, weeks_then, decay_at in rows:
                     weeks = idle_weeks(updated_at, now)

@@ -102,11 +102,11 @@ class InactivityRepo:
         )
 
     async def idle_count(self, scope: int, bucket: str, by: str) -> int:
-        """How many lines of a board are left off for inactivity."""
-        extra = " AND rating IS NOT NULL" if by == "rating" else ""
+        """How many people's lines of a board are left off for inactivity (kept by the
+        database as it writes them: one row, ``record_board_sizes``)."""
         value = await self._db.fetchval(
-            f"SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = {IDLE}"
-            + extra,
+            f"SELECT {'idle_rated' if by == 'rating' else 'idle'} FROM record_board_sizes"
+            " WHERE scope = ? AND bucket = ?",
             (scope, bucket),
         )
         return int(value or 0)

@@ -351,7 +351,9 @@ class Records(TableObserver):
     async def set_privacy(self, user_id: int, scope: int, hidden: bool) -> None:
         """Leave (``hidden``) or rejoin the leaderboards of ``scope`` (0: global, else a guild)."""
         async with self.store.transaction() as tx:
-            await RecordsRepo(tx.db).set_hidden(user_id, scope, hidden, now=self.clock())
+            repo = RecordsRepo(tx.db)
+            await repo.lock()
+            await repo.set_hidden(user_id, scope, hidden, now=self.clock())
 
     async def hidden_scopes(self, user_id: int) -> set[int]:
         """The scopes whose leaderboards ``user_id`` left."""
@@ -404,6 +406,7 @@ class Records(TableObserver):
         dropped = await self.repo.departed_before(self.clock() - grace)
         for guild_id in dropped:
             async with self.store.transaction() as tx:
+                await RecordsRepo(tx.db).lock()
                 await RecordsRepo(tx.db).drop_guild(guild_id)
                 await PeriodRepo(tx.db).drop_guild(guild_id)
                 await SeasonRepo(tx.db).drop_guild(guild_id)

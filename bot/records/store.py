@@ -162,8 +162,11 @@ class RecordsRepo:
         """Make this transaction the only one writing records until it ends.
 
         Call it first. Recording reads ratings, then writes them: two processes recording at
-        once must not both start from the same ratings. SQLite lets one writer in at a time
-        already; PostgreSQL takes an advisory lock released with the transaction.
+        once must not both start from the same ratings. Every writer of the summary lines
+        takes it too: the boards' sizes they keep (``record_board_sizes``) are shared rows,
+        and two writers updating them in different orders would deadlock. SQLite lets one
+        writer in at a time already; PostgreSQL takes an advisory lock released with the
+        transaction.
         """
         if self._db.dialect == POSTGRES:
             await self._db.execute("SELECT pg_advisory_xact_lock(?)", (RECORDS_LOCK,))
@@ -417,13 +420,11 @@ class RecordsRepo:
         return [_stat(r) for r in rows]
 
     async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
-        """How many visible lines a leaderboard has."""
-        extra = " AND rating IS NOT NULL" if by == "rating" else ""
-        # (``+player_id``: counted on the board's narrow index, not on a range of the wide
-        # primary key's rows, which SQLite would otherwise pick for ``player_id > 0``)
+        """How many visible lines a leaderboard has (kept by the database as it writes them:
+        one row, ``record_board_sizes``)."""
         row = await self._db.fetchone(
-            "SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
-            " AND +player_id > 0" + extra,
+            f"SELECT {'listed_rated' if by == 'rating' else 'listed'} FROM record_board_sizes"
+            " WHERE scope = ? AND bucket = ?",
             (scope, bucket),
         )
         return 0 if row is None else int(row[0])

@@ -18,6 +18,7 @@ from bot.store.connection import POSTGRES, SQLITE, Driver
 
 __all__ = [
     "DIALECTS",
+    "KEPT_BY_TRIGGERS",
     "TableShape",
     "apply_migrations",
     "describe",
@@ -29,6 +30,9 @@ __all__ = [
 DIALECTS = (SQLITE, POSTGRES)
 MIGRATION_LOCK = 0x646F6D696E6F  # advisory lock key while a process migrates ("domino")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+#: Tables the database fills itself, by triggers, from the rows of others (each a function of
+#: them): a copy of the database writes the others' rows and lets the triggers fill these.
+KEPT_BY_TRIGGERS = frozenset({"record_board_sizes"})
 
 
 def migrations(dialect: str = SQLITE) -> list[tuple[int, str, str]]:

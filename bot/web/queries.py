@@ -9,7 +9,6 @@ writes: SQLite is opened with ``mode=ro`` and ``query_only``, PostgreSQL session
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import sqlite3
 import time
@@ -26,7 +25,7 @@ from bot.store.schema import schema_version
 
 __all__ = ["WEB_SCHEMA", "WebRepo", "WebServer", "open_read_only", "read_only_url"]
 
-WEB_SCHEMA = 711  # the first migration the pages need (which places and events are public)
+WEB_SCHEMA = 821  # the last migration the pages need (the boards' sizes, kept by the database)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -81,23 +80,14 @@ async def open_read_only(url: str) -> Store:
 async def _open_sqlite(path: Path) -> ReadOnlySqlite:
     if not path.is_file():
         raise DatabaseUnavailable(f"there is no SQLite database at {path}")
-    conn = _connect(path)
-    try:
-        aside = _connect(path, thread=True)
-    except BaseException:
-        conn.close()
-        raise
-    return ReadOnlySqlite(conn, path, aside)
+    return ReadOnlySqlite(_connect(path), path)
 
 
-def _connect(path: Path, *, thread: bool = False) -> sqlite3.Connection:
-    """A read-only connection (``thread``: used from a worker thread)."""
+def _connect(path: Path) -> sqlite3.Connection:
+    """A read-only connection."""
     try:
         conn = sqlite3.connect(
-            f"file:{quote(str(path.resolve()))}?mode=ro",
-            uri=True,
-            isolation_level=None,
-            check_same_thread=not thread,
+            f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None
         )
     except sqlite3.Error as exc:
         raise DatabaseUnavailable(f"cannot open the SQLite database {path}: {exc}") from exc
@@ -172,45 +162,17 @@ class _InlineDb:
             await self.execute(sql, params)
 
 
-class _AsideDb(_InlineDb):
-    """Statements that may take longer than a page's few rows (a big board's length), on a
-    connection of their own, one at a time in a worker thread: SQLite lets go of the
-    interpreter's lock while it works, so the event loop keeps serving the other pages."""
-
-    __slots__ = ("_one",)
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        super().__init__(conn)
-        self._one = asyncio.Lock()
-
-    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._one:
-            return await asyncio.to_thread(super()._fetchval, sql, params)
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self._one:
-            row: Row | None = await asyncio.to_thread(lambda: self._run(sql, params).fetchone())
-            return row
-
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self._one:
-            return await asyncio.to_thread(lambda: self._run(sql, params).fetchall())
-
-
 class ReadOnlySqlite:
     """A SQLite database opened read-only (``mode=ro``, ``query_only``) for the pages, its
-    statements run on the event loop's thread (:class:`_InlineDb`), the longer ones on a
-    second connection in a worker thread (``aside``, :class:`_AsideDb`)."""
+    statements run on the event loop's thread (:class:`_InlineDb`)."""
 
     dialect = SQLITE
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, aside: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self._conn = conn
-        self._aside = aside
         self.path = path
         self.url = f"sqlite:///{path.as_posix()}"
         self.db: Db = _InlineDb(conn)
-        self.aside: Db = _AsideDb(aside)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Db]:
@@ -242,8 +204,6 @@ class ReadOnlySqlite:
             cursor.close()
 
     async def close(self) -> None:
-        async with self.aside._one:  # type: ignore[attr-defined]
-            self._aside.close()
         self._conn.close()
 
 

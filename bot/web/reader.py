@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = 1.0  # seconds before a database that failed to open is tried again
 REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
-FRESH = 5.0  # seconds a server's recent matches (not their names) and a board's length are kept
+FRESH = 5.0  # seconds a server's recent matches (not their names) are kept
 HISTORY = 15  # matches on a player's page
 TOURNAMENTS = 10  # tournaments on a server's page
 
@@ -96,10 +96,10 @@ with contextlib.suppress(ImportError):
 
 
 class _Kept:
-    """Answers the pages of one server share (its recent matches, a board's length), never a
-    name. One is read again once ``fresh`` seconds old, and meanwhile still served, up to
-    ``fresh`` seconds more, so that no reader waits for it; readers who find none (or one too
-    old) wait together for one reading of it."""
+    """Answers the pages of one server share (its recent matches), never a name. One is read
+    again once ``fresh`` seconds old, and meanwhile still served, up to ``fresh`` seconds
+    more, so that no reader waits for it; readers who find none (or one too old) wait
+    together for one reading of it."""
 
     def __init__(
         self, clock: Callable[[], float], fresh: float, timeout: float, size: int = 4096
@@ -148,36 +148,6 @@ def _retrieved(reading: asyncio.Future[Any]) -> None:
     """A reading nobody waited for (a renewal) that failed: the next reader tries again."""
     if not reading.cancelled():
         reading.exception()
-
-
-class _KeptRepo(RecordsRepo):
-    """The records' repository, with leaderboards' lengths kept a few seconds (counting a big
-    server's lines costs more than reading a page of them) and counted ``aside`` (off the
-    event loop, where the database offers it)."""
-
-    __slots__ = ("_aside", "_kept")
-
-    def __init__(self, db: Any, kept: _Kept, aside: Any = None) -> None:
-        super().__init__(db)
-        self._kept = kept
-        self._aside = RecordsRepo(db if aside is None else aside)
-
-    async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
-        count = self._aside.leaderboard_size
-        found = await self._kept.get(
-            ("size", scope, bucket, by), lambda: count(scope, bucket, by)
-        )
-        return int(found)
-
-
-class _Records(Records):
-    def __init__(self, store: Store, kept: _Kept) -> None:
-        super().__init__(store)
-        self._kept = kept
-
-    @property
-    def repo(self) -> RecordsRepo:
-        return _KeptRepo(self.store.db, self._kept, getattr(self.store.driver, "aside", None))
 
 
 class Reader:
@@ -250,7 +220,7 @@ class Reader:
         self, guild_id: int, bucket: str, by: str, page: int, per_page: int
     ) -> LeaderboardPage:
         async with self.reading() as store:
-            return await _Records(store, self._kept).leaderboard(
+            return await Records(store).leaderboard(
                 scope=guild_id, bucket=bucket, by=by, page=page, per_page=per_page
             )
 

@@ -1,16 +1,13 @@
-"""The answers the pages keep a few seconds (a server's recent matches, a board's length):
+"""The answers the pages keep a few seconds (a server's recent matches):
 one reading for many readers, the last answer served while it is read again, never older than
 twice its time, and a failed reading tried again by the next reader."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
 
-from bot.web import queries
 from bot.web.reader import _Kept
 from tests.bot.helpers import FakeClock
 
@@ -81,38 +78,3 @@ async def test_nothing_is_kept_without_a_time() -> None:
     source, kept = Source(), _Kept(FakeClock(), 0.0, 5.0)
     assert [await kept.get("k", source.read) for _ in range(3)] == [1, 2, 3]
 
-
-async def test_a_long_count_runs_aside_while_the_event_loop_serves_the_others(
-    tmp_path: Path,
-) -> None:
-    """A page's few rows are read on the event loop's thread; a longer statement (a big
-    board's length) runs aside, in a worker thread on its own connection, and the loop goes
-    on meanwhile."""
-    path = tmp_path / "bot.sqlite3"
-    sqlite3.connect(path).close()
-    driver = await queries._open_sqlite(path)
-    count = (
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000)"
-        " SELECT count(*) FROM n"
-    )
-    ticks = 0
-
-    async def ticking() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.005)
-            ticks += 1
-
-    ticker = asyncio.ensure_future(ticking())
-    try:
-        await asyncio.sleep(0.02)
-        ticks = 0
-        assert await driver.db.fetchval(count) == 2000000
-        inline = ticks
-        ticks = 0
-        assert await driver.aside.fetchval(count) == 2000000
-        aside = ticks
-    finally:
-        ticker.cancel()
-        await driver.close()
-    assert inline == 0 and aside >= 3, (inline, aside)

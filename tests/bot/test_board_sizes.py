@@ -1,0 +1,236 @@
+"""The all-time boards' sizes the database keeps as it writes the summary lines
+(``record_board_sizes``) are exactly what a plain count gives, after any writes of the real
+writers (matches, leaving and rejoining boards, idle weeks and the inactivity sweep,
+forget-me, a server's data dropped), on both backends; the migration counts the lines
+written before it alike; a copy of the database has the same sizes."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from bot.copydb import copy_database
+from bot.records.inactivity import WEEK, Inactivity
+from bot.records.record import ALL, GLOBAL
+from bot.records.service import Records
+from bot.settings import sqlite_url
+from bot.store import POSTGRES, Store
+from bot.store.schema import migrations
+from tests.bot.helpers import FakeClock
+from tests.bot.test_records_support import computer, hand, human, make_record
+
+GUILDS = (71, 72)
+PEOPLE = range(1, 7)
+_tables = itertools.count(1)
+
+_duel = st.tuples(
+    st.just("duel"),
+    st.sampled_from(PEOPLE),
+    st.sampled_from([*PEOPLE, None]),  # None: a computer
+    st.sampled_from([*GUILDS, None]),
+    st.sampled_from(("draw", "two")),
+    st.booleans(),  # rated (False: a practice match, no figures)
+)
+_privacy = st.tuples(
+    st.just("privacy"), st.sampled_from(PEOPLE), st.sampled_from((GLOBAL, *GUILDS)), st.booleans()
+)
+_time = st.tuples(st.just("weeks"), st.integers(1, 6))
+_sweep = st.tuples(st.just("sweep"))
+_idle_weeks = st.tuples(
+    st.just("idle weeks"), st.sampled_from(GUILDS), st.sampled_from((None, 1, 2, 8))
+)
+_forget = st.tuples(st.just("forget"), st.sampled_from(PEOPLE))
+_drop = st.tuples(st.just("drop"), st.sampled_from(GUILDS))
+_steps = st.lists(
+    st.one_of(_duel, _duel, _duel, _privacy, _time, _sweep, _idle_weeks, _forget, _drop),
+    max_size=25,
+)
+
+
+async def _apply(store: Store, clock: FakeClock, steps: list[tuple[Any, ...]]) -> None:
+    """The steps, through the real writers."""
+    records, inactivity = Records(store, clock=clock), Inactivity(store, clock=clock)
+    for step in steps:
+        kind = step[0]
+        if kind == "duel":
+            _, person, other, guild, variant, rated = step
+            if other == person:
+                continue
+            seats = [human(person), human(other) if other is not None else computer("easy")]
+            at = clock.now - 60
+            record = make_record(
+                next(_tables),
+                variant,
+                seats,
+                [hand(1, "domino", 0, 0, [100, 0])],
+                winner_side=0,
+                guild_id=guild,
+                started_at=at - 600,
+                finished_at=at,
+            )
+            await records.record_match(record, rated=rated)
+        elif kind == "privacy":
+            await records.set_privacy(step[1], step[2], step[3])
+        elif kind == "weeks":
+            clock.advance(step[1] * WEEK)
+        elif kind == "sweep":
+            await inactivity.sweep()
+        elif kind == "idle weeks":
+            await inactivity.set_idle_weeks(step[1], step[2])
+        elif kind == "forget":
+            await records.forget(step[1])
+        elif kind == "drop":
+            await records.guild_left(step[1])
+            await records.sweep_departed(grace=-1.0)
+            await records.guild_back(step[1])
+
+
+async def _plain(store: Store, scope: int, bucket: str, hidden: int, rated: bool) -> int:
+    """People's lines of a board with ``hidden`` (0: listed, 2: idle), by a plain count."""
+    value = await store.db.fetchval(
+        "SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = ?"
+        " AND player_id > 0" + (" AND rating IS NOT NULL" if rated else ""),
+        (scope, bucket, hidden),
+    )
+    return int(value)
+
+
+_COUNTED = (
+    "SELECT scope, bucket, sum(CASE WHEN hidden = 0 THEN 1 ELSE 0 END),"
+    " sum(CASE WHEN hidden = 0 AND rating IS NOT NULL THEN 1 ELSE 0 END),"
+    " sum(CASE WHEN hidden = 2 THEN 1 ELSE 0 END),"
+    " sum(CASE WHEN hidden = 2 AND rating IS NOT NULL THEN 1 ELSE 0 END)"
+    " FROM record_stats WHERE player_id > 0 AND hidden IN (0, 2)"
+    " GROUP BY scope, bucket ORDER BY scope, bucket"
+)
+_KEPT = (
+    "SELECT scope, bucket, listed, listed_rated, idle, idle_rated FROM record_board_sizes"
+    " ORDER BY scope, bucket"
+)
+
+
+async def _rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
+    return [(int(r[0]), r[1], *(int(v) for v in r[2:])) for r in await store.db.fetchall(sql)]
+
+
+async def _check(store: Store) -> None:
+    """Every board's size and idle count as a plain count gives; the table holds one row per
+    board with something to count, nothing else."""
+    records, inactivity = Records(store), Inactivity(store)
+    for scope in (GLOBAL, *GUILDS):
+        for bucket in (ALL, "two-player", "draw", "two", "partnership"):
+            for by in ("rating", "wins"):
+                rated = by == "rating"
+                size = await records.repo.leaderboard_size(scope, bucket, by)
+                assert size == await _plain(store, scope, bucket, 0, rated), (scope, bucket, by)
+                idle = await inactivity.idle_count(scope, bucket, by)
+                assert idle == await _plain(store, scope, bucket, 2, rated), (scope, bucket, by)
+    assert await _rows(store, _KEPT) == await _rows(store, _COUNTED)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=_steps)
+@example(
+    steps=[
+        ("duel", 1, 2, GUILDS[0], "draw", True),
+        ("duel", 3, None, GUILDS[1], "two", True),
+        ("privacy", 1, GUILDS[0], True),
+        ("weeks", 5),
+        ("duel", 4, 2, GUILDS[1], "draw", False),
+        ("sweep",),
+        ("privacy", 1, GUILDS[0], False),
+        ("idle weeks", GUILDS[0], 8),
+        ("duel", 3, 4, None, "two", True),
+        ("forget", 2),
+        ("drop", GUILDS[1]),
+    ]
+)
+async def test_board_sizes_are_a_plain_count_after_any_writes(
+    store: Store, steps: list[tuple[Any, ...]]
+) -> None:
+    await _apply(store, FakeClock(), steps)
+    await _check(store)
+
+
+async def test_a_leaderboard_pages_by_the_kept_size(store: Store) -> None:
+    """The page count and the last page come from the kept size."""
+    clock = FakeClock()
+    steps: list[tuple[Any, ...]] = [
+        ("duel", winner, loser, GUILDS[0], "draw", True)
+        for winner, loser in ((1, 2), (3, 4), (5, 6), (1, 3))
+    ]
+    await _apply(store, clock, [*steps, ("privacy", 2, GUILDS[0], True)])
+    board = await Records(store).leaderboard(
+        scope=GUILDS[0], bucket="two-player", page=9, per_page=2
+    )
+    assert (board.total, board.pages, board.page) == (5, 3, 2)
+    assert [r.place for r in board.rows] == [5]
+
+
+async def _drop_sizes(store: Store) -> None:
+    """Remove what the sizes' migration made."""
+    async with store.transaction() as tx:
+        for trigger in ("insert", "update", "delete"):
+            on = " ON record_stats" if store.dialect == POSTGRES else ""
+            await tx.db.execute(f"DROP TRIGGER record_board_sizes_{trigger}{on}")
+        if store.dialect == POSTGRES:
+            await tx.db.execute("DROP FUNCTION record_board_sizes_count()")
+        await tx.db.execute("DROP TABLE record_board_sizes")
+
+
+async def test_the_migration_counts_the_lines_written_before_it(store: Store) -> None:
+    clock = FakeClock()
+    steps: list[tuple[Any, ...]] = [
+        ("duel", 1, 2, GUILDS[0], "draw", True),
+        ("duel", 3, None, GUILDS[1], "two", True),
+        ("weeks", 5),
+        ("duel", 4, 5, None, "draw", True),
+        ("sweep",),
+        ("privacy", 4, GLOBAL, True),
+    ]
+    await _apply(store, clock, steps)
+    await _drop_sizes(store)
+    await _apply(store, clock, [("duel", 6, 1, GUILDS[0], "two", True)])  # not counted
+    (sql,) = [s for v, _, s in migrations(store.dialect) if v == 821]
+    async with store.transaction() as tx:
+        await tx.db.run_script(sql)
+    assert await _rows(store, _KEPT) and await _rows(store, _KEPT) == await _rows(store, _COUNTED)
+    await _apply(store, clock, [("duel", 2, 6, GUILDS[1], "draw", True), ("forget", 1)])
+    await _check(store)
+
+
+@pytest.mark.parametrize("database_url", [POSTGRES], indirect=True)
+async def test_a_copy_of_the_database_has_the_same_sizes(database_url: str, tmp_path: Any) -> None:
+    """SQLite to PostgreSQL: the target's triggers count the lines as they arrive."""
+    source = await Store.open(sqlite_url(tmp_path / "source.sqlite3"))
+    try:
+        clock = FakeClock()
+        await _apply(
+            source,
+            clock,
+            [
+                ("duel", 1, 2, GUILDS[0], "draw", True),
+                ("duel", 3, None, None, "two", True),
+                ("weeks", 5),
+                ("sweep",),
+                ("duel", 4, 5, GUILDS[1], "draw", True),
+                ("privacy", 5, GUILDS[1], True),
+            ],
+        )
+        expected = await _rows(source, _KEPT)
+    finally:
+        await source.close()
+    await copy_database(sqlite_url(tmp_path / "source.sqlite3"), database_url, say=print)
+    target = await Store.open(database_url)
+    try:
+        assert expected and await _rows(target, _KEPT) == expected
+        await _check(target)
+    finally:
+        await target.close()
+
