@@ -12,8 +12,8 @@ then:
   the table picture as a move does (reusing what earlier pictures drew), to draw and encode it
   whole (:func:`render.table.redraw`), to PNG-encode the finished image alone, the ratio of
   the first to the last (target <= 2.0) and the PNG size (target <= 200 KB);
-- the encoder's choices (compression level, strategy) on the bands of whole matches' pictures:
-  CPU ms to compress a whole picture's bands and its mean size, the one in use marked;
+- the encoder's choices (library, compression level, strategy) on the bands of whole matches'
+  pictures: CPU ms to compress a whole picture's bands and its mean size, the one in use marked;
 - the animated replay (GIF, one frame per move) of one long hand and of a whole match:
   seconds to build (target for a hand < 2 s), size (target < 8 MB), and the time per frame
   against drawing the same frames as PNGs.
@@ -31,6 +31,8 @@ import sys
 import time
 import zlib
 from pathlib import Path
+
+from zlib_ng import zlib_ng
 
 from domino import PRESETS, Match, View, preset
 from render import png
@@ -152,14 +154,24 @@ def main() -> None:
     replays()
 
 
-#: (name, zlib level, zlib strategy) compared on the same bands.
+#: The deflate settings compared on the same bands.
 ENCODERS = (
-    ("level 1", 1, zlib.Z_DEFAULT_STRATEGY),
-    ("RLE", 1, zlib.Z_RLE),
-    ("level 3", 3, zlib.Z_DEFAULT_STRATEGY),
-    ("level 6", 6, zlib.Z_DEFAULT_STRATEGY),
-    ("level 9", 9, zlib.Z_DEFAULT_STRATEGY),
+    png.Encoder("zlib level 1", zlib, 1),
+    png.Encoder("zlib RLE", zlib, 1, zlib.Z_RLE),
+    png.Encoder("zlib level 3", zlib, 3),
+    png.Encoder("zlib level 6", zlib, 6),
+    png.Encoder("zlib level 9", zlib, 9),
+    png.Encoder("zlib-ng level 1", zlib_ng, 1),
+    png.Encoder("zlib-ng RLE", zlib_ng, 1, zlib_ng.Z_RLE),
+    png.Encoder("zlib-ng level 3", zlib_ng, 3),
 )
+try:  # ISA-L, from the bench extra: faster, but its bytes are not always the same
+    from isal import isal_zlib
+except ImportError:  # pragma: no cover
+    pass
+else:
+    ENCODERS += tuple(png.Encoder(f"ISA-L level {level}", isal_zlib, level)
+                      for level in range(4))
 
 
 def encoders(every: int = 9) -> None:
@@ -171,13 +183,13 @@ def encoders(every: int = 9) -> None:
             if k % every == 0:
                 raws.append(band_rows(view, NAMES[: view.ruleset.seats]))
     print(f"\nencoder on {len(raws)} pictures' bands   {'ms/picture':>10} {'KB/picture':>10}")
-    for name, level, strategy in ENCODERS:
+    for encoder in ENCODERS:
         start = time.process_time()
-        size = sum(len(png.compress_band(raw, level, strategy).data) for bands in raws
+        size = sum(len(png.compress_band(raw, encoder).data) for bands in raws
                    for raw in bands)
         ms = (time.process_time() - start) / len(raws) * 1000
-        used = " (in use)" if (level, strategy) == (png.LEVEL, png.STRATEGY) else ""
-        print(f"{name:<34} {ms:>10.2f} {size / len(raws) / 1024:>10.1f}{used}")
+        used = " (in use)" if encoder == png.ENCODER else ""
+        print(f"{encoder.name:<34} {ms:>10.2f} {size / len(raws) / 1024:>10.1f}{used}")
 
 
 def played(pid: str, seed: int) -> tuple[list[View], list[View]]:
