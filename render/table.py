@@ -183,10 +183,19 @@ def line_area(view: View) -> tuple[int, int, int, int]:
 def table_layout(view: View) -> Layout:
     """The geometry of the line as the table picture draws it (for tests and tools)."""
     s = scene(view)
-    if uses_cross(s.line, s.spinner):
-        assert s.spinner is not None
-        return layout_cross(s.line, s.spinner, (s.arms[0], s.arms[1]), line_area(view))
-    return layout_line(s.line, s.opener_index, line_area(view))
+    return _laid(s.line, s.opener_index, s.spinner, s.arms, line_area(view))
+
+
+@lru_cache(maxsize=2048)
+def _laid(line: tuple[tuple[int, int], ...], opener_index: int | None, spinner: int | None,
+          arms: tuple[tuple[tuple[int, int], ...], ...], area: tuple[int, int, int, int]
+          ) -> Layout:
+    """The line laid out in ``area``, kept for the next picture of the same line (after a
+    draw, a pass, or a turn's timer)."""
+    if uses_cross(line, spinner):
+        assert spinner is not None
+        return layout_cross(line, spinner, (arms[0], arms[1]), area)
+    return layout_line(line, opener_index, area)
 
 
 @lru_cache(maxsize=8)
@@ -341,10 +350,10 @@ class Sprite:
 
 
 @lru_cache(maxsize=2048)
-def _half_on_palette(n: int, top: bool, long: int, highlight: bool) -> Image.Image:
+def half_on_palette(n: int, top: bool, long: int, highlight: bool) -> Image.Image:
     """The top (or bottom) part of an upright tile with ``n`` on it, on the felt, on the
-    palette (see :func:`render.sprites.tile_half`)."""
-    half = tile_half(n, top, long, highlight, IVORY)
+    palette (see :func:`render.sprites.tile_half`, whose own cache it leaves to the hands)."""
+    half = tile_half.__wrapped__(n, top, long, highlight, IVORY)
     img = Image.new("RGB", half.size, FELT)
     img.paste(half, (0, 0), half)
     return _quantize(img)
@@ -372,9 +381,9 @@ def sprite(key: Key) -> Sprite:
         # pixel of the tile's half alone: the halves are put on the palette once.
         img = Image.new("P", (long // 2, long))
         img.putpalette(_palette_bytes())
-        img.im.paste(_half_on_palette(first, True, long, highlight).im, (0, 0, long // 2,
-                                                                          long // 2))
-        img.im.paste(_half_on_palette(second, False, long, highlight).im,
+        img.im.paste(half_on_palette(first, True, long, highlight).im,
+                     (0, 0, long // 2, long // 2))
+        img.im.paste(half_on_palette(second, False, long, highlight).im,
                      (0, long // 2, long // 2, long))
         return Sprite(img, None)
     img = _MAKERS[str(kind)](*args)
