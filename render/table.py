@@ -750,8 +750,8 @@ def _palette_bytes() -> bytes:
 
 
 #: Rows per band: a band is compressed on its own and reused while its sprites stay the same.
-BAND = 16
-BAND_CACHE = 65536  # about 90 MB when full: the latest pictures of some 1,300 open tables
+BAND = 32
+BAND_CACHE = 40960  # about 100 MB when full: the latest pictures of some 1,350 open tables
 
 
 #: (seats, band, the sprites that reach into it, in drawing order, as (serial, x, y))
