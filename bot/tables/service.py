@@ -1325,8 +1325,10 @@ class TableService:
         return rt
 
     async def _reload(self, rt: _Table) -> None:
-        """Replace the memory of ``rt`` by the store's truth (after losing a race)."""
+        """Replace the memory of ``rt``, its deadlines included, by the store's truth (after
+        losing a race: the winner's deadlines are the table's now)."""
         row = await self.store.tables.get(rt.id)
+        self.scheduler.clear(rt.id)
         if row is None:
             self._tables.pop(rt.id, None)
             return
@@ -1337,6 +1339,9 @@ class TableService:
         rt.turn_started = fresh.turn_started
         if row.status not in ("lobby", "running"):
             self._close(rt)
+        elif self.owns(row.guild_id):
+            for d in await self.store.deadlines.list(rt.id):
+                self.scheduler.set(d)
 
     async def _choose(self, rt: _Table, seat: int, level: str) -> Action:
         assert rt.match is not None and rt.seed is not None
@@ -1382,6 +1387,8 @@ class TableService:
         timers = self._turn_deadlines(
             rt, now, hand_ended=hand_result is not None, match=new, seq=seq + 1, seats=seats
         )
+        # Last look before writing: a process woken after its shard moved writes nothing more.
+        self._check_owned(rt.row.guild_id)
         try:
             await self._commit(
                 rt, seq, seat, text, now, hand_result, outcome, reset, timeouts, timers, by

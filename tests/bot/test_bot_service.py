@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from bot import errors
 from bot.store import DatabaseUnavailable, DeadlineRepo, Store
 from bot.tables.service import TableInfo, TableService
-from domino import Match, Pass, Play, Resign, decode_action
+from domino import Action, Match, Pass, Play, Resign, decode_action
 from tests.bot.helpers import FakeClock, Recorder, make_service
 
 ANA, BEA, CAR, DAN, EVE = 101, 102, 103, 104, 105
@@ -318,8 +320,13 @@ async def test_double_click_without_version_applies_once(
     assert await store.actions.count(t.id) == 1
 
 
-async def test_two_processes_on_one_database(db_path: Path, clock: FakeClock) -> None:
-    """Two services (as two bot processes would) act on the same turn: the store stops one."""
+@contextlib.asynccontextmanager
+async def one_move_by_a(
+    db_path: Path, clock: FakeClock
+) -> AsyncIterator[tuple[TableService, Store, TableInfo, int, list[Action]]]:
+    """Two services on one database (as two bot processes would): both know a table at
+    action 0, then a makes the first move. Yields b, b's store, the table, the mover and
+    his legal actions at action 0."""
     store_a, store_b = await Store.open(db_path), await Store.open(db_path)
     try:
         a, b = make_service(store_a, clock), make_service(store_b, clock)
@@ -328,15 +335,59 @@ async def test_two_processes_on_one_database(db_path: Path, clock: FakeClock) ->
         mover = user_at(t, t.turn)  # type: ignore[arg-type]
         legal = (await a.views_for(t.id, mover))[0].legal
         await a.act(t.id, mover, legal[0])
+        yield b, store_b, t, mover, legal
+    finally:
+        await store_a.close()
+        await store_b.close()
+
+
+async def test_two_processes_on_one_database(db_path: Path, clock: FakeClock) -> None:
+    """Two services act on the same turn: the store stops one."""
+    async with one_move_by_a(db_path, clock) as (b, store_b, t, mover, legal):
         with pytest.raises(errors.StaleAction):
             await b.act(t.id, mover, legal[-1])
         # b reloaded the truth from the store after losing.
         assert (await b.get(t.id)).seq == 1
-        assert (await b.get(t.id)).public_view() == (await a.get(t.id)).public_view()
-        assert await store_a.actions.count(t.id) == 1
-    finally:
-        await store_a.close()
-        await store_b.close()
+        assert await store_b.actions.count(t.id) == 1
+        (first,) = await store_b.actions.list(t.id)
+        assert decode_action(first.action) == legal[0]
+
+
+async def test_the_loser_of_a_race_times_the_table_from_the_store(
+    db_path: Path, clock: FakeClock
+) -> None:
+    """A process that lost a race (another recorded the action its deadline was for, say a
+    process woken after its shard moved) takes the table's deadlines from the store with the
+    table, so the next turn's timer still runs: the table never waits for nobody."""
+    async with one_move_by_a(db_path, clock) as (b, store_b, t, _mover, _legal):
+        assert {d.seq for d in b.scheduler.pending(t.id)} == {0}
+        clock.advance(3600)  # b's deadlines (of action 0) are due: b loses the race, and the
+        # next turn's time-out, which a stored, is b's now: the absent person is played for.
+        played = await b.tick() + await b.tick()
+        assert [(r.seq, r.by) for r in played] == [(1, "timeout")]
+        assert await store_b.actions.count(t.id) == 2 and (await b.get(t.id)).seq == 2
+        stored = await store_b.deadlines.list(t.id)
+        assert stored and {d.seq for d in stored} == {2}
+        assert b.scheduler.pending(t.id) == sorted(stored, key=lambda r: (r.due_at, r.kind))
+
+
+async def test_a_process_that_lost_the_shard_while_waiting_writes_nothing(
+    store: Store, clock: FakeClock
+) -> None:
+    """The lease is looked at once more right before the write: a click that waited for the
+    table while the process lost the server's shard (paused, then woken) changes nothing."""
+    held = {"shard": True}
+    service = make_service(store, clock, owns=lambda _guild: held["shard"])
+    t = await four_people(service)
+    mover = user_at(t, t.turn)  # type: ignore[arg-type]
+    legal = (await service.views_for(t.id, mover))[0].legal
+    async with service._tables[t.id].lock:  # the table is busy: the click waits for it
+        click = asyncio.create_task(service.act(t.id, mover, legal[0]))
+        await asyncio.sleep(0.01)
+        held["shard"] = False
+    with pytest.raises(errors.TablesElsewhere):
+        await click
+    assert await store.actions.count(t.id) == 0
 
 
 # -------------------------------------------------------------------- observers and results
