@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -36,7 +36,7 @@ class Encoder:
     level: int
     strategy: int = zlib.Z_DEFAULT_STRATEGY
 
-    def deflate(self, raw: bytes) -> bytes:
+    def deflate(self, raw: bytes | memoryview) -> bytes:
         """``raw`` as a raw deflate piece that refers to nothing before it, sync-flushed."""
         lib = self.library
         if self.strategy == zlib.Z_DEFAULT_STRATEGY:
@@ -75,33 +75,29 @@ def rows(img: Image.Image) -> bytes:
     return b"".join(b"\x00" + pixels[i : i + width] for i in range(0, len(pixels), width))
 
 
-def compress_band(raw: bytes, encoder: Encoder = ENCODER) -> Band:
+def compress_band(raw: bytes | memoryview, encoder: Encoder = ENCODER) -> Band:
     """Deflate filtered rows (see :func:`rows`) as an independent band."""
     return Band(encoder.deflate(raw), zlib_ng.adler32(raw), len(raw))
 
 
-def adler32_combine(first: int, second: int, second_length: int) -> int:
-    """The Adler-32 of two byte strings one after the other, from each one's (zlib's method)."""
-    rem = second_length % _MOD
-    sum1 = first & 0xFFFF
-    sum2 = (rem * sum1) % _MOD
-    sum1 += (second & 0xFFFF) + _MOD - 1
-    sum2 += ((first >> 16) & 0xFFFF) + ((second >> 16) & 0xFFFF) + _MOD - rem
-    sum1 %= _MOD
-    sum2 %= _MOD
-    return sum1 | (sum2 << 16)
+def adler32_join(pieces: Iterable[tuple[int, int]]) -> int:
+    """The Adler-32 of byte strings one after the other, from each one's Adler-32 and length
+    (zlib's combination, summed over all of them before one reduction)."""
+    total, weighted = 1, 0
+    for adler, length in pieces:
+        weighted += (adler >> 16) + (total - 1) * length
+        total += (adler & 0xFFFF) - 1
+    return total % _MOD | (weighted % _MOD) << 16
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(
-        ">I", zlib.crc32(data, zlib.crc32(kind)))
+        ">I", zlib_ng.crc32(data, zlib_ng.crc32(kind)))
 
 
 def write(width: int, height: int, palette: bytes, bands: Sequence[Band]) -> bytes:
     """The PNG file of a palette picture (8 bits a pixel) made of ``bands``, top to bottom."""
-    adler = 1
-    for band in bands:
-        adler = adler32_combine(adler, band.adler, band.length)
+    adler = adler32_join((band.adler, band.length) for band in bands)
     idat = b"".join([ZLIB_HEADER, *(b.data for b in bands), FINAL_BLOCK,
                      struct.pack(">I", adler)])
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)

@@ -814,7 +814,8 @@ def _draw_missing(c: Canvas, made: Made, keys: Sequence[BandKey],
             b += 1
         top, bottom = first * BAND, min(HEIGHT, b * BAND)
         here = [op for op in made if op[2] < bottom and op[2] + op[0].height > top]
-        raw = _paint(_background(c.seats).crop((0, top, row, bottom)), here, top).tobytes()
+        raw = memoryview(_paint(_background(c.seats).crop((0, top, row, bottom)), here,
+                                top).tobytes())
         for k in range(first, b):
             start = (k * BAND - top) * row
             band = png.compress_band(raw[start : start + BAND * row])

@@ -16,7 +16,7 @@ from domino import PRESETS, Match, preset
 from render import render_table, sprites, table
 from render.layout import TILE_SIZES
 from render.moves import last_moves
-from render.png import adler32_combine
+from render.png import adler32_join
 from render.sprites import (
     BANNER_FILL,
     FELT,
@@ -85,9 +85,17 @@ def test_the_file_is_a_valid_png_of_the_picture_drawn() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.binary(max_size=3000), st.binary(max_size=3000))
-def test_checksums_of_two_pieces_combine_into_the_whole(a: bytes, b: bytes) -> None:
-    assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+@given(st.lists(st.binary(max_size=70000), max_size=5))
+def test_checksums_of_pieces_combine_into_the_whole(pieces: list[bytes]) -> None:
+    joined = adler32_join((zlib.adler32(piece), len(piece)) for piece in pieces)
+    assert joined == zlib.adler32(b"".join(pieces))
+
+
+def test_checksums_of_long_pieces_of_one_byte_combine_into_the_whole() -> None:
+    """Sums far past the modulus: a whole picture's bands of the brightest colour."""
+    pieces = [b"\xff" * 32800] * 30 + [b"\x00\xfe" * 5]
+    joined = adler32_join((zlib.adler32(piece), len(piece)) for piece in pieces)
+    assert joined == zlib.adler32(b"".join(pieces))
 
 
 def test_a_new_tables_first_picture_reuses_what_start_up_drew() -> None:
