@@ -63,8 +63,15 @@ class BotProcess:
             self._reader.cancel()
 
     def log_tail(self, lines: int = 40) -> str:
+        """The log's last ``lines``, and the last dump of its tasks (SIGUSR1) if any."""
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return f"--- {self.name} ---\n" + "\n".join(text.splitlines()[-lines:])
+        text, marker, dump = text.rpartition("\n--- ")
+        if not marker or " asyncio task(s) at " not in dump.partition("\n")[0]:
+            text, dump = text + marker + dump, ""
+        tail = "\n".join(text.splitlines()[-lines:])
+        if dump:
+            tail += "\n--- " + "\n".join(dump.splitlines()[: 6 * lines])
+        return f"--- {self.name} ---\n" + tail
 
 
 class Cluster:
@@ -147,6 +154,15 @@ class Cluster:
     def logs(self) -> str:
         return "\n".join(p.log_tail() for p in self.processes)
 
+    async def dump_tasks(self) -> None:
+        """Have every running process print its asyncio tasks' stacks into its log."""
+        running = [p for p in self.processes if p.proc.returncode is None]
+        for p in running:
+            with contextlib.suppress(ProcessLookupError):
+                p.proc.send_signal(signal.SIGUSR1)
+        if running:
+            await asyncio.sleep(1.0)
+
     async def close(self) -> None:
         await asyncio.gather(*(p.stop() for p in self.processes))
 
@@ -186,6 +202,8 @@ async def watching(
                 async with asyncio.timeout(timeout):
                     yield Watch(procs, store, TableService(store, owns=lambda guild_id: False))
             except BaseException:
+                with contextlib.suppress(BaseException):
+                    await procs.dump_tasks()
                 print(procs.logs())
                 raise
     finally:

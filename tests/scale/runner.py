@@ -20,14 +20,17 @@ process prints ``clock <Unix time>`` when it lets the clock go. ``CLOCK_POLL`` b
 clock's sleeps (seconds; with a fast clock, a short poll lets deadlines fall due on time).
 ``TOURNAMENT_TURN_TIMER`` sets the turn timer of tournament tables (seconds, 30 or more).
 ``QUICK_IDENTIFY`` set: a session that is not the process's first identifies at once (the
-fake Discord has no five-second identify limit to honour).
+fake Discord has no five-second identify limit to honour). SIGUSR1 prints every asyncio task's
+stack to the log (a test that finds the bot stuck asks for it before it prints the logs).
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -104,7 +107,19 @@ def shared_clock(scale: float, origin: float) -> Callable[[], float]:
     return lambda: origin + (time.time() - origin) * scale
 
 
+def dump_tasks() -> None:
+    """Print every asyncio task and where it waits (to standard error: the process's log)."""
+    out = io.StringIO()
+    tasks = asyncio.all_tasks()
+    out.write(f"--- {len(tasks)} asyncio task(s) at {time.time():.3f} ---\n")
+    for task in sorted(tasks, key=lambda t: t.get_name()):
+        task.print_stack(limit=12, file=out)
+    sys.stderr.write(out.getvalue())
+    sys.stderr.flush()
+
+
 async def main() -> int:
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump_tasks)
     patch_discord(os.environ["FAKE_DISCORD_URL"])
     settings = load_settings(None)
     setup_logging(settings.log_level)
