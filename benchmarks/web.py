@@ -19,7 +19,8 @@ Prints p50/p99/max latency and the throughput reached, each page's weight (the H
 style sheet and the script, before the replay's data), the CPU time the pages' process spent
 per request (what the machine's other work cannot inflate much) and the machine's load.
 Target: p99 under 50 ms, pages under 100 KB. With ``--database-url postgresql://…`` (an empty
-database; ``temp``: a throw-away server) the same data is copied there and measured again.
+database; ``temp``: a throw-away server; ``kept``: a server whose cluster is kept beside
+``--db``, copied once) the same data is copied there and measured again.
 ``--breakdown`` runs the pages' process with timers and says where the time went; ``--db``
 keeps the built database for the next run.
 """
@@ -33,6 +34,7 @@ import json
 import math
 import os
 import random
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -47,8 +49,8 @@ from typing import Any
 import aiohttp
 
 from benchmarks.bot import postgres_url
+from benchmarks.records import COPIED, _migrate, cache_key, copy_to, fill, kept_postgres
 from benchmarks.records import DEFAULT_CACHE as RECORDS_CACHE
-from benchmarks.records import _migrate, cache_key, copy_to, fill
 from bot.records.record import BUCKETS
 from bot.records.service import Records
 from bot.server_settings import ServerSettings
@@ -130,9 +132,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(url: str, probe: Path | None = None) -> Any:
+def server(url: str, probe: Path | None = None, code: Path | None = None) -> Any:
     """``python -m bot web`` on the database at ``url`` (with ``probe``: through
-    :func:`serve_probed`, writing its timings there); yields its base address and pid."""
+    :func:`serve_probed`, writing its timings there; with ``code``: that checkout's);
+    yields its base address and pid."""
     port = free_port()
     env = {
         **os.environ,
@@ -141,10 +144,12 @@ def server(url: str, probe: Path | None = None) -> Any:
         "WEB_RATE_LIMIT": "0",
         "LOG_LEVEL": "WARNING",
     }
+    if code is not None:
+        env["PYTHONPATH"] = str(code.resolve())
     command = ["-m", "bot", "--env-file", os.devnull, "web"]
     if probe is not None:
         command = ["-m", "benchmarks.web", "--serve-probed", str(probe)]
-    proc = subprocess.Popen([sys.executable, *command], env=env)
+    proc = subprocess.Popen([sys.executable, *command], env=env, cwd=code)
     try:
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):
@@ -234,6 +239,7 @@ def measure(
     rate: float,
     seconds: float,
     breakdown: bool = False,
+    code: Path | None = None,
 ) -> bool:
     ok = True
     with contextlib.ExitStack() as stack:
@@ -241,7 +247,7 @@ def measure(
         if breakdown:
             probe = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "probe.jsonl"
         runs: dict[str, list[Sent]] = {}
-        with server(url, probe) as (base, pid):
+        with server(url, probe, code) as (base, pid):
             sizes = asyncio.run(weights(base, {k: v[0] for k, v in mixes.items()}))
             for kind, paths in mixes.items():
                 cpu = cpu_seconds(pid)
@@ -558,8 +564,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--database-url",
         default=None,
-        help="also on this empty PostgreSQL database (temp: a throw-away server)",
+        help="also on this empty PostgreSQL database (temp: a throw-away server, filled by copy"
+        " at each run; kept: a server whose cluster is kept beside --db, filled by copy once)",
     )
+    parser.add_argument("--skip-sqlite", action="store_true", help="measure on PostgreSQL only")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="also serve the pages from this other checkout's code, before this one's in each"
+        " round: the same database, client and load (an A/B)",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="measurements of each (1)")
     parser.add_argument(
         "--breakdown",
         action="store_true",
@@ -576,10 +592,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.serve_probed is not None:
         return serve_probed(args.serve_probed)
-    if args.database_url and args.database_url != "temp" and not args.database_url.startswith(
-        POSTGRES_SCHEMES
-    ):
-        print("--database-url must be a postgresql:// URL", file=sys.stderr)
+    url = args.database_url
+    if url and url not in ("temp", "kept") and not url.startswith(POSTGRES_SCHEMES):
+        print("--database-url must be a postgresql:// URL, temp or kept", file=sys.stderr)
+        return 2
+    if args.database_url == "kept" and not args.db:
+        print("--database-url kept needs --db (the copy is kept beside it)", file=sys.stderr)
+        return 2
+    if args.skip_sqlite and not args.database_url:
+        print("--skip-sqlite needs --database-url", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="web-bench-") as tmp:
@@ -613,15 +634,53 @@ def main(argv: list[str] | None = None) -> int:
         }
         if args.only:
             mixes = {k: v for k, v in mixes.items() if k in args.only}
-        ok = measure(url, "SQLite", mixes, args.rate, args.seconds, args.breakdown)
+        ok = True
+        if not args.skip_sqlite:
+            ok = rounds(url, "SQLite", mixes, args)
         if args.database_url:
-            with postgres_url(args.database_url) as pg:
-                seconds = asyncio.run(copy_to(path, pg))
-                print(f"copied to {redact_url(pg)} and analysed in {seconds:.0f} s")
-                ok = measure(
-                    pg, "PostgreSQL", mixes, args.rate, args.seconds, args.breakdown
-                ) and ok
+            with postgres_copy(args.database_url, path) as pg:
+                ok = rounds(pg, "PostgreSQL", mixes, args) and ok
     return 0 if ok else 1
+
+
+def rounds(url: str, title: str, mixes: dict[str, list[str]], args: argparse.Namespace) -> bool:
+    """``measure`` ``--rounds`` times; with ``--against``, the other checkout's pages first
+    in each round (titled "before"), then this one's ("now")."""
+    ok = True
+    codes: list[Path | None] = [None] if args.against is None else [args.against, None]
+    for _ in range(args.rounds):
+        for code in codes:
+            named = title if args.against is None else f"{title} {'before' if code else 'now'}"
+            good = measure(url, named, mixes, args.rate, args.seconds, args.breakdown, code)
+            ok = ok and (good or code is not None)
+    return ok
+
+
+@contextlib.contextmanager
+def postgres_copy(url: str, path: Path) -> Any:
+    """A PostgreSQL database holding what the SQLite file at ``path`` holds: ``url`` (empty)
+    or a throw-away server's (``temp``) filled by copy now, or (``kept``) a server on a
+    cluster kept beside the file, ``<file>.pg``, filled by copy once and used again while the
+    file is the one it was copied from (brought up to date like the file)."""
+    if url != "kept":
+        with postgres_url(url) as pg:
+            seconds = asyncio.run(copy_to(path, pg))
+            print(f"copied to {redact_url(pg)} and analysed in {seconds:.0f} s")
+            yield pg
+        return
+    root = path.with_name(path.name + ".pg")
+    copied, source = root / COPIED, path.with_name(path.name + ".json").read_text()
+    if not copied.is_file() or copied.read_text() != source:
+        shutil.rmtree(root, ignore_errors=True)  # none, one cut short or of another file
+    with kept_postgres(root) as pg:
+        if copied.is_file():
+            asyncio.run(_migrate(pg))
+            print(f"the copy kept in {root}, up to date")
+        else:
+            seconds = asyncio.run(copy_to(path, pg))
+            copied.write_text(source)
+            print(f"copied to {root} and analysed in {seconds:.0f} s (kept for the next runs)")
+        yield pg
 
 
 if __name__ == "__main__":
