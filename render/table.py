@@ -799,6 +799,25 @@ class _Bands:
 _KEPT = _Bands(BAND_CACHE)
 
 
+@lru_cache(maxsize=8)
+def _background_rows(seats: int) -> bytes:
+    """The rows of :func:`_background`, each after its filter byte."""
+    return _background(seats).tobytes()
+
+
+def _painted_rows(seats: int, made: Made, top: int, bottom: int) -> memoryview:
+    """Rows ``top`` to ``bottom`` of the picture as the PNG file holds them: the empty
+    table's, with the sprites that reach into them pasted (onto a copy of its bytes, as an
+    image over them, so the rows are not read out of an image again)."""
+    row = WIDTH + 1
+    rows = bytearray(memoryview(_background_rows(seats))[top * row : bottom * row])
+    core = Image.core.map_buffer(rows, (row, bottom - top), "raw", 0, ("P", 0, 1))
+    for made_sprite, x, y in made:
+        if y < bottom and y + made_sprite.height > top:
+            made_sprite.paste(core, x + 1, y - top)
+    return memoryview(rows)
+
+
 def _draw_missing(c: Canvas, made: Made, keys: Sequence[BandKey],
                   found: list[png.Band | None]) -> None:
     """Draw and compress the bands not found, each run of neighbouring ones painted at once
@@ -813,9 +832,7 @@ def _draw_missing(c: Canvas, made: Made, keys: Sequence[BandKey],
         while b < len(keys) and found[b] is None:
             b += 1
         top, bottom = first * BAND, min(HEIGHT, b * BAND)
-        here = [op for op in made if op[2] < bottom and op[2] + op[0].height > top]
-        raw = memoryview(_paint(_background(c.seats).crop((0, top, row, bottom)), here,
-                                top).tobytes())
+        raw = _painted_rows(c.seats, made, top, bottom)
         for k in range(first, b):
             start = (k * BAND - top) * row
             band = png.compress_band(raw[start : start + BAND * row])
@@ -837,18 +854,20 @@ def redraw(view: View, names: Sequence[str], *, labels: Mapping[str, str] | None
     """The table picture drawn whole and compressed whole, nothing reused: the bytes
     :func:`render_table` gives (for tests and benchmarks)."""
     c = _canvas(view, names, labels, last, None)
-    wide = _paint(_background(c.seats).copy(), _made(c))
-    bands = [png.compress_band(wide.crop((0, y, WIDTH + 1, min(HEIGHT, y + BAND))).tobytes())
-             for y in range(0, HEIGHT, BAND)]
+    raw = _painted_rows(c.seats, _made(c), 0, HEIGHT)
+    row = WIDTH + 1
+    bands = [png.compress_band(raw[top * row : min(HEIGHT, top + BAND) * row])
+             for top in range(0, HEIGHT, BAND)]
     return png.write(WIDTH, HEIGHT, _palette_bytes(), bands)
 
 
 def band_rows(view: View, names: Sequence[str]) -> list[bytes]:
     """Each band's filtered rows of the table picture, uncompressed (for comparing encoders)."""
     c = _canvas(view, names, None, None, None)
-    raw = _paint(_background(c.seats).copy(), _made(c)).tobytes()
+    raw = _painted_rows(c.seats, _made(c), 0, HEIGHT)
     row = WIDTH + 1
-    return [raw[top * row : min(HEIGHT, top + BAND) * row] for top in range(0, HEIGHT, BAND)]
+    return [bytes(raw[top * row : min(HEIGHT, top + BAND) * row])
+            for top in range(0, HEIGHT, BAND)]
 
 
 def render_table(view: View, names: Sequence[str], *,
