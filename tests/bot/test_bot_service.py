@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -388,6 +389,25 @@ async def test_a_process_that_lost_the_shard_while_waiting_writes_nothing(
     with pytest.raises(errors.TablesElsewhere):
         await click
     assert await store.actions.count(t.id) == 0
+
+
+async def test_a_timer_run_while_the_shard_moved_is_left_to_its_new_process(
+    store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A time-out that waited for the table while the process lost the server's shard writes
+    nothing, is not retried and is no error: the shard's new process times the table."""
+    held = {"shard": True}
+    service = make_service(store, clock, owns=lambda _guild: held["shard"])
+    t = await four_people(service)
+    clock.advance(3600)
+    async with service._tables[t.id].lock:
+        ticking = asyncio.create_task(service.tick())
+        await asyncio.sleep(0.01)
+        held["shard"] = False
+    assert await ticking == []
+    assert await store.actions.count(t.id) == 0
+    assert "timeout" not in {d.kind for d in service.scheduler.pending(t.id)}
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 # -------------------------------------------------------------------- observers and results
