@@ -934,7 +934,8 @@ class TournamentService(TableObserver):
         reason: str,
         manager: bool = False,
     ) -> BoardRow:
-        """The host changes a scored table's points (logged with the reason)."""
+        """The host changes a scored table's points (logged with the reason); a knockout
+        round's once the next round began no more (who went through plays it)."""
         reason = " ".join(reason.split())
         async with self._lock(event_id):
             event = await self.get(event_id)
@@ -954,6 +955,16 @@ class TournamentService(TableObserver):
                 )
             if found.status != "done" or found.points is None:
                 raise WrongStatus("That table is still being played.")
+            bracket = event.system == "knockout" or bool(
+                event.playoff and event.rounds and round_ > event.rounds
+            )
+            if bracket and event.round > round_:
+                raise WrongStatus(
+                    "Round {round} of the bracket is settled: who went through plays round"
+                    " {next} already.",
+                    round=round_,
+                    next=round_ + 1,
+                )
             now = self.clock()
             async with self.store.transaction() as tx:
                 repo = TournamentRepo(tx.db)

@@ -286,6 +286,14 @@ async def test_knockout_one_against_one(
     state = await events.state(event.id)
     assert len([b for b in state.boards_of(1) if not b.is_bye]) == 1  # 4 v 5; three byes
     await play_round(events, tables, clock, event.id, skip={100})  # the top seed stays away
+    # Our decision: a knockout round's result is settled once the next round began.
+    (played,) = [b for b in state.boards_of(1) if not b.is_bye]
+    before = await events.state(event.id)
+    with pytest.raises(WrongStatus, match="settled"):
+        await events.correct(
+            event.id, HOST, round_=1, board=played.board, points=(0, 99), reason="sheet"
+        )
+    assert await events.state(event.id) == before and await events.corrections(event.id) == []
     await play_round(events, tables, clock, event.id)
     state = await events.state(event.id)
     assert state.event.status == "finished"
