@@ -16,6 +16,8 @@ it (a post exists, an answer shows) and the bot never learnt it; "before": it ne
 - one against one, Swiss with a top-4 playoff, PostgreSQL: before the last Swiss round's
   standings (the playoff's seeds are stored); after the semi-finals' standings post (the
   bracket picture);
+- individual, Swiss with a top-4 playoff (one table of four), SQLite: before the last Swiss
+  round's standings; after the final's pairings post (its table opening);
 - pairs, knockout, PostgreSQL: before the first table's seat post; before the podium post
   (the bracket picture);
 - one against one, knockout, SQLite: after round 1's last "you are checked in"; before the
@@ -84,6 +86,15 @@ CASES = [
             Kill("bracket", post("standings.3")),
         ],
         id="single-playoff-postgres",
+    ),
+    pytest.param(
+        Plan("Four", "individual", "partners", 5, 9700, {"rounds": 2, "playoff": 4}),
+        SQLITE,
+        [
+            Kill("seeds", post("standings.2"), before=True),
+            Kill("final's tables", post("pairings.3")),
+        ],
+        id="individual-playoff-sqlite",
     ),
     pytest.param(
         Plan("Cup", "pairs", "partners", 3, 9400, {"system": "knockout"}),
