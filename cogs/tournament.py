@@ -433,7 +433,7 @@ def picture(state: EventState, upto: int | None, title: str, *, final: bool = Fa
     markdown."""
     locale = state.event.locale
     names = {e.entry: " & ".join(raw_names(e, locale)) for e in state.entries}
-    tree = state.bracket()
+    tree = state.bracket(upto)
     swiss = state.event.system == "swiss" and upto is not None and not state.in_playoff(upto)
     if tree is not None and not swiss:
         return pictures.bracket_png(locale, title, tree, names)

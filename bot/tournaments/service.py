@@ -201,15 +201,16 @@ class EventState:
             upto = self.event.rounds if upto is None else min(upto, self.event.rounds)
         return rank(self.event.format, self.entrants(), self.results(upto))  # type: ignore[arg-type]
 
-    def bracket(self) -> Bracket | None:
+    def bracket(self, upto: int | None = None) -> Bracket | None:
         """A knockout's bracket, or a Swiss event's playoff once seeded, as far as it was
-        played (None: neither)."""
+        played up to round ``upto`` (None: every round); None for neither."""
         entrants = self.entrants()
+        results = [r for r in self.results() if upto is None or r.round <= upto]
         if self.event.system == "knockout" and len(entrants) >= 2:
             return bracket(
                 self.event.format,  # type: ignore[arg-type]
                 entrants,
-                self.results(),
+                results,
                 seeds=bracket_seeding(entrants),
             )
         seeds = self.event.playoff_seeds
@@ -217,7 +218,7 @@ class EventState:
             return bracket(
                 self.event.format,  # type: ignore[arg-type]
                 entrants,
-                self.results(),
+                results,
                 seeds=seeds,
                 first_round=self.event.rounds + 1,
             )
