@@ -180,7 +180,7 @@ async def _drop_sizes(store: Store) -> None:
             on = " ON record_stats" if store.dialect == POSTGRES else ""
             await tx.db.execute(f"DROP TRIGGER record_board_sizes_{trigger}{on}")
         if store.dialect == POSTGRES:
-            await tx.db.execute("DROP FUNCTION record_board_sizes_count()")
+            await tx.db.execute("DROP FUNCTION record_board_sizes_written()")
         await tx.db.execute("DROP TABLE record_board_sizes")
 
 
@@ -197,9 +197,9 @@ async def test_the_migration_counts_the_lines_written_before_it(store: Store) ->
     await _apply(store, clock, steps)
     await _drop_sizes(store)
     await _apply(store, clock, [("duel", 6, 1, GUILDS[0], "two", True)])  # not counted
-    (sql,) = [s for v, _, s in migrations(store.dialect) if v == 821]
-    async with store.transaction() as tx:
-        await tx.db.run_script(sql)
+    for sql in [s for v, _, s in migrations(store.dialect) if v in (821, 822)]:
+        async with store.transaction() as tx:
+            await tx.db.run_script(sql)
     assert await _rows(store, _KEPT) and await _rows(store, _KEPT) == await _rows(store, _COUNTED)
     await _apply(store, clock, [("duel", 2, 6, GUILDS[1], "draw", True), ("forget", 1)])
     await _check(store)
