@@ -239,8 +239,9 @@ class DominoBot(commands.AutoShardedBot):
         await pictures.warm_up()
         if self.settings.ai_processes:
             await asyncio.to_thread(computer.use_processes, self.settings.ai_processes)
-        self.service.start_timers()
+        # The heartbeat first: after a long start-up its first beat renews the leases at once.
         self.leases.start()
+        self.service.start_timers()
         if self.freeze_after_start:
             freeze_start_up()
 

@@ -52,12 +52,16 @@ class Clock:
         *,
         owns: Callable[[int], bool] = lambda table_id: True,
         poll: float = 0.5,
+        quiet: tuple[type[Exception], ...] = (),
     ) -> None:
         """``now`` gives Unix seconds; ``owns(table_id)`` says whether this process times that
-        table; ``poll`` bounds every sleep (a test's fake clock is noticed within it)."""
+        table; ``poll`` bounds every sleep (a test's fake clock is noticed within it);
+        ``quiet``: failures that are expected now and then (run again later all the same, but
+        logged as no error)."""
         self.now = now
         self.owns = owns
         self.poll = poll
+        self.quiet = (DatabaseUnavailable, *quiet)
         self.handlers: dict[str, Handler] = {}
         self._heap: list[_Entry] = []  # every deadline set, current or void (moved, cleared)
         self._compact_at = COMPACT_MIN  # heap size at which the void entries are dropped
@@ -192,12 +196,12 @@ class Clock:
         failures = failures + 1 if seq == row.seq else 1
         self._failures[key] = (row.seq, failures)
         delay = min(RETRY_MOST, RETRY_FIRST * 2 ** min(failures - 1, 20))
-        outage = isinstance(exc, DatabaseUnavailable)  # logged once by the store
+        expected = isinstance(exc, self.quiet)  # an outage is logged once by the store
         log.log(
-            logging.DEBUG if outage else logging.ERROR,
+            logging.DEBUG if expected else logging.ERROR,
             "table %s: deadline %s failed (%d time(s)); again in %.0f s",
             row.table_id, row.kind, failures, delay,
-            exc_info=not outage,
+            exc_info=not expected,
         )
         if row.kind not in self._current.get(row.table_id, {}):
             self.set(DeadlineRow(row.table_id, row.kind, self.now() + delay, row.seq))

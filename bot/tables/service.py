@@ -305,22 +305,6 @@ class _Table:
         )
 
 
-def _void_if_elsewhere(
-    handler: Callable[[DeadlineRow], Awaitable[object]],
-) -> Callable[[DeadlineRow], Awaitable[object]]:
-    """``handler``, for which a table whose server went to another process while it ran (this
-    process was paused, say) is no failure: that process times the table now."""
-
-    async def run(d: DeadlineRow) -> object:
-        try:
-            return await handler(d)
-        except TablesElsewhere:
-            log.info("table %s: deadline %s left to the table's process", d.table_id, d.kind)
-            return None
-
-    return run
-
-
 class TableService:
     """Creates tables, seats people and computers, runs matches, times turns, recovers."""
 
@@ -366,17 +350,16 @@ class TableService:
         self.gate = Gate(limits, clock)
         self._tables: dict[int, _Table] = {}
         self._by_message: dict[int, int] = {}  # lobby and game message ids of open tables
-        self.scheduler = Clock(clock)
+        # A deadline run while this process cannot prove it holds the table's lease (being
+        # renewed late, or lost: then the table leaves this process) runs again later.
+        self.scheduler = Clock(clock, quiet=(TablesElsewhere,))
         self.scheduler.handlers.update(
-            (kind, _void_if_elsewhere(handler))
-            for kind, handler in (
-                ("move", self._on_move),
-                ("remind", self._on_remind),
-                ("timeout", self._on_timeout),
-                ("pause", self._on_pause),
-                ("expire", self._on_expire),
-                ("forced", self._on_forced),
-            )
+            move=self._on_move,
+            remind=self._on_remind,
+            timeout=self._on_timeout,
+            pause=self._on_pause,
+            expire=self._on_expire,
+            forced=self._on_forced,
         )
         self._observers: list[TableObserver] = []
         self._notifiers: set[asyncio.Task[None]] = set()
