@@ -406,8 +406,9 @@ class Records(TableObserver):
         dropped = await self.repo.departed_before(self.clock() - grace)
         for guild_id in dropped:
             async with self.store.transaction() as tx:
-                await RecordsRepo(tx.db).lock()
-                await RecordsRepo(tx.db).drop_guild(guild_id)
+                records = RecordsRepo(tx.db)
+                await records.lock()
+                await records.drop_guild(guild_id)
                 await PeriodRepo(tx.db).drop_guild(guild_id)
                 await SeasonRepo(tx.db).drop_guild(guild_id)
         if dropped:

@@ -224,6 +224,20 @@ class EventState:
             )
         return None
 
+    def knocked_out(self, entry: int) -> bool:
+        """Whether ``entry`` is out of the knockout (or the playoff) so far: lost a table of it,
+        or, people re-seated each round (individual), was not sent on by its last round."""
+        tree = self.bracket()
+        if tree is None or not tree.rounds:
+            return False
+        if tree.people:
+            return entry not in {e for m in tree.rounds[-1] for e in m.advancing}
+        return any(
+            m.decided and entry in m.entrants and entry not in m.advancing
+            for matches in tree.rounds
+            for m in matches
+        )
+
     def playoff_seeds(self) -> list[int]:
         """The playoff's entrants, best first: the stored seeds, or (before they are) the top
         places of the Swiss standings among those who have not withdrawn."""
@@ -789,21 +803,11 @@ class TournamentService(TableObserver):
                     round=event.round,
                     count=event.playoff,
                 )
-            if (event.system == "knockout" and event.round > 1) or (
+            bracket_round = (event.system == "knockout" and event.round > 1) or (
                 event.playoff and 0 < event.rounds < event.round - 1
-            ):
-                tree = (await self.state(event_id)).bracket()
-                if tree is not None and (
-                    bool(tree.rounds)
-                    and entry.entry not in {e for m in tree.rounds[-1] for e in m.advancing}
-                    if tree.people  # re-seated each round: who the last round sent on
-                    else any(  # who lost a table of it
-                        m.decided and entry.entry in m.entrants and entry.entry not in m.advancing
-                        for matches in tree.rounds
-                        for m in matches
-                    )
-                ):
-                    raise WrongStatus("You are out of this knockout.")
+            )
+            if bracket_round and (await self.state(event_id)).knocked_out(entry.entry):
+                raise WrongStatus("You are out of this knockout.")
             fresh = await self.repo.check_in(
                 event_id, event.round, "checkin", user_id, self.clock()
             )

@@ -80,11 +80,6 @@ async def open_read_only(url: str) -> Store:
 async def _open_sqlite(path: Path) -> ReadOnlySqlite:
     if not path.is_file():
         raise DatabaseUnavailable(f"there is no SQLite database at {path}")
-    return ReadOnlySqlite(_connect(path), path)
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    """A read-only connection."""
     try:
         conn = sqlite3.connect(
             f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None
@@ -99,7 +94,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     except BaseException:
         conn.close()
         raise
-    return conn
+    return ReadOnlySqlite(conn, path)
 
 
 #: How long a statement of the pages may run before it is interrupted (a 503 page), and how
@@ -147,9 +142,6 @@ class _InlineDb:
         return row
 
     async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return self._fetchval(sql, params)
-
-    def _fetchval(self, sql: str, params: Sequence[Any]) -> Any:
         row = self._run(sql, params).fetchone()
         return None if row is None else row[0]
 
