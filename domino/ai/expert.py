@@ -37,7 +37,7 @@ from domino.match import NUM
 from domino.views import View
 
 EXPERT_BUDGET = 0.5
-# At most this many iterations per decision (the duels in the README were measured with it).
+# At most this many iterations per decision (the duels in docs/benchmarks.md were measured with it).
 EXPERT_ITERATIONS = 3000
 # The play model: a seat's choice among its plays is a softmax of these weights times
 # :func:`model_features`, fitted by maximum likelihood to recorded plays of ``expert``,

@@ -1,5 +1,5 @@
-"""The README's picture of a game message is drawn from what the bot really sent: the mock-up
-of a components-v2 payload shows every text, the picture and every button of it, in
+"""The picture of a game message in docs/commands.md is drawn from what the bot really sent:
+the mock-up of a components-v2 payload shows every text, the picture and every button of it, in
 headless Chromium at a phone's width."""
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ photographs it in headless Chromium. Only what the payload says is drawn (Discor
 markdown is read for bold, small print, quotes and mentions); the page says it is a mock-up.
 
 ``python -m tests.fakediscord.mockup OUT.png`` plays a few moves of a game against a computer
-with the real bot and the fake Discord, and photographs the game message (the README's
-picture).
+with the real bot and the fake Discord, and photographs the game message (the picture in
+docs/commands.md).
 """
 
 from __future__ import annotations

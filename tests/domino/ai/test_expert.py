@@ -259,7 +259,7 @@ def test_the_budget_counts_the_clock_it_is_given() -> None:
 
 def test_expert_stops_at_its_iteration_cap_within_a_long_budget() -> None:
     """Our decision: ``expert`` runs at most EXPERT_ITERATIONS iterations, however long it may
-    think (the figures in the README were measured with that cap); a clock that never moves
+    think (the figures in docs/benchmarks.md were measured with that cap); a clock that never moves
     cannot stop it."""
     match = Match.new(any_opener(preset("partners")), 2, None)
     view = match.view(match.turn)
