@@ -221,6 +221,9 @@ class SeasonRepo:
             ("winner_holders", "user_id"),
         ):
             await self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+        await self._db.execute(  # the role stays the server's; who chose it is forgotten
+            "UPDATE winner_roles SET set_by = 0 WHERE set_by = ?", (user_id,)
+        )
 
     async def drop_guild(self, guild_id: int) -> None:
         for table, column in (
