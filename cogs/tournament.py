@@ -173,14 +173,29 @@ class HereButton(TournamentButton, template=rf"tournament:here:{_EVENT}:(?P<arg>
         return tr(interaction.locale.value, "Thank you: you are at your table.")
 
 
-class PartnerButton(TournamentButton, template=rf"tournament:partner:{_EVENT}:(?P<arg>yes|no)"):
-    """The invited partner of a pair accepts or declines (``arg``)."""
+class PartnerButton(
+    TournamentButton,
+    template=rf"tournament:partner:{_EVENT}:(?P<arg>yes|no)(?::(?P<inviter>[0-9]{{1,20}}))?",
+):
+    """The invited partner of a pair accepts or declines (``arg``) the invitation of
+    ``inviter`` (left out in older posts: his newest invitation)."""
 
     kind = "partner"
 
+    def __init__(self, event_id: int, *args: object, **look: Any) -> None:
+        super().__init__(event_id, *args, **look)
+        self.inviter = int(str(args[1])) if len(args) > 1 else None
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> TournamentButton:
+        extra = () if match["inviter"] is None else (match["inviter"],)
+        return cls(int(match["event"]), match["arg"], *extra)
+
     async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
         locale = interaction.locale.value
-        await cog.events.answer_partner(self.event_id, interaction.user.id, self.arg == "yes")
+        await cog.events.answer_partner(
+            self.event_id, interaction.user.id, self.arg == "yes", self.inviter
+        )
         if self.arg == "yes":
             return tr(locale, "Your pair is registered.")
         return tr(locale, "You declined: the pair is not registered.")
@@ -868,19 +883,30 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         locale = interaction.locale.value
         if partner is not None and partner.bot:
             raise ServiceError("A bot cannot be your partner.")
-        pair = None if partner is None else (partner.id, table_name(partner))
-        entry = await self.events.register(
-            event_id, interaction.user.id, table_name(interaction.user), partner=pair
+        if partner is not None:
+            return await self._invite(interaction, event_id, partner)
+        user = interaction.user
+        entry = await self.events.register(event_id, user.id, table_name(user))
+        if entry.joined_round > 1:
+            return tr(
+                locale,
+                "You are registered late: you play from round {round}, with a half-point"
+                " bye for the rounds before.",
+                round=entry.joined_round,
+            )
+        return tr(locale, "You are registered. Check in when each round's check-in opens.")
+
+    async def _invite(
+        self, interaction: Interaction, event_id: int, partner: discord.abc.User
+    ) -> str:
+        """Invite ``partner`` to a pairs event: he is asked, with Accept and Decline."""
+        locale = interaction.locale.value
+        await self.events.invite(
+            event_id,
+            interaction.user.id,
+            table_name(interaction.user),
+            (partner.id, table_name(partner)),
         )
-        if partner is None:
-            if entry.joined_round > 1:
-                return tr(
-                    locale,
-                    "You are registered late: you play from round {round}, with a half-point"
-                    " bye for the rounds before.",
-                    round=entry.joined_round,
-                )
-            return tr(locale, "You are registered. Check in when each round's check-in opens.")
         event = await self.events.get(event_id)
         channel = self.bot.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
         await channel.send(
@@ -895,10 +921,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 PartnerButton(
                     event_id,
                     "yes",
+                    interaction.user.id,
                     label=tr(event.locale, "Accept"),
                     style=discord.ButtonStyle.success,
                 ),
-                PartnerButton(event_id, "no", label=tr(event.locale, "Decline")),
+                PartnerButton(
+                    event_id, "no", interaction.user.id, label=tr(event.locale, "Decline")
+                ),
             ),
             allowed_mentions=USERS_ONLY,
         )

@@ -111,7 +111,7 @@ async def pairs_event(events: TournamentService, pairs: int, **kwargs: object) -
     )
     for i in range(pairs):
         a, b = 200 + 2 * i, 201 + 2 * i
-        await events.register(event.id, a, f"A{a}", partner=(b, f"B{b}"))
+        await events.invite(event.id, a, f"A{a}", (b, f"B{b}"))
         await events.answer_partner(event.id, b, True)
     return event.id
 
@@ -130,9 +130,9 @@ async def test_pairs_no_show_late_entry_withdrawal_restart(
     assert 1 in forfeit.sides[0] + forfeit.sides[1]
     assert [b for b in state.boards_of(1) if b.is_bye]  # 9 pairs: one bye
     # Late: a tenth pair registers during round 2's check-in; its first round is round 2.
-    late = await events.register(event_id, 300, "Late", partner=(301, "Comer"))
-    await events.answer_partner(event_id, 301, True)
-    assert late.joined_round == 2
+    await events.invite(event_id, 300, "Late", (301, "Comer"))
+    late = await events.answer_partner(event_id, 301, True)
+    assert late is not None and late.joined_round == 2
     await events.withdraw(event_id, 203)  # pair 2 (members 202 and 203) withdraws
     # A restart: the services are made again from the store.
     await tables.aclose()
