@@ -701,6 +701,7 @@ class TournamentService(TableObserver):
                 raise AlreadySeated(
                     "{name} is already registered in this tournament.", name=partner_name
                 )
+            await self._check_room(event)
             asked = await self.repo.invitation(event_id, user_id, partner_id)
             if asked is not None and asked.status == "declined":
                 raise NotInvited(
@@ -777,6 +778,12 @@ class TournamentService(TableObserver):
         if mine is not None:
             raise WrongStatus("You withdrew from this tournament; you cannot enter again.")
 
+    async def _check_room(self, event: EventRow) -> None:
+        if await self.repo.count_entries(event.id) >= event.max_entrants:
+            raise TableFull(
+                "The tournament is full ({count} entrants).", count=event.max_entrants
+            )
+
     async def _enter(
         self,
         event: EventRow,
@@ -787,10 +794,7 @@ class TournamentService(TableObserver):
         answered: InvitationRow | None = None,
     ) -> EntryRow:
         """Write the entry (and mark the invitation it answers accepted)."""
-        if await self.repo.count_entries(event.id) >= event.max_entrants:
-            raise TableFull(
-                "The tournament is full ({count} entrants).", count=event.max_entrants
-            )
+        await self._check_room(event)
         people = [user_id] if partner is None else [user_id, partner[0]]
         ratings = await self._ratings(people, event.variant)
         rating = sum(ratings.get(u, 1000.0) for u in people) / len(people)
