@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -32,14 +33,15 @@ from bot.records.seasons_store import SeasonLine
 from bot.store import DeadlineRow
 from cogs.colours import GOLD
 from cogs.names import display_name, escape_name
+from cogs.prizes import giving_problem, problem_text
 
 __all__ = [
     "BOARD_KIND",
     "BoardPoster",
+    "Crowned",
     "can_post",
+    "crowned_text",
     "period_embed",
-    "role_problem",
-    "role_problem_text",
     "season_embed",
     "season_end_embed",
 ]
@@ -209,32 +211,25 @@ def season_end_embed(
     return embed
 
 
-ROLE_PROBLEMS = {
-    "manage_roles": N_("I need the Manage Roles permission to give {role}."),
-    "above": N_("{role} is not below my own highest role: I cannot give it."),
-    "managed": N_("{role} belongs to an integration, or is everyone's: nobody can give it."),
-    "gone": N_("The role {role} no longer exists."),
-    "refused": N_("Discord refused to let me give {role}."),
-}
+@dataclass(frozen=True, slots=True)
+class Crowned:
+    """What became of a winners' role: why it could not be given ("" if it could), and to how
+    many winners it was given."""
+
+    role_id: int
+    problem: str
+    given: int
 
 
-def role_problem(guild: Any, role: Any) -> str:
-    """Why the bot may not give ``role`` on ``guild`` (a key of :data:`ROLE_PROBLEMS`; "" if
-    it may)."""
-    if role is None:
-        return "gone"
-    if role.managed or role.is_default():
-        return "managed"
-    me = getattr(guild, "me", None)
-    if me is None or not me.guild_permissions.manage_roles:
-        return "manage_roles"
-    if role >= me.top_role:
-        return "above"
-    return ""
-
-
-def role_problem_text(locale: str | None, problem: str, role_id: int) -> str:
-    return tr(locale, ROLE_PROBLEMS[problem], role=f"<@&{role_id}>")
+def crowned_text(locale: str | None, crowned: Crowned, given: str, **params: Any) -> str:
+    """The line saying what became of the role; ``given`` (a message id taking ``{role}`` and
+    ``params``) only when someone received it."""
+    if crowned.problem:
+        return problem_text(locale, crowned.problem, crowned.role_id)
+    role = f"<@&{crowned.role_id}>"
+    if not crowned.given:
+        return tr(locale, "Nobody received {role}.", role=role)
+    return tr(locale, given, role=role, **params)
 
 
 async def crown_champions(
@@ -245,16 +240,15 @@ async def crown_champions(
     *,
     kind: str = CHAMPION,
     reason: str = "Season champions",
-) -> tuple[int, str] | None:
+) -> Crowned | None:
     """Give the server's champions' role (or ``kind``'s: a tournament's winners') to
-    ``winners`` and take it from those the bot gave it to before; (the role, why it could not:
-    "" if it could), None without a role."""
+    ``winners`` and take it from those the bot gave it to before, if the role may still be
+    given (:func:`cogs.prizes.giving_problem`); None without a role."""
     chosen = await seasons.champion_role(guild_id, kind)
     if chosen is None:
         return None
-    guild = bot.get_guild(guild_id)
-    role = None if guild is None else guild.get_role(chosen.role_id)
-    problem = role_problem(guild, role)
+    problem = await giving_problem(bot.get_guild(guild_id), chosen.role_id, chosen.set_by)
+    given = 0
     if not problem:
         before = await seasons.crowned(guild_id, kind)
         try:
@@ -266,13 +260,14 @@ async def crown_champions(
                     await change(guild_id, user_id, chosen.role_id, reason=reason[:500])
                 except discord.NotFound:  # he left the server
                     continue
+                given += give
         except discord.Forbidden:
             problem = "refused"
         else:
             await seasons.crown(guild_id, winners, kind)
     if await seasons.role_problem(guild_id, problem, kind) and problem:
         log.warning("server %s: the %s role could not be given: %s", guild_id, kind, problem)
-    return chosen.role_id, problem
+    return Crowned(chosen.role_id, problem, given)
 
 
 def can_post(channel: Any, me: Any) -> bool:
@@ -382,12 +377,8 @@ class BoardPoster:
             winners = {r.player_id for rows in server.values() for r in rows if r.place == 1}
             crowned = await crown_champions(self.bot, self.seasons, guild_id, winners)
             if crowned is not None:
-                role_id, problem = crowned
-                text = (
-                    role_problem_text(locale, problem, role_id)
-                    if problem
-                    else tr(locale, "The champions of this server get {role}.",
-                            role=f"<@&{role_id}>")
+                text = crowned_text(
+                    locale, crowned, N_("The champions of this server get {role}.")
                 )
                 embed.add_field(name=tr(locale, "Champions' role"), value=text, inline=False)
         else:

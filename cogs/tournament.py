@@ -41,7 +41,7 @@ from bot.tournaments.service import (
 from bot.tournaments.store import BoardRow, EntryRow, EventRow
 from bot.web.links import tournament_path
 from cogs.achievements import earned_lines, shown_at_match_end
-from cogs.boards import crown_champions, role_problem_text
+from cogs.boards import Crowned, crown_champions, crowned_text
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.domino.host import missing_permissions
@@ -49,6 +49,7 @@ from cogs.domino.texts import permission_text, variant_name
 from cogs.markup import error_text, unreachable_text
 from cogs.names import display_name, escape_name, table_name
 from cogs.places import place_of
+from cogs.prizes import choose_problem, giving_problem, problem_text
 from cogs.rules_text import tournament_rules
 from cogs.web_links import web_button, web_url
 
@@ -172,14 +173,29 @@ class HereButton(TournamentButton, template=rf"tournament:here:{_EVENT}:(?P<arg>
         return tr(interaction.locale.value, "Thank you: you are at your table.")
 
 
-class PartnerButton(TournamentButton, template=rf"tournament:partner:{_EVENT}:(?P<arg>yes|no)"):
-    """The invited partner of a pair accepts or declines (``arg``)."""
+class PartnerButton(
+    TournamentButton,
+    template=rf"tournament:partner:{_EVENT}:(?P<arg>yes|no)(?::(?P<inviter>[0-9]{{1,20}}))?",
+):
+    """The invited partner of a pair accepts or declines (``arg``) the invitation of
+    ``inviter`` (left out in older posts: his newest invitation)."""
 
     kind = "partner"
 
+    def __init__(self, event_id: int, *args: object, **look: Any) -> None:
+        super().__init__(event_id, *args, **look)
+        self.inviter = int(str(args[1])) if len(args) > 1 else None
+
+    @classmethod
+    def read(cls, match: re.Match[str]) -> TournamentButton:
+        extra = () if match["inviter"] is None else (match["inviter"],)
+        return cls(int(match["event"]), match["arg"], *extra)
+
     async def clicked(self, cog: TournamentCog, interaction: Interaction) -> str:
         locale = interaction.locale.value
-        await cog.events.answer_partner(self.event_id, interaction.user.id, self.arg == "yes")
+        await cog.events.answer_partner(
+            self.event_id, interaction.user.id, self.arg == "yes", self.inviter
+        )
         if self.arg == "yes":
             return tr(locale, "Your pair is registered.")
         return tr(locale, "You declined: the pair is not registered.")
@@ -509,6 +525,11 @@ async def create_command(
             log.info("/domino tournament create refused: the bot lacks %s", ", ".join(missing))
             await cog.reply(interaction, permission_text(locale))
             return
+        if winner_role is not None and not winner_role.is_default():
+            problem = choose_problem(interaction.guild, interaction.user, winner_role)
+            if problem:
+                await cog.reply(interaction, problem_text(locale, problem, winner_role.id))
+                return
         event = await cog.events.create(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
@@ -862,19 +883,30 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         locale = interaction.locale.value
         if partner is not None and partner.bot:
             raise ServiceError("A bot cannot be your partner.")
-        pair = None if partner is None else (partner.id, table_name(partner))
-        entry = await self.events.register(
-            event_id, interaction.user.id, table_name(interaction.user), partner=pair
+        if partner is not None:
+            return await self._invite(interaction, event_id, partner)
+        user = interaction.user
+        entry = await self.events.register(event_id, user.id, table_name(user))
+        if entry.joined_round > 1:
+            return tr(
+                locale,
+                "You are registered late: you play from round {round}, with a half-point"
+                " bye for the rounds before.",
+                round=entry.joined_round,
+            )
+        return tr(locale, "You are registered. Check in when each round's check-in opens.")
+
+    async def _invite(
+        self, interaction: Interaction, event_id: int, partner: discord.abc.User
+    ) -> str:
+        """Invite ``partner`` to a pairs event: he is asked, with Accept and Decline."""
+        locale = interaction.locale.value
+        await self.events.invite(
+            event_id,
+            interaction.user.id,
+            table_name(interaction.user),
+            (partner.id, table_name(partner)),
         )
-        if partner is None:
-            if entry.joined_round > 1:
-                return tr(
-                    locale,
-                    "You are registered late: you play from round {round}, with a half-point"
-                    " bye for the rounds before.",
-                    round=entry.joined_round,
-                )
-            return tr(locale, "You are registered. Check in when each round's check-in opens.")
         event = await self.events.get(event_id)
         channel = self.bot.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
         await channel.send(
@@ -889,10 +921,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 PartnerButton(
                     event_id,
                     "yes",
+                    interaction.user.id,
                     label=tr(event.locale, "Accept"),
                     style=discord.ButtonStyle.success,
                 ),
-                PartnerButton(event_id, "no", label=tr(event.locale, "Decline")),
+                PartnerButton(
+                    event_id, "no", interaction.user.id, label=tr(event.locale, "Decline")
+                ),
             ),
             allowed_mentions=USERS_ONLY,
         )
@@ -1212,46 +1247,37 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         )
 
     async def _winner_role(self, state: EventState) -> None:
-        """Give the winners the event's role, or say clearly why the bot may not."""
+        """Give the winners the event's role if it may still be given (the host chose it:
+        :func:`cogs.prizes.giving_problem`), or say why not; said once."""
         event = state.event
         locale = event.locale
-        role_id = event.winner_role
+        role_id = event.winner_role or 0
         guild = self.bot.get_guild(event.guild_id)
-        role = guild.get_role(role_id) if guild and role_id else None
-        me = guild.me if guild else None
-        reason = None
-        if role is None or me is None:
-            reason = tr(locale, "the role no longer exists")
-        elif not me.guild_permissions.manage_roles:
-            reason = tr(locale, "I lack the Manage Roles permission")
-        elif role.managed or role >= me.top_role:
-            reason = tr(locale, "the role is above my own highest role")
-        winners = [
-            u
-            for place, e in state.places()
-            if place == 1
-            for u in (state.entry(e) or _NONE).members
-        ]
-        if reason is None and guild is not None and role is not None:
+        problem = await giving_problem(guild, role_id, event.host_id)
+        given = 0
+        if not problem and guild is not None:
+            winners = sorted({
+                u
+                for place, e in state.places()
+                if place == 1
+                for u in (state.entry(e) or _NONE).members
+                if u > 0
+            })
             try:
                 for user in winners:
-                    member = guild.get_member(user) or await guild.fetch_member(user)
-                    await member.add_roles(role, reason=f"Winner of {event.name}"[:500])
-            except discord.NotFound:
-                reason = tr(locale, "a winner left the server")
+                    try:
+                        await self.bot.http.add_role(
+                            guild.id, user, role_id, reason=f"Winner of {event.name}"[:500]
+                        )
+                    except discord.NotFound:  # he left the server
+                        continue
+                    given += 1
             except discord.Forbidden:
-                reason = tr(locale, "Discord refused (the role is above my own highest role)")
-        if reason is None:
-            text = tr(locale, "The winners get the role <@&{role}>.", role=role_id)
-        else:
-            text = tr(
-                locale,
-                "I may not give the winners the role <@&{role}>: {reason}.",
-                role=role_id,
-                reason=reason,
-            )
+                problem = "refused"
+        text = crowned_text(
+            locale, Crowned(role_id, problem, given), N_("The winners get the role {role}.")
+        )
         await self._send(event, "role", event.channel_id, text)
-
 
     async def _crown(self, state: EventState) -> None:
         """The server's tournament winners' role: given to this event's champions and taken
@@ -1277,13 +1303,9 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         if crowned is None:
             await self.events.mark_post(event.id, "crown", None)
             return
-        role_id, problem = crowned
-        locale = event.locale
-        text = (
-            role_problem_text(locale, problem, role_id)
-            if problem
-            else tr(locale, "The winners of {name} get {role}.", name=escape_name(event.name),
-                    role=f"<@&{role_id}>")
+        text = crowned_text(
+            event.locale, crowned, N_("The winners of {name} get {role}."),
+            name=escape_name(event.name),
         )
         await self._send(event, "crown", event.channel_id, text)
 

@@ -135,6 +135,9 @@ class PeriodRepo:
 
     async def forget(self, user_id: int) -> None:
         await self._db.execute("DELETE FROM record_periods WHERE player_id = ?", (user_id,))
+        await self._db.execute(  # the channel stays the server's; who chose it is forgotten
+            "UPDATE board_channels SET set_by = 0 WHERE set_by = ?", (user_id,)
+        )
 
     async def drop_guild(self, guild_id: int) -> None:
         for table, column in (

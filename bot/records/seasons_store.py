@@ -44,6 +44,7 @@ class WinnerRole:
     kind: str
     role_id: int
     problem: str  # the last reason it could not be given ("" if none)
+    set_by: int = 0  # who chose it (0: forgotten)
 
 
 BOARD = RankedBoard(
@@ -221,6 +222,9 @@ class SeasonRepo:
             ("winner_holders", "user_id"),
         ):
             await self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+        await self._db.execute(  # the role stays the server's; who chose it is forgotten
+            "UPDATE winner_roles SET set_by = 0 WHERE set_by = ?", (user_id,)
+        )
 
     async def drop_guild(self, guild_id: int) -> None:
         for table, column in (
@@ -234,11 +238,13 @@ class SeasonRepo:
 
     async def winner_role(self, guild_id: int, kind: str) -> WinnerRole | None:
         row = await self._db.fetchone(
-            "SELECT guild_id, kind, role_id, problem FROM winner_roles"
+            "SELECT guild_id, kind, role_id, problem, set_by FROM winner_roles"
             " WHERE guild_id = ? AND kind = ?",
             (guild_id, kind),
         )
-        return None if row is None else WinnerRole(int(row[0]), str(row[1]), int(row[2]), row[3])
+        if row is None:
+            return None
+        return WinnerRole(int(row[0]), str(row[1]), int(row[2]), row[3], int(row[4]))
 
     async def set_winner_role(
         self, guild_id: int, kind: str, role_id: int | None, *, by: int, now: float

@@ -73,6 +73,7 @@ from bot.tournaments.store import (
     CorrectionRow,
     EntryRow,
     EventRow,
+    InvitationRow,
     PlaceRow,
     RoundRow,
     TimerRow,
@@ -85,6 +86,7 @@ __all__ = [
     "DEFAULT_GRACE",
     "DEFAULT_HANDS",
     "DEFAULT_TIME_LIMIT",
+    "INVITE_COOLDOWN",
     "EventState",
     "TourLimits",
     "TournamentService",
@@ -102,6 +104,7 @@ MIN_TIME_LIMIT, MAX_TIME_LIMIT = 5 * 60, 4 * 3600
 MIN_GRACE, MAX_GRACE = 60, 30 * 60
 MAX_NAME = 80
 MISSED_LIMIT = 2  # rounds missed before an entrant is withdrawn
+INVITE_COOLDOWN = 60.0  # seconds between two invitations of a person in a pairs event
 PUBLISH = "t.publish"  # publish the event's posts again (after Discord failed, or a moment)
 KINDS = ("t.checkin", "t.start", "t.grace", "t.limit", PUBLISH)
 PUBLISH_FIRST, PUBLISH_MOST = 1.0, 60.0  # seconds before publishing again after a failure
@@ -665,97 +668,164 @@ class TournamentService(TableObserver):
 
     # -- registration ------------------------------------------------------------------------
 
-    async def register(
-        self,
-        event_id: int,
-        user_id: int,
-        name: str,
-        *,
-        partner: tuple[int, str] | None = None,
-    ) -> EntryRow:
-        """Enter ``user_id`` (with ``partner`` in a pairs event, who then confirms)."""
+    async def register(self, event_id: int, user_id: int, name: str) -> EntryRow:
+        """Enter ``user_id`` alone (a pair enters when the partner accepts: :meth:`invite`)."""
         async with self._lock(event_id):
             event = await self.get(event_id)
-            if event.status not in ("registration", "running", "paused"):
-                raise WrongStatus("This tournament is over.")
-            late = event.status != "registration"
-            rounds_started = len(
-                [r for r in await self.repo.rounds(event_id) if r.status != "checkin"]
-            )
-            total = event.rounds or rounds_started + 1
-            if late and event.system == "knockout":
-                raise WrongStatus("Registration is closed: the knockout has begun.")
-            if late and not model.late_entry_open(rounds_started, total):
-                raise WrongStatus("Registration is closed: half the rounds have begun.")
+            await self._check_entry(event, user_id)
             if event.format == "pairs":
-                if partner is None:
-                    raise InvalidOptions(
-                        "This is a pairs event: register with your partner"
-                        " (/domino tournament register partner:@someone)."
-                    )
-                if partner[0] == user_id:
-                    raise InvalidOptions("Your partner must be someone else.")
-            elif partner is not None:
-                raise InvalidOptions("This event is not for pairs: register alone.")
-            mine = await self.repo.entry_of(event_id, user_id)
-            if mine is not None and mine.status != "withdrawn":
-                raise AlreadySeated("You are already registered in this tournament.")
-            if mine is not None:
-                raise WrongStatus("You withdrew from this tournament; you cannot enter again.")
-            if partner is not None and await self.repo.entry_of(event_id, partner[0]) is not None:
-                raise AlreadySeated(
-                    "{name} is already registered in this tournament.", name=partner[1]
+                raise InvalidOptions(
+                    "This is a pairs event: register with your partner"
+                    " (/domino tournament register partner:@someone)."
                 )
-            if await self.repo.count_entries(event_id) >= event.max_entrants:
-                raise TableFull(
-                    "The tournament is full ({count} entrants).", count=event.max_entrants
-                )
-            people = [user_id] if partner is None else [user_id, partner[0]]
-            ratings = await self._ratings(people, event.variant)
-            rating = sum(ratings.get(u, 1000.0) for u in people) / len(people)
-            joined = 1
-            if late:
-                current = event.round
-                row = next(
-                    (r for r in await self.repo.rounds(event_id) if r.number == current), None
-                )
-                joined = current if row is not None and row.status == "checkin" else current + 1
-            entry = EntryRow(
-                tournament_id=event_id,
-                entry=0,
-                user_id=user_id,
-                name=name,
-                partner_id=None if partner is None else partner[0],
-                partner_name=None if partner is None else partner[1],
-                status="invited" if partner is not None else "active",
-                joined_round=max(joined, 1),
-                rating=rating,
-                missed=0,
-                created_at=self.clock(),
-            )
-            try:
-                async with self.store.transaction() as tx:
-                    entry = await TournamentRepo(tx.db).add_entry(entry)
-            except IntegrityError:
-                raise AlreadySeated("You are already registered in this tournament.") from None
+            entry = await self._enter(event, user_id, name, None)
         self._changed(event_id)
         return entry
 
-    async def answer_partner(self, event_id: int, user_id: int, accept: bool) -> EntryRow:
-        """The invited partner confirms (or declines: the pair's entry is removed)."""
+    async def invite(
+        self, event_id: int, user_id: int, name: str, partner: tuple[int, str]
+    ) -> InvitationRow:
+        """``user_id`` asks ``partner`` to enter a pairs event with him. Nobody is entered
+        until the partner accepts; an inviter has one invitation waiting at most, sends one
+        every :data:`INVITE_COOLDOWN` seconds at most (a new one replaces his waiting one)
+        and never asks again someone who declined."""
+        async with self._lock(event_id):
+            event = await self.get(event_id)
+            await self._check_entry(event, user_id)
+            if event.format != "pairs":
+                raise InvalidOptions("This event is not for pairs: register alone.")
+            partner_id, partner_name = partner
+            if partner_id == user_id:
+                raise InvalidOptions("Your partner must be someone else.")
+            if await self.repo.entry_of(event_id, partner_id) is not None:
+                raise AlreadySeated(
+                    "{name} is already registered in this tournament.", name=partner_name
+                )
+            await self._check_room(event)
+            asked = await self.repo.invitation(event_id, user_id, partner_id)
+            if asked is not None and asked.status == "declined":
+                raise NotInvited(
+                    "{name} declined your invitation: you cannot ask again in this tournament.",
+                    name=partner_name,
+                )
+            if asked is not None and asked.status == "pending":
+                raise AlreadySeated(
+                    "You have already invited {name}: wait for the answer.", name=partner_name
+                )
+            now = self.clock()
+            last = await self.repo.last_invitation(event_id, user_id)
+            if last is not None and now - last.created_at < INVITE_COOLDOWN:
+                raise LimitReached(
+                    "You can invite a partner again in {seconds} s.",
+                    seconds=math.ceil(INVITE_COOLDOWN - (now - last.created_at)),
+                )
+            row = InvitationRow(event_id, user_id, name, partner_id, partner_name, "pending", now)
+            async with self.store.transaction() as tx:
+                await TournamentRepo(tx.db).invite(row)
+        return row
+
+    async def answer_partner(
+        self, event_id: int, user_id: int, accept: bool, inviter: int | None = None
+    ) -> EntryRow | None:
+        """The invited partner accepts (the pair enters; returns its entry) or declines
+        ``inviter``'s invitation (his newest waiting one if None)."""
         async with self._lock(event_id):
             event = await self.get(event_id)
             if not event.is_open:
                 raise WrongStatus("This tournament is over.")
-            entry = await self.repo.entry_of(event_id, user_id)
-            if entry is None or entry.partner_id != user_id or entry.status != "invited":
+            waiting = [
+                i for i in await self.repo.pending_to(event_id, user_id)
+                if inviter is None or i.inviter_id == inviter
+            ]
+            if not waiting:
                 raise NotInvited("No pair is waiting for your answer in this tournament.")
-            if accept:
-                await self.repo.set_entry(event_id, entry.entry, status="active")
-                entry = dataclasses.replace(entry, status="active")
-            else:
-                await self.repo.remove_entry(event_id, entry.entry)
+            asked = waiting[0]
+            if not accept:
+                async with self.store.transaction() as tx:
+                    await TournamentRepo(tx.db).answer_invitation(
+                        event_id, asked.inviter_id, user_id, "declined"
+                    )
+                return None
+            await self._check_entry(event, user_id)
+            mate = await self.repo.entry_of(event_id, asked.inviter_id)
+            if mate is not None:
+                raise AlreadySeated(
+                    "{name} is already registered in this tournament.", name=asked.inviter_name
+                )
+            entry = await self._enter(
+                event, asked.inviter_id, asked.inviter_name, (user_id, asked.partner_name),
+                answered=asked,
+            )
         self._changed(event_id)
+        return entry
+
+    async def _check_entry(self, event: EventRow, user_id: int) -> None:
+        """Raise why ``user_id`` may not enter ``event`` now (not why his partner may not)."""
+        if event.status not in ("registration", "running", "paused"):
+            raise WrongStatus("This tournament is over.")
+        if event.status != "registration":
+            if event.system == "knockout":
+                raise WrongStatus("Registration is closed: the knockout has begun.")
+            rounds_started = len(
+                [r for r in await self.repo.rounds(event.id) if r.status != "checkin"]
+            )
+            total = event.rounds or rounds_started + 1
+            if not model.late_entry_open(rounds_started, total):
+                raise WrongStatus("Registration is closed: half the rounds have begun.")
+        mine = await self.repo.entry_of(event.id, user_id)
+        if mine is not None and mine.status != "withdrawn":
+            raise AlreadySeated("You are already registered in this tournament.")
+        if mine is not None:
+            raise WrongStatus("You withdrew from this tournament; you cannot enter again.")
+
+    async def _check_room(self, event: EventRow) -> None:
+        if await self.repo.count_entries(event.id) >= event.max_entrants:
+            raise TableFull(
+                "The tournament is full ({count} entrants).", count=event.max_entrants
+            )
+
+    async def _enter(
+        self,
+        event: EventRow,
+        user_id: int,
+        name: str,
+        partner: tuple[int, str] | None,
+        *,
+        answered: InvitationRow | None = None,
+    ) -> EntryRow:
+        """Write the entry (and mark the invitation it answers accepted)."""
+        await self._check_room(event)
+        people = [user_id] if partner is None else [user_id, partner[0]]
+        ratings = await self._ratings(people, event.variant)
+        rating = sum(ratings.get(u, 1000.0) for u in people) / len(people)
+        joined = 1
+        if event.status != "registration":
+            current = event.round
+            row = next((r for r in await self.repo.rounds(event.id) if r.number == current), None)
+            joined = current if row is not None and row.status == "checkin" else current + 1
+        entry = EntryRow(
+            tournament_id=event.id,
+            entry=0,
+            user_id=user_id,
+            name=name,
+            partner_id=None if partner is None else partner[0],
+            partner_name=None if partner is None else partner[1],
+            status="active",
+            joined_round=max(joined, 1),
+            rating=rating,
+            missed=0,
+            created_at=self.clock(),
+        )
+        try:
+            async with self.store.transaction() as tx:
+                repo = TournamentRepo(tx.db)
+                entry = await repo.add_entry(entry)
+                if answered is not None:
+                    await repo.answer_invitation(
+                        event.id, answered.inviter_id, answered.partner_id, "accepted"
+                    )
+        except IntegrityError:
+            raise AlreadySeated("You are already registered in this tournament.") from None
         return entry
 
     async def withdraw(self, event_id: int, user_id: int) -> EntryRow:

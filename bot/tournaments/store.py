@@ -20,6 +20,7 @@ __all__ = [
     "CorrectionRow",
     "EntryRow",
     "EventRow",
+    "InvitationRow",
     "PlaceRow",
     "RoundRow",
     "TimerRow",
@@ -124,6 +125,27 @@ class EntryRow:
 
 
 _ENTRY_COLUMNS = tuple(f.name for f in fields(EntryRow))
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationRow:
+    """A pairs event's invitation: ``inviter_id`` asks ``partner_id`` to be his partner."""
+
+    tournament_id: int
+    inviter_id: int
+    inviter_name: str
+    partner_id: int
+    partner_name: str
+    status: str  # pending | accepted | declined | cancelled
+    created_at: float
+
+
+_INVITATION_COLUMNS = tuple(f.name for f in fields(InvitationRow))
+_INVITATION_SELECT = f"SELECT {', '.join(_INVITATION_COLUMNS)} FROM tournament_invitations"
+
+
+def _invitation(row: Row | None) -> InvitationRow | None:
+    return None if row is None else InvitationRow(**{c: row[c] for c in _INVITATION_COLUMNS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +400,60 @@ class TournamentRepo:
                 f"DELETE FROM {table} WHERE tournament_id = ? AND entry = ?", (event_id, entry)
             )
 
+    # -- a pairs event's invitations ---------------------------------------------------------
+
+    async def invitation(
+        self, event_id: int, inviter_id: int, partner_id: int
+    ) -> InvitationRow | None:
+        row = await self._db.fetchone(
+            f"{_INVITATION_SELECT} WHERE tournament_id = ? AND inviter_id = ? AND partner_id = ?",
+            (event_id, inviter_id, partner_id),
+        )
+        return _invitation(row)
+
+    async def last_invitation(self, event_id: int, inviter_id: int) -> InvitationRow | None:
+        """The newest invitation ``inviter_id`` sent in the event."""
+        row = await self._db.fetchone(
+            f"{_INVITATION_SELECT} WHERE tournament_id = ? AND inviter_id = ?"
+            " ORDER BY created_at DESC LIMIT 1",
+            (event_id, inviter_id),
+        )
+        return _invitation(row)
+
+    async def pending_to(self, event_id: int, partner_id: int) -> list[InvitationRow]:
+        """The invitations waiting for ``partner_id``'s answer, the newest first."""
+        rows = await self._db.fetchall(
+            f"{_INVITATION_SELECT} WHERE tournament_id = ? AND partner_id = ?"
+            " AND status = 'pending' ORDER BY created_at DESC",
+            (event_id, partner_id),
+        )
+        return [InvitationRow(**{c: r[c] for c in _INVITATION_COLUMNS}) for r in rows]
+
+    async def invite(self, row: InvitationRow) -> None:
+        """Store a pending invitation; the inviter's other pending one is cancelled."""
+        await self._db.execute(
+            "UPDATE tournament_invitations SET status = 'cancelled'"
+            " WHERE tournament_id = ? AND inviter_id = ? AND status = 'pending'",
+            (row.tournament_id, row.inviter_id),
+        )
+        await self._db.execute(
+            f"INSERT INTO tournament_invitations ({', '.join(_INVITATION_COLUMNS)})"
+            f" VALUES ({_marks(_INVITATION_COLUMNS)})"
+            " ON CONFLICT (tournament_id, inviter_id, partner_id) DO UPDATE SET"
+            " inviter_name = excluded.inviter_name, partner_name = excluded.partner_name,"
+            " status = excluded.status, created_at = excluded.created_at",
+            [getattr(row, c) for c in _INVITATION_COLUMNS],
+        )
+
+    async def answer_invitation(
+        self, event_id: int, inviter_id: int, partner_id: int, status: str
+    ) -> None:
+        await self._db.execute(
+            "UPDATE tournament_invitations SET status = ?"
+            " WHERE tournament_id = ? AND inviter_id = ? AND partner_id = ?",
+            (status, event_id, inviter_id, partner_id),
+        )
+
     async def withdraw_entry(self, event: EventRow, entry: EntryRow) -> None:
         """The entry leaves the event: deleted if it could not have played yet (a pair waiting
         for its partner, or before the start and never seated), else marked withdrawn."""
@@ -401,6 +477,10 @@ class TournamentRepo:
             event, entry = await self.get(event_id), await self.entry_of(event_id, user_id)
             if event is not None and entry is not None and event.is_open:
                 await self.withdraw_entry(event, entry)
+        await self._db.execute(
+            "DELETE FROM tournament_invitations WHERE inviter_id = ? OR partner_id = ?",
+            (user_id, user_id),
+        )
         for statement in (
             "UPDATE tournament_entries SET user_id = ?, name = '' WHERE user_id = ?",
             "UPDATE tournament_entries SET partner_id = ?, partner_name = '' WHERE partner_id = ?",

@@ -32,10 +32,11 @@ from bot.server_settings import (
 )
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
 from bot.web import links
-from cogs.boards import can_post, role_problem, role_problem_text
+from cogs.boards import can_post
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
+from cogs.prizes import choose_problem, problem_text
 
 Interaction = discord.Interaction[Any]
 
@@ -222,9 +223,9 @@ class ServerSettingsMixin:
                     return
             for chosen_role in (champion_role, tournament_winner_role):
                 if chosen_role is not None and not chosen_role.is_default():
-                    problem = role_problem(interaction.guild, chosen_role)
+                    problem = choose_problem(interaction.guild, interaction.user, chosen_role)
                     if problem:
-                        text = role_problem_text(locale, problem, chosen_role.id)
+                        text = problem_text(locale, problem, chosen_role.id)
                         await self.reply(interaction, f"{text} {tr(locale, NOTHING_CHANGED)}")
                         return
             boards = PeriodBoards(self.service.store, clock=self.service.clock)
@@ -361,7 +362,7 @@ class ServerSettingsMixin:
                 if champions is not None:
                     shown = f"<@&{champions.role_id}>"
                     if champions.problem:
-                        problem = role_problem_text(locale, champions.problem, champions.role_id)
+                        problem = problem_text(locale, champions.problem, champions.role_id)
                         shown += "\n⚠️ " + tr(locale, "Last time: {problem}", problem=problem)
                 embed.add_field(name=title, value=shown, inline=False)
             await interaction.response.send_message(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.records.boards import PeriodBoards
 from bot.records.forget import Forgetting
+from bot.records.seasons_service import TOURNAMENT, Seasons
 from bot.records.service import Records
 from bot.records.store import FORMER_PLAYERS
 from bot.store import POSTGRES, Store
@@ -149,3 +151,20 @@ async def test_a_departed_servers_data_goes_after_the_grace_period(
     assert await records.hidden_scopes(ALICE) == set()
     assert (await records.stats(ALICE, guild_id=78)).server
     assert set(await records.against_computers(ALICE, [0, 77, 78])) == {0, 78}
+
+
+async def test_forgetting_removes_who_chose_a_servers_settings(
+    store: Store, clock: FakeClock
+) -> None:
+    """The board channel and the winner roles he chose stay (the server's settings), but his
+    id goes from them."""
+    await PeriodBoards(store, clock=clock).set_channel(77, 7700, by=ALICE)
+    seasons = Seasons(store, clock=clock)
+    await seasons.set_champion_role(77, 7701, by=ALICE)
+    await seasons.set_champion_role(77, 7702, by=ALICE, kind=TOURNAMENT)
+    assert await occurrences(store, [], ALICE)
+    await Records(store, clock=clock).forget(ALICE)
+    assert await occurrences(store, [], ALICE) == []
+    assert (await PeriodBoards(store, clock=clock).channel(77)) is not None
+    role = await seasons.champion_role(77, TOURNAMENT)
+    assert role is not None and role.role_id == 7702

@@ -19,6 +19,7 @@ from tests.fakediscord.models import DEFAULT_BOT_PERMISSIONS
 
 BASE = "https://domino.example.org"
 SEND_ALL = DEFAULT_BOT_PERMISSIONS  # what the bot may do on a new server
+MANAGE_ROLES = 1 << 28
 
 
 def pb_button(message: StoredMessage, direction: str) -> str:
@@ -152,12 +153,13 @@ async def test_the_champions_role_goes_to_the_seasons_champions_and_moves_on(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
+    boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER | MANAGE_ROLES)
     alice = fake.add_user(1002, "alice", "Alice")
     fake.add_user(1003, "bea", "Bea")
     channel = fake.add_channel("boards")
     champions = fake.add_role("Champions", position=5)
     high = fake.add_role("Staff", position=60)
+    fake.set_role_position(fake.guild.personal_roles[boss.id], 40)  # above Champions
     clock = FakeClock()
     cal = SeasonCalendar()
     season = cal.season_of(clock.now)
@@ -210,3 +212,66 @@ async def test_the_champions_role_goes_to_the_seasons_champions_and_moves_on(
         assert champions.id in fake.member_roles(1003)  # nothing could change
         shown = await fake.slash(boss, fake.channel_id, settings, {})
         assert "⚠️ Last time: I need the Manage Roles permission" in shown.text()
+
+
+async def test_a_prize_role_is_chosen_only_by_who_may_give_it_and_checked_when_given(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The champions' role: a member with Manage Server but not Manage Roles may not choose
+    one, nor may a member whose highest role is not above it; a role with a dangerous
+    permission is refused to everyone. A role that gains such a permission after it was
+    chosen is not given at the season's end, said once in the season's post."""
+    fake = fake_discord
+    fake.set_member_permissions(fake.bot_user.id, SEND_ALL | MANAGE_ROLES)
+    fake.set_role_position(fake.guild.personal_roles[fake.bot_user.id], 50)
+    manager = fake.add_user(1001, "manager", "Manager", permissions=MANAGER)
+    mod = fake.add_user(1004, "mod", "Mod", permissions=MANAGER | MANAGE_ROLES)
+    fake.add_user(1002, "alice", "Alice")
+    fake.add_user(1003, "bea", "Bea")
+    channel = fake.add_channel("boards")
+    champions = fake.add_role("Champions", position=5)
+    admins = fake.add_role("Admins", position=6, permissions=8)  # Administrator
+    fake.set_role_position(fake.guild.personal_roles[mod.id], 4)  # below Champions
+    clock = FakeClock()
+    season = SeasonCalendar().season_of(clock.now)
+    settings = "domino server-settings"
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        g = fake.guild_id
+        refused = await fake.slash(manager, fake.channel_id, settings, {"champion_role": admins.id})
+        assert refused.text() == (
+            f"<@&{admins.id}> carries a permission too powerful for a prize (such as"
+            " Administrator, Manage Server, Manage Roles or Ban Members): I give no such role."
+            " Nothing was changed."
+        )
+        chooser = (
+            f"Only the server's owner, or a member with Manage Roles whose highest role is above"
+            f" <@&{champions.id}>, may choose it. Nothing was changed."
+        )
+        refused = await fake.slash(
+            manager, fake.channel_id, settings, {"champion_role": champions.id}
+        )
+        assert refused.text() == chooser
+        refused = await fake.slash(mod, fake.channel_id, settings, {"champion_role": champions.id})
+        assert refused.text() == chooser
+        refused = await fake.slash(
+            fake.owner, fake.channel_id, settings, {"champion_role": admins.id}
+        )
+        assert "too powerful for a prize" in refused.text()
+        shown = await fake.slash(manager, fake.channel_id, settings, {})
+        assert "Season champions' role\nnone" in shown.text()
+        fake.set_role_position(fake.guild.personal_roles[mod.id], 30)  # now above it
+        saved = await fake.slash(mod, fake.channel_id, settings, {
+            "champion_role": champions.id, "board_channel": channel.id,
+        })
+        assert f"Season champions' role\n<@&{champions.id}>" in saved.text()
+        # Someone later gives the role Manage Roles: at the season's end it is not given.
+        champions.permissions = MANAGE_ROLES
+        fake.set_role_position(champions.id, 5)  # announces the role's change
+        await win(bot, 1, 1002, 1003, 30, season.start + 60, g)
+        clock.now = season.end + 1
+        assert await wait_posted(bot, g, season.key)
+        (post,) = [m for m in fake.public_messages() if m.channel_id == channel.id
+                   and "is over" in m.embeds[0]["title"]]
+        assert "too powerful for a prize" in post.text()
+        assert "get <@&" not in post.text()
+        assert champions.id not in fake.member_roles(1002)

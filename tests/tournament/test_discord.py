@@ -202,7 +202,7 @@ async def register_pair(fake: FakeDiscord, first: Any, second: Any, accept: bool
         m for m in with_button(fake, "tournament:partner:") if f"<@{second.id}>," in m.text()
     ]
     choice = "yes" if accept else "no"
-    cid = next(c for c in ask.custom_ids() if c.endswith(choice))
+    cid = next(c for c in ask.custom_ids() if c.split(":")[3] == choice)
     click = await fake.click(second, ask, cid)
     await click.wait_for_followups(1)
     said = click.followups[0].text()
@@ -292,6 +292,69 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url
         assert titles[f"Pairs: pairings of round {number}"] == 1
         assert titles[f"Pairs: standings after round {number}"] == 1
     assert titles["Pairs: the podium"] == 1
+
+
+async def test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Naming someone as partner invites him: he is pinged once and may still enter with
+    someone else. An inviter has one invitation waiting at most and sends one a minute at
+    most (a new one replaces his waiting one, whose buttons then do nothing); he cannot ask
+    again someone waiting for his answer or who declined him."""
+    fake = fake_discord
+    clock = FakeClock()
+    names = ["Ann", "Bea", "Cid", "Dan", "Eve", "Fay"]
+    ann, bea, cid, dan, eve, fay = (
+        fake.add_user(3500 + i, n.lower(), n) for i, n in enumerate(names)
+    )
+    register = "domino tournament register"
+
+    def pings(user: Any) -> list[StoredMessage]:
+        return [m for m in with_button(fake, "tournament:partner:") if f"<@{user.id}>," in m.text()]
+
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        made = await fake.slash(fake.owner, fake.channel_id, "domino tournament create", {
+            "name": "Pairs", "variant": "partners", "format": "pairs",
+        })
+        assert "open for registration" in made.text()
+        asked = await fake.slash(ann, fake.channel_id, register, {"partner": bea})
+        assert asked.text() == "Your partner is asked to confirm your pair."
+        assert len(pings(bea)) == 1
+        again = await fake.slash(ann, fake.channel_id, register, {"partner": bea})
+        assert again.text() == "You have already invited Bea: wait for the answer."
+        soon = await fake.slash(ann, fake.channel_id, register, {"partner": cid})
+        assert soon.text() == "You can invite a partner again in 60 s."
+        assert len(pings(bea)) == 1 and not pings(cid)
+        # Bea is not held by Ann's invitation: she enters with Cid.
+        await register_pair(fake, bea, cid)
+        (ann_asks,) = pings(bea)
+        late = await fake.click(bea, ann_asks, button_of(ann_asks, "tournament:partner:"))
+        await late.wait_for_followups(1)
+        assert "already registered" in late.followups[0].text()
+        # A minute later Ann asks Dan, who declines; she may not ask him again.
+        clock.advance(60)
+        await register_pair(fake, ann, dan, accept=False)
+        clock.advance(60)
+        refused = await fake.slash(ann, fake.channel_id, register, {"partner": dan})
+        assert refused.text() == (
+            "Dan declined your invitation: you cannot ask again in this tournament."
+        )
+        assert len(pings(dan)) == 1
+        # Ann asks Eve, then Fay: Eve's invitation is replaced, its buttons do nothing.
+        await fake.slash(ann, fake.channel_id, register, {"partner": eve})
+        clock.advance(60)
+        blocked = await fake.slash(ann, fake.channel_id, register, {"partner": cid})
+        assert "already registered" in blocked.text()
+        await register_pair(fake, ann, fay)
+        (to_eve,) = pings(eve)
+        yes = next(c for c in to_eve.custom_ids() if c.split(":")[3] == "yes")
+        stale = await fake.click(eve, to_eve, yes)
+        await stale.wait_for_followups(1)
+        assert "No pair is waiting" in stale.followups[0].text()
+        events = tournament_cog(bot).events
+        event = await events.find(fake.guild_id, fake.channel_id)
+        pairs = {(e.user_id, e.partner_id) for e in await events.repo.entries(event.id)}
+        assert pairs == {(bea.id, cid.id), (ann.id, fay.id)}
 
 
 def test_an_id_no_kind_reads_is_answered_as_invalid() -> None:

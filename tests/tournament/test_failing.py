@@ -160,12 +160,13 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing(
         await refused(people[0], register, {"partner": people[0]}, "someone else")
         await refused(people[0], register, {}, "register with your partner")
         await refused(people[0], register, {"partner": fake.bot_user}, "A bot cannot")
-        # A partner who declines: the pair's entry is gone again.
+        # A partner who declines: no entry, and he is not asked by the same person again.
         before = await snapshot(bot, fake)
         await register_pair(fake, people[0], people[1], accept=False)
         after = await snapshot(bot, fake)
         assert after[1:] == before[1:] and after[0] == before[0] + 1  # the invitation stays
-        await register_pair(fake, people[0], people[1])
+        await refused(people[0], register, {"partner": people[1]}, "declined your invitation")
+        await register_pair(fake, people[1], people[0])
         await refused(people[2], register, {"partner": people[0]}, "already registered")
         await refused(people[0], register, {"partner": people[2]}, "already registered")
         await register_pair(fake, people[2], people[3])

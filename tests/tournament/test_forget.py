@@ -53,6 +53,12 @@ async def test_forget_withdraws_open_entries_and_anonymises_every_event(
     running = await single(events, 22, rounds=2)
     await play_round(events, tables, clock, running)
     assert (await events.state(over)).event.status == "finished"
+    pairs = await events.create(
+        guild_id=GUILD, channel_id=23, host_id=HOST, name="Pairs", variant="partners",
+        format="pairs",
+    )
+    await events.invite(pairs.id, ZED, "P424242", (161, "P161"))  # his invitations, both ways
+    await events.invite(pairs.id, 162, "P162", (ZED, "P424242"))
     assert await holding(store, ZED, "P424242") and await holding(store, HOST, "\0")
 
     await Records(store, clock=clock).forget(ZED)

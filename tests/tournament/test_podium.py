@@ -4,11 +4,15 @@ tournament winners' role."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.achievements.catalogue import PODIUM
 from bot.achievements.service import Achievements
+from bot.errors import ServiceError
 from bot.records.service import Records
 from bot.store import Store
 from bot.tables.service import TableService
@@ -32,6 +36,7 @@ from tests.tournament.test_discord_people_knockout import create, register_and_s
 pytest_plugins = ["tests.fakediscord.plugin"]
 
 GUILD, CHANNEL, HOST = 10, 20, 1
+MANAGE_GUILD, MANAGE_ROLES = 1 << 5, 1 << 28
 
 
 async def podium_rows(store: Store) -> list[tuple[int, int, int]]:
@@ -107,11 +112,23 @@ async def test_a_cancelled_event_stores_no_places(
     assert await podium_rows(store) == []
 
 
-async def duel(fake: FakeDiscord, bot: Any, clock: FakeClock, name: str, people: list[Any]) -> Any:
-    """A two-person knockout of draw played to its podium; returns its final state."""
-    await create(fake, bot, clock, {
+async def duel(
+    fake: FakeDiscord, bot: Any, clock: FakeClock, name: str, people: list[Any],
+    winner_role: int | None = None, host: Any = None, meanwhile: Callable[[], None] = lambda: None,
+) -> Any:
+    """A two-person knockout of draw played to its podium (created by ``host``, the owner by
+    default; ``meanwhile`` called as its match begins); returns its final state."""
+    options: dict[str, Any] = {
         "name": name, "variant": "draw", "format": "single", "system": "knockout", "hands": 1,
-    })
+    }
+    if winner_role is not None:
+        options["winner_role"] = winner_role
+    if host is None:
+        await create(fake, bot, clock, options)
+    else:
+        made = await fake.slash(host, fake.channel_id, "domino tournament create", options)
+        assert "open for registration" in made.text(), made.text()
+        await step(bot, clock)
     event_id = await register_and_start(fake, bot, clock, people)
     events = tournament_cog(bot).events
     (post,) = [
@@ -123,6 +140,7 @@ async def duel(fake: FakeDiscord, bot: Any, clock: FakeClock, name: str, people:
         assert "checked in" in click.followups[0].text()
     await step(bot, clock, 600)
     await click_in(fake, bot, 1, set())
+    meanwhile()
     await play_out(fake, bot, clock, event_id, 1)
     await step(bot, clock)
     state = await events.state(event_id)
@@ -199,3 +217,75 @@ async def test_the_tournament_winners_role_moves_to_each_events_winner(
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
         await step(bot, clock)  # a restart says nothing again
     assert len([m for m in fake.public_messages() if "The winners of" in m.text()]) == 2
+
+
+def leave(fake: FakeDiscord, people: list[Any]) -> None:
+    """They leave the server (Discord then answers "Unknown Member" about them)."""
+    for user in people:
+        fake.guild.members.pop(user.id)
+
+
+async def test_an_events_winner_role_is_chosen_only_by_who_may_give_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """``/domino tournament create winner_role:``: an organiser without Manage Roles may not
+    choose a role, nor anyone a role with a dangerous permission (nothing is created). The role
+    is checked again at the podium: once its chooser lost Manage Roles it is not given, said
+    once (a restart says nothing again); and when no winner could receive it (he left), the
+    post does not say the winners get it."""
+    fake = fake_discord
+    fake.set_member_permissions(fake.bot_user.id, DEFAULT_BOT_PERMISSIONS | MANAGE_ROLES)
+    fake.set_role_position(fake.guild.personal_roles[fake.bot_user.id], 50)
+    people = [fake.add_user(9000 + i, f"d{i}", f"Duel {i}") for i in range(4)]
+    organiser = fake.add_user(9100, "organiser", "Organiser")
+    mod = fake.add_user(9101, "mod", "Mod", permissions=MANAGE_GUILD | MANAGE_ROLES)
+    fake.set_role_position(fake.guild.personal_roles[mod.id], 30)
+    organisers = fake.add_role("Organisers", position=2)
+    fake.guild.members[organiser.id].role_ids.append(organisers.id)
+    prize = fake.add_role("Prize", position=5)
+    admins = fake.add_role("Admins", position=6, permissions=8)  # Administrator
+    clock = FakeClock()
+    create_ = "domino tournament create"
+    options = {"name": "Cup", "variant": "draw", "format": "single", "system": "knockout"}
+    gone = "was chosen by someone who may no longer choose it (or who left): I did not give it."
+    nobody = f"Nobody received <@&{prize.id}>."
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        set_role = await fake.slash(fake.owner, fake.channel_id, "domino server-settings",
+                                    {"tournament_role": organisers.id})
+        assert f"<@&{organisers.id}>" in set_role.text()
+        refused = await fake.slash(organiser, fake.channel_id, create_,
+                                   {**options, "winner_role": admins.id})
+        assert refused.text() == (
+            f"<@&{admins.id}> carries a permission too powerful for a prize (such as"
+            " Administrator, Manage Server, Manage Roles or Ban Members): I give no such role."
+        )
+        refused = await fake.slash(organiser, fake.channel_id, create_,
+                                   {**options, "winner_role": prize.id})
+        assert refused.text() == (
+            "Only the server's owner, or a member with Manage Roles whose highest role is above"
+            f" <@&{prize.id}>, may choose it."
+        )
+        refused = await fake.slash(mod, fake.channel_id, create_,
+                                   {**options, "winner_role": admins.id})
+        assert "too powerful for a prize" in refused.text()
+        with pytest.raises(ServiceError):
+            await tournament_cog(bot).events.find(fake.guild_id, fake.channel_id)
+        # The mod chooses the prize, then loses Manage Roles before the podium.
+        first = await duel(
+            fake, bot, clock, "First", people[:2], winner_role=prize.id, host=mod,
+            meanwhile=lambda: fake.set_member_permissions(mod.id, MANAGE_GUILD),
+        )
+        await fake.wait_for(lambda: any(gone in m.text() for m in fake.public_messages()))
+        assert not any(prize.id in fake.member_roles(u.id) for u in people[:2])
+        assert first.event.status == "finished"
+        # The owner's event: its players left the server before the podium.
+        await duel(
+            fake, bot, clock, "Second", people[2:], winner_role=prize.id,
+            meanwhile=lambda: leave(fake, people[2:]),
+        )
+        await fake.wait_for(lambda: any(m.text() == nobody for m in fake.public_messages()))
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        await step(bot, clock)  # a restart says nothing again
+    assert len([m for m in fake.public_messages() if gone in m.text()]) == 1
+    assert len([m for m in fake.public_messages() if m.text() == nobody]) == 1
+    assert not [m for m in fake.public_messages() if "winners get" in m.text()]

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import AlreadySeated, InvalidOptions, NotHost, ServiceError, WrongStatus
+from bot.store import Store, migrations
 from bot.store.repositories import DeadlineRow
 from bot.tables.service import TableService
 from bot.tournaments.service import TournamentService
+from bot.tournaments.store import EntryRow, TournamentRepo
 from tests.bot.helpers import FakeClock
 from tests.tournament.helpers import play_round, run
 
@@ -111,7 +113,7 @@ async def pairs_event(events: TournamentService, pairs: int, **kwargs: object) -
     )
     for i in range(pairs):
         a, b = 200 + 2 * i, 201 + 2 * i
-        await events.register(event.id, a, f"A{a}", partner=(b, f"B{b}"))
+        await events.invite(event.id, a, f"A{a}", (b, f"B{b}"))
         await events.answer_partner(event.id, b, True)
     return event.id
 
@@ -130,9 +132,9 @@ async def test_pairs_no_show_late_entry_withdrawal_restart(
     assert 1 in forfeit.sides[0] + forfeit.sides[1]
     assert [b for b in state.boards_of(1) if b.is_bye]  # 9 pairs: one bye
     # Late: a tenth pair registers during round 2's check-in; its first round is round 2.
-    late = await events.register(event_id, 300, "Late", partner=(301, "Comer"))
-    await events.answer_partner(event_id, 301, True)
-    assert late.joined_round == 2
+    await events.invite(event_id, 300, "Late", (301, "Comer"))
+    late = await events.answer_partner(event_id, 301, True)
+    assert late is not None and late.joined_round == 2
     await events.withdraw(event_id, 203)  # pair 2 (members 202 and 203) withdraws
     # A restart: the services are made again from the store.
     await tables.aclose()
@@ -402,3 +404,25 @@ async def test_a_grace_run_again_counts_a_missed_round_once(
         await events._on_grace(DeadlineRow(-event.id, "t.grace", clock.now, 1))
     entry = (await events.state(event.id)).entry_of(100)
     assert entry is not None and entry.missed == 1 and entry.status == "active"
+
+
+async def test_pairs_stored_waiting_for_their_partner_become_invitations(
+    events: TournamentService, store: Store
+) -> None:
+    """A pair stored as an entry waiting for its partner (before invitations were kept apart)
+    becomes an invitation: the partner is free to enter, and his Accept enters the pair."""
+    event = await events.create(
+        guild_id=10, channel_id=20, host_id=1, name="Pairs", variant="partners", format="pairs",
+    )
+    async with store.transaction() as tx:
+        await tx.db.execute("DROP TABLE tournament_invitations")
+        await TournamentRepo(tx.db).add_entry(
+            EntryRow(event.id, 0, 400, "Ann", 401, "Bea", "invited", 1, 1000.0, 0, 1.0)
+        )
+    for sql in [s for v, _, s in migrations(store.dialect) if v == 893]:
+        async with store.transaction() as tx:
+            await tx.db.run_script(sql)
+    assert await events.repo.entries(event.id) == []
+    assert await events.repo.entry_of(event.id, 401) is None
+    entry = await events.answer_partner(event.id, 401, True)
+    assert entry is not None and entry.members == (400, 401) and entry.status == "active"
