@@ -704,6 +704,7 @@ def create_app(
     env = aiohttp_jinja2.get_env(app)
     env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+    env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
     app.router.add_get("/", home)
     app.router.add_get("/health", health)
     app.router.add_get("/s/{guild}", server_page)
