@@ -10,9 +10,11 @@ gets 400, anything that is not there (or not public) 404, a database that does n
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import gc
 import gzip
+import ipaddress
 import json
 import logging
 import math
@@ -106,8 +108,10 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class RateLimiter:
-    """A token bucket per client address: ``per_minute`` requests a minute, in bursts of a
-    quarter of that (at least 10); 0 turns it off."""
+    """A token bucket per client: ``per_minute`` requests a minute, in bursts of a quarter of
+    that (at least 10); 0 turns it off. A client is an IPv4 address or an IPv6 /64 (one
+    subscriber's network). The last ``MAX_ADDRESSES`` clients are remembered, the one unseen
+    longest forgotten first (it starts again with a full bucket)."""
 
     MAX_ADDRESSES = 10_000
 
@@ -115,29 +119,41 @@ class RateLimiter:
         self.rate = per_minute / 60.0
         self.burst = float(max(10, per_minute // 4))
         self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self._buckets: collections.OrderedDict[str, tuple[float, float]] = (
+            collections.OrderedDict()
+        )  # client -> (tokens, when), the least recently seen first
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
     def wait(self, address: str) -> float:
         """0 when ``address`` may go on (a token is taken), else the seconds to wait."""
         if self.rate <= 0:
             return 0.0
+        client = client_key(address)
         now = self.clock()
-        tokens, when = self._buckets.get(address, (self.burst, now))
+        tokens, when = self._buckets.pop(client, (self.burst, now))
         tokens = min(self.burst, tokens + (now - when) * self.rate)
-        if tokens < 1.0:
-            self._buckets[address] = (tokens, now)
-            return (1.0 - tokens) / self.rate
-        if len(self._buckets) >= self.MAX_ADDRESSES and address not in self._buckets:
-            self._forget_full(now)
-        self._buckets[address] = (tokens - 1.0, now)
-        return 0.0
+        wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+        self._buckets[client] = (tokens - 1.0 if wait == 0 else tokens, now)
+        if len(self._buckets) > self.MAX_ADDRESSES:
+            self._buckets.popitem(last=False)
+        return wait
 
-    def _forget_full(self, now: float) -> None:
-        """Drop the addresses whose bucket has filled up again (nothing to remember)."""
-        full = self.burst / self.rate
-        for address, (_, when) in list(self._buckets.items()):
-            if now - when >= full:
-                del self._buckets[address]
+
+@functools.lru_cache(maxsize=4096)
+def client_key(address: str) -> str:
+    """Whom a request is counted for: an IPv4 address (also when written as IPv6), an IPv6
+    address's /64 network, or the text itself when it is no address."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", RateLimiter)
@@ -260,11 +276,11 @@ def error_page(request: web.Request, status: int) -> web.Response:
 
 @web.middleware
 async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Too many requests from one address: 429, with when to come back."""
-    if not request.path.startswith("/static/"):
-        wait = request.app[LIMITER].wait(client_address(request))
-        if wait > 0:
-            raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
+    """Too many requests from one client (any path, a static file's or a missing one's
+    too): 429, with when to come back."""
+    wait = request.app[LIMITER].wait(client_address(request))
+    if wait > 0:
+        raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
     return await handler(request)
 
 
