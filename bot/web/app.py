@@ -198,10 +198,9 @@ def page(
     """A page in the reader's language."""
     lang = language(request)
     locale = LANGUAGES[lang]
-    here = request.path
     others = {k: v for k, v in request.query.items() if k != "lang"}
-    switch = [
-        (code, LANGUAGE_NAMES[code], here + "?" + urlencode({**others, "lang": code}), code == lang)
+    switch = [  # query-only links: the same page, whatever its path says
+        (code, LANGUAGE_NAMES[code], "?" + urlencode({**others, "lang": code}), code == lang)
         for code in LANGUAGES
     ]
     full = {
