@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from bot.achievements.store import Earned
-from bot.records.record import GLOBAL
+from bot.records.record import ALL, GLOBAL
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import SQLITE, DatabaseUnavailable, Db, Store
 from bot.store.connection import PostgresDriver, Row, _greatest, split_sqlite_script
@@ -267,14 +267,17 @@ class WebRepo:
         """The global name of a person with a page on the server's pages, else None: a
         person (not a computer, not forgotten) who left neither this server's nor the global
         leaderboards and played at least one public match of the server. One read, whoever
-        he is."""
+        he is (the server's summary line first: a person who never played there is one
+        look-up by key)."""
         row = await self._db.fetchone(
             "SELECT p.name FROM record_players p WHERE p.player_id = ? AND p.kind = 'human'"
             " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
             " AND v.scope IN (?, ?))"
+            " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
+            " AND s.player_id = p.player_id)"
             " AND EXISTS (SELECT 1 FROM record_entries e JOIN tables t ON t.id = e.table_id"
             " WHERE e.player_id = p.player_id AND t.guild_id = ? AND t.public_place <> 0)",
-            (player_id, GLOBAL, guild_id, guild_id),
+            (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id),
         )
         return None if row is None else str(row[0] or "")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from aiohttp.test_utils import TestClient
+from aiohttp.test_utils import TestClient, TestServer
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import AchievementRepo, Earned
@@ -16,8 +16,11 @@ from bot.records.service import Records
 from bot.server_settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
+from bot.web.app import create_app
+from bot.web.reader import Reader
 from tests.bot.helpers import FakeClock
-from tests.web.seed import ANA, DARK, GUILD, NAMES, Seeded, play_match
+from tests.bot.test_records_support import duel
+from tests.web.seed import ANA, BEA, DARK, GUILD, NAMES, Seeded, play_match
 from tests.web.test_pages import client, seeded, text
 
 __all__ = ["client", "seeded"]  # the fixtures of the pages' tests
@@ -91,3 +94,49 @@ async def test_a_player_page_shows_only_the_servers_public_matches(
     assert f'href="/m/{other}"' in there and f'href="/m/{s.played}"' not in there
     assert f"/badges/{codes[-2]}.png" in there and '<time datetime="2023-11-14">' in there
     assert f"/badges/{codes[-1]}.png" not in there
+
+
+class Counting:
+    """The reader's real database connection, counting the statements run through it."""
+
+    def __init__(self, db: object) -> None:
+        self._db = db
+        self.count = 0
+
+    def __getattr__(self, name: str) -> object:
+        found = getattr(self._db, name)
+        if name not in {"execute", "fetchone", "fetchall", "fetchval"}:
+            return found
+
+        async def counted(*args: object, **kwargs: object) -> object:
+            self.count += 1
+            return await found(*args, **kwargs)
+
+        return counted
+
+
+async def test_a_missing_player_page_costs_the_same_whoever_he_is(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """Whether a person plays on a server does not show in what his page's 404 costs: the
+    same statements for nobody, a person with results but no public match here, one who left
+    the boards and one who was forgotten."""
+    store, _ = seeded
+    await Records(store).set_privacy(BEA, GUILD, True)
+    await duel(Records(store), 95_000, 2001, 2002, guild_id=DARK)  # plays on another server
+    reader = Reader(database_url, fresh=0)
+    opened = await reader._open()
+    counting = Counting(opened.db)
+    opened.db = counting  # type: ignore[assignment]
+    app = create_app(reader, rate_limit=0)
+    costs = {}
+    async with TestClient(TestServer(app)) as c:
+        # Nobody; played elsewhere only; left this server's boards; forgotten; results here
+        # but no public match.
+        for person in (999, 2001, BEA, ANA, 1000):
+            if person == ANA:
+                await Records(store).forget(ANA)
+            counting.count = 0
+            await text(c, f"/s/{GUILD}/p/{person}", 404)
+            costs[person] = counting.count
+            assert len(set(costs.values())) == 1, costs
