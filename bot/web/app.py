@@ -15,10 +15,12 @@ import functools
 import gc
 import gzip
 import ipaddress
+import itertools
 import json
 import logging
 import math
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -46,7 +48,7 @@ from bot.tournaments.model import Bracket
 from bot.tournaments.pictures import round_title
 from bot.web import links
 from bot.web.charts import rating_chart
-from bot.web.positions import to_json
+from bot.web.positions import Replay, position_json, to_json
 from bot.web.reader import MatchPage, Reader, Seat
 from bot.web.words import (
     BOARD_ENDINGS,
@@ -103,6 +105,7 @@ BASE_URL: web.AppKey[str] = web.AppKey("base_url", str)
 FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
 REPLAYS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("replays", dict)
+BUILDING: web.AppKey[asyncio.Lock] = web.AppKey("building", asyncio.Lock)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -518,27 +521,53 @@ async def replay_data(request: web.Request) -> web.Response:
     kept = request.app[REPLAYS]
     body = kept.get(key)
     if body is None:
-        try:
-            replay = await request.app[READER].replay(found.record.table_id)
-        except LookupError:
-            raise web.HTTPNotFound() from None
-        data = to_json(locale, replay.ruleset, replay.positions, names)
-        data["words"] = {
-            "up": tr(locale, "up"),
-            "down": tr(locale, "down"),
-            "play": tr(locale, "Play"),
-            "pause": tr(locale, "Pause"),
-        }
-        body = gzip.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
-        kept[key] = body
-        while len(kept) > REPLAYS_KEPT:
-            kept.pop(next(iter(kept)))
+        async with request.app[BUILDING]:  # one uncached build at a time
+            body = kept.get(key)  # built while this one waited?
+            if body is None:
+                try:
+                    replay = await request.app[READER].replay(found.record.table_id)
+                except LookupError:
+                    raise web.HTTPNotFound() from None
+                body = await asyncio.to_thread(replay_body, locale, replay, names)
+                kept[key] = body
+                while len(kept) > REPLAYS_KEPT:
+                    kept.pop(next(iter(kept)))
     headers = {"Cache-Control": "max-age=60", "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         headers["Content-Encoding"] = "gzip"  # compressed once, when first asked for
     else:
         body = gzip.decompress(body)
     return web.Response(body=body, content_type="application/json", headers=headers)
+
+
+def replay_body(locale: str, replay: Replay, names: list[str]) -> bytes:
+    """A match's replay data as gzipped JSON, written and compressed one hand after another
+    (run off the event loop: a long match takes a good part of a second)."""
+    head = to_json(locale, replay.ruleset, (), names)
+    del head["positions"]
+    head["words"] = {
+        "up": tr(locale, "up"),
+        "down": tr(locale, "down"),
+        "play": tr(locale, "Play"),
+        "pause": tr(locale, "Pause"),
+    }
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # the gzip format
+    opening = json.dumps(head, separators=(",", ":"), ensure_ascii=False)[:-1]
+    parts = [packer.compress(f'{opening},"positions":['.encode())]
+    for hand, group in itertools.groupby(replay.positions, key=lambda p: p.hand):
+        text = ",".join(
+            json.dumps(
+                position_json(locale, p, replay.ruleset, names),
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+            for p in group
+        )
+        parts.append(packer.compress(("" if hand == replay.positions[0].hand else ",").encode()))
+        parts.append(packer.compress(text.encode()))
+    parts.append(packer.compress(b"]}"))
+    parts.append(packer.flush())
+    return b"".join(parts)
 
 
 async def preview_image(request: web.Request) -> web.Response:
@@ -707,6 +736,7 @@ def create_app(
     app[FORWARDED] = forwarded
     app[PREVIEWS] = {}
     app[REPLAYS] = {}
+    app[BUILDING] = asyncio.Lock()
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
