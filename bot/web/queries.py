@@ -24,6 +24,7 @@ from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import SQLITE, DatabaseUnavailable, Db, Store
 from bot.store.connection import PostgresDriver, Row, _greatest, split_sqlite_script
 from bot.store.schema import schema_version
+from bot.store.table_extras import Readable
 
 __all__ = [
     "WEB_SCHEMA",
@@ -269,29 +270,30 @@ class WebRepo:
         leaderboards and played at least one public match of the server. One read, whoever
         he is (the server's summary line first: a person who never played there is one
         look-up by key)."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
         row = await self._db.fetchone(
             "SELECT p.name FROM record_players p WHERE p.player_id = ? AND p.kind = 'human'"
             " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
             " AND v.scope IN (?, ?))"
             " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
             " AND s.player_id = p.player_id)"
-            " AND EXISTS (SELECT 1 FROM record_entries e JOIN tables t ON t.id = e.table_id"
-            " WHERE e.player_id = p.player_id AND t.guild_id = ? AND t.public_place <> 0)",
-            (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id),
+            f" AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = p.player_id"
+            f" AND {public})",
+            (player_id, GLOBAL, guild_id, guild_id, ALL, *params),
         )
         return None if row is None else str(row[0] or "")
 
     async def public_entries(self, guild_id: int, player_id: int) -> list[PublicEntry]:
         """A person's entries in the server's public matches, oldest first."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
         rows = await self._db.fetchall(
             "SELECT e.table_id, m.variant, e.family, e.result, e.hands_won, e.dominoes,"
             " e.blocks_won, e.points_for, e.points_against, e.rated, e.mu_after,"
             " e.sigma_after, e.finished_at FROM record_entries e"
-            " JOIN tables t ON t.id = e.table_id"
             " JOIN record_matches m ON m.table_id = e.table_id"
-            " WHERE e.player_id = ? AND t.guild_id = ? AND t.public_place <> 0"
+            f" WHERE e.player_id = ? AND {public}"
             " ORDER BY e.finished_at, e.table_id",
-            (player_id, guild_id),
+            (player_id, *params),
         )
         return [
             PublicEntry(
@@ -304,23 +306,23 @@ class WebRepo:
     async def public_versus(self, guild_id: int, player_id: int) -> list[tuple[str, str]]:
         """(computer's recorded name, the person's result) for each computer level among his
         opponents in each public match of the server he played."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
         rows = await self._db.fetchall(
             "SELECT DISTINCT e.table_id, o.name, e.result FROM record_entries e"
-            " JOIN tables t ON t.id = e.table_id"
             " JOIN record_entries o ON o.table_id = e.table_id AND o.kind = 'computer'"
             " AND o.side <> e.side"
-            " WHERE e.player_id = ? AND t.guild_id = ? AND t.public_place <> 0",
-            (player_id, guild_id),
+            f" WHERE e.player_id = ? AND {public}",
+            (player_id, *params),
         )
         return [(str(r[1]), str(r[2])) for r in rows]
 
     async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
         """A person's achievements earned in public matches of the server, latest first."""
+        public, params = Readable.public(guild_id).of_table("a.table_id")
         rows = await self._db.fetchall(
             "SELECT a.player_id, a.code, a.table_id, a.guild_id, a.earned_at FROM achievements a"
-            " JOIN tables t ON t.id = a.table_id"
-            " WHERE a.player_id = ? AND t.guild_id = ? AND t.public_place <> 0"
+            f" WHERE a.player_id = ? AND {public}"
             " ORDER BY a.earned_at DESC, a.table_id DESC, a.code",
-            (player_id, guild_id),
+            (player_id, *params),
         )
         return [Earned(int(r[0]), str(r[1]), int(r[2]), r[3], float(r[4])) for r in rows]
