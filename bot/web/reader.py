@@ -10,6 +10,8 @@ through the bot's repositories and services, and decides what may be shown:
 - a person who left this server's or the global leaderboards, or asked to be forgotten, has
   no page, and match pages name him "a player" (forgotten: "a former player"). Our decision:
   the web is public, so leaving either board keeps a person off it;
+- a person's page on a server counts only that server's public matches (his results,
+  ratings and achievements there), and exists only if he played one;
 - names are the global names the records hold, never a server nickname.
 
 Any failure of the database becomes :class:`~bot.store.DatabaseUnavailable` (the 503 page).
