@@ -245,7 +245,9 @@ def private_folder(folder: Path) -> bool:
     except FileExistsError:
         pass
     except OSError as exc:
-        log.warning("the replay cache folder %s cannot be made: %s", folder, exc)
+        if folder not in _REFUSED:
+            _REFUSED.add(folder)
+            log.warning("the replay cache folder %s cannot be made: %s", folder, exc)
         return False
     try:
         found = os.lstat(folder)
@@ -256,13 +258,18 @@ def private_folder(folder: Path) -> bool:
         or found.st_uid != os.getuid()
         or stat.S_IMODE(found.st_mode) != 0o700
     ):
-        log.error(
-            "the replay cache folder %s is not this user's own folder of mode 0700: replays"
-            " are drawn without being kept",
-            folder,
-        )
+        if folder not in _REFUSED:  # said once a process
+            _REFUSED.add(folder)
+            log.error(
+                "the replay cache folder %s is not this user's own folder of mode 0700:"
+                " replays are drawn without being kept",
+                folder,
+            )
         return False
     return True
+
+
+_REFUSED: set[Path] = set()
 
 
 def drop_cached(store: Store, table_ids: Iterable[int]) -> int:
