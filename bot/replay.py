@@ -25,7 +25,9 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
@@ -38,6 +40,8 @@ from bot.errors import ServiceError, TableNotFound
 from bot.i18n import N_, picture_labels
 from bot.store import ActionRow, MatchRow, Store
 from domino import DominoError, Match, Ruleset, View, decode_action
+
+log = logging.getLogger(__name__)
 
 #: The most moves one replay draws: a match longer than this shows one hand at a time.
 MAX_MOVES = 60
@@ -221,10 +225,51 @@ def draw_file(match: MatchRow, actions: Sequence[ActionRow], hand: int | None,
 
 
 def cache_folder(store: Store) -> Path:
-    """Where replays are kept: next to a SQLite database, else in the temporary folder."""
+    """Where replays are kept: next to a SQLite database, else in the user's cache folder
+    (``$XDG_CACHE_HOME``, by default ``~/.cache``), never a shared one like the temporary
+    folder."""
     if store.path is not None:
         return store.path.parent / "replays"
-    return Path(tempfile.gettempdir()) / f"domino-replays-{os.getuid()}"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "domino-replays"
+
+
+def private_folder(folder: Path) -> bool:
+    """Make ``folder`` (mode 0700) if it is missing; True if it is a folder, not a link, that
+    this process's user owns, of mode 0700. Any other is refused (and logged): nothing is
+    read from it or kept in it."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700)
+        os.chmod(folder, 0o700)  # whatever the umask
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        if folder not in _REFUSED:
+            _REFUSED.add(folder)
+            log.warning("the replay cache folder %s cannot be made: %s", folder, exc)
+        return False
+    try:
+        found = os.lstat(folder)
+    except OSError:
+        return False
+    if (
+        not stat.S_ISDIR(found.st_mode)
+        or found.st_uid != os.getuid()
+        or stat.S_IMODE(found.st_mode) != 0o700
+    ):
+        if folder not in _REFUSED:  # said once a process
+            _REFUSED.add(folder)
+            log.error(
+                "the replay cache folder %s is not this user's own folder of mode 0700:"
+                " replays are drawn without being kept",
+                folder,
+            )
+        return False
+    return True
+
+
+_REFUSED: set[Path] = set()
 
 
 def drop_cached(store: Store, table_ids: Iterable[int]) -> int:
@@ -293,6 +338,8 @@ class Replays:
         """The replay drawn earlier for this request, if it is still kept (a small file
         read)."""
         try:
+            if not private_folder(self.folder):
+                return None
             path = self._find(plan, self._key(plan, names, labels))
             if path is None:
                 return None
@@ -331,19 +378,27 @@ class Replays:
                                 table_id=plan.table_id)
         actions = await self.store.actions.list(plan.table_id)
         key = self._key(plan, names, labels)
-        await asyncio.to_thread(self._prepare)
-        path = self.folder / f"{plan.table_id}-{key}.gif"
-        drawn = await self.run(draw_file, match, actions, plan.hand, list(names), labels, str(path))
-        if isinstance(drawn, Refusal):
-            raise drawn.error()
-        self.drawn += 1
-        final = path.with_name(f"{plan.table_id}-{key}-{drawn}.gif")
-        await asyncio.to_thread(os.replace, path, final)
-        return Replay(await asyncio.to_thread(final.read_bytes), drawn)
+        kept = await asyncio.to_thread(self._prepare)
+        place = contextlib.nullcontext(str(self.folder)) if kept else tempfile.TemporaryDirectory()
+        with place as folder:  # not private: drawn in a folder of its own, not kept
+            path = Path(folder) / f"{plan.table_id}-{key}.gif"
+            drawn = await self.run(
+                draw_file, match, actions, plan.hand, list(names), labels, str(path)
+            )
+            if isinstance(drawn, Refusal):
+                raise drawn.error()
+            self.drawn += 1
+            if kept:
+                final = path.with_name(f"{plan.table_id}-{key}-{drawn}.gif")
+                await asyncio.to_thread(os.replace, path, final)
+                path = final
+            return Replay(await asyncio.to_thread(path.read_bytes), drawn)
 
-    def _prepare(self) -> None:
-        """Make the (private) cache folder and drop what is old or over the size limit."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    def _prepare(self) -> bool:
+        """Make the private cache folder and drop what is old or over the size limit; False
+        when the folder is not private (:func:`private_folder`)."""
+        if not private_folder(self.folder):
+            return False
         kept = []
         now = time.time()
         for path in self.folder.glob("*.gif"):
@@ -360,6 +415,7 @@ class Replays:
             with contextlib.suppress(OSError):
                 path.unlink()
             total -= size
+        return True
 
 
 __all__ = [

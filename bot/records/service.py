@@ -184,6 +184,15 @@ class HistoryItem:
     rating_change: int | None  # display points won or lost (None: unrated)
 
 
+def versus_levels(tallies: Mapping[str, Sequence[int]]) -> tuple[VersusLevel, ...]:
+    """Wins, losses and draws per computer level (``tallies``), weakest level first."""
+    order = {level: i for i, level in enumerate(ALL_LEVELS)}
+    return tuple(
+        VersusLevel(level, *t)
+        for level, t in sorted(tallies.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))
+    )
+
+
 # ------------------------------------------------------------------------------- the service
 
 
@@ -522,14 +531,7 @@ class Records(TableObserver):
             tally = found.setdefault(scope, {}).setdefault(computer_level(name), [0, 0, 0])
             for k, n in enumerate(figures):
                 tally[k] += n
-        order = {level: i for i, level in enumerate(ALL_LEVELS)}
-        return {
-            scope: tuple(
-                VersusLevel(level, *t)
-                for level, t in sorted(levels.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))
-            )
-            for scope, levels in found.items()
-        }
+        return {scope: versus_levels(levels) for scope, levels in found.items()}
 
     async def history(
         self,

@@ -222,6 +222,13 @@ class Readable:
             return "1 = 0", ()
         return f"({t}.guild_id = ? AND ({' OR '.join(parts)}))", tuple(params)
 
+    def of_table(self, table_id: str) -> tuple[str, tuple[object, ...]]:
+        """The condition (and its parameters) that the table whose id is ``table_id`` (a
+        column) was played where the member can view it: a sub-select per row, which the
+        planners never turn into a join reading every table of the server."""
+        where, params = self.where("t")
+        return f"(SELECT {where} FROM tables t WHERE t.id = {table_id})", params
+
 
 @dataclass(frozen=True, slots=True)
 class FinishedMatch:

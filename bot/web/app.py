@@ -10,13 +10,17 @@ gets 400, anything that is not there (or not public) 404, a database that does n
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import gc
 import gzip
+import ipaddress
+import itertools
 import json
 import logging
 import math
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -44,7 +48,7 @@ from bot.tournaments.model import Bracket
 from bot.tournaments.pictures import round_title
 from bot.web import links
 from bot.web.charts import rating_chart
-from bot.web.positions import to_json
+from bot.web.positions import Replay, position_json, to_json
 from bot.web.reader import MatchPage, Reader, Seat
 from bot.web.words import (
     BOARD_ENDINGS,
@@ -101,13 +105,16 @@ BASE_URL: web.AppKey[str] = web.AppKey("base_url", str)
 FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
 REPLAYS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("replays", dict)
+BUILDING: web.AppKey[asyncio.Lock] = web.AppKey("building", asyncio.Lock)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class RateLimiter:
-    """A token bucket per client address: ``per_minute`` requests a minute, in bursts of a
-    quarter of that (at least 10); 0 turns it off."""
+    """A token bucket per client: ``per_minute`` requests a minute, in bursts of a quarter of
+    that (at least 10); 0 turns it off. A client is an IPv4 address or an IPv6 /64 (one
+    subscriber's network). The last ``MAX_ADDRESSES`` clients are remembered, the one unseen
+    longest forgotten first (it starts again with a full bucket)."""
 
     MAX_ADDRESSES = 10_000
 
@@ -115,29 +122,41 @@ class RateLimiter:
         self.rate = per_minute / 60.0
         self.burst = float(max(10, per_minute // 4))
         self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self._buckets: collections.OrderedDict[str, tuple[float, float]] = (
+            collections.OrderedDict()
+        )  # client -> (tokens, when), the least recently seen first
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
     def wait(self, address: str) -> float:
         """0 when ``address`` may go on (a token is taken), else the seconds to wait."""
         if self.rate <= 0:
             return 0.0
+        client = client_key(address)
         now = self.clock()
-        tokens, when = self._buckets.get(address, (self.burst, now))
+        tokens, when = self._buckets.pop(client, (self.burst, now))
         tokens = min(self.burst, tokens + (now - when) * self.rate)
-        if tokens < 1.0:
-            self._buckets[address] = (tokens, now)
-            return (1.0 - tokens) / self.rate
-        if len(self._buckets) >= self.MAX_ADDRESSES and address not in self._buckets:
-            self._forget_full(now)
-        self._buckets[address] = (tokens - 1.0, now)
-        return 0.0
+        wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+        self._buckets[client] = (tokens - 1.0 if wait == 0 else tokens, now)
+        if len(self._buckets) > self.MAX_ADDRESSES:
+            self._buckets.popitem(last=False)
+        return wait
 
-    def _forget_full(self, now: float) -> None:
-        """Drop the addresses whose bucket has filled up again (nothing to remember)."""
-        full = self.burst / self.rate
-        for address, (_, when) in list(self._buckets.items()):
-            if now - when >= full:
-                del self._buckets[address]
+
+@functools.lru_cache(maxsize=4096)
+def client_key(address: str) -> str:
+    """Whom a request is counted for: an IPv4 address (also when written as IPv6), an IPv6
+    address's /64 network, or the text itself when it is no address."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", RateLimiter)
@@ -182,10 +201,9 @@ def page(
     """A page in the reader's language."""
     lang = language(request)
     locale = LANGUAGES[lang]
-    here = request.path
     others = {k: v for k, v in request.query.items() if k != "lang"}
-    switch = [
-        (code, LANGUAGE_NAMES[code], here + "?" + urlencode({**others, "lang": code}), code == lang)
+    switch = [  # query-only links: the same page, whatever its path says
+        (code, LANGUAGE_NAMES[code], "?" + urlencode({**others, "lang": code}), code == lang)
         for code in LANGUAGES
     ]
     full = {
@@ -260,11 +278,11 @@ def error_page(request: web.Request, status: int) -> web.Response:
 
 @web.middleware
 async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Too many requests from one address: 429, with when to come back."""
-    if not request.path.startswith("/static/"):
-        wait = request.app[LIMITER].wait(client_address(request))
-        if wait > 0:
-            raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
+    """Too many requests from one client (any path, a static file's or a missing one's
+    too): 429, with when to come back."""
+    wait = request.app[LIMITER].wait(client_address(request))
+    if wait > 0:
+        raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
     return await handler(request)
 
 
@@ -503,27 +521,53 @@ async def replay_data(request: web.Request) -> web.Response:
     kept = request.app[REPLAYS]
     body = kept.get(key)
     if body is None:
-        try:
-            replay = await request.app[READER].replay(found.record.table_id)
-        except LookupError:
-            raise web.HTTPNotFound() from None
-        data = to_json(locale, replay.ruleset, replay.positions, names)
-        data["words"] = {
-            "up": tr(locale, "up"),
-            "down": tr(locale, "down"),
-            "play": tr(locale, "Play"),
-            "pause": tr(locale, "Pause"),
-        }
-        body = gzip.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
-        kept[key] = body
-        while len(kept) > REPLAYS_KEPT:
-            kept.pop(next(iter(kept)))
+        async with request.app[BUILDING]:  # one uncached build at a time
+            body = kept.get(key)  # built while this one waited?
+            if body is None:
+                try:
+                    replay = await request.app[READER].replay(found.record.table_id)
+                except LookupError:
+                    raise web.HTTPNotFound() from None
+                body = await asyncio.to_thread(replay_body, locale, replay, names)
+                kept[key] = body
+                while len(kept) > REPLAYS_KEPT:
+                    kept.pop(next(iter(kept)))
     headers = {"Cache-Control": "max-age=60", "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         headers["Content-Encoding"] = "gzip"  # compressed once, when first asked for
     else:
         body = gzip.decompress(body)
     return web.Response(body=body, content_type="application/json", headers=headers)
+
+
+def replay_body(locale: str, replay: Replay, names: list[str]) -> bytes:
+    """A match's replay data as gzipped JSON, written and compressed one hand after another
+    (run off the event loop: a long match takes a good part of a second)."""
+    head = to_json(locale, replay.ruleset, (), names)
+    del head["positions"]
+    head["words"] = {
+        "up": tr(locale, "up"),
+        "down": tr(locale, "down"),
+        "play": tr(locale, "Play"),
+        "pause": tr(locale, "Pause"),
+    }
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # the gzip format
+    opening = json.dumps(head, separators=(",", ":"), ensure_ascii=False)[:-1]
+    parts = [packer.compress(f'{opening},"positions":['.encode())]
+    for hand, group in itertools.groupby(replay.positions, key=lambda p: p.hand):
+        text = ",".join(
+            json.dumps(
+                position_json(locale, p, replay.ruleset, names),
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+            for p in group
+        )
+        parts.append(packer.compress(("" if hand == replay.positions[0].hand else ",").encode()))
+        parts.append(packer.compress(text.encode()))
+    parts.append(packer.compress(b"]}"))
+    parts.append(packer.flush())
+    return b"".join(parts)
 
 
 async def preview_image(request: web.Request) -> web.Response:
@@ -692,6 +736,7 @@ def create_app(
     app[FORWARDED] = forwarded
     app[PREVIEWS] = {}
     app[REPLAYS] = {}
+    app[BUILDING] = asyncio.Lock()
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -704,6 +749,7 @@ def create_app(
     env = aiohttp_jinja2.get_env(app)
     env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+    env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
     app.router.add_get("/", home)
     app.router.add_get("/health", health)
     app.router.add_get("/s/{guild}", server_page)

@@ -200,22 +200,26 @@ def to_json(
         "seats": list(seat_names),
         "sides": side_names(ruleset, seat_names),
         "teams": ruleset.teams,
-        "positions": [
-            {
-                "hand": p.hand,
-                "move": p.move,
-                "moves": p.moves,
-                "seat": p.seat,
-                "line": [list(t) for t in p.line],
-                "spinner": p.spinner,
-                "arms": [[list(t) for t in arm] for arm in p.arms],
-                "sizes": list(p.sizes),
-                "pile": p.pile,
-                "scores": list(p.scores),
-                "last": p.last,
-                "end": p.result is not None,
-                "text": describe(locale, p, ruleset, seat_names),
-            }
-            for p in found
-        ],
+        "positions": [position_json(locale, p, ruleset, seat_names) for p in found],
+    }
+
+
+def position_json(
+    locale: str, p: Position, ruleset: Ruleset, seat_names: Sequence[str]
+) -> dict[str, Any]:
+    """One position as the page's script reads it: only what everyone at the table saw."""
+    return {
+        "hand": p.hand,
+        "move": p.move,
+        "moves": p.moves,
+        "seat": p.seat,
+        "line": [list(t) for t in p.line],
+        "spinner": p.spinner,
+        "arms": [[list(t) for t in arm] for arm in p.arms],
+        "sizes": list(p.sizes),
+        "pile": p.pile,
+        "scores": list(p.scores),
+        "last": p.last,
+        "end": p.result is not None,
+        "text": describe(locale, p, ruleset, seat_names),
     }

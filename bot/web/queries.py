@@ -18,12 +18,22 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
+from bot.achievements.store import Earned
+from bot.records.record import ALL, GLOBAL
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import SQLITE, DatabaseUnavailable, Db, Store
 from bot.store.connection import PostgresDriver, Row, _greatest, split_sqlite_script
 from bot.store.schema import schema_version
+from bot.store.table_extras import Readable
 
-__all__ = ["WEB_SCHEMA", "WebRepo", "WebServer", "open_read_only", "read_only_url"]
+__all__ = [
+    "WEB_SCHEMA",
+    "PublicEntry",
+    "WebRepo",
+    "WebServer",
+    "open_read_only",
+    "read_only_url",
+]
 
 WEB_SCHEMA = 821  # the last migration the pages need (the boards' sizes, kept by the database)
 
@@ -33,6 +43,25 @@ class WebServer:
 
     guild_id: int
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEntry:
+    """A person's part in one public match of a server, as his page there counts it."""
+
+    table_id: int
+    variant: str
+    family: str
+    result: str
+    hands_won: int
+    dominoes: int
+    blocks_won: int
+    points_for: int
+    points_against: int
+    rated: bool
+    mu_after: float
+    sigma_after: float
+    finished_at: float
 
 
 def read_only_url(url: str) -> str:
@@ -234,3 +263,66 @@ class WebRepo:
             ids,
         )
         return {int(r[0]): str(r[1]) for r in rows if r[1]}
+
+    async def player_here(self, guild_id: int, player_id: int) -> str | None:
+        """The global name of a person with a page on the server's pages, else None: a
+        person (not a computer, not forgotten) who left neither this server's nor the global
+        leaderboards and played at least one public match of the server. One read, whoever
+        he is (the server's summary line first: a person who never played there is one
+        look-up by key)."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        row = await self._db.fetchone(
+            "SELECT p.name FROM record_players p WHERE p.player_id = ? AND p.kind = 'human'"
+            " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
+            " AND v.scope IN (?, ?))"
+            " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
+            " AND s.player_id = p.player_id)"
+            f" AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = p.player_id"
+            f" AND {public})",
+            (player_id, GLOBAL, guild_id, guild_id, ALL, *params),
+        )
+        return None if row is None else str(row[0] or "")
+
+    async def public_entries(self, guild_id: int, player_id: int) -> list[PublicEntry]:
+        """A person's entries in the server's public matches, oldest first."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        rows = await self._db.fetchall(
+            "SELECT e.table_id, m.variant, e.family, e.result, e.hands_won, e.dominoes,"
+            " e.blocks_won, e.points_for, e.points_against, e.rated, e.mu_after,"
+            " e.sigma_after, e.finished_at FROM record_entries e"
+            " JOIN record_matches m ON m.table_id = e.table_id"
+            f" WHERE e.player_id = ? AND {public}"
+            " ORDER BY e.finished_at, e.table_id",
+            (player_id, *params),
+        )
+        return [
+            PublicEntry(
+                int(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4]), int(r[5]), int(r[6]),
+                int(r[7]), int(r[8]), bool(r[9]), float(r[10]), float(r[11]), float(r[12]),
+            )
+            for r in rows
+        ]
+
+    async def public_versus(self, guild_id: int, player_id: int) -> list[tuple[str, str]]:
+        """(computer's recorded name, the person's result) for each computer level among his
+        opponents in each public match of the server he played."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT e.table_id, o.name, e.result FROM record_entries e"
+            " JOIN record_entries o ON o.table_id = e.table_id AND o.kind = 'computer'"
+            " AND o.side <> e.side"
+            f" WHERE e.player_id = ? AND {public}",
+            (player_id, *params),
+        )
+        return [(str(r[1]), str(r[2])) for r in rows]
+
+    async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
+        """A person's achievements earned in public matches of the server, latest first."""
+        public, params = Readable.public(guild_id).of_table("a.table_id")
+        rows = await self._db.fetchall(
+            "SELECT a.player_id, a.code, a.table_id, a.guild_id, a.earned_at FROM achievements a"
+            f" WHERE a.player_id = ? AND {public}"
+            " ORDER BY a.earned_at DESC, a.table_id DESC, a.code",
+            (player_id, *params),
+        )
+        return [Earned(int(r[0]), str(r[1]), int(r[2]), r[3], float(r[4])) for r in rows]

@@ -10,6 +10,8 @@ through the bot's repositories and services, and decides what may be shown:
 - a person who left this server's or the global leaderboards, or asked to be forgotten, has
   no page, and match pages name him "a player" (forgotten: "a former player"). Our decision:
   the web is public, so leaving either board keeps a person off it;
+- a person's page on a server counts only that server's public matches (his results,
+  ratings and achievements there), and exists only if he played one;
 - names are the global names the records hold, never a server nickname.
 
 Any failure of the database becomes :class:`~bot.store.DatabaseUnavailable` (the 503 page).
@@ -27,20 +29,29 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import dataclass
 from typing import Any
 
-from bot.achievements.service import Achievements
+from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import Earned
 from bot.records.boards import PeriodBoard, PeriodBoards
-from bot.records.record import ALL, GLOBAL, MatchRecord
+from bot.records.rating import display_rating
+from bot.records.record import ALL, GLOBAL, MatchRecord, computer_level, family_of
 from bot.records.seasons import SEASON, SeasonCalendar
 from bot.records.seasons_service import SeasonBoard, Seasons
-from bot.records.service import HistoryItem, LeaderboardPage, PlayerStats, Records
-from bot.records.store import EntryRow, RecordsRepo
+from bot.records.service import (
+    SERIES_LIMIT,
+    HistoryItem,
+    LeaderboardPage,
+    PlayerStats,
+    Rating,
+    Records,
+    versus_levels,
+)
+from bot.records.store import EntryRow, RecordsRepo, StatRow
 from bot.store import DatabaseUnavailable, HandResultRow, Store
 from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
-from bot.web.queries import WebRepo, WebServer, open_read_only
+from bot.web.queries import PublicEntry, WebRepo, WebServer, open_read_only
 
 __all__ = ["MatchPage", "PlayerPage", "Reader", "Seat"]
 
@@ -326,23 +337,27 @@ class Reader:
     # -- players ---------------------------------------------------------------------------
 
     async def player(self, server: WebServer, player_id: int) -> PlayerPage | None:
-        """A person's page on a server's pages: None unless he is on its leaderboard (and on
-        the global one)."""
+        """A person's page on a server's pages (None unless he has one: see
+        :meth:`WebRepo.player_here`). It counts only the server's public matches: his results
+        there, his rating after each rated one, his achievements earned in them."""
         if player_id <= 0:
             return None  # computers and forgotten people
         async with self.reading() as store:
-            records = Records(store)
-            hidden = await records.hidden_scopes(player_id)
-            if hidden & {GLOBAL, server.guild_id}:
+            web = WebRepo(store.db)
+            name = await web.player_here(server.guild_id, player_id)
+            if name is None:
                 return None
-            stats = await records.stats(player_id, guild_id=server.guild_id, viewer_id=0)
-            if stats.kind != "human" or ALL not in stats.server:
-                return None
-            history = await records.history(
+            entries = await web.public_entries(server.guild_id, player_id)
+            versus = await web.public_versus(server.guild_id, player_id)
+            earned = await web.public_achievements(server.guild_id, player_id)
+            history = await Records(store).history(
                 player_id, limit=HISTORY, readable=Readable.public(server.guild_id)
             )
-            earned = (await Achievements(store).board(player_id)).earned
-        return PlayerPage(server, stats, tuple(history), earned)
+        stats = public_stats(server.guild_id, player_id, name, entries, versus)
+        if not stats.server:
+            return None
+        shown = tuple(e for e in earned if e.code in BY_CODE)
+        return PlayerPage(server, stats, tuple(history), shown)
 
     # -- tournaments -----------------------------------------------------------------------
 
@@ -378,3 +393,64 @@ class Reader:
             names = await WebRepo(store.db).global_names(people)
         left = {p for p, scopes in hidden.items() if scopes & {GLOBAL, server.guild_id}}
         return state, {p: "" if p in left else names.get(p, "") for p in people}
+
+
+def public_stats(
+    guild_id: int,
+    player_id: int,
+    name: str,
+    entries: Sequence[PublicEntry],
+    versus: Sequence[tuple[str, str]],
+) -> PlayerStats:
+    """A person's figures from his entries in a server's public matches (oldest first) and
+    his results against each computer level there: a line per bucket, and per family the
+    rating after his latest rated match and its curve."""
+    tally: dict[str, list[int]] = {}
+    fields = ("matches", "wins", "losses", "draws", "hands_won", "dominoes", "blocks_won",
+              "points_for", "points_against", "streak", "best_streak")
+    last: dict[str, float] = {}
+    ratings: dict[str, Rating] = {}
+    series: dict[str, list[tuple[float, float]]] = {}
+    for e in entries:
+        win = e.result == "win"
+        for bucket in {ALL, family_of(e.variant), e.variant}:
+            t = tally.setdefault(bucket, [0] * len(fields))
+            t[0] += 1
+            t[1] += win
+            t[2] += e.result == "loss"
+            t[3] += e.result == "draw"
+            t[4] += e.hands_won
+            t[5] += e.dominoes
+            t[6] += e.blocks_won
+            t[7] += e.points_for
+            t[8] += e.points_against
+            t[9] = t[9] + 1 if win else 0
+            t[10] = max(t[10], t[9])
+            last[bucket] = e.finished_at
+        if e.rated:
+            before = ratings.get(e.family)
+            ratings[e.family] = Rating(
+                e.family, e.mu_after, e.sigma_after, 1 + (before.matches if before else 0)
+            )
+            series.setdefault(e.family, []).append(
+                (e.finished_at, display_rating(e.mu_after, e.sigma_after))
+            )
+    lines = {
+        bucket: StatRow(guild_id, bucket, player_id, *t, None, last[bucket], name, "human")
+        for bucket, t in tally.items()
+    }
+    levels: dict[str, list[int]] = {}
+    for computer, result in versus:
+        figures = levels.setdefault(computer_level(computer), [0, 0, 0])
+        figures[("win", "loss", "draw").index(result)] += 1
+    against = versus_levels(levels)
+    return PlayerStats(
+        player_id,
+        name,
+        "human",
+        server=lines,
+        ratings=ratings,
+        series={f: points[-SERIES_LIMIT:] for f, points in series.items()},
+        versus=against,
+        versus_server=against,
+    )

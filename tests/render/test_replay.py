@@ -4,8 +4,10 @@ deal, then one frame per move with a counter), at a bounded cost."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -282,3 +284,45 @@ def test_a_broken_log_is_refused() -> None:
             rebuild(row, log)
         with pytest.raises(ServiceError, match=error):
             replay_views(row, log, None)
+
+
+async def test_a_cache_folder_that_is_not_private_is_never_read(tmp_path: Path) -> None:
+    """A replay cache folder of another mode than 0700 (or another owner, or a link) is
+    refused: a GIF planted there is not served, and the replay is drawn without being kept.
+    On PostgreSQL the folder is the user's own cache folder, not the shared temporary one."""
+    m = _played("partners", 5, hands=1)
+    store = await Store.open(tmp_path / "db" / "replay.sqlite3")
+    try:
+        tid = await store_match(store, m)
+        replays = Replays(store, cooldown=0)
+        wanted = await plan(store, tid, 1)
+        with replays.admit(1):
+            drawn = await replays.draw(wanted, NAMES, None)
+        folder = tmp_path / "db" / "replays"
+        (kept,) = folder.iterdir()
+        kept.write_bytes(b"GIF89a planted")
+        folder.chmod(0o755)  # anyone may look, or (0o777) plant
+        assert replays.cached(wanted, NAMES, None) is None
+        with replays.admit(2):
+            again = await replays.draw(wanted, NAMES, None)
+        assert again == drawn and replays.drawn == 2
+        assert [p.name for p in folder.iterdir()] == [kept.name]  # nothing kept there
+        folder.chmod(0o700)
+        if os.getuid() == 0:  # another owner (only root can give a folder away)
+            os.chown(folder, 65534, -1)
+            assert replays.cached(wanted, NAMES, None) is None
+            os.chown(folder, 0, -1)
+        linked = tmp_path / "link"
+        linked.symlink_to(folder)
+        assert Replays(store, folder=linked).cached(wanted, NAMES, None) is None
+        assert replays.cached(wanted, NAMES, None) is not None  # private again: read
+    finally:
+        await store.close()
+    elsewhere = replay.cache_folder(_Postgres())  # type: ignore[arg-type]
+    assert not str(elsewhere).startswith(tempfile.gettempdir())
+
+
+class _Postgres:
+    """Where a store of PostgreSQL keeps no file."""
+
+    path = None

@@ -3,6 +3,7 @@ database): what it shows, what it never shows, and its answers to bad addresses.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -292,3 +293,22 @@ async def test_the_home_page_health_check_and_static_files(client: TestClient) -
         assert "Set-Cookie" not in response.headers
     for path in ("/static/nothing.js", "/static/../bot/web/app.py"):
         await text(client, path, 404)
+
+
+async def test_a_missing_pages_language_links_stay_on_the_site(client: TestClient) -> None:
+    """A 404 for an address like ``//evil.example/x`` links to its languages by query only,
+    never to the path asked for (a browser would read it as another site)."""
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    try:
+        writer.write(b"GET //evil.example/x?a=%22 HTTP/1.1\r\nHost: pages\r\n"
+                     b"Connection: close\r\n\r\n")
+        await writer.drain()
+        answer = (await reader.read()).decode()
+    finally:
+        writer.close()
+    assert answer.startswith("HTTP/1.1 404")
+    links = re.findall(r'<a href="([^"]*)" hreflang="', answer)
+    assert len(links) == 3 and all(href.startswith("?") for href in links), links
+    assert "evil.example" not in answer
+    page = await text(client, f"/s/{GUILD}?board=partners&lang=es")
+    assert 'href="?board=partners&amp;lang=pt-BR" hreflang="pt-BR"' in page

@@ -178,6 +178,32 @@ def test_a_flood_from_one_address_does_not_slow_the_others() -> None:
     assert RateLimiter(0, clock).wait("anyone") == 0  # turned off
 
 
+def test_one_ipv6_network_is_one_client() -> None:
+    """An IPv6 /64 (one subscriber's network) shares one bucket; an IPv4 address written as
+    IPv6 is that IPv4 address."""
+    clock = FakeClock()
+    limiter = RateLimiter(60, clock)
+    assert all(limiter.wait(f"2001:db8:1:2::{i:x}") == 0 for i in range(15))
+    assert limiter.wait("2001:db8:1:2:ffff:ffff:ffff:ffff") > 0
+    assert limiter.wait("2001:db8:1:3::1") == 0  # the next network
+    assert all(limiter.wait("203.0.113.5") == 0 for _ in range(15))
+    assert limiter.wait("::ffff:203.0.113.5") > 0
+    assert limiter.wait("not an address") == 0
+
+
+def test_the_limiter_remembers_a_bounded_number_of_clients() -> None:
+    """Many clients at once: the least recently seen is forgotten first, so the memory is
+    bounded and a client asking again is still counted."""
+    clock = FakeClock()
+    limiter = RateLimiter(60, clock)
+    assert all(limiter.wait("198.51.100.1") == 0 for _ in range(15))
+    for i in range(RateLimiter.MAX_ADDRESSES + 500):
+        assert limiter.wait(f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}") == 0
+        if i % 1000 == 0:
+            assert limiter.wait("198.51.100.1") > 0  # still limited: seen recently
+        assert len(limiter) <= RateLimiter.MAX_ADDRESSES
+
+
 async def test_429_pages_by_forwarded_address(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path / "db.sqlite3")
     store = await Store.open(url)
@@ -193,7 +219,9 @@ async def test_429_pages_by_forwarded_address(tmp_path: Path) -> None:
         assert int(response.headers["Retry-After"]) >= 1
         other = {"X-Forwarded-For": "198.51.100.7"}
         assert (await client.get(f"/s/{GUILD}", headers=other)).status == 200
-        assert (await client.get("/static/site.css", headers=flood)).status == 200
+        # Every path counts: a static file's, a missing one's.
+        for path in ("/static/site.css", "/static/nothing.js", "/nowhere"):
+            assert (await client.get(path, headers=flood)).status == 429
 
 
 @given(
