@@ -382,7 +382,7 @@ async def test_a_process_that_lost_the_shard_while_waiting_writes_nothing(
     t = await four_people(service)
     mover = user_at(t, t.turn)  # type: ignore[arg-type]
     legal = (await service.views_for(t.id, mover))[0].legal
-    async with service._tables[t.id].lock:  # the table is busy: the click waits for it
+    async with service.core.tables[t.id].lock:  # the table is busy: the click waits for it
         click = asyncio.create_task(service.act(t.id, mover, legal[0]))
         await asyncio.sleep(0.01)
         held["shard"] = False
@@ -401,7 +401,7 @@ async def test_a_timer_run_without_the_lease_runs_again_later(
     service = make_service(store, clock, owns=lambda _guild: held["shard"])
     t = await four_people(service)
     clock.advance(3600)
-    async with service._tables[t.id].lock:
+    async with service.core.tables[t.id].lock:
         ticking = asyncio.create_task(service.tick())
         await asyncio.sleep(0.01)
         held["shard"] = False

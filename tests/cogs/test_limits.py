@@ -148,10 +148,10 @@ async def test_a_deleted_message_finds_its_table_by_id(
     async with running_bot(fake, limited(fake, tmp_path / "db.sqlite3")) as bot:
         result, tid = await new_table(fake, bot, alice, variant="draw")
         assert result.message is not None
-        assert bot.svc._by_message == {result.message.id: tid}
+        assert bot.svc.core.by_message == {result.message.id: tid}
         game = await start_with_computers(fake, bot, alice, result.message)
-        await fake.wait_for(lambda: game.id in bot.svc._by_message)
+        await fake.wait_for(lambda: game.id in bot.svc.core.by_message)
         assert (await bot.svc.table_by_message(game.id)).id == tid  # type: ignore[union-attr]
         await bot.svc.resign(tid, alice.id)
         await fake.wait_for(lambda: bot.svc.open_tables() == [])
-        assert bot.svc._by_message == {}
+        assert bot.svc.core.by_message == {}
