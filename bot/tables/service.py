@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import computer
 from bot.errors import (
     AlreadySeated,
     IllegalMove,
@@ -49,6 +48,7 @@ from bot.store import (
     TableRow,
     Transaction,
 )
+from bot.tables import computer
 from bot.tables.clock import Clock
 from bot.tables.history import TAKEOVER, History
 from domino import (

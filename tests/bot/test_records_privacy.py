@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.records.forget import Forgetting
+from bot.privacy.forget import Forgetting, forget_person
 from bot.records.service import Records
 from bot.records.store import FORMER_PLAYERS
 from bot.store import POSTGRES, Store
@@ -74,7 +74,7 @@ async def test_forgetting_removes_every_trace_and_keeps_the_others_figures(
     assert await occurrences(store, ["Alicia"], ALICE)
     bob = await records.stats(BOB)
 
-    await records.forget(ALICE)
+    await forget_person(records, ALICE)
 
     assert await occurrences(store, ["Alicia"], ALICE) == []
     assert await records.stats(BOB) == bob
@@ -95,7 +95,8 @@ async def test_a_match_that_finishes_after_forget_me_never_records_him(
     await service.start(info.id, ALICE)
     bob = await records.stats(BOB)
 
-    await records.forget(ALICE)  # asked on another process: nothing here ended her match yet
+    # asked on another process: nothing here ended her match yet
+    await forget_person(records, ALICE)
     await service.resign(info.id, BOB)  # the match finishes first
     await service.idle()
     assert not await records.record(info.id)  # the observer recorded it already

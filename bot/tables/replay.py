@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot import pictures
 from bot.errors import ServiceError, TableNotFound
 from bot.i18n import N_, picture_labels
 from bot.store import ActionRow, MatchRow, Store
+from bot.workers import pictures
 from domino import DominoError, Match, Ruleset, View, decode_action
 
 #: The most moves one replay draws: a match longer than this shows one hand at a time.
