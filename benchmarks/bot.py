@@ -3,7 +3,7 @@
 No Discord. Every table is a ``partners`` match (by default) whose four seats are simulated
 people: each chooses a random legal move from his private view (not timed), then submits it.
 Timed, per action: from its arrival at :meth:`TableService.act` to its commit in the store and the
-new table picture (``render.render_table`` through :mod:`bot.pictures`: worker threads, or a
+new table picture (``render.render_table`` through :mod:`bot.workers.pictures`: worker threads, or a
 process pool with ``--processes``).
 
 ``--think`` is the mean pause between two actions of one table (people think, computers wait
@@ -51,12 +51,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot import pictures
 from bot.client import freeze_start_up
 from bot.settings import redact_url, sqlite_url
 from bot.store import Store
 from bot.tables.leases import ShardLeases
 from bot.tables.service import TableService
+from bot.workers import pictures
 
 
 @dataclass

@@ -22,9 +22,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bot import computer
 from bot.daily.service import VARIANTS, DailyService
 from bot.store import Store
+from bot.tables import computer
 from bot.tables.service import TableService
 from cogs.daily import draw_expert
 

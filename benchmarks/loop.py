@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.loop [--tables 100] [--seconds 30] [--level expert] [--threads]``
 
-Each table is a task that asks :func:`bot.computer.decide` for every move (the table
+Each table is a task that asks :func:`bot.tables.computer.decide` for every move (the table
 service's call) at a human pace and applies it, until its match ends, then starts another.
 Decisions run where the bot's default settings put them (``AI_PROCESSES`` unset: a process
 pool with one process per core); ``--threads`` adds a run with them in worker threads
@@ -30,8 +30,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from bot import computer
 from bot.settings import load_settings
+from bot.tables import computer
 from domino import Match, preset
 from domino.ai import ALL_LEVELS
 

@@ -840,7 +840,7 @@ def compare(sqlite: Results, postgres: Results) -> str:
 
 async def copy_to(path: Path, url: str) -> float:
     """Copy the filled SQLite file into the empty database at ``url``; the seconds it took."""
-    from bot.copydb import copy_database
+    from bot.tools.copydb import copy_database
 
     start = time.perf_counter()
     store = await Store.open(url)  # migrated, empty: its secondary indexes wait for the rows

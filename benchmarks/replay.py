@@ -4,14 +4,14 @@
 
 Stores a long match (partners to 1000 with the bonuses, about 2,000 moves, played by the
 ``normal`` computer) in a throw-away SQLite database, then answers replay requests as
-``/domino replay`` does (:func:`bot.replay.plan`, the cache, the admission, the drawing off
+``/domino replay`` does (:func:`bot.tables.replay.plan`, the cache, the admission, the drawing off
 the event loop) and prints, for each, the time from the request to the GIF or the refusal and
 the process's peak memory (resident set) during it:
 
 - the whole long match (shown as its first hand), a hand from its middle, its longest hand;
 - the same request again (from the cache);
 - a burst of ``--burst`` people asking for different hands at once (at most
-  :data:`bot.replay.AT_ONCE` drawn, the others refused at once);
+  :data:`bot.tables.replay.AT_ONCE` drawn, the others refused at once);
 - the same person again at once (his cooldown).
 
 Target: every request answered within 3 s and under 200 MB of peak memory.
@@ -29,9 +29,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot import replay
 from bot.errors import ServiceError
 from bot.store import SeatRow, Store
+from bot.tables import replay
 from domino import Match, encode_action, preset
 from domino.ai import choose
 

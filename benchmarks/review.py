@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.replay import peak_mb, reset_peak
-from bot import computer
 from bot.review import Reviews
 from bot.review.judge import INACCURACY
 from bot.store import SeatRow, Store
+from bot.tables import computer
 from domino import Match, encode_action, preset
 from domino.ai import choose
 from domino.ai.evaluate import REVIEW_ITERATIONS, evaluate

@@ -53,7 +53,7 @@ from benchmarks.records import COPIED, _migrate, cache_key, copy_to, fill, kept_
 from benchmarks.records import DEFAULT_CACHE as RECORDS_CACHE
 from bot.records.record import BUCKETS
 from bot.records.service import Records
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_url
 from bot.store import Store
 from bot.tables.service import TableService

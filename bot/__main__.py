@@ -15,8 +15,8 @@ NO_TOKEN = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from bot.computer import LEVELS
-    from bot.demo import LOCALES, variants
+    from bot.tables.computer import LEVELS
+    from bot.tools.demo import LOCALES, variants
 
     parser = argparse.ArgumentParser(
         prog="python -m bot", description="A Discord bot that hosts dominoes games."
@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--locale", choices=LOCALES, default=None, help="language of the lines and pictures"
     )
-    from bot.copydb import database_argument
+    from bot.tools.copydb import database_argument
 
     copy = sub.add_parser(
         "copy-db",
@@ -80,11 +80,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run; returns the exit status."""
     args = build_parser().parse_args(argv)
     if args.command == "demo":
-        from bot.demo import demo_main
+        from bot.tools.demo import demo_main
 
         return demo_main(args, sys.stdout)
     if args.command == "copy-db":
-        from bot.copydb import copy_db_main
+        from bot.tools.copydb import copy_db_main
 
         return copy_db_main(args.source, args.target)
 

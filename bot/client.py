@@ -20,13 +20,14 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
-from bot import computer, pictures
 from bot.i18n import translate_command_string
 from bot.log import setup_logging
 from bot.settings import Settings, redact_secrets, redact_url
 from bot.store import DatabaseUnavailable, Store
+from bot.tables import computer
 from bot.tables.leases import ShardLeases
 from bot.tables.service import TableService
+from bot.workers import pictures
 
 log = logging.getLogger(__name__)
 

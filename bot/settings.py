@@ -18,7 +18,7 @@ from dotenv import dotenv_values
 from pydantic import SecretStr
 
 from bot.limits import Limits
-from bot.pools import machine_processes
+from bot.workers.pools import machine_processes
 
 DEFAULT_DATABASE_PATH = "data/domino.sqlite3"
 DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_DATABASE_PATH}"

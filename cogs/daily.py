@@ -24,10 +24,10 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
-from bot import replay
 from bot.daily.service import LEGS, VARIANTS, AttemptRow, Board, DailyService, ExpertPlay
 from bot.i18n import number, tr, trn
 from bot.store import ActionRow, MatchRow
+from bot.tables import replay
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.names import escape_name, public_name, table_name

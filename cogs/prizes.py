@@ -1,4 +1,4 @@
-"""Prize roles on Discord: the rule of :mod:`bot.roles` applied to a server's roles and
+"""Prize roles on Discord: the rule of :mod:`bot.servers.prize_roles` applied to a server's roles and
 members, when a role is chosen and when it is given, and its words."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.i18n import tr
-from bot.roles import PROBLEMS, Chooser, Prize, choice_problem, give_problem
+from bot.servers.prize_roles import PROBLEMS, Chooser, Prize, choice_problem, give_problem
 
 __all__ = ["choose_problem", "chooser_of", "giving_problem", "prize_of", "problem_text"]
 

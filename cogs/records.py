@@ -34,8 +34,8 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands, tasks
 
 from bot.i18n import N_, number, tr, trn
+from bot.privacy.forget import Forgetting
 from bot.records.boards import PeriodBoards
-from bot.records.forget import Forgetting
 from bot.records.inactivity import Inactivity
 from bot.records.periods import ALL_TIME, PERIOD_KINDS, Period, period_of
 from bot.records.rating import DISPLAY_BASE, display_ordinal

@@ -19,12 +19,12 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import pictures
-from bot.hint import Hint
 from bot.i18n import N_, number, picture_options, tr, trn
 from bot.review import Review, Reviews
 from bot.review.judge import GRADES, Judged
 from bot.store.table_extras import FinishedRepo
+from bot.tables.hint import Hint
+from bot.workers import pictures
 from cogs.colours import BLUE
 from cogs.domino.buttons import REVIEW_COG
 from cogs.domino.game_message import card

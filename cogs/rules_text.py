@@ -1,6 +1,6 @@
 """The rules as Discord shows them (markdown) and as ``docs/rules.md``.
 
-The words are the catalogue's (:mod:`bot.rules_text`); here they are laid out: points as
+The words are the catalogue's (:mod:`bot.i18n.rules_text`); here they are laid out: points as
 markdown lists, option names as code. ``python -m cogs.rules_text > docs/rules.md``
 writes the document; a test checks it is up to date. ``python -m cogs.rules_text --shown >
 tests/bot/rules_shown.json`` writes the texts a test holds them to, word for word, in every
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot import rules_text as rules
 from bot.i18n import CATALOGUES
-from bot.rules_text import Paragraph
+from bot.i18n import rules_text as rules
+from bot.i18n.rules_text import Paragraph
 from cogs.markup import code
 
 
@@ -59,7 +59,7 @@ def rules_document() -> str:
         "# The rules",
         "",
         "What `/domino rules <variant>` shows, in English (Spanish and Portuguese in Discord).",
-        "Generated from `bot/rules_text.py` (the other languages are in the catalogues,",
+        "Generated from `bot/i18n/rules_text.py` (the other languages are in the catalogues,",
         "`bot/locales`) with `python -m cogs.rules_text > docs/rules.md`; a test checks it is",
         "up to date. **Our decision:** marks each point where the source pages are silent or",
         "contradict each other.",

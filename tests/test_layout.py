@@ -39,6 +39,38 @@ WEB_ROWS = (
 )
 
 
+#: ``bot/`` from the bottom up, a floor per package (or root module): a module imports nothing of
+#: a higher floor. The shared vocabulary (typed errors, the limits' values that settings read and
+#: the store counts), the catalogue and the work off the event loop; the settings; logging and
+#: the store; the tables (their service, clock, computer players, hints, replays); what records,
+#: reviews and deals the tables' matches; achievements; tournaments; what spans them all (a
+#: server's settings, forget-me); the application and the web companion; the commands beside.
+BOT_FLOORS = (
+    ("bot", "bot.errors", "bot.limits", "bot.i18n", "bot.workers", "bot.migrations"),
+    ("bot.settings",),
+    ("bot.log", "bot.store"),
+    ("bot.tables",),
+    ("bot.records", "bot.review", "bot.daily"),
+    ("bot.achievements",),
+    ("bot.tournaments",),
+    ("bot.servers", "bot.privacy"),
+    ("bot.client", "bot.web"),
+    ("bot.tools", "bot.locales", "bot.__main__"),
+)
+#: The arrows that still run up a floor, each named (no other may join them): a rated match's
+#: achievements are awarded in the transaction that records it (``Records.record_match`` calls
+#: ``award_match``, its moments read by ``moments_of``); the achievements' back-fill reads the
+#: podium finishes of tournaments (``TournamentRepo.podium_finishes``, ``PlaceRow``).
+BOT_UPWARD = {
+    "bot.records.service -> bot.achievements.rules",
+    "bot.records.service -> bot.achievements.service",
+    "bot.achievements.service -> bot.tournaments.store",
+}
+#: What ``bot/``'s root holds: the application (client, settings, log, ``__main__``) and the
+#: vocabulary every floor shares (typed errors, the limits' values).
+BOT_ROOT = {"__init__", "__main__", "client", "settings", "log", "errors", "limits"}
+
+
 def modules() -> dict[str, Path]:
     found = {}
     for package in PACKAGES:
@@ -152,3 +184,34 @@ def test_no_import_circle() -> None:
         if node not in state:
             visit(node)
     assert cycles == []
+
+
+def bot_floor(name: str) -> int:
+    """The floor of a module of ``bot`` (the floor of the longest package holding it)."""
+    best = None
+    for i, row in enumerate(BOT_FLOORS):
+        for key in row:
+            if (name == key or (key != "bot" and name.startswith(key + "."))) and (
+                best is None or len(key) > len(best[1])
+            ):
+                best = (i, key)
+    assert best is not None, f"{name} has no floor in BOT_FLOORS"
+    return best[0]
+
+
+def test_bot_imports_no_higher_floor() -> None:
+    edges = graph()
+    up = sorted(
+        f"{name} -> {target}"
+        for name, targets in edges.items()
+        if name == "bot" or name.startswith("bot.")
+        for target in targets
+        if target.startswith("bot.") and bot_floor(target) > bot_floor(name)
+    )
+    assert set(up) - BOT_UPWARD == set(), "an import runs up bot's floors"
+    assert BOT_UPWARD - set(up) == set(), "an allowed upward arrow is gone: drop it from BOT_UPWARD"
+
+
+def test_the_bot_root_holds_the_application_and_little_else() -> None:
+    held = {p.stem for p in (ROOT / "bot").glob("*.py")}
+    assert held == BOT_ROOT

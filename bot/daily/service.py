@@ -29,12 +29,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot import computer
 from bot.daily.store import AttemptRow, DailyRepo, LegRow
 from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import N_, Ref
 from bot.store import IntegrityError, Store, Transaction
 from bot.store.table_extras import PracticeRepo
+from bot.tables import computer
 from bot.tables.service import TableInfo, TableObserver, TableService, seat_groups
 from domino import Match, Outcome, Ruleset, encode_action, preset
 

@@ -27,8 +27,6 @@ from openskill.models import PlackettLuce
 
 from bot.achievements.rules import Moments, moments_of
 from bot.achievements.service import award_match
-from bot.achievements.store import AchievementRepo
-from bot.daily.store import DailyRepo
 from bot.records.inactivity import Inactivity
 from bot.records.periods import period_lines
 from bot.records.periods_store import PeriodRepo
@@ -57,7 +55,6 @@ from bot.records.store import (
 from bot.store import Store
 from bot.store.table_extras import PracticeRepo, Readable
 from bot.tables.service import TableInfo, TableObserver
-from bot.tournaments.store import TournamentRepo
 from domino import Outcome, Ruleset
 from domino.ai import ALL_LEVELS
 
@@ -371,30 +368,6 @@ class Records(TableObserver):
     async def rename(self, user_id: int, name: str) -> None:
         """A person's public name changed (or was first seen since start): keep the latest."""
         await self.repo.rename(user_id, name, now=self.clock())
-
-    async def forget(self, user_id: int) -> int:
-        """Remove a person's name and ids from every stored record; returns his alias.
-
-        His matches stay, played by "a former player" (the alias), so nobody else's history
-        or rating changes. His open tables, whichever process runs them, get a request that
-        their process ends his part there (:mod:`bot.records.forget`); until it has, a match
-        of theirs that finishes is recorded with the alias, never with him.
-        """
-        async with self.store.transaction() as tx:
-            repo = RecordsRepo(tx.db)
-            await repo.lock()
-            alias = await repo.new_alias()
-            await repo.forget(user_id, alias)
-            await PeriodRepo(tx.db).forget(user_id)
-            await SeasonRepo(tx.db).forget(user_id)
-            await AchievementRepo(tx.db).forget(user_id)
-            await TournamentRepo(tx.db).forget(user_id, alias)
-            await DailyRepo(tx.db).forget(user_id, alias)
-            forget = ForgetRepo(tx.db)
-            tables = [t.table_id for t in await forget.open_tables_of(user_id)]
-            await forget.add(tables, user_key(user_id), alias, now=self.clock())
-        log.info("a player asked to be forgotten: done (%d open table(s) to leave)", len(tables))
-        return alias
 
     # -- servers the bot left ------------------------------------------------------------
 

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot import computer
 from bot.errors import NotSeated, ServiceError, TableNotFound
 from bot.review.judge import (
     GRADES,
@@ -32,6 +31,7 @@ from bot.review.judge import (
 from bot.review.judge import positions as find_positions
 from bot.review.store import ReviewRepo
 from bot.store import MatchRow, Store
+from bot.tables import computer
 from domino import View
 from domino.ai.evaluate import REVIEW_ITERATIONS
 

@@ -17,8 +17,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.hint import explain
 from bot.store import ActionRow, MatchRow
+from bot.tables.hint import explain
 from domino import Match, Resign, Ruleset, View, decode_action, encode_action
 from domino.ai.evaluate import REVIEW_ITERATIONS, evaluate
 

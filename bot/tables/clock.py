@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 #: What a deadline does: a computer moves; a person is reminded; the bot plays for an absent
 #: person; the pause after a hand ends (the next hand's message is posted); a lobby or an
 #: unanswered challenge expires; an only move is made for a person (forced moves); a finished
-#: table's rematch offer closes and its thread is archived (``bot.match_end``).
+#: table's rematch offer closes and its thread is archived (``bot.records.match_end``).
 KINDS = ("move", "remind", "timeout", "pause", "expire", "forced", "archive")
 
 Handler = Callable[[DeadlineRow], Awaitable[object]]

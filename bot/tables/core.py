@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import computer
 from bot.errors import (
     IllegalMove,
     InvalidOptions,
@@ -27,6 +26,7 @@ from bot.errors import (
 )
 from bot.limits import Gate
 from bot.store import ActionCommit, DeadlineRow, SeatRow, Store, TableRow, Transaction
+from bot.tables import computer
 from bot.tables.clock import Clock
 from bot.tables.history import History
 from bot.tables.values import (

@@ -7,7 +7,6 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from bot import computer
 from bot.errors import (
     AlreadySeated,
     InvalidOptions,
@@ -18,6 +17,7 @@ from bot.errors import (
     WrongStatus,
 )
 from bot.store import DeadlineRow, SeatRow, Transaction
+from bot.tables import computer
 from bot.tables.core import UNSET, TableCore, TableState, computer_seat, make_ruleset
 from bot.tables.values import (
     DEFAULT_TURN_TIMER,

@@ -12,10 +12,10 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from bot import computer
 from bot.errors import NotYourTurn, ServiceError, TableFinished
-from bot.hint import Hint
 from bot.store.table_extras import PracticeRepo
+from bot.tables import computer
+from bot.tables.hint import Hint
 from bot.tables.service import TableInfo, TableService
 from domino import View
 

@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
-from bot import computer
 from bot.errors import TablesElsewhere
 from bot.limits import NO_LIMITS, Gate, Limits
 from bot.store import Store
+from bot.tables import computer
 from bot.tables.clock import Clock
 from bot.tables.core import TableCore
 from bot.tables.lobby import TableLobby

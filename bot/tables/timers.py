@@ -3,9 +3,9 @@ a reminder, a time-out, a forced move, the pause after a hand, a lobby's expiry)
 
 from __future__ import annotations
 
-from bot import computer
 from bot.errors import StaleAction, TableFinished, WrongStatus
 from bot.store import DeadlineRow
+from bot.tables import computer
 from bot.tables.core import TableCore, TableState
 from bot.tables.history import TAKEOVER
 from bot.tables.lobby import TableLobby

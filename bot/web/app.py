@@ -32,7 +32,6 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from bot import pictures
 from bot.achievements.catalogue import BY_CODE, LOOKS
 from bot.i18n import N_, picture_options, tr
 from bot.i18n import number as written_number
@@ -66,6 +65,7 @@ from bot.web.words import (
     variant_name,
     word,
 )
+from bot.workers import pictures
 from render.badges import badge_png
 
 __all__ = ["RateLimiter", "create_app", "run_web"]

@@ -1,9 +1,9 @@
 """The in-browser replay's data: every position of a finished match, from its action log.
 
 Each hand starts with the deal (move 0) and has one position after each move. Only public
-views are read (:func:`bot.replay.rebuild`), so no position holds a hidden tile: what each seat
-holds is a count. At a hand's last move the position shows the hand's final line and result
-(the engine has already dealt the next hand by then).
+views are read (:func:`bot.tables.replay.rebuild`), so no position holds a hidden tile: what
+each seat holds is a count. At a hand's last move the position shows the hand's final line and
+result (the engine has already dealt the next hand by then).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import tr
-from bot.replay import rebuild
 from bot.store import ActionRow, MatchRow
+from bot.tables.replay import rebuild
 from domino import Match, Ruleset, View
 
 __all__ = ["Position", "Replay", "clamp", "describe", "positions", "to_json"]

@@ -12,9 +12,9 @@ from typing import Any
 
 import discord
 
-from bot import pictures
 from bot.i18n import number, picture_options, tr
 from bot.tables.service import TableInfo
+from bot.workers import pictures
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino import texts
 from cogs.domino.buttons import DominoButton, ResignButton, TilesButton

@@ -14,11 +14,11 @@ from typing import Any
 
 import discord
 
-from bot import pictures
 from bot.errors import ServiceError
 from bot.i18n import END_NAMES, named_ends, picture_options, tr
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
+from bot.workers import pictures
 from cogs.colours import BLUE, GREEN, GREY
 from cogs.domino import texts
 from cogs.domino.alt_text import hand_alt_text

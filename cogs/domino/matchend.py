@@ -14,7 +14,7 @@ import discord
 
 from bot.errors import LimitReached
 from bot.i18n import N_, number, tr
-from bot.match_end import (
+from bot.records.match_end import (
     ARCHIVE_KIND,
     RECORD_WAIT,
     MatchEnd,

@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.errors import ServiceError
-from bot.hint import HINT_LEVEL, Hint
 from bot.i18n import END_NAMES, tr, trn
+from bot.tables.hint import HINT_LEVEL, Hint
 from bot.tables.practice import hint_at, mark
 from bot.tables.service import TableService
 from cogs.domino import texts

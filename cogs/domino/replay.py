@@ -3,7 +3,7 @@
 A match of yours, or one played on this server in a channel you can view now, chosen by
 autocomplete. What is drawn (one hand of a long match) is decided and refused before the
 command answers; the picture is then rebuilt from the stored action log off the event loop,
-or read from the replays' cache (:mod:`bot.replay`). A mixin of the dominoes cog; it needs
+or read from the replays' cache (:mod:`bot.tables.replay`). A mixin of the dominoes cog; it needs
 the cog's ``service`` and ``guard``.
 """
 
@@ -20,10 +20,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot import replay
 from bot.errors import InvalidOptions, StaleAction, TableNotFound
 from bot.i18n import tr
 from bot.store.table_extras import FinishedMatch, FinishedRepo
+from bot.tables import replay
 from cogs.domino import buttons, texts
 from cogs.domino.alt_text import replay_alt_text
 from cogs.names import escape_name, public_name

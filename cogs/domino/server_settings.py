@@ -16,11 +16,11 @@ from discord.app_commands import Choice, locale_str
 
 from bot.errors import LimitReached, ServiceError
 from bot.i18n import N_, tr
-from bot.match_end import RematchLimit
 from bot.records.boards import PeriodBoards
 from bot.records.inactivity import Inactivity
+from bot.records.match_end import RematchLimit
 from bot.records.seasons_service import CHAMPION, TOURNAMENT, Seasons
-from bot.server_settings import (
+from bot.servers.settings import (
     DEFAULT_VARIANT,
     FIELDS,
     LIMITS,

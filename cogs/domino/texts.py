@@ -1,6 +1,6 @@
 """The words of the dominoes cog: variant names and summaries, and sentences built from state.
 
-The rules of each variant are in :mod:`bot.rules_text` (laid out by :mod:`cogs.rules_text`).
+The rules of each variant are in :mod:`bot.i18n.rules_text` (laid out by :mod:`cogs.rules_text`).
 
 Every sentence goes through :func:`bot.i18n.tr` with its English text as the message id.
 Texts kept in tables are marked with :func:`N_` (for extraction) and translated when used.
@@ -30,7 +30,7 @@ __all__ = [
 #: The answer to a button made for an earlier state of the table.
 STALE = N_("This was for an earlier state of the game; look at the latest message.")
 
-# id -> (name, short description for the command choice); the rules are in bot.rules_text
+# id -> (name, short description for the command choice); the rules are in bot.i18n.rules_text
 VARIANTS: dict[str, tuple[str, str]] = {
     "partners": (
         N_("Partners (Latin)"),

@@ -11,6 +11,7 @@ import pytest
 
 from bot.achievements.service import Achievements
 from bot.achievements.store import AchievementRepo
+from bot.privacy.forget import forget_person
 from bot.records.service import Records
 from bot.store import Store
 from bot.tables.service import TableService
@@ -139,7 +140,7 @@ async def test_forget_me_deletes_a_persons_achievements(
     await play(service, clock, "draw", options={"target": 50})
     await AchievementRepo(store.db).award([])
     assert await rows(store)
-    await records.forget(ANA)
+    await forget_person(records, ANA)
     assert await rows(store) == []
     # The back-fill does not bring them back: his matches are under his alias now.
     await store.db.execute("DELETE FROM achievement_scans")

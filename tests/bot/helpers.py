@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot import computer
 from bot.store import Store
+from bot.tables import computer
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 from domino import Action
 

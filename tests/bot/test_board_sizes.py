@@ -13,13 +13,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.copydb import copy_database
+from bot.privacy.forget import forget_person
 from bot.records.inactivity import WEEK, Inactivity
 from bot.records.record import ALL, GLOBAL
 from bot.records.service import Records
 from bot.settings import sqlite_url
 from bot.store import POSTGRES, Store
 from bot.store.schema import migrations
+from bot.tools.copydb import copy_database
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import computer, hand, human, make_record
 
@@ -82,7 +83,7 @@ async def _apply(store: Store, clock: FakeClock, steps: list[tuple[Any, ...]]) -
         elif kind == "idle weeks":
             await inactivity.set_idle_weeks(step[1], step[2])
         elif kind == "forget":
-            await records.forget(step[1])
+            await forget_person(records, step[1])
         elif kind == "drop":
             await records.guild_left(step[1])
             await records.sweep_departed(grace=-1.0)

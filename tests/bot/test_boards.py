@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.privacy.forget import forget_person
 from bot.records.boards import PeriodBoards, post_nonce
 from bot.records.periods import next_boundary, period_lines, period_of, places
 from bot.records.record import GLOBAL
@@ -134,7 +135,7 @@ async def test_who_left_the_boards_or_was_forgotten_is_not_listed(
     await records.set_privacy(11, GUILD, True)
     assert [r.player_id for r in (await boards.board(scope=GUILD, period="week")).rows] == [12]
     assert 11 in [r.player_id for r in (await boards.board(scope=GLOBAL, period="week")).rows]
-    await records.forget(12)
+    await forget_person(records, 12)
     assert (await boards.board(scope=GUILD, period="week")).rows == ()
     left = await store.db.fetchval("SELECT count(*) FROM record_periods WHERE player_id = 12")
     assert left == 0

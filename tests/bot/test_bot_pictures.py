@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import render
-from bot import pictures
+from bot.workers import pictures
 from domino import Match, preset
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import demo
 from bot.__main__ import NO_TOKEN, main
 from bot.client import DominoBot, discover_extensions
-from bot.demo import run_demo
 from bot.settings import Settings
+from bot.tools import demo
+from bot.tools.demo import run_demo
 from domino import View
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -211,7 +211,7 @@ async def test_setup_hook_builds_the_service_with_options(tmp_path: Path) -> Non
     t = await early.create_table(host_id=1, host_name="Ana", variant="draw")
     await store.close()
 
-    from bot import computer
+    from bot.tables import computer
 
     settings = Settings("x", db, None, "INFO")
     bot = DominoBot(settings, extensions=[], service_options={"computer_delay": 0.25})
@@ -251,7 +251,8 @@ async def test_the_bot_run_for_real_freezes_what_start_up_made(tmp_path: Path) -
 async def test_process_pools_start_with_the_bot_and_stop_with_it(tmp_path: Path) -> None:
     """With pools configured, pictures and decisions run in processes from start-up; closing
     the bot returns once those processes have exited."""
-    from bot import computer, pictures
+    from bot.tables import computer
+    from bot.workers import pictures
 
     settings = Settings(
         "x", tmp_path / "bot.sqlite3", None, "INFO", render_processes=1, ai_processes=1

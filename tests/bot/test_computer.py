@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bot import computer
-from bot.hint import hint
+from bot.tables import computer
+from bot.tables.hint import hint
 from domino import Match, Play, preset
 from tests.domino.ai.helpers import position
 

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.copydb import CopyError, copy_database, verify_copy
 from bot.records.service import Records
 from bot.settings import sqlite_url
 from bot.store import Store
 from bot.store.schema import describe
 from bot.tables.service import TableInfo, TableService
+from bot.tools.copydb import CopyError, copy_database, verify_copy
 from tests.bot.helpers import FakeClock, make_service
 
 ANA, BEA = 301, 302

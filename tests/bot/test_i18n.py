@@ -17,7 +17,6 @@ import pytest
 from discord import app_commands
 
 from bot import i18n, locales
-from bot import rules_text as paragraphs
 from bot.client import CommandTranslator
 from bot.errors import (
     IllegalMove,
@@ -37,6 +36,7 @@ from bot.i18n import (
     tr,
     translate_command_string,
 )
+from bot.i18n import rules_text as paragraphs
 from cogs import rules_text
 from cogs.markup import error_text
 from domino import PRESETS, Match, Play, preset

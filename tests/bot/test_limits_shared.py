@@ -15,7 +15,7 @@ import pytest
 
 from bot.errors import LimitReached
 from bot.limits import Limits
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
 from tests.bot.helpers import FakeClock, make_service

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.privacy.forget import Forgetting, forget_person
 from bot.records.boards import PeriodBoards
-from bot.records.forget import Forgetting
 from bot.records.seasons_service import TOURNAMENT, Seasons
 from bot.records.service import Records
 from bot.records.store import FORMER_PLAYERS
@@ -76,7 +76,7 @@ async def test_forgetting_removes_every_trace_and_keeps_the_others_figures(
     assert await occurrences(store, ["Alicia"], ALICE)
     bob = await records.stats(BOB)
 
-    await records.forget(ALICE)
+    await forget_person(records, ALICE)
 
     assert await occurrences(store, ["Alicia"], ALICE) == []
     assert await records.stats(BOB) == bob
@@ -97,7 +97,8 @@ async def test_a_match_that_finishes_after_forget_me_never_records_him(
     await service.start(info.id, ALICE)
     bob = await records.stats(BOB)
 
-    await records.forget(ALICE)  # asked on another process: nothing here ended her match yet
+    # asked on another process: nothing here ended her match yet
+    await forget_person(records, ALICE)
     await service.resign(info.id, BOB)  # the match finishes first
     await service.idle()
     assert not await records.record(info.id)  # the observer recorded it already
@@ -163,7 +164,7 @@ async def test_forgetting_removes_who_chose_a_servers_settings(
     await seasons.set_champion_role(77, 7701, by=ALICE)
     await seasons.set_champion_role(77, 7702, by=ALICE, kind=TOURNAMENT)
     assert await occurrences(store, [], ALICE)
-    await Records(store, clock=clock).forget(ALICE)
+    await forget_person(Records(store, clock=clock), ALICE)
     assert await occurrences(store, [], ALICE) == []
     assert (await PeriodBoards(store, clock=clock).channel(77)) is not None
     role = await seasons.champion_role(77, TOURNAMENT)

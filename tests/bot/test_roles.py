@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.roles import Chooser, Prize, choice_problem, give_problem
+from bot.servers.prize_roles import Chooser, Prize, choice_problem, give_problem
 
 BOT = Chooser(owner=False, manage_roles=True, top=(50, -1))
 ROLE = Prize(rank=(10, -5), permissions=frozenset({"send_messages"}), managed=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import locales
-from bot import rules_text as paragraphs
+from bot.i18n import rules_text as paragraphs
 from cogs import rules_text
 from domino import PRESETS, STAGED
 

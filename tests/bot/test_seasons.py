@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
+from bot.privacy.forget import forget_person
 from bot.records.boards import PeriodBoards
 from bot.records.rating import ordinal, rate
 from bot.records.record import GLOBAL
@@ -211,7 +212,7 @@ async def test_the_season_board_lists_people_who_played_it_and_may_be_listed(
     await records.set_privacy(11, GUILD, True)
     assert 11 not in [r.player_id for r in (await seasons.board(scope=GUILD)).rows]
     assert 11 in [r.player_id for r in (await seasons.board(scope=GLOBAL, bucket="draw")).rows]
-    await records.forget(12)
+    await forget_person(records, 12)
     for table in ("season_lines", "season_ratings"):
         left = await store.db.fetchval(f"SELECT count(*) FROM {table} WHERE player_id = 12")
         assert left == 0
@@ -240,7 +241,7 @@ async def test_the_current_place_and_the_best_past_finish(
     assert [r.player_id for r in podium["two-player"]] == [12, 11]
     # Our decision: a past season's places are ranked once and kept; forgetting someone later
     # deletes his finishes and moves nobody else's.
-    await records.forget(11)
+    await forget_person(records, 11)
     best = await seasons.best_finish(12)
     assert best is not None and (best.number, best.place, best.total) == (3, 1, 2)
     assert await seasons.best_finish(11) is None

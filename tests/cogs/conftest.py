@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
-from bot import pictures
+from bot.workers import pictures
 from domino import View
 from tests.fakediscord.plugin import fake_discord
 

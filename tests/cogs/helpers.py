@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot import pictures
 from bot.client import DominoBot
 from bot.limits import Limits
 from bot.settings import Settings
 from bot.tables.service import TableInfo, TableService
+from bot.workers import pictures
 from cogs.domino.buttons import KINDS
 from cogs.domino.commands import DominoCog
 from domino import Match, Resign, Ruleset, Tile, decode_action

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot import i18n, pictures
+from bot import i18n
 from bot.i18n import picture_options
+from bot.workers import pictures
 from cogs.rules_text import rules_text
 from render import render_table
 from tests.cogs.helpers import (

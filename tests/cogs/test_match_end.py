@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.match_end import ARCHIVE_AFTER
+from bot.records.match_end import ARCHIVE_AFTER
 from cogs.colours import GOLD
 from tests.cogs.helpers import (
     FakeClock,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.hint import Hint, hint, lacked_numbers
 from bot.tables import clock
+from bot.tables.hint import Hint, hint, lacked_numbers
 from bot.tables.practice import is_practice
 from cogs.domino import practice
 from domino import Match, Pass, Play, Tile, preset

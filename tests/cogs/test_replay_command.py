@@ -12,8 +12,8 @@ import discord
 import pytest
 from PIL import Image
 
-from bot import replay
 from bot.store.table_extras import FinishedRepo, Readable
+from bot.tables import replay
 from tests.cogs.helpers import (
     TestBot,
     answer,

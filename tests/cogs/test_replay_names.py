@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import replay as bot_replay
+from bot.tables import replay as bot_replay
 from cogs.names import escape_name
 from tests.cogs.helpers import (
     TestBot,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot import replay
+from bot.tables import replay
 from tests.cogs.helpers import (
     TestBot,
     answer,

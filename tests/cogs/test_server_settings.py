@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 
 from bot.records.service import Records
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
 from tests.cogs.helpers import FakeClock, answer, factory, new_table, settle

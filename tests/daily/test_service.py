@@ -17,6 +17,7 @@ from bot.daily.service import (
 from bot.daily.store import DailyRepo
 from bot.errors import InvalidOptions
 from bot.i18n import Ref
+from bot.privacy.forget import forget_person
 from bot.store import Store
 from bot.store.table_extras import PracticeRepo
 from bot.tables.service import TableService
@@ -281,7 +282,7 @@ async def test_forgetting_a_person_takes_his_name_off_the_boards(
 
     clock.now = at("2026-11-27")
     await play_attempt(daily, tables, clock, ALICE)
-    alias = await Records(daily.store, clock=clock).forget(ALICE)
+    alias = await forget_person(Records(daily.store, clock=clock), ALICE)
     board = await daily.board("partners", None, alias)
     assert [(a.user_id, a.name) for _, a in board.rows] == [(alias, "")]
     assert await daily.attempt("2026-11-27", "partners", ALICE) is None

@@ -15,10 +15,10 @@ from PIL import Image
 
 import render.replay as render_replay_module
 from benchmarks.replay import NAMES, store_match
-from bot import replay
 from bot.errors import ServiceError, TableNotFound
-from bot.replay import Plan, Refusal, Replays, draw_file, plan, rebuild, replay_views
 from bot.store import ActionRow, MatchRow, Store
+from bot.tables import replay
+from bot.tables.replay import Plan, Refusal, Replays, draw_file, plan, rebuild, replay_views
 from domino import Match, encode_action, preset
 from render.replay import (
     HAND_END_MS,
@@ -250,7 +250,7 @@ async def test_drawings_at_once_and_each_persons_cooldown_are_limited(tmp_path: 
 async def test_a_match_the_service_played_replays_move_for_move(tmp_path: Path) -> None:
     """The table service and store record a whole match (the offline demo's path); the
     replay rebuilt from that log shows every move of a hand and ends where it ended."""
-    from bot.demo import DEMO_DB_NAME, run_demo
+    from bot.tools.demo import DEMO_DB_NAME, run_demo
 
     result = await run_demo("draw", tmp_path, seed=3, level="easy", renderer=False,
                             keep_db=True)

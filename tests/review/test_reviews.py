@@ -9,6 +9,7 @@ import json
 import pytest
 
 from bot.errors import NotSeated, ServiceError, TableNotFound
+from bot.privacy.forget import forget_person
 from bot.review import Reviews
 from bot.review.judge import GRADES, VERSION, grade
 from bot.review.store import ReviewRepo
@@ -117,7 +118,7 @@ async def test_forget_me_removes_the_persons_reviews(
     table = await finished(service, seed=7)
     await reviews.review(table, ANA)
     await reviews.review(table, BEA)
-    await Records(store).forget(ANA)
+    await forget_person(Records(store), ANA)
     repo = ReviewRepo(store.db)
     assert await repo.get(table, ANA, VERSION) is None
     assert await repo.get(table, BEA, VERSION) is not None

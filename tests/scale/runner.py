@@ -40,9 +40,9 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.client import DominoBot
-from bot.computer import Pace
 from bot.log import setup_logging
 from bot.settings import load_settings
+from bot.tables.computer import Pace
 
 
 class RunnerBot(DominoBot):

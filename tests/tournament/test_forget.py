@@ -1,8 +1,9 @@
-"""Forgetting a person (``Records.forget``) on each backend: his entries are withdrawn where the
+"""Forgetting a person (``forget_person``) on each backend: his entries are withdrawn where the
 event is open, and his id and name leave every tournament table (read from the schema)."""
 
 from __future__ import annotations
 
+from bot.privacy.forget import forget_person
 from bot.records.service import Records
 from bot.store import Store
 from bot.tables.service import TableService
@@ -61,8 +62,8 @@ async def test_forget_withdraws_open_entries_and_anonymises_every_event(
     await events.invite(pairs.id, 162, "P162", (ZED, "P424242"))
     assert await holding(store, ZED, "P424242") and await holding(store, HOST, "\0")
 
-    await Records(store, clock=clock).forget(ZED)
-    await Records(store, clock=clock).forget(HOST)
+    await forget_person(Records(store, clock=clock), ZED)
+    await forget_person(Records(store, clock=clock), HOST)
     assert await holding(store, ZED, "P424242") == []
     assert await holding(store, HOST, "\0") == []
     for event_id, status in ((over, "active"), (running, "withdrawn")):

@@ -13,6 +13,7 @@ import pytest
 from bot.achievements.catalogue import PODIUM
 from bot.achievements.service import Achievements
 from bot.errors import ServiceError
+from bot.privacy.forget import forget_person
 from bot.records.service import Records
 from bot.store import Store
 from bot.tables.service import TableService
@@ -91,7 +92,7 @@ async def test_final_places_and_the_podium_achievement(
     # Forget-me: the achievement goes, the place stays under the alias, and a back-fill
     # gives the alias nothing.
     gone = podium[0]
-    alias = await Records(store, clock=clock).forget(gone)
+    alias = await forget_person(Records(store, clock=clock), gone)
     assert all(u != gone for u, _, _ in await podium_rows(store))
     after = await events.repo.final_places(event.id)
     assert gone not in {p.user_id for p in after} and alias in {p.user_id for p in after}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.records.store import RecordsRepo
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.tournaments.service import TournamentService

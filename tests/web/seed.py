@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.records.service import Records
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.web.positions import Replay, positions

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 
 from bot.records.service import Records
-from bot.replay import rebuild
 from bot.settings import sqlite_url
 from bot.store import Store
+from bot.tables.replay import rebuild
 from bot.tournaments.store import RoundRow, TournamentRepo
 from domino import View
 from tests.web.browser import CHROMIUM, DRIVER, axe_violations, chromium, find, serve

@@ -11,9 +11,10 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.privacy.forget import forget_person
 from bot.records.record import GLOBAL
 from bot.records.service import Records
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.web.app import CSP, create_app
@@ -177,7 +178,7 @@ async def test_privacy_left_the_boards_forget_me_and_pages_turned_off(
     await records.set_privacy(ANA, GLOBAL, False)
     await text(client, f"/s/{GUILD}/p/{ANA}")
 
-    await records.forget(ANA)
+    await forget_person(records, ANA)
     await text(client, f"/s/{GUILD}/p/{ANA}", 404)
     for path in (f"/m/{s.played}", f"/m/{s.played}/replay.json", f"/s/{GUILD}?board=partners",
                  f"/s/{GUILD}"):
@@ -233,7 +234,7 @@ async def test_a_forgotten_name_leaves_the_pages_at_once_though_matches_are_kept
         first = await text(kept, f"/s/{GUILD}?board=two-player")
         assert "Ana Global" in first and "Bea &lt;b&gt;" in first
         await Records(store).set_privacy(BEA, GUILD, True)
-        await Records(store).forget(ANA)
+        await forget_person(Records(store), ANA)
         page = await text(kept, f"/s/{GUILD}?board=two-player")
         assert "Ana Global" not in page and "Bea &lt;b&gt;" not in page
         assert f'href="/m/{s.played}"' in page  # the kept matches are still listed

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.store.connection import numbered_placeholders
 from bot.web.reader import Reader

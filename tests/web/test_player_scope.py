@@ -11,9 +11,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import AchievementRepo, Earned
+from bot.privacy.forget import forget_person
 from bot.records.rating import display_rating
 from bot.records.service import Records
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.web.app import create_app
@@ -135,7 +136,7 @@ async def test_a_missing_player_page_costs_the_same_whoever_he_is(
         # but no public match.
         for person in (999, 2001, BEA, ANA, 1000):
             if person == ANA:
-                await Records(store).forget(ANA)
+                await forget_person(Records(store), ANA)
             counting.count = 0
             await text(c, f"/s/{GUILD}/p/{person}", 404)
             costs[person] = counting.count

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.privacy.forget import forget_person
 from bot.records.service import Records
 from bot.records.store import RecordsRepo
-from bot.server_settings import ServerSettings
+from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tournaments.store import BoardRow, EntryRow, EventRow, RoundRow, TournamentRepo
 from bot.web.app import create_app
@@ -127,7 +128,7 @@ async def test_a_tournaments_standings_and_pairings(client: tuple[TestClient, St
     await Records(store).set_privacy(2, GUILD, True)  # Bea left this server's boards
     page = await text(c, f"/s/{GUILD}/t/{event}")
     assert "Bea" not in page and "a player" in page
-    await Records(store).forget(1)
+    await forget_person(Records(store), 1)
     page = await text(c, f"/s/{GUILD}/t/{event}")
     assert "Ana" not in page and "a former player" in page and "nick" not in page
 

@@ -34,7 +34,7 @@ from domino.errors import IllegalAction
 
 log = logging.getLogger(__name__)
 
-LOCALES_DIR = Path(__file__).with_name("locales")
+LOCALES_DIR = Path(__file__).parent.with_name("locales")
 DEFAULT_LOCALE = "en-US"
 # Discord locale -> catalogue folder (es-419 falls back to es-ES's words where missing).
 CATALOGUES = {"es-ES": "es", "es-419": "es_419", "pt-BR": "pt_BR"}

@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 import render
-from bot.pools import Offload
+from bot.workers.pools import Offload
 from domino import View
 
 #: Worker threads for the pictures when no process pool is set. Two: more draw no faster

@@ -22,8 +22,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot.hint import Hint, hint
-from bot.pools import Offload
+from bot.tables.hint import Hint, hint
+from bot.workers.pools import Offload
 from domino import Action, View, ai
 
 LEVELS: tuple[str, ...] = ai.LEVELS
@@ -160,7 +160,7 @@ async def compute(
 
 
 async def hint_for(view: View, rng: random.Random) -> Hint:
-    """The practice hint for the seat of ``view`` (:func:`bot.hint.hint`), computed where
+    """The practice hint for the seat of ``view`` (:func:`bot.tables.hint.hint`), computed where
     decisions are: in the process pool when one is set, else in a worker thread."""
     return await _offload.run(hint, view, rng=rng)
 

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot import pictures
 from bot.errors import ServiceError, TableNotFound
 from bot.i18n import N_, picture_labels
 from bot.store import ActionRow, MatchRow, Store
+from bot.workers import pictures
 from domino import DominoError, Match, Ruleset, View, decode_action
 
 log = logging.getLogger(__name__)

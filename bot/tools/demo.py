@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import CATALOGUES, DEFAULT_LOCALE, N_, picture_options, tr
-from bot.pictures import table_renderer
 from bot.store import Store
 from bot.tables.service import TableInfo, TableService
+from bot.workers.pictures import table_renderer
 from domino import PRESETS, HandResult, Outcome, Ruleset, View
 
 DEMO_DB_NAME = "demo.sqlite3"

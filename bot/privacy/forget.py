@@ -1,6 +1,7 @@
-"""``/domino forget-me`` at open tables, whichever bot process runs them.
+"""``/domino forget-me``: every capability forgets a person, and his open tables, whichever bot
+process runs them, end his part.
 
-Forgetting a person (:meth:`Records.forget <bot.records.service.Records.forget>`) removes him
+Forgetting a person (:func:`forget_person`) removes him
 from the records and from every closed table at once (and the replays kept of his finished
 matches), and leaves a request (``forget_requests``) for each open table of his in the database.
 The process that runs such a table ends his part in it as he would have (he leaves a lobby,
@@ -19,19 +20,50 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
-from bot import replay
+from bot.achievements.store import AchievementRepo
+from bot.daily.store import DailyRepo
 from bot.errors import ServiceError
+from bot.records.periods_store import PeriodRepo
+from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records, user_key
-from bot.records.store import ForgetRepo, ForgetRequest, OpenTable
+from bot.records.store import ForgetRepo, ForgetRequest, OpenTable, RecordsRepo
 from bot.store.table_extras import FinishedRepo
+from bot.tables import replay
 from bot.tables.service import TableInfo, TableService
+from bot.tournaments.store import TournamentRepo
 
-__all__ = ["POLL", "Forgetting", "OpenTables"]
+__all__ = ["POLL", "Forgetting", "OpenTables", "forget_person"]
 
 log = logging.getLogger(__name__)
 
 POLL = 2.0  # seconds between two looks for the requests of this process's tables
 SETTLE = 10.0  # how long a forget-me waits for the other processes before it answers
+
+
+async def forget_person(records: Records, user_id: int) -> int:
+    """Remove a person's name and ids from every stored record; returns his alias.
+
+    His matches stay, played by "a former player" (the alias), so nobody else's history
+    or rating changes. Each capability forgets its own part (its repository's ``forget``), all
+    in one transaction. His open tables, whichever process runs them, get a request that
+    their process ends his part there (:class:`Forgetting`); until it has, a match
+    of theirs that finishes is recorded with the alias, never with him.
+    """
+    async with records.store.transaction() as tx:
+        repo = RecordsRepo(tx.db)
+        await repo.lock()
+        alias = await repo.new_alias()
+        await repo.forget(user_id, alias)
+        await PeriodRepo(tx.db).forget(user_id)
+        await SeasonRepo(tx.db).forget(user_id)
+        await AchievementRepo(tx.db).forget(user_id)
+        await TournamentRepo(tx.db).forget(user_id, alias)
+        await DailyRepo(tx.db).forget(user_id, alias)
+        forget = ForgetRepo(tx.db)
+        tables = [t.table_id for t in await forget.open_tables_of(user_id)]
+        await forget.add(tables, user_key(user_id), alias, now=records.clock())
+    log.info("a player asked to be forgotten: done (%d open table(s) to leave)", len(tables))
+    return alias
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +101,7 @@ class Forgetting:
         (up to ``settle`` seconds) for the other processes to end theirs. Returns his alias."""
         store = self.records.store
         played = await FinishedRepo(store.db).visible(user_id, None, limit=1_000_000)
-        alias = await self.records.forget(user_id)
+        alias = await forget_person(self.records, user_id)
         await asyncio.to_thread(replay.drop_cached, store, [m.table_id for m in played])
         await self.apply_pending()
         key = user_key(user_id)
