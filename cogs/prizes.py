@@ -1,5 +1,5 @@
-"""Prize roles on Discord: the rule of :mod:`bot.servers.prize_roles` applied to a server's roles and
-members, when a role is chosen and when it is given, and its words."""
+"""Prize roles on Discord: the rule of :mod:`bot.servers.prize_roles` applied to a server's
+roles and members, when a role is chosen and when it is given, and its words."""
 
 from __future__ import annotations
 
