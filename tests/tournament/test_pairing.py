@@ -293,3 +293,17 @@ def test_seat_fill_leaves_the_fewest_seats_empty_by_default() -> None:
     ]
     assert [seat_fill("computer", n) for n in (8, 9, 10, 11)] == [(0, 0), (0, 3), (0, 2), (0, 1)]
     assert [seat_fill("bye", n) for n in (8, 9, 10, 11)] == [(0, 0), (1, 0), (2, 0), (3, 0)]
+
+
+def test_two_or_three_people_play_with_computers_whatever_the_fill() -> None:
+    """docs/tournaments.md, "Filling an individual round": "Too few people to leave anyone out
+    (two or three present) play with computers whatever the fill, so that one table can be
+    played"."""
+    for fill in ("bye", "computer", "mixed"):
+        assert [seat_fill(fill, n) for n in (2, 3)] == [(0, 2), (0, 1)]  # type: ignore[arg-type]
+        for n in (2, 3):
+            ents = [Entrant(i, 1500.0 - i, (i,)) for i in range(1, n + 1)]
+            pairing = pair_swiss("individual", ents, [], 1, 0, fill=fill)  # type: ignore[arg-type]
+            assert pairing is not None and pairing.byes == ()
+            assert sorted(pairing.entrants()) == list(range(1, n + 1))
+            assert sum(t.computers for t in pairing.tables) == 4 - n
