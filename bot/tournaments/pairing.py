@@ -153,8 +153,7 @@ def _one_side_each(
         couples, byes = _with_byes(active, [[e] for e in eligible], points, cost, floating)
         if couples is None:  # one exact matching: the bye joined to every eligible entrant
             matched = _exact(
-                active, {"bye": eligible}, cost,
-                lambda _node, e: (0, len(active) - 1 - pos[e], 0, 0),
+                active, {"bye": eligible}, cost, lambda _node, e: (len(active) - 1 - pos[e],)
             )
             if matched is None:
                 return None
@@ -470,20 +469,25 @@ def _exact(
     special_cost: Callable[[Node, int], Cost],
 ) -> list[tuple[Node, Node]] | None:
     """One perfect matching of all ``active`` and the ``special`` nodes (each joined only to
-    its listed entrants), or None when there is none."""
+    its listed entrants), or None when there is none. Of those, the least ``special_cost``
+    (summed over the special nodes' edges) comes first, then the least ``cost``."""
     specials = list(special)
     index_of = {e: i for i, e in enumerate(active)}
-    edges = [
+    ordinary = [
         (i, j, c)
         for i in range(len(active))
         for j in range(i + 1, len(active))
         if (c := cost(active[i], active[j])) is not None
     ]
-    edges += [
+    extra = [
         (index_of[e], len(active) + k, special_cost(node, e))
         for k, node in enumerate(specials)
         for e in special[node]
     ]
+    lead = len(extra[0][2]) if extra else 0
+    rest = len(ordinary[0][2]) if ordinary else 0
+    edges = [(i, j, (0,) * lead + c) for i, j, c in ordinary]
+    edges += [(i, j, c + (0,) * rest) for i, j, c in extra]
     total = len(active) + len(specials)
     pairs = _solve(total, edges)
     if len(pairs) * 2 != total:

@@ -139,6 +139,16 @@ def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) ->
         assert (pairing is not None) == legal_pairing_exists(active, forbidden, eligible)
         if pairing is None:
             return
+        if pairing.byes:
+            # docs/tournaments.md, "Byes" (FIDE: the bye goes to the lowest-ranked eligible
+            # player): the lowest-ranked eligible entrant after whose bye the others pair up.
+            order = [line.entrant for line in standings(fmt, ents, results)]
+            lowest = next(
+                e for e in reversed(order)
+                if e in eligible and legal_pairing_exists(
+                    [x for x in active if x != e], forbidden, set())
+            )
+            assert pairing.byes == (lowest,)
         for t in pairing.tables:
             assert frozenset(t.entrants()) not in forbidden
     check_shape(fmt, pairing, active, fill)
@@ -307,3 +317,25 @@ def test_two_or_three_people_play_with_computers_whatever_the_fill() -> None:
             assert pairing is not None and pairing.byes == ()
             assert sorted(pairing.entrants()) == list(range(1, n + 1))
             assert sum(t.computers for t in pairing.tables) == 4 - n
+
+
+def test_when_the_lowest_cannot_take_the_bye_the_next_from_the_bottom_does() -> None:
+    """docs/tournaments.md, "Byes": the bye goes to the lowest-ranked entrant who has not had
+    one (FIDE: the lowest-ranked eligible player). Seven present before the last round: the
+    three lowest without a bye cannot take it (the others could not be paired), and the bye
+    goes up from the bottom to the 6-point entrant, not to the 8-point leader."""
+    ratings = [1049, 1810, 1409, 1041, 1168, 1259, 1330]
+    ents = [Entrant(i, float(r), (i,)) for i, r in enumerate(ratings, 1)]
+    t = TableResult
+    results: list[Result] = [
+        t(1, ((7,), (1,)), (69, 58)), t(1, ((5,), (4,)), (51, 53)),
+        t(2, ((4,), (7,)), (62, 20)), t(2, ((2,), (6,)), (37, 88)), t(2, ((3,), (5,)), (12, 23)),
+        Bye(3, 2), t(3, ((4,), (3,)), (13, 43)), t(3, ((5,), (7,)), (50, 88)),
+        Bye(4, 1), t(4, ((2,), (4,)), (90, 79)), t(4, ((7,), (3,)), (82, 0)),
+        t(4, ((6,), (5,)), (69, 79)),
+        t(5, ((7,), (2,)), (52, 28)), t(5, ((1,), (4,)), (10, 26)), t(5, ((3,), (6,)), (32, 41)),
+    ]
+    table = standings("single", ents, results)
+    assert [(line.entrant, line.match_points) for line in table[:2]] == [(7, 8), (4, 6)]
+    pairing = pair_swiss("single", ents, results, 6, 0)
+    assert pairing is not None and pairing.byes == (4,)
