@@ -211,41 +211,49 @@ def _individual(
     def floating(e: Node, from_bottom: int, low: int) -> Cost:
         return ((points[e] - low) ** 2, from_bottom, 0)
 
-    # A computer partners the lowest-ranked of those who had one least often.
-    with_computer = sorted(active, key=lambda e: (h.computer_partners[e], -pos[e]))[:computers]
-    humans = [e for e in active if e not in with_computer]
-    byes: tuple[int, ...] = ()
+    # The byes go to those who had fewest (a rule: everyone below the threshold sits out), the
+    # lowest-ranked first; a computer partners the lowest-ranked of those who had one least
+    # often. The likeliest choices are tried in that order, then one exact matching decides.
+    must: list[int] = []
+    maybe: list[int] = []
     if byes_wanted:
-        threshold = sorted(h.byes[e] for e in humans)[byes_wanted - 1]
-        eligible = sorted((e for e in humans if h.byes[e] <= threshold),
-                          key=lambda e: (h.byes[e], -pos[e]))
-        # Everyone below the threshold sits out; the rest of the byes go to the lowest-ranked
-        # at the threshold, in every combination tried in that order.
-        must = [e for e in eligible if h.byes[e] < threshold]
-        maybe = [e for e in eligible if h.byes[e] == threshold]
-        choices = [
-            must + list(rest)
-            for rest in islice(combinations(maybe, byes_wanted - len(must)), TRIES)
-        ]
-        couples, byes = _with_byes(humans, choices, points, partner_cost, floating)
-        if couples is None:
-            specials: dict[Node, list[int]] = {("bye", k): eligible for k in range(byes_wanted)}
-            fewest = min(h.byes[e] for e in humans)
-            matched = _exact(
-                humans, specials, partner_cost,
-                lambda _node, e: (h.byes[e] - fewest, n - 1 - pos[e], 0),
-            )
-            if matched is None:
-                return None
-            byes = tuple(e for node, e in matched if isinstance(node, tuple))
-            couples = [(a, b) for a, b in matched if not isinstance(a, tuple)]
-    else:
+        threshold = sorted(h.byes[e] for e in active)[byes_wanted - 1]
+        must = [e for e in reversed(active) if h.byes[e] < threshold]
+        maybe = [e for e in reversed(active) if h.byes[e] == threshold]
+    by_computer = sorted(active, key=lambda e: (h.computer_partners[e], -pos[e]))
+    choices = [
+        (must + list(rest), list(comps))
+        for rest in islice(combinations(maybe, byes_wanted - len(must)), TRIES)
+        for comps in islice(
+            combinations([e for e in by_computer if e not in must + list(rest)], computers), TRIES)
+    ]
+    couples: list[tuple[Node, Node]] | None = None
+    byes: tuple[int, ...] = ()
+    with_computer: list[int] = []
+    for byes_chosen, comps in choices[:TRIES]:
+        humans = [e for e in active if e not in byes_chosen and e not in comps]
         couples = _pair(humans, points.__getitem__, partner_cost, floating)
-        if couples is None:
-            matched = _exact(humans, {}, partner_cost, lambda _node, _e: (0, 0, 0))
-            if matched is None:
-                return None
-            couples = matched
+        if couples is not None:
+            byes, with_computer = tuple(byes_chosen), comps
+            break
+    if couples is None:
+        seated = [e for e in active if e not in must]
+        fewest = min(h.computer_partners[e] for e in active)
+        specials: dict[Node, list[int]] = {
+            ("bye", k): maybe for k in range(byes_wanted - len(must))}
+        specials |= {("computer", k): seated for k in range(computers)}
+
+        def chosen_cost(node: Node, e: int) -> Cost:
+            unfair = h.computer_partners[e] - fewest if node in computer_nodes else 0
+            return (unfair, n - 1 - pos[e])
+
+        computer_nodes = {("computer", k) for k in range(computers)}
+        matched = _exact(seated, specials, partner_cost, chosen_cost)
+        if matched is None:
+            return None
+        byes = (*must, *(e for node, e in matched if node in specials and node[0] == "bye"))
+        with_computer = [e for node, e in matched if node in computer_nodes]
+        couples = [(a, b) for a, b in matched if a not in specials]
     teams: list[Team] = [(a, b) if pos[a] < pos[b] else (b, a) for a, b in couples]
     teams += [(e, None) for e in with_computer]
     team_points = {t: sum(points[m] if m is not None else points[t[0]] for m in t) for t in teams}

@@ -123,9 +123,12 @@ def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) ->
             assert pairing is None
             return
         forbidden = {frozenset((a, b)) for a in active for b in history.partners[a]}
+        # Whenever a legal seating exists (fair byes, computer partners for anyone), one is
+        # returned (docs/tournaments.md, "Swiss pairing": None only when no legal pairing
+        # remains).
+        assert (pairing is not None) == _individual_possible(
+            ents, results, forbidden, byes, computers)
         if pairing is None:
-            # Our pairing gives a computer partner first, then the byes; nothing else remains.
-            assert not _individual_possible(ents, results, forbidden, byes, computers)
             return
         for t in pairing.tables:
             for side in t.sides:
@@ -162,20 +165,23 @@ def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) ->
 
 def _individual_possible(ents: list[Entrant], results: list[Result],
                          forbidden: set[frozenset[int]], byes: int, computers: int) -> bool:
+    """Brute force: fair byes (nobody with more byes than someone who plays) and computer
+    partners for any of the others, such that the rest pair up with new partners."""
     active = [e.id for e in ents]
     history = History.of(ents, results)
-    pos = {line.entrant: i for i, line in enumerate(standings("individual", ents, results))}
-    by_computer = sorted(active, key=lambda e: (history.computer_partners[e], -pos[e]))
-    fewest = sorted(history.byes[e] for e in active)
-    humans = [e for e in active if e not in by_computer[:computers]] if computers else active
-    if not byes:
-        return legal_pairing_exists(humans, forbidden, set())
-    threshold = fewest[byes - 1]
-    eligible = [e for e in humans if history.byes[e] <= threshold]
-    return any(
-        legal_pairing_exists([e for e in humans if e not in chosen], forbidden, set())
-        for chosen in itertools.combinations(eligible, byes)
-    )
+    choices: list[tuple[int, ...]] = [()]
+    if byes:
+        threshold = sorted(history.byes[e] for e in active)[byes - 1]
+        must = tuple(e for e in active if history.byes[e] < threshold)
+        maybe = [e for e in active if history.byes[e] == threshold]
+        choices = [must + rest for rest in itertools.combinations(maybe, byes - len(must))]
+    for chosen in choices:
+        rest = [e for e in active if e not in chosen]
+        for with_computer in itertools.combinations(rest, computers):
+            humans = [e for e in rest if e not in with_computer]
+            if legal_pairing_exists(humans, forbidden, set()):
+                return True
+    return False
 
 
 @settings(max_examples=60, deadline=None)
@@ -339,3 +345,43 @@ def test_when_the_lowest_cannot_take_the_bye_the_next_from_the_bottom_does() -> 
     assert [(line.entrant, line.match_points) for line in table[:2]] == [(7, 8), (4, 6)]
     pairing = pair_swiss("single", ents, results, 6, 0)
     assert pairing is not None and pairing.byes == (4,)
+
+
+def _round_one(sides: tuple[tuple[int | None, ...], tuple[int | None, ...]]) -> list[Result]:
+    return [TableResult(1, sides, (60, 20))]
+
+
+def test_the_computer_partner_goes_to_another_when_the_others_cannot_pair() -> None:
+    """docs/tournaments.md, "Swiss pairing": None only when no legal pairing remains. Three
+    present, 1 and 2 were partners in round 1: the lowest-ranked (3) cannot take the computer
+    partner (1 and 2 would sit together again), so 2 does: (1, 3) against (2, computer)."""
+    ents = [Entrant(i, 1500.0 - i, (i,)) for i in range(1, 5)]
+    results = _round_one(((1, 2), (3, 4)))
+    for fill in ("mixed", "computer", "bye"):
+        pairing = pair_swiss("individual", ents, results, 2, 0, present={1, 2, 3},
+                             fill=fill)  # type: ignore[arg-type]
+        assert pairing is not None, fill
+        (table,) = pairing.tables
+        assert {frozenset(side) for side in table.sides} == {
+            frozenset((1, 3)), frozenset((2, None))}
+
+
+def test_nobody_gets_a_second_bye_while_someone_who_never_had_one_plays() -> None:
+    """docs/tournaments.md, "Swiss pairing": "Byes are fair: nobody gets a second bye before
+    every entrant being paired had one". Seven present, three byes: 1 never had one and must
+    sit out; a fair seating exists ((3, 5) against (2, 6), byes 1, 4, 7)."""
+    ratings = [1768, 1874, 1511, 1308, 1600, 1496, 1277]
+    ents = [Entrant(i, float(r), (i,)) for i, r in enumerate(ratings, 1)]
+    t = TableResult
+    results: list[Result] = [
+        Bye(1, 6), Bye(1, 4), Bye(1, 7), t(1, ((1, 5), (2, 3)), (50, 94)),
+        Bye(2, 3), Bye(2, 5), t(2, ((2, 4), (6, 7)), (72, 19)),
+        t(3, ((4, 7), (5, 2)), (46, 84)),
+        Bye(4, 2), t(4, ((3, 7), (6, 4)), (33, 16)),
+        Bye(5, 5), t(5, ((7, 2), (3, 4)), (76, 96)),
+    ]
+    pairing = pair_swiss("individual", ents, results, 6, 0, fill="bye")
+    assert pairing is not None
+    assert 1 in pairing.byes and 5 not in pairing.byes and len(pairing.byes) == 3
+    partners = History.of(ents, results).partners
+    assert all(not partners[side[0]][side[1]] for t in pairing.tables for side in t.sides)
