@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from itertools import combinations, islice
 
 import networkx as nx
+import numpy as np
+from scipy import optimize, sparse
 
 from bot.tournaments.model import (
     Bye,
@@ -38,6 +40,14 @@ from bot.tournaments.standings import standings
 BLOCK = 24
 #: Byes tried (lowest-ranked eligible first) before the bye joins one exact matching of all.
 TRIES = 3
+#: Most people of an individual round seated by one exact integer program (every table of
+#: four considered); larger rounds match partners, then couples.
+EXACT = 16
+#: Most tables of an individual round whose every two tables are tried re-seated together.
+EVERY_TWO = 8
+#: Branch-and-bound nodes the integer program may explore (a count, not a time, so that the
+#: same round is always seated the same way); the seatings met stop far below it.
+NODES = 20_000
 
 Cost = tuple[int, ...]
 Node = Hashable
@@ -312,16 +322,177 @@ def _individual(
     def team_floating(t: Node, from_bottom: int, low: int) -> Cost:
         return (0, 0, (team_points[t] - low) ** 2, from_bottom, 0, 0)
 
+    def seating_cost(s: Team, t: Team) -> Cost:
+        """(two computers, opponents met again, score differences², distance from the ideal
+        places) of one table of sides ``s`` and ``t``."""
+        score = (side_points(s) - side_points(t)) ** 2
+        slide = 0
+        for x in (s, t):
+            if x[1] is not None:
+                score += (points[x[0]] - points[x[1]]) ** 2
+                slide += _slide(x[0], x[1], place)
+        best_s, best_t = (min((p for p in x if p is not None), key=pos.__getitem__)
+                          for x in (s, t))
+        (gs, ps, size), (gt, pt, _) = place[best_s], place[best_t]
+        if gs == gt:
+            slide += abs(4 * abs(ps - pt) - size)
+        return (int(None in s and None in t), met(s, t), score, slide)
+
+    def side_points(x: Team) -> int:
+        return sum(points[p] if p is not None else points[x[0]] for p in x)
+
+    def total(seating: Sequence[tuple[Team, Team]]) -> Cost:
+        return tuple(map(sum, zip(*(seating_cost(s, t) for s, t in seating), strict=True)))
+
     matches = _pair(teams, team_points.__getitem__, team_cost, team_floating)
     if matches is None:  # cannot happen: any two teams may meet
         return None
+    small = len(couples) * 2 + len(with_computer) <= EXACT
+    found = _improve([split(couple, other) for couple, other in matches], seating_cost, h,
+                     everyone=len(matches) <= EVERY_TWO)
+    if small and (worst := total(found)[:2]) > (0, 0):
+        seated = [e for couple in couples for e in couple]
+        exact = _seat_exactly(seated, with_computer, h, seating_cost, worst)
+        if exact is not None and total(exact)[:2] < worst:
+            found = _improve(exact, seating_cost, h, everyone=True)
     tables = []
-    for couple, other in matches:
-        s, t = split(couple, other)
+    for s, t in found:
         if balance(s) > balance(t) or (balance(s) == balance(t) and rng.random() < 0.5):
             s, t = t, s
         tables.append((_seat_order(s, h), _seat_order(t, h)))
     return _pairing(round_no, tables, byes, pos)
+
+
+def _improve(
+    seating: list[tuple[Team, Team]],
+    cost: Callable[[Team, Team], Cost],
+    h: History,
+    *,
+    everyone: bool,
+    window: int = 8,
+    passes: int = 4,
+) -> list[tuple[Team, Team]]:
+    """``seating`` improved two tables at a time: the eight seats of two tables re-seated in
+    the best way (no partnership repeated; a computer stays with its person) while that lowers
+    the two tables' ``cost`` (summed, compared part by part). Every two tables if
+    ``everyone``, else each table with a repeat or two computers and its ``window`` neighbours
+    in the list."""
+    known: dict[frozenset[frozenset[int | None]], Cost] = {}
+
+    reckon = cost
+
+    def remembered(s: Team, t: Team) -> Cost:
+        key = frozenset((frozenset(s), frozenset(t)))
+        if key not in known:
+            known[key] = reckon(s, t)
+        return known[key]
+
+    cost = remembered
+    seating = list(seating)
+    costs = [cost(s, t) for s, t in seating]
+    for _ in range(passes):
+        changed = False
+        for i in range(len(seating)):
+            if not everyone and costs[i][:2] == (0, 0):
+                continue
+            others = range(i + 1, len(seating)) if everyone else (
+                j for j in range(max(0, i - window), min(len(seating), i + window + 1)) if j != i)
+            for j in others:
+                if everyone and costs[i] == costs[j] == (0,) * len(costs[i]):
+                    continue
+                here = tuple(map(sum, zip(costs[i], costs[j], strict=True)))
+                best = _reseat(seating[i], seating[j], cost, h, here)
+                if best is not None:
+                    (seating[i], costs[i]), (seating[j], costs[j]) = best
+                    changed = True
+        if not changed:
+            break
+    return seating
+
+
+def _reseat(
+    one: tuple[Team, Team],
+    two: tuple[Team, Team],
+    cost: Callable[[Team, Team], Cost],
+    h: History,
+    now: Cost,
+) -> tuple[tuple[tuple[Team, Team], Cost], tuple[tuple[Team, Team], Cost]] | None:
+    """The best seating of two tables' seats if it costs less than ``now``, else None."""
+    sides = [*one, *two]
+    fixed = [x for x in sides if x[1] is None]
+    people = [p for x in sides if x[1] is not None for p in x if p is not None]
+    best = None
+    for couples in _couplings(people, h):
+        a, b, c, d = [*fixed, *couples]
+        for (s, t), (u, v) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+            x, y = cost(s, t), cost(u, v)
+            total = tuple(map(sum, zip(x, y, strict=True)))
+            if total < now:
+                now, best = total, (((s, t), x), ((u, v), y))
+    return best
+
+
+def _couplings(people: list[int], h: History) -> list[list[Team]]:
+    """Every way of partnering ``people`` (an even number) that repeats no partnership."""
+    if not people:
+        return [[]]
+    first, rest = people[0], people[1:]
+    out = []
+    for k, other in enumerate(rest):
+        if not h.partners[first][other]:
+            out += [[(first, other), *more]
+                    for more in _couplings(rest[:k] + rest[k + 1:], h)]
+    return out
+
+
+def _seat_exactly(
+    people: Sequence[int],
+    with_computer: Sequence[int],
+    h: History,
+    cost: Callable[[Team, Team], Cost],
+    known: Cost,
+) -> list[tuple[Team, Team]] | None:
+    """``people`` (partnered among themselves, never with an earlier partner) and
+    ``with_computer`` (each partnered by a computer) seated at tables of four: a seating of
+    fewest tables with two computers, then fewest repeated opponents (the first two parts of
+    ``cost``; an integer program solved by HiGHS), or None when the solver stops before its
+    optimum. ``known``: those two parts of a seating known, which no table may exceed."""
+    def new(a: int, b: int) -> bool:
+        return not h.partners[a][b]
+
+    tables: list[tuple[Team, Team]] = []
+    for a, b, c, d in combinations(people, 4):
+        for s, t in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+            if new(*s) and new(*t):
+                tables.append((s, t))
+    for x in with_computer:
+        tables += [((x, None), (a, b)) for a, b in combinations(people, 2) if new(a, b)]
+    tables += [((x, None), (y, None)) for x, y in combinations(with_computer, 2)]
+    judged = [(x, c) for x in tables if (c := cost(*x)[:2]) <= known]
+    if not judged:
+        return None
+    tables = [x for x, _ in judged]
+    costs = np.array([c for _, c in judged], dtype=np.int64)
+    count = (len(people) + len(with_computer)) // 4
+    # (two computers, repeats) as one integer: a mixed radix.
+    weights = costs[:, 0] * (int(costs[:, 1].max()) * count + 1) + costs[:, 1]
+    row = {e: i for i, e in enumerate([*people, *with_computer])}
+    rows, cols = [], []
+    for k, (s, t) in enumerate(tables):
+        for e in (*s, *t):
+            if e is not None:
+                rows.append(row[e])
+                cols.append(k)
+    seat = sparse.csc_array(
+        (np.ones(len(rows)), (rows, cols)), shape=(len(row), len(tables)))
+    res = optimize.milp(
+        weights, constraints=optimize.LinearConstraint(seat, 1, 1),
+        integrality=np.ones(len(tables)), bounds=optimize.Bounds(0, 1),
+        options={"mip_rel_gap": 0.0, "node_limit": NODES, "time_limit": 60.0},
+    )
+    if res.status != 0:
+        return None
+    return [tables[k] for k in np.flatnonzero(res.x > 0.5)]
 
 
 Team = tuple[int, int | None]

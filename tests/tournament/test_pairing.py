@@ -385,3 +385,67 @@ def test_nobody_gets_a_second_bye_while_someone_who_never_had_one_plays() -> Non
     assert 1 in pairing.byes and 5 not in pairing.byes and len(pairing.byes) == 3
     partners = History.of(ents, results).partners
     assert all(not partners[side[0]][side[1]] for t in pairing.tables for side in t.sides)
+
+
+def _met_again(tables: list[tuple[tuple[int | None, ...], tuple[int | None, ...]]],
+               history: History) -> tuple[int, int]:
+    """(tables with two computers, earlier meetings of the opponents) of a seating."""
+    both = sum(1 for s, t in tables if None in s and None in t)
+    again = sum(history.opponents[x][y] for s, t in tables for x in s for y in t
+                if x is not None and y is not None)
+    return both, again
+
+
+def _fewest_met_again(people: list[int], with_computer: list[int],
+                      history: History) -> tuple[int, int]:
+    """Brute force: the least (two computers, repeats) of any seating of ``people`` in new
+    partnerships and ``with_computer`` each with a computer."""
+    def couplings(rest: list[int]) -> list[list[tuple[int, int]]]:
+        if not rest:
+            return [[]]
+        first, others = rest[0], rest[1:]
+        return [[(first, o), *more] for k, o in enumerate(others)
+                if not history.partners[first][o]
+                for more in couplings(others[:k] + others[k + 1:])]
+
+    def tables(sides: list) -> list[list]:  # type: ignore[type-arg]
+        if not sides:
+            return [[]]
+        first, others = sides[0], sides[1:]
+        return [[(first, o), *more] for k, o in enumerate(others)
+                for more in tables(others[:k] + others[k + 1:])]
+
+    computer_sides = [(e, None) for e in with_computer]
+    return min(_met_again(seating, history)
+               for couples in couplings(people)
+               for seating in tables([*couples, *computer_sides]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 10), st.integers(1, 5), st.sampled_from(["bye", "computer", "mixed"]),
+       st.integers(0, 2**32))
+@example(7, 1, "computer", 2)  # partners first, by score, left a repeat that another way avoids
+def test_individual_repeats_the_fewest_opponents_it_can(n, rounds, fill, seed) -> None:
+    """docs/tournaments.md, "Swiss pairing": "Opponents may meet again, but only when every
+    other way is worse". Our decision: given who sits out and who has a computer partner,
+    the seating has the fewest tables with two computers, then the fewest repeated
+    opponents, of every legal seating (brute force)."""
+    rng = random.Random(seed)
+    ents = entrants(n, "individual", rng)
+    results: list[Result] = []
+    for r in range(1, rounds + 1):
+        pairing = pair_swiss("individual", ents, results, r, seed, fill=fill)
+        if pairing is None:
+            return
+        results += play(pairing, rng)
+    history = History.of(ents, results)
+    pairing = pair_swiss("individual", ents, results, rounds + 1, seed, fill=fill)
+    if pairing is None:
+        return
+    seating = [t.sides for t in pairing.tables]
+    with_computer = [e for s in seating for side in s if None in side
+                     for e in side if e is not None]
+    people = [e for s in seating for side in s if None not in side for e in side
+              if e is not None]
+    assert _met_again(seating, history) == _fewest_met_again(  # type: ignore[arg-type]
+        people, with_computer, history)
