@@ -1,11 +1,11 @@
 """``python -m benchmarks.tournament``: the cost of running a tournament.
 
 Pairing: a Swiss event of ``--entrants`` (default 1,000) in each format (one against one, pairs,
-individual with byes, individual with computer seats) is paired round after round by
-:func:`bot.tournaments.pairing.pair_swiss`, each table scored at random; every round's pairing
-is timed on this one process (one core): the wall time and the CPU time of the process (on a
-busy machine the wall time includes waiting for a core). Target: each round paired in under
-1 s of CPU time. Then a
+individual with the default mixed fill, with byes, with computer seats) is paired round after
+round by :func:`bot.tournaments.pairing.pair_swiss`, each table scored at random; every round's
+pairing is timed on this one process (one core): the wall time and the CPU time of the process
+(on a busy machine the wall time includes waiting for a core). Target: each round paired in
+under 1 s of CPU time. Then a
 ``--people`` (default 64) person event of ``--event-rounds`` (default 5) rounds is simulated end
 to end with computer players on an accelerated clock (:mod:`benchmarks.tournament_play`): the
 time of each round and the peak memory. The figures are printed with the machine's load
@@ -28,7 +28,8 @@ from bot.tournaments.pairing import pair_swiss
 TARGET_S = 1.0
 #: (format, fill) pairs timed by :func:`pairing`.
 CASES: tuple[tuple[Format, Fill], ...] = (
-    ("single", "bye"), ("pairs", "bye"), ("individual", "bye"), ("individual", "computer"),
+    ("single", "bye"), ("pairs", "bye"), ("individual", "mixed"), ("individual", "bye"),
+    ("individual", "computer"),
 )
 
 

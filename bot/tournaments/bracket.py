@@ -7,9 +7,9 @@ the people still in: see :func:`people_round`.
 The bracket is a power of two; seeds sit in the standard order (1 meets 16, 8 meets 9, …, so
 the first two seeds can meet only in the final), and the places beyond the entrants are byes,
 which fall to the top seeds. Who went through is read from the results: the side ahead on
-points, a side that forfeited loses; level on points, the better seed goes through (our
-decision); an entrant who withdrew before playing loses by walkover; a ``Bye`` record in a
-round is a walkover for its entrant.
+points, a side that forfeited loses; level on points, or both sides forfeited, the better
+seed goes through (our decision); an entrant who withdrew before playing loses by walkover;
+a ``Bye`` record in a round is a walkover for its entrant.
 """
 
 from __future__ import annotations
@@ -119,6 +119,12 @@ def knockout(
     return Pairing(round=round_no, tables=tuple(tables), byes=tuple(byes))
 
 
+def _knockout_points(r: TableResult, side: int) -> int:
+    """2 / 1 / 0 for ``side`` as a knockout reads a table: both sides forfeited is level (the
+    better seed goes through), otherwise as the Swiss counts it."""
+    return 1 if all(r.forfeited) else r.match_points(side)
+
+
 def _winner(
     a: int | None,
     b: int | None,
@@ -133,7 +139,7 @@ def _winner(
     for r in played:
         if isinstance(r, TableResult) and {a, b} == set(r.entrants()):
             side_a = r.side_of(a)
-            mp = r.match_points(side_a)
+            mp = _knockout_points(r, side_a)
             points = (r.points[side_a], r.points[1 - side_a])
             if mp == 1:
                 return (a if seed_of[a] < seed_of[b] else b), points
@@ -181,7 +187,7 @@ def _people_bracket(order: Sequence[int], results: Sequence[Result], first_round
 def _people_match(k: int, slot: int, r: TableResult, seed_of: dict[int, int]) -> KnockoutMatch:
     """A played table of an individual knockout: the side ahead goes through (a forfeit loses;
     level: the side of the better seed), its people but those a computer replaced."""
-    mp = r.match_points(0)
+    mp = _knockout_points(r, 0)
 
     def best(side: Side) -> int:
         return min((seed_of.get(e, len(seed_of)) for e in side if e is not None), default=10**9)

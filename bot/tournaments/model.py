@@ -294,7 +294,7 @@ def seat_fill(fill: Fill, people: int) -> tuple[int, int]:
     over a multiple of four sit out, three over take one computer; too few people to leave
     anyone out play with computers."""
     over = people % 4
-    if fill == "bye":
+    if fill == "bye" and people >= 4:
         return over, 0
     if fill == "mixed" and over in (1, 2) and people - over >= 4:
         return over, 0

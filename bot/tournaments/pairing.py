@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from itertools import combinations, islice
 
 import networkx as nx
+import numpy as np
+from scipy import optimize, sparse
 
 from bot.tournaments.model import (
     Bye,
@@ -38,6 +40,14 @@ from bot.tournaments.standings import standings
 BLOCK = 24
 #: Byes tried (lowest-ranked eligible first) before the bye joins one exact matching of all.
 TRIES = 3
+#: Most people of an individual round seated by one exact integer program (every table of
+#: four considered); larger rounds match partners, then couples.
+EXACT = 16
+#: Most tables of an individual round whose every two tables are tried re-seated together.
+EVERY_TWO = 8
+#: Branch-and-bound nodes the integer program may explore (a count, not a time, so that the
+#: same round is always seated the same way); the seatings met stop far below it.
+NODES = 20_000
 
 Cost = tuple[int, ...]
 Node = Hashable
@@ -153,8 +163,7 @@ def _one_side_each(
         couples, byes = _with_byes(active, [[e] for e in eligible], points, cost, floating)
         if couples is None:  # one exact matching: the bye joined to every eligible entrant
             matched = _exact(
-                active, {"bye": eligible}, cost,
-                lambda _node, e: (0, len(active) - 1 - pos[e], 0, 0),
+                active, {"bye": eligible}, cost, lambda _node, e: (len(active) - 1 - pos[e],)
             )
             if matched is None:
                 return None
@@ -212,41 +221,49 @@ def _individual(
     def floating(e: Node, from_bottom: int, low: int) -> Cost:
         return ((points[e] - low) ** 2, from_bottom, 0)
 
-    # A computer partners the lowest-ranked of those who had one least often.
-    with_computer = sorted(active, key=lambda e: (h.computer_partners[e], -pos[e]))[:computers]
-    humans = [e for e in active if e not in with_computer]
-    byes: tuple[int, ...] = ()
+    # The byes go to those who had fewest (a rule: everyone below the threshold sits out), the
+    # lowest-ranked first; a computer partners the lowest-ranked of those who had one least
+    # often. The likeliest choices are tried in that order, then one exact matching decides.
+    must: list[int] = []
+    maybe: list[int] = []
     if byes_wanted:
-        threshold = sorted(h.byes[e] for e in humans)[byes_wanted - 1]
-        eligible = sorted((e for e in humans if h.byes[e] <= threshold),
-                          key=lambda e: (h.byes[e], -pos[e]))
-        # Everyone below the threshold sits out; the rest of the byes go to the lowest-ranked
-        # at the threshold, in every combination tried in that order.
-        must = [e for e in eligible if h.byes[e] < threshold]
-        maybe = [e for e in eligible if h.byes[e] == threshold]
-        choices = [
-            must + list(rest)
-            for rest in islice(combinations(maybe, byes_wanted - len(must)), TRIES)
-        ]
-        couples, byes = _with_byes(humans, choices, points, partner_cost, floating)
-        if couples is None:
-            specials: dict[Node, list[int]] = {("bye", k): eligible for k in range(byes_wanted)}
-            fewest = min(h.byes[e] for e in humans)
-            matched = _exact(
-                humans, specials, partner_cost,
-                lambda _node, e: (h.byes[e] - fewest, n - 1 - pos[e], 0),
-            )
-            if matched is None:
-                return None
-            byes = tuple(e for node, e in matched if isinstance(node, tuple))
-            couples = [(a, b) for a, b in matched if not isinstance(a, tuple)]
-    else:
+        threshold = sorted(h.byes[e] for e in active)[byes_wanted - 1]
+        must = [e for e in reversed(active) if h.byes[e] < threshold]
+        maybe = [e for e in reversed(active) if h.byes[e] == threshold]
+    by_computer = sorted(active, key=lambda e: (h.computer_partners[e], -pos[e]))
+    choices = [
+        (must + list(rest), list(comps))
+        for rest in islice(combinations(maybe, byes_wanted - len(must)), TRIES)
+        for comps in islice(
+            combinations([e for e in by_computer if e not in must + list(rest)], computers), TRIES)
+    ]
+    couples: list[tuple[Node, Node]] | None = None
+    byes: tuple[int, ...] = ()
+    with_computer: list[int] = []
+    for byes_chosen, comps in choices[:TRIES]:
+        humans = [e for e in active if e not in byes_chosen and e not in comps]
         couples = _pair(humans, points.__getitem__, partner_cost, floating)
-        if couples is None:
-            matched = _exact(humans, {}, partner_cost, lambda _node, _e: (0, 0, 0))
-            if matched is None:
-                return None
-            couples = matched
+        if couples is not None:
+            byes, with_computer = tuple(byes_chosen), comps
+            break
+    if couples is None:
+        seated = [e for e in active if e not in must]
+        fewest = min(h.computer_partners[e] for e in active)
+        specials: dict[Node, list[int]] = {
+            ("bye", k): maybe for k in range(byes_wanted - len(must))}
+        specials |= {("computer", k): seated for k in range(computers)}
+
+        def chosen_cost(node: Node, e: int) -> Cost:
+            unfair = h.computer_partners[e] - fewest if node in computer_nodes else 0
+            return (unfair, n - 1 - pos[e])
+
+        computer_nodes = {("computer", k) for k in range(computers)}
+        matched = _exact(seated, specials, partner_cost, chosen_cost)
+        if matched is None:
+            return None
+        byes = (*must, *(e for node, e in matched if node in specials and node[0] == "bye"))
+        with_computer = [e for node, e in matched if node in computer_nodes]
+        couples = [(a, b) for a, b in matched if a not in specials]
     teams: list[Team] = [(a, b) if pos[a] < pos[b] else (b, a) for a, b in couples]
     teams += [(e, None) for e in with_computer]
     team_points = {t: sum(points[m] if m is not None else points[t[0]] for m in t) for t in teams}
@@ -305,16 +322,177 @@ def _individual(
     def team_floating(t: Node, from_bottom: int, low: int) -> Cost:
         return (0, 0, (team_points[t] - low) ** 2, from_bottom, 0, 0)
 
+    def seating_cost(s: Team, t: Team) -> Cost:
+        """(two computers, opponents met again, score differences², distance from the ideal
+        places) of one table of sides ``s`` and ``t``."""
+        score = (side_points(s) - side_points(t)) ** 2
+        slide = 0
+        for x in (s, t):
+            if x[1] is not None:
+                score += (points[x[0]] - points[x[1]]) ** 2
+                slide += _slide(x[0], x[1], place)
+        best_s, best_t = (min((p for p in x if p is not None), key=pos.__getitem__)
+                          for x in (s, t))
+        (gs, ps, size), (gt, pt, _) = place[best_s], place[best_t]
+        if gs == gt:
+            slide += abs(4 * abs(ps - pt) - size)
+        return (int(None in s and None in t), met(s, t), score, slide)
+
+    def side_points(x: Team) -> int:
+        return sum(points[p] if p is not None else points[x[0]] for p in x)
+
+    def total(seating: Sequence[tuple[Team, Team]]) -> Cost:
+        return tuple(map(sum, zip(*(seating_cost(s, t) for s, t in seating), strict=True)))
+
     matches = _pair(teams, team_points.__getitem__, team_cost, team_floating)
     if matches is None:  # cannot happen: any two teams may meet
         return None
+    small = len(couples) * 2 + len(with_computer) <= EXACT
+    found = _improve([split(couple, other) for couple, other in matches], seating_cost, h,
+                     everyone=len(matches) <= EVERY_TWO)
+    if small and (worst := total(found)[:2]) > (0, 0):
+        seated = [e for couple in couples for e in couple]
+        exact = _seat_exactly(seated, with_computer, h, seating_cost, worst)
+        if exact is not None and total(exact)[:2] < worst:
+            found = _improve(exact, seating_cost, h, everyone=True)
     tables = []
-    for couple, other in matches:
-        s, t = split(couple, other)
+    for s, t in found:
         if balance(s) > balance(t) or (balance(s) == balance(t) and rng.random() < 0.5):
             s, t = t, s
         tables.append((_seat_order(s, h), _seat_order(t, h)))
     return _pairing(round_no, tables, byes, pos)
+
+
+def _improve(
+    seating: list[tuple[Team, Team]],
+    cost: Callable[[Team, Team], Cost],
+    h: History,
+    *,
+    everyone: bool,
+    window: int = 8,
+    passes: int = 4,
+) -> list[tuple[Team, Team]]:
+    """``seating`` improved two tables at a time: the eight seats of two tables re-seated in
+    the best way (no partnership repeated; a computer stays with its person) while that lowers
+    the two tables' ``cost`` (summed, compared part by part). Every two tables if
+    ``everyone``, else each table with a repeat or two computers and its ``window`` neighbours
+    in the list."""
+    known: dict[frozenset[frozenset[int | None]], Cost] = {}
+
+    reckon = cost
+
+    def remembered(s: Team, t: Team) -> Cost:
+        key = frozenset((frozenset(s), frozenset(t)))
+        if key not in known:
+            known[key] = reckon(s, t)
+        return known[key]
+
+    cost = remembered
+    seating = list(seating)
+    costs = [cost(s, t) for s, t in seating]
+    for _ in range(passes):
+        changed = False
+        for i in range(len(seating)):
+            if not everyone and costs[i][:2] == (0, 0):
+                continue
+            others = range(i + 1, len(seating)) if everyone else (
+                j for j in range(max(0, i - window), min(len(seating), i + window + 1)) if j != i)
+            for j in others:
+                if everyone and costs[i] == costs[j] == (0,) * len(costs[i]):
+                    continue
+                here = tuple(map(sum, zip(costs[i], costs[j], strict=True)))
+                best = _reseat(seating[i], seating[j], cost, h, here)
+                if best is not None:
+                    (seating[i], costs[i]), (seating[j], costs[j]) = best
+                    changed = True
+        if not changed:
+            break
+    return seating
+
+
+def _reseat(
+    one: tuple[Team, Team],
+    two: tuple[Team, Team],
+    cost: Callable[[Team, Team], Cost],
+    h: History,
+    now: Cost,
+) -> tuple[tuple[tuple[Team, Team], Cost], tuple[tuple[Team, Team], Cost]] | None:
+    """The best seating of two tables' seats if it costs less than ``now``, else None."""
+    sides = [*one, *two]
+    fixed = [x for x in sides if x[1] is None]
+    people = [p for x in sides if x[1] is not None for p in x if p is not None]
+    best = None
+    for couples in _couplings(people, h):
+        a, b, c, d = [*fixed, *couples]
+        for (s, t), (u, v) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+            x, y = cost(s, t), cost(u, v)
+            total = tuple(map(sum, zip(x, y, strict=True)))
+            if total < now:
+                now, best = total, (((s, t), x), ((u, v), y))
+    return best
+
+
+def _couplings(people: list[int], h: History) -> list[list[Team]]:
+    """Every way of partnering ``people`` (an even number) that repeats no partnership."""
+    if not people:
+        return [[]]
+    first, rest = people[0], people[1:]
+    out = []
+    for k, other in enumerate(rest):
+        if not h.partners[first][other]:
+            out += [[(first, other), *more]
+                    for more in _couplings(rest[:k] + rest[k + 1:], h)]
+    return out
+
+
+def _seat_exactly(
+    people: Sequence[int],
+    with_computer: Sequence[int],
+    h: History,
+    cost: Callable[[Team, Team], Cost],
+    known: Cost,
+) -> list[tuple[Team, Team]] | None:
+    """``people`` (partnered among themselves, never with an earlier partner) and
+    ``with_computer`` (each partnered by a computer) seated at tables of four: a seating of
+    fewest tables with two computers, then fewest repeated opponents (the first two parts of
+    ``cost``; an integer program solved by HiGHS), or None when the solver stops before its
+    optimum. ``known``: those two parts of a seating known, which no table may exceed."""
+    def new(a: int, b: int) -> bool:
+        return not h.partners[a][b]
+
+    tables: list[tuple[Team, Team]] = []
+    for a, b, c, d in combinations(people, 4):
+        for s, t in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+            if new(*s) and new(*t):
+                tables.append((s, t))
+    for x in with_computer:
+        tables += [((x, None), (a, b)) for a, b in combinations(people, 2) if new(a, b)]
+    tables += [((x, None), (y, None)) for x, y in combinations(with_computer, 2)]
+    judged = [(x, c) for x in tables if (c := cost(*x)[:2]) <= known]
+    if not judged:
+        return None
+    tables = [x for x, _ in judged]
+    costs = np.array([c for _, c in judged], dtype=np.int64)
+    count = (len(people) + len(with_computer)) // 4
+    # (two computers, repeats) as one integer: a mixed radix.
+    weights = costs[:, 0] * (int(costs[:, 1].max()) * count + 1) + costs[:, 1]
+    row = {e: i for i, e in enumerate([*people, *with_computer])}
+    rows, cols = [], []
+    for k, (s, t) in enumerate(tables):
+        for e in (*s, *t):
+            if e is not None:
+                rows.append(row[e])
+                cols.append(k)
+    seat = sparse.csc_array(
+        (np.ones(len(rows)), (rows, cols)), shape=(len(row), len(tables)))
+    res = optimize.milp(
+        weights, constraints=optimize.LinearConstraint(seat, 1, 1),
+        integrality=np.ones(len(tables)), bounds=optimize.Bounds(0, 1),
+        options={"mip_rel_gap": 0.0, "node_limit": NODES, "time_limit": 60.0},
+    )
+    if res.status != 0:
+        return None
+    return [tables[k] for k in np.flatnonzero(res.x > 0.5)]
 
 
 Team = tuple[int, int | None]
@@ -470,20 +648,25 @@ def _exact(
     special_cost: Callable[[Node, int], Cost],
 ) -> list[tuple[Node, Node]] | None:
     """One perfect matching of all ``active`` and the ``special`` nodes (each joined only to
-    its listed entrants), or None when there is none."""
+    its listed entrants), or None when there is none. Of those, the least ``special_cost``
+    (summed over the special nodes' edges) comes first, then the least ``cost``."""
     specials = list(special)
     index_of = {e: i for i, e in enumerate(active)}
-    edges = [
+    ordinary = [
         (i, j, c)
         for i in range(len(active))
         for j in range(i + 1, len(active))
         if (c := cost(active[i], active[j])) is not None
     ]
-    edges += [
+    extra = [
         (index_of[e], len(active) + k, special_cost(node, e))
         for k, node in enumerate(specials)
         for e in special[node]
     ]
+    lead = len(extra[0][2]) if extra else 0
+    rest = len(ordinary[0][2]) if ordinary else 0
+    edges = [(i, j, (0,) * lead + c) for i, j, c in ordinary]
+    edges += [(i, j, c + (0,) * rest) for i, j, c in extra]
     total = len(active) + len(specials)
     pairs = _solve(total, edges)
     if len(pairs) * 2 != total:

@@ -113,3 +113,17 @@ def test_any_field_is_played_down_to_one_champion(n: int, seed: int) -> None:
     champion = bracket("single", ents, results).champion
     assert alive == {champion}
     assert number - 1 == (n - 1).bit_length()
+
+
+def test_both_sides_forfeited_the_better_seed_goes_through() -> None:
+    """Our decision (docs/tournaments.md, "Knockout"): level on points, the better seed goes
+    through; a table both sides forfeited is level (each lost), so the better seed goes
+    through, whichever side or bracket place he holds."""
+    ents = field(4)
+    first = knockout("single", ents, [], 1)
+    assert first is not None and [t.entrants() for t in first.tables] == [(1, 4), (2, 3)]
+    both = (True, True)
+    results: list[Result] = [TableResult(1, ((1,), (4,)), (0, 0), forfeited=both),
+                             TableResult(1, ((3,), (2,)), (0, 0), forfeited=both)]
+    final = knockout("single", ents, results, 2)
+    assert final is not None and [t.entrants() for t in final.tables] == [(1, 2)]

@@ -123,9 +123,12 @@ def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) ->
             assert pairing is None
             return
         forbidden = {frozenset((a, b)) for a in active for b in history.partners[a]}
+        # Whenever a legal seating exists (fair byes, computer partners for anyone), one is
+        # returned (docs/tournaments.md, "Swiss pairing": None only when no legal pairing
+        # remains).
+        assert (pairing is not None) == _individual_possible(
+            ents, results, forbidden, byes, computers)
         if pairing is None:
-            # Our pairing gives a computer partner first, then the byes; nothing else remains.
-            assert not _individual_possible(ents, results, forbidden, byes, computers)
             return
         for t in pairing.tables:
             for side in t.sides:
@@ -139,6 +142,16 @@ def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) ->
         assert (pairing is not None) == legal_pairing_exists(active, forbidden, eligible)
         if pairing is None:
             return
+        if pairing.byes:
+            # docs/tournaments.md, "Byes" (FIDE: the bye goes to the lowest-ranked eligible
+            # player): the lowest-ranked eligible entrant after whose bye the others pair up.
+            order = [line.entrant for line in standings(fmt, ents, results)]
+            lowest = next(
+                e for e in reversed(order)
+                if e in eligible and legal_pairing_exists(
+                    [x for x in active if x != e], forbidden, set())
+            )
+            assert pairing.byes == (lowest,)
         for t in pairing.tables:
             assert frozenset(t.entrants()) not in forbidden
     check_shape(fmt, pairing, active, fill)
@@ -152,20 +165,23 @@ def test_pairing_is_legal_or_none_exactly_when_no_legal_pairing_exists(event) ->
 
 def _individual_possible(ents: list[Entrant], results: list[Result],
                          forbidden: set[frozenset[int]], byes: int, computers: int) -> bool:
+    """Brute force: fair byes (nobody with more byes than someone who plays) and computer
+    partners for any of the others, such that the rest pair up with new partners."""
     active = [e.id for e in ents]
     history = History.of(ents, results)
-    pos = {line.entrant: i for i, line in enumerate(standings("individual", ents, results))}
-    by_computer = sorted(active, key=lambda e: (history.computer_partners[e], -pos[e]))
-    fewest = sorted(history.byes[e] for e in active)
-    humans = [e for e in active if e not in by_computer[:computers]] if computers else active
-    if not byes:
-        return legal_pairing_exists(humans, forbidden, set())
-    threshold = fewest[byes - 1]
-    eligible = [e for e in humans if history.byes[e] <= threshold]
-    return any(
-        legal_pairing_exists([e for e in humans if e not in chosen], forbidden, set())
-        for chosen in itertools.combinations(eligible, byes)
-    )
+    choices: list[tuple[int, ...]] = [()]
+    if byes:
+        threshold = sorted(history.byes[e] for e in active)[byes - 1]
+        must = tuple(e for e in active if history.byes[e] < threshold)
+        maybe = [e for e in active if history.byes[e] == threshold]
+        choices = [must + rest for rest in itertools.combinations(maybe, byes - len(must))]
+    for chosen in choices:
+        rest = [e for e in active if e not in chosen]
+        for with_computer in itertools.combinations(rest, computers):
+            humans = [e for e in rest if e not in with_computer]
+            if legal_pairing_exists(humans, forbidden, set()):
+                return True
+    return False
 
 
 @settings(max_examples=60, deadline=None)
@@ -293,3 +309,143 @@ def test_seat_fill_leaves_the_fewest_seats_empty_by_default() -> None:
     ]
     assert [seat_fill("computer", n) for n in (8, 9, 10, 11)] == [(0, 0), (0, 3), (0, 2), (0, 1)]
     assert [seat_fill("bye", n) for n in (8, 9, 10, 11)] == [(0, 0), (1, 0), (2, 0), (3, 0)]
+
+
+def test_two_or_three_people_play_with_computers_whatever_the_fill() -> None:
+    """docs/tournaments.md, "Filling an individual round": "Too few people to leave anyone out
+    (two or three present) play with computers whatever the fill, so that one table can be
+    played"."""
+    for fill in ("bye", "computer", "mixed"):
+        assert [seat_fill(fill, n) for n in (2, 3)] == [(0, 2), (0, 1)]  # type: ignore[arg-type]
+        for n in (2, 3):
+            ents = [Entrant(i, 1500.0 - i, (i,)) for i in range(1, n + 1)]
+            pairing = pair_swiss("individual", ents, [], 1, 0, fill=fill)  # type: ignore[arg-type]
+            assert pairing is not None and pairing.byes == ()
+            assert sorted(pairing.entrants()) == list(range(1, n + 1))
+            assert sum(t.computers for t in pairing.tables) == 4 - n
+
+
+def test_when_the_lowest_cannot_take_the_bye_the_next_from_the_bottom_does() -> None:
+    """docs/tournaments.md, "Byes": the bye goes to the lowest-ranked entrant who has not had
+    one (FIDE: the lowest-ranked eligible player). Seven present before the last round: the
+    three lowest without a bye cannot take it (the others could not be paired), and the bye
+    goes up from the bottom to the 6-point entrant, not to the 8-point leader."""
+    ratings = [1049, 1810, 1409, 1041, 1168, 1259, 1330]
+    ents = [Entrant(i, float(r), (i,)) for i, r in enumerate(ratings, 1)]
+    t = TableResult
+    results: list[Result] = [
+        t(1, ((7,), (1,)), (69, 58)), t(1, ((5,), (4,)), (51, 53)),
+        t(2, ((4,), (7,)), (62, 20)), t(2, ((2,), (6,)), (37, 88)), t(2, ((3,), (5,)), (12, 23)),
+        Bye(3, 2), t(3, ((4,), (3,)), (13, 43)), t(3, ((5,), (7,)), (50, 88)),
+        Bye(4, 1), t(4, ((2,), (4,)), (90, 79)), t(4, ((7,), (3,)), (82, 0)),
+        t(4, ((6,), (5,)), (69, 79)),
+        t(5, ((7,), (2,)), (52, 28)), t(5, ((1,), (4,)), (10, 26)), t(5, ((3,), (6,)), (32, 41)),
+    ]
+    table = standings("single", ents, results)
+    assert [(line.entrant, line.match_points) for line in table[:2]] == [(7, 8), (4, 6)]
+    pairing = pair_swiss("single", ents, results, 6, 0)
+    assert pairing is not None and pairing.byes == (4,)
+
+
+def _round_one(sides: tuple[tuple[int | None, ...], tuple[int | None, ...]]) -> list[Result]:
+    return [TableResult(1, sides, (60, 20))]
+
+
+def test_the_computer_partner_goes_to_another_when_the_others_cannot_pair() -> None:
+    """docs/tournaments.md, "Swiss pairing": None only when no legal pairing remains. Three
+    present, 1 and 2 were partners in round 1: the lowest-ranked (3) cannot take the computer
+    partner (1 and 2 would sit together again), so 2 does: (1, 3) against (2, computer)."""
+    ents = [Entrant(i, 1500.0 - i, (i,)) for i in range(1, 5)]
+    results = _round_one(((1, 2), (3, 4)))
+    for fill in ("mixed", "computer", "bye"):
+        pairing = pair_swiss("individual", ents, results, 2, 0, present={1, 2, 3},
+                             fill=fill)  # type: ignore[arg-type]
+        assert pairing is not None, fill
+        (table,) = pairing.tables
+        assert {frozenset(side) for side in table.sides} == {
+            frozenset((1, 3)), frozenset((2, None))}
+
+
+def test_nobody_gets_a_second_bye_while_someone_who_never_had_one_plays() -> None:
+    """docs/tournaments.md, "Swiss pairing": "Byes are fair: nobody gets a second bye before
+    every entrant being paired had one". Seven present, three byes: 1 never had one and must
+    sit out; a fair seating exists ((3, 5) against (2, 6), byes 1, 4, 7)."""
+    ratings = [1768, 1874, 1511, 1308, 1600, 1496, 1277]
+    ents = [Entrant(i, float(r), (i,)) for i, r in enumerate(ratings, 1)]
+    t = TableResult
+    results: list[Result] = [
+        Bye(1, 6), Bye(1, 4), Bye(1, 7), t(1, ((1, 5), (2, 3)), (50, 94)),
+        Bye(2, 3), Bye(2, 5), t(2, ((2, 4), (6, 7)), (72, 19)),
+        t(3, ((4, 7), (5, 2)), (46, 84)),
+        Bye(4, 2), t(4, ((3, 7), (6, 4)), (33, 16)),
+        Bye(5, 5), t(5, ((7, 2), (3, 4)), (76, 96)),
+    ]
+    pairing = pair_swiss("individual", ents, results, 6, 0, fill="bye")
+    assert pairing is not None
+    assert 1 in pairing.byes and 5 not in pairing.byes and len(pairing.byes) == 3
+    partners = History.of(ents, results).partners
+    assert all(not partners[side[0]][side[1]] for t in pairing.tables for side in t.sides)
+
+
+def _met_again(tables: list[tuple[tuple[int | None, ...], tuple[int | None, ...]]],
+               history: History) -> tuple[int, int]:
+    """(tables with two computers, earlier meetings of the opponents) of a seating."""
+    both = sum(1 for s, t in tables if None in s and None in t)
+    again = sum(history.opponents[x][y] for s, t in tables for x in s for y in t
+                if x is not None and y is not None)
+    return both, again
+
+
+def _fewest_met_again(people: list[int], with_computer: list[int],
+                      history: History) -> tuple[int, int]:
+    """Brute force: the least (two computers, repeats) of any seating of ``people`` in new
+    partnerships and ``with_computer`` each with a computer."""
+    def couplings(rest: list[int]) -> list[list[tuple[int, int]]]:
+        if not rest:
+            return [[]]
+        first, others = rest[0], rest[1:]
+        return [[(first, o), *more] for k, o in enumerate(others)
+                if not history.partners[first][o]
+                for more in couplings(others[:k] + others[k + 1:])]
+
+    def tables(sides: list) -> list[list]:  # type: ignore[type-arg]
+        if not sides:
+            return [[]]
+        first, others = sides[0], sides[1:]
+        return [[(first, o), *more] for k, o in enumerate(others)
+                for more in tables(others[:k] + others[k + 1:])]
+
+    computer_sides = [(e, None) for e in with_computer]
+    return min(_met_again(seating, history)
+               for couples in couplings(people)
+               for seating in tables([*couples, *computer_sides]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 10), st.integers(1, 5), st.sampled_from(["bye", "computer", "mixed"]),
+       st.integers(0, 2**32))
+@example(7, 1, "computer", 2)  # partners first, by score, left a repeat that another way avoids
+def test_individual_repeats_the_fewest_opponents_it_can(n, rounds, fill, seed) -> None:
+    """docs/tournaments.md, "Swiss pairing": "Opponents may meet again, but only when every
+    other way is worse". Our decision: given who sits out and who has a computer partner,
+    the seating has the fewest tables with two computers, then the fewest repeated
+    opponents, of every legal seating (brute force)."""
+    rng = random.Random(seed)
+    ents = entrants(n, "individual", rng)
+    results: list[Result] = []
+    for r in range(1, rounds + 1):
+        pairing = pair_swiss("individual", ents, results, r, seed, fill=fill)
+        if pairing is None:
+            return
+        results += play(pairing, rng)
+    history = History.of(ents, results)
+    pairing = pair_swiss("individual", ents, results, rounds + 1, seed, fill=fill)
+    if pairing is None:
+        return
+    seating = [t.sides for t in pairing.tables]
+    with_computer = [e for s in seating for side in s if None in side
+                     for e in side if e is not None]
+    people = [e for s in seating for side in s if None not in side for e in side
+              if e is not None]
+    assert _met_again(seating, history) == _fewest_met_again(  # type: ignore[arg-type]
+        people, with_computer, history)

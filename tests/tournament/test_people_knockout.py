@@ -263,3 +263,12 @@ def test_the_web_page_and_the_picture_show_two_partners_a_side() -> None:
     ]
     png = pictures.bracket_png(None, "Cup", tree, {e.id: f"P{e.id}" for e in entrants})
     assert png.startswith(b"\x89PNG")
+
+
+def test_both_sides_forfeited_the_side_of_the_better_seed_goes_through() -> None:
+    """Our decision (docs/tournaments.md, "An individual knockout"): level, the side with the
+    better seed goes through; both sides forfeiting is level."""
+    entrants = field(4)
+    for table in (((1, 4), (2, 3)), ((2, 3), (1, 4))):
+        both = TableResult(1, table, (0, 0), forfeited=(True, True))
+        assert bracket("individual", entrants, [both]).champions == (1, 4)
