@@ -16,7 +16,7 @@ from render.review import render_position
 from tests.cogs.helpers import TestBot, answer, button, factory, game_message, new_table, settle
 from tests.cogs.test_match_end import match_end
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
-from tests.review.helpers import play_out
+from tests.review.helpers import play_out, real_choices
 
 FEW = 40  # iterations per decision: quick, and the same for a seed
 
@@ -29,7 +29,7 @@ def reviewer(bot: TestBot) -> Any:
 
 
 async def played(fake: FakeDiscord, bot: TestBot, alice: FakeUser, bob: FakeUser,
-                 *, to_the_end: bool = True) -> tuple[int, int]:
+                 *, to_the_end: bool = True, like_buttons: bool = False) -> tuple[int, int]:
     """Alice and Bob play a match of "draw" (to 50); the table and its thread."""
     result, tid = await new_table(fake, bot, alice, variant="draw", target=50)
     lobby = result.message
@@ -38,7 +38,8 @@ async def played(fake: FakeDiscord, bot: TestBot, alice: FakeUser, bob: FakeUser
     await fake.wait_for(lambda: "<@1002>" in lobby.text())
     await fake.click(alice, lobby, button(lobby, "start"))
     thread = (await game_message(fake, bot, tid)).channel_id
-    await play_out(bot.svc, tid, (alice.id, bob.id), seed=4, stop_at=None if to_the_end else 2)
+    await play_out(bot.svc, tid, (alice.id, bob.id), seed=4, stop_at=None if to_the_end else 2,
+                   like_buttons=like_buttons)
     return tid, thread
 
 
@@ -121,6 +122,32 @@ async def test_a_players_review_through_the_button_and_the_command(
         theirs = await fake.slash(carol, fake.channel_id, "domino review", {"table": tid})
         assert "You did not play at table" in await answer(theirs)
         assert cog.reviews.judged == 1
+        await settle(bot)
+
+
+async def test_the_review_counts_every_real_choice_of_the_player(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Tiles played as their buttons send them (one end: no end named): each hand's line
+    counts every turn where the engine offered her two or more moves."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        reviewer(bot)
+        tid, thread = await played(fake, bot, alice, bob, like_buttons=True)
+        end = await fake.wait_for(
+            lambda: match_end(fake, thread), timeout=30, what="the match end"
+        )
+        click = await fake.click(alice, end, button(end, "review"))
+        (message,) = await click.wait_for_followups(1, timeout=60)
+        text = review_of(message)
+        choices = await real_choices(bot.svc, tid, alice.id)
+        assert sum(choices.values()) >= 10
+        for hand, count in choices.items():
+            said = "one decision" if count == 1 else f"{count} decisions"
+            assert re.search(rf"^Hand {hand}: .+ \({said} of yours\)$", text, re.M), (
+                hand, count, text)
         await settle(bot)
 
 

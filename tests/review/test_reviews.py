@@ -15,7 +15,7 @@ from bot.review.store import ReviewRepo
 from bot.store import Store
 from bot.tables.service import TableService
 from domino import Resign, decode_action, preset
-from tests.review.helpers import ANA, BEA, CAI, DOV, EVE, finished, play_out
+from tests.review.helpers import ANA, BEA, CAI, DOV, EVE, finished, play_out, real_choices
 
 FEW = 40  # iterations per decision in these tests: quick, and the same for a seed
 
@@ -73,6 +73,32 @@ async def test_a_review_judges_only_the_askers_own_choices(
     for hand in review.hands:
         assert set(review.grades(hand)) == set(GRADES)
         assert all(d.hand == hand for d in review.costliest(hand))
+
+
+@pytest.mark.parametrize(("variant", "users", "options"), [
+    ("draw", (ANA, BEA), {"target": 50}),
+    ("partners", (ANA, BEA, CAI, DOV), {"target": 50}),
+    ("all-fives", (ANA, BEA), {"target": 100}),
+])
+async def test_every_real_choice_of_a_whole_match_is_judged(
+    service: TableService, store: Store, variant: str, users: tuple[int, ...],
+    options: dict[str, object],
+) -> None:
+    """Played as the buttons send it (a tile that fits one end only, without its end): each
+    turn where the engine offered him two or more moves is judged, hand by hand."""
+    reviews = Reviews(store, iterations=8)
+    table = await finished(service, variant, users, seed=11, options=options,
+                           like_buttons=True)
+    plain = [a for a in await store.actions.list(table) if a.action.count(" ") == 1
+             and a.action.startswith("play")]
+    assert plain, "no tile was played without its end"
+    choices = await real_choices(service, table, ANA)
+    review = await reviews.review(table, ANA)
+    assert sum(choices.values()) >= 10
+    assert {h: len(review.of_hand(h)) for h in review.hands} == choices
+    judged_as = {d.seq: d.played for d in review.decisions}
+    # judged as the legal play it made, with its end
+    assert any(judged_as.get(r.seq, "").startswith(r.action + " ") for r in plain)
 
 
 async def test_a_review_is_judged_once_stored_and_kept_across_a_restart(
