@@ -182,7 +182,7 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
         locale = interaction.locale.value
         review = await self.reviews.review(table_id, interaction.user.id, hand)
         found = await FinishedRepo(self.reviews.store.db).visible(
-            interaction.user.id, None, table_id=table_id, limit=1
+            interaction.user.id, None, table_id=table_id, limit=1, veil=None
         )
         names = (
             replay_names(locale, found[0], interaction.user, interaction.guild_id)

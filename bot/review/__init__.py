@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import computer
+from bot.daily.service import veil
 from bot.errors import NotSeated, ServiceError, TableNotFound
 from bot.review.judge import (
     GRADES,
@@ -32,6 +33,7 @@ from bot.review.judge import (
 from bot.review.judge import positions as find_positions
 from bot.review.store import ReviewRepo
 from bot.store import MatchRow, Store
+from bot.store.table_extras import FinishedRepo
 from domino import View
 from domino.ai.evaluate import REVIEW_ITERATIONS
 
@@ -117,6 +119,15 @@ class Reviews:
         if table.status != "finished":
             raise ServiceError(
                 "The match at table {table_id} is not over: its review opens when it ends.",
+                table_id=table_id,
+            )
+        hides = veil(user_id, self.clock())
+        if not await FinishedRepo(self.store.db).visible(
+            user_id, None, veil=hides, table_id=table_id, limit=1
+        ):
+            raise ServiceError(
+                "Table {table_id} is a leg of a daily deal you are still playing: its review "
+                "opens when you have finished the deal.",
                 table_id=table_id,
             )
         return _Subject(match, seats)

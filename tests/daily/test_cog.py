@@ -267,3 +267,66 @@ async def test_two_servers_have_their_own_boards_and_share_the_global_one(
         assert "1. Bob" in there_board and "Alice" not in there_board, there_board
         everyone = await board(fake, alice, scope="global")
         assert "Alice" in everyone and "Bob" in everyone, everyone
+
+
+async def test_a_daily_leg_stays_hidden_until_the_viewer_has_played_that_deal(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any
+) -> None:
+    """Today's legs are not listed, replayed nor in a history for anyone who has not finished
+    that day's deal (its player included, between his legs), even one who can view every
+    private thread; once he has, or on a later day, they are."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    threads = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_threads=True).value
+    erin = fake.add_user(1005, "erin", "Erin", permissions=threads)
+    frank = fake.add_user(1006, "frank", "Frank", permissions=threads)
+    clock = FakeClock()
+    clock.now = at("2026-11-27", 12)
+
+    async def listed(user: FakeUser) -> set[int]:
+        got = await fake.autocomplete(user, fake.channel_id, "domino replay", "table", {})
+        return {int(c["value"]) for c in got.choices or ()}
+
+    async def replayed(user: FakeUser, table: int) -> bool:
+        asked = await fake.slash(user, fake.channel_id, "domino replay", {"table": table})
+        said = await answer(asked)
+        assert said.startswith("Replay: ") or said == f"No match was played at table {table}."
+        return said.startswith("Replay: ")
+
+    async def history_of_alice(user: FakeUser) -> int:
+        asked = await fake.slash(user, fake.channel_id, "domino history", {"user": alice})
+        return asked.text().count("<t:")  # one relative time per match listed
+
+    async with running_bot(fake, daily_factory(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        thread, first = await start(fake, bot, alice, "draw")
+        await play_until_over(fake, bot, first, [alice])
+        await idle(bot)
+        (second,) = [t.id for t in bot.svc.open_tables() if t.table.channel_id == thread]
+        # Between her legs: her first is hidden from her too (the same deal, the same pile).
+        assert first not in await listed(alice) and not await replayed(alice, first)
+        reviewed = await fake.slash(alice, fake.channel_id, "domino review", {"table": first})
+        assert await answer(reviewed) == (
+            f"Table {first} is a leg of a daily deal you are still playing: its review opens"
+            " when you have finished the deal."
+        )
+        spanish = await fake.slash(alice, fake.channel_id, "domino review", {"table": first},
+                                   locale="es-ES")
+        assert await answer(spanish) == (
+            f"La mesa {first} es una vuelta de una mano del día que todavía estás jugando: su"
+            " análisis estará disponible cuando la termines."
+        )
+        await play_until_over(fake, bot, second, [alice])
+        await idle(bot)
+        legs = {first, second}
+        assert legs <= await listed(alice) and await replayed(alice, first)
+        # Erin sees every private thread of the channel, but has not played today's deal.
+        assert not legs & await listed(erin)
+        assert not await replayed(erin, first) and not await replayed(erin, second)
+        assert await history_of_alice(erin) == 0
+        await play_attempt(fake, bot, erin, "draw")
+        assert legs <= await listed(erin) and await replayed(erin, second)
+        assert await history_of_alice(erin) == 2
+        assert not legs & await listed(frank)  # he still has not
+        clock.now = at("2026-11-28", 9)  # a later day: the deal is over for everyone
+        assert legs <= await listed(frank) and await replayed(frank, first)
+        await settle(bot)
