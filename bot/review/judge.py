@@ -178,18 +178,20 @@ def judge_one(position: Position, table_id: int, iterations: int = REVIEW_ITERAT
     )
 
 
-def encode(hands: Sequence[int], judged: Sequence[Judged]) -> str:
-    """The stored form of a review."""
-    return json.dumps({"hands": list(hands), "decisions": [asdict(j) for j in judged]},
-                      separators=(",", ":"), sort_keys=True)
+def encode(hands: Sequence[int], judged: Sequence[Judged], left: int = 0) -> str:
+    """The stored form of a review (``left``: decisions not judged yet)."""
+    return json.dumps(
+        {"hands": list(hands), "decisions": [asdict(j) for j in judged], "left": left},
+        separators=(",", ":"), sort_keys=True,
+    )
 
 
-def decode(data: str) -> tuple[tuple[int, ...], list[Judged]]:
-    """A stored review read back. Raises ValueError when it does not read."""
+def decode(data: str) -> tuple[tuple[int, ...], list[Judged], int]:
+    """A stored review read back: its hands, decisions and how many are not judged yet.
+    Raises ValueError when it does not read."""
     try:
         raw = json.loads(data)
-        return tuple(int(h) for h in raw["hands"]), [Judged(**d) for d in raw["decisions"]]
+        return (tuple(int(h) for h in raw["hands"]), [Judged(**d) for d in raw["decisions"]],
+                int(raw.get("left", 0)))
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a stored review: {exc}") from exc
-
-

@@ -25,6 +25,7 @@ def reviewer(bot: TestBot) -> Any:
     cog = bot.get_cog("Review")
     assert cog is not None
     cog.reviews.iterations = FEW  # type: ignore[attr-defined]
+    cog.reviews.per_request = 1_000  # type: ignore[attr-defined]  # a whole match at once
     return cog
 
 
@@ -148,6 +149,35 @@ async def test_the_review_counts_every_real_choice_of_the_player(
             said = "one decision" if count == 1 else f"{count} decisions"
             assert re.search(rf"^Hand {hand}: .+ \({said} of yours\)$", text, re.M), (
                 hand, count, text)
+        await settle(bot)
+
+
+async def test_a_long_match_is_judged_over_a_few_requests_and_the_answer_says_so(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        cog = reviewer(bot)
+        cog.reviews.per_request = 3
+        tid, _ = await played(fake, bot, alice, bob, like_buttons=True)
+        total = sum((await real_choices(bot.svc, tid, alice.id)).values())
+        assert total > 6
+        asked = await fake.slash(alice, fake.channel_id, "domino review", {"table": tid})
+        (first,) = await asked.wait_for_followups(1, timeout=60)
+        assert (
+            f"-# A long match: {total - 3} of your decisions are not judged yet (the expert"
+            " judges at most 3 a request): ask again to judge them." in review_of(first)
+        )
+        again = await fake.slash(alice, fake.channel_id, "domino review", {"table": tid},
+                                 locale="pt-BR")
+        (second,) = await again.wait_for_followups(1, timeout=60)
+        assert (
+            f"-# Uma partida longa: {total - 6} das suas decisões ainda não foram analisadas (o"
+            " especialista analisa no máximo 3 por pedido): peça de novo para analisá-las."
+            in review_of(second)
+        )
         await settle(bot)
 
 
