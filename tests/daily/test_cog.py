@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from bot.settings import Settings
 from tests.cogs.helpers import (
@@ -62,15 +63,17 @@ async def idle(bot: DailyBot) -> None:
 
 
 async def start(
-    fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str, channel_id: int | None = None
+    fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str, channel_id: int | None = None,
+    locale: str = "en-US",
 ) -> tuple[int, int]:
     """``/domino daily play`` (in ``channel_id``, else the fake's channel): the answer says
     where; returns (thread, table)."""
     result = await fake.slash(
-        user, channel_id or fake.channel_id, "domino daily play", {"variant": variant}
+        user, channel_id or fake.channel_id, "domino daily play", {"variant": variant},
+        locale=locale,
     )
     (answer,) = await result.wait_for_followups(1)
-    assert answer.ephemeral and "deal is ready in <#" in answer.text(), answer.text()
+    assert answer.ephemeral and "<#" in answer.text(), answer.text()
     thread = int(answer.text().split("<#", 1)[1].split(">", 1)[0])
     await idle(bot)
     (info,) = [t for t in bot.svc.open_tables() if t.table.channel_id == thread]
@@ -329,4 +332,28 @@ async def test_a_daily_leg_stays_hidden_until_the_viewer_has_played_that_deal(
         assert not legs & await listed(frank)  # he still has not
         clock.now = at("2026-11-28", 9)  # a later day: the deal is over for everyone
         assert legs <= await listed(frank) and await replayed(frank, first)
+        await settle(bot)
+
+
+@pytest.mark.parametrize(("locale", "start_of"), [
+    ("en-US", "Table picture. One hand. Scores: "),
+    ("es-ES", "Imagen de la mesa. Una mano. "),
+    ("pt-BR", "Imagem da mesa. Uma rodada. "),
+])
+async def test_a_one_hand_deal_says_so_on_its_picture_in_every_language(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any, locale: str, start_of: str
+) -> None:
+    """A daily deal has no points target: its table picture's alt text says it is one hand,
+    never "to None", in the server's language."""
+    fake = fake_discord
+    fake.guild.locale = locale
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    clock.now = at("2026-11-27", 12)
+    async with running_bot(fake, daily_factory(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        _, table_id = await start(fake, bot, alice, "partners", locale=locale)
+        game = await game_message(fake, bot, table_id)
+        alts = [alt for _, alt in game.media() if alt]
+        assert alts and all("None" not in alt for alt in alts), alts
+        assert alts[0].startswith(start_of), alts
         await settle(bot)
