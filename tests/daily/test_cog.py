@@ -322,6 +322,11 @@ async def test_a_daily_leg_stays_hidden_until_the_viewer_has_played_that_deal(
         await idle(bot)
         legs = {first, second}
         assert legs <= await listed(alice) and await replayed(alice, first)
+        # The web shows only matches of places @everyone could view: never a daily leg.
+        for leg in legs:
+            assert await bot.svc.store.db.fetchval(
+                "SELECT public_place FROM tables WHERE id = ?", (leg,)
+            ) == 0
         # Erin sees every private thread of the channel, but has not played today's deal.
         assert not legs & await listed(erin)
         assert not await replayed(erin, first) and not await replayed(erin, second)
