@@ -104,14 +104,18 @@ def sqlite_path(url: str) -> Path:
     return Path(url[len(prefix) :])
 
 
-# ``scheme://user:password@host``: the password runs to the last "@" before the query (it may
-# hold "@", "/" or ":" when it was not percent-encoded).
-_USERINFO = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@'\"]*:)[^\s'\"?#]*@")
+# ``scheme://user:password@host``: the password runs to the last "@" of its line (it may hold
+# "@", "/", ":", "?", "#" or a space when it was not percent-encoded).
+_USERINFO = re.compile(
+    r"(?P<head>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@'\"]*:)(?P<password>[^\r\n'\"]*)@"
+)
+# What a URL's password may hold as it is (RFC 3986 userinfo): the rest is percent-encoded.
+_USERINFO_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:]|%[0-9A-Fa-f]{2})*")
 # ``password=…``, ``sslpassword=…``, ``PGPASSWORD=…``, ``"passwd": "…"``, ``pwd=…``: as a URL's
-# query, a libpq connection string, JSON or an environment line.
+# query, a libpq connection string, JSON or an environment line (the value runs on over a "#").
 _PASSWORD_KEY = re.compile(
     r"(?P<key>\b[\w.\-]*(?:pass(?:word|wd)?|pwd)[\"']?\s*[=:]\s*)"
-    r"(?:'[^']*'|\"[^\"]*\"|[^\s&#'\",;}]+)",
+    r"(?:'[^']*'|\"[^\"]*\"|[^\s&'\",;}]+)",
     re.IGNORECASE,
 )
 REDACTED = "***"
@@ -137,6 +141,15 @@ def check_database_url(url: str, key: str = "DATABASE_URL") -> str:
         sqlite_path(url)
         return url
     if scheme in POSTGRES_SCHEMES and url[len(scheme) :].startswith("://"):
+        found = _USERINFO.match(url)
+        if (found is not None and not _USERINFO_CHARS.fullmatch(found["password"])) or any(
+            c.isspace() for c in url
+        ):
+            raise SettingsError(
+                f"{key} holds a character a URL cannot carry as it is (a space, #, ?, @ or / "
+                "in the password, say): percent-encode it (a space is %20, # is %23, ? is %3F, "
+                f"@ is %40, / is %2F), in {redact_url(url)!r}."
+            )
         return url
     raise SettingsError(
         f"{key} must be sqlite:///path/to/file.sqlite3 or postgresql://user:password@host/db,"

@@ -33,6 +33,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands, tasks
 
+from bot.daily import service as daily
 from bot.i18n import N_, number, tr, trn
 from bot.privacy.forget import Forgetting
 from bot.records.boards import PeriodBoards
@@ -1167,10 +1168,13 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             shown = self._shown_name(interaction, user)
             guild = interaction.guild_id
             places = readable(interaction)  # this server's channels the asker can view now
+            hides = daily.veil(interaction.user.id, self.boards.clock())
             if target.id == interaction.user.id:
-                items = await self.records.history(target.id, limit=HISTORY_SIZE)
+                items = await self.records.history(target.id, limit=HISTORY_SIZE, veil=hides)
             elif places is not None and guild not in await self.records.hidden_scopes(target.id):
-                items = await self.records.history(target.id, readable=places, limit=HISTORY_SIZE)
+                items = await self.records.history(
+                    target.id, readable=places, limit=HISTORY_SIZE, veil=hides
+                )
             else:
                 items = []
             if not items:

@@ -182,7 +182,7 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
         locale = interaction.locale.value
         review = await self.reviews.review(table_id, interaction.user.id, hand)
         found = await FinishedRepo(self.reviews.store.db).visible(
-            interaction.user.id, None, table_id=table_id, limit=1
+            interaction.user.id, None, table_id=table_id, limit=1, veil=None
         )
         names = (
             replay_names(locale, found[0], interaction.user, interaction.guild_id)
@@ -202,6 +202,16 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
                 "tiles, the table, the passes and draws. Costs are its estimates in points.",
             ),
         ]
+        if review.left:
+            lines.append("-# " + trn(
+                locale,
+                "A long match: one of your decisions is not judged yet (the expert judges at "
+                "most {cap} a request): ask again to judge it.",
+                "A long match: {count} of your decisions are not judged yet (the expert judges "
+                "at most {cap} a request): ask again to judge them.",
+                review.left,
+                cap=self.reviews.per_request,
+            ))
         items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(lines))]
         files: list[discord.File] = []
         if not shown:

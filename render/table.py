@@ -86,6 +86,7 @@ LINE_AREA_UNDER_BANNER = line_box(4, True)
 LABELS: dict[str, str] = {
     "hand": "Hand {number}",
     "hand_of": "Hand {number} of {total}",
+    "one_hand": "One hand",
     "target": "to {target}",
     "penalty": "penalty points",
     "pile": "Pile {count}",
@@ -477,12 +478,16 @@ def _header(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, st
     # Line 2: which hand and the goal; what is left to draw.
     second = 98 if lines == 1 else 104
     number = result.hand_number if result is not None else view.hand_number
-    if view.hands_total:
+    if view.hands_total == 1 and view.target is None:
+        hand = label(labels, "one_hand")
+    elif view.hands_total:
         hand = label(labels, "hand_of", number=number, total=view.hands_total)
     else:
         hand = label(labels, "hand", number=number)
-    goal = (label(labels, "penalty") if rs.scoring == "penalty"
-            else label(labels, "target", target=view.target))
+    if rs.scoring == "penalty":
+        goal = label(labels, "penalty")
+    else:  # no target: the hands are the match ("Hand 2 of 4", "One hand")
+        goal = label(labels, "target", target=view.target) if view.target is not None else ""
     stock = []
     if result is None:  # at the end of a hand the pile would be the next hand's
         if rs.end_scoring and view.line:  # the number an All Fives player counts
@@ -498,7 +503,8 @@ def _header(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, st
         right, rsize = fit_text(" · ".join(stock), 560, MIN_TEXT, MIN_TEXT)
         right_w = _put(c, "stock", (WIDTH - 20, second), right, rsize, WHITE, FELT_DARK,
                        "right")
-    left, lsize = fit_text(f"{hand} · {goal}", WIDTH - 60 - right_w, MIN_TEXT, MIN_TEXT)
+    left, lsize = fit_text(" · ".join(p for p in (hand, goal) if p), WIDTH - 60 - right_w,
+                           MIN_TEXT, MIN_TEXT)
     _put(c, "hand", (20, second), left, lsize, WHITE, FELT_DARK)
 
 

@@ -33,7 +33,7 @@ from bot.daily.store import AttemptRow, DailyRepo, LegRow
 from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import N_, Ref
 from bot.store import IntegrityError, Store, Transaction
-from bot.store.table_extras import PracticeRepo
+from bot.store.table_extras import DailyVeil, PracticeRepo
 from bot.tables import computer
 from bot.tables.service import TableInfo, TableObserver, TableService, seat_groups
 from domino import Match, Outcome, Ruleset, encode_action, preset
@@ -54,6 +54,7 @@ __all__ = [
     "next_day_at",
     "ruleset_of",
     "streak_of",
+    "veil",
 ]
 
 #: The variants with a daily deal, the first the default.
@@ -85,6 +86,12 @@ class AlreadyPlayed(ServiceError):
 def day_of(instant: float) -> str:
     """The UTC day of a Unix time, as ``YYYY-MM-DD``."""
     return dt.datetime.fromtimestamp(instant, dt.UTC).date().isoformat()
+
+
+def veil(viewer: int, now: float) -> DailyVeil:
+    """The daily legs hidden from ``viewer`` at ``now`` (in replays, histories and reviews):
+    those of a deal he has not finished, today's or one whose attempt of his is still open."""
+    return DailyVeil(viewer, day_of(now))
 
 
 def next_day_at(instant: float) -> float:

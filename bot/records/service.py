@@ -53,7 +53,7 @@ from bot.records.store import (
     StatsDelta,
 )
 from bot.store import Store
-from bot.store.table_extras import PracticeRepo, Readable
+from bot.store.table_extras import DailyVeil, PracticeRepo, Readable
 from bot.tables.service import TableInfo, TableObserver
 from domino import Outcome, Ruleset
 from domino.ai import ALL_LEVELS
@@ -514,12 +514,15 @@ class Records(TableObserver):
         limit: int = 10,
         offset: int = 0,
         readable: Readable | None = None,
+        veil: DailyVeil | None = None,
     ) -> list[HistoryItem]:
         """The player's latest recorded matches, newest first (with ``guild_id``: there only;
-        with ``readable``: only those of its server played where that member can look)."""
+        with ``readable``: only those of its server played where that member can look;
+        ``veil``: without the daily legs it hides)."""
         repo = self.repo
         mine = await repo.recent_entries(
-            player_id, limit=limit, offset=offset, guild_id=guild_id, readable=readable
+            player_id, limit=limit, offset=offset, guild_id=guild_id, readable=readable,
+            veil=veil,
         )
         ids = [e.table_id for e in mine]
         everyone = await repo.entries_of(ids)

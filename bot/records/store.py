@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.records.record import MatchRecord
 from bot.store.connection import POSTGRES, Db, Row
-from bot.store.table_extras import Readable
+from bot.store.table_extras import DailyVeil, Readable
 
 __all__ = [
     "FORMER_PLAYERS",
@@ -540,33 +540,37 @@ class RecordsRepo:
         offset: int = 0,
         guild_id: int | None = None,
         readable: Readable | None = None,
+        veil: DailyVeil | None = None,
     ) -> list[EntryRow]:
         """The player's latest entries, newest first (optionally on one server only; with
-        ``readable``, only matches played where that member can look)."""
+        ``readable``, only matches played where that member can look; ``veil``: without the
+        daily legs it hides)."""
         cols = ", ".join(f"e.{c.strip()}" for c in _ENTRY_COLUMNS.split(","))
+        hidden, more = veil.where("e.table_id") if veil is not None else ("1 = 1", ())
         if readable is not None:
             # His entries newest first, each one's table looked up (its row names the
             # server): as a join, PostgreSQL's generic plan of the prepared statement read
             # every match of the server.
             where, params = readable.of_table("e.table_id")
             rows = await self._db.fetchall(
-                f"SELECT {cols} FROM record_entries e WHERE e.player_id = ? AND {where}"
+                f"SELECT {cols} FROM record_entries e"
+                f" WHERE e.player_id = ? AND {where} AND {hidden}"
                 " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ? OFFSET ?",
-                (player_id, *params, limit, offset),
+                (player_id, *params, *more, limit, offset),
             )
         elif guild_id is None:
             rows = await self._db.fetchall(
-                f"SELECT {cols} FROM record_entries e WHERE e.player_id = ?"
+                f"SELECT {cols} FROM record_entries e WHERE e.player_id = ? AND {hidden}"
                 " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ? OFFSET ?",
-                (player_id, limit, offset),
+                (player_id, *more, limit, offset),
             )
         else:
             rows = await self._db.fetchall(
                 f"SELECT {cols} FROM record_entries e"
                 " JOIN record_matches m ON m.table_id = e.table_id"
-                " WHERE e.player_id = ? AND m.guild_id = ?"
+                f" WHERE e.player_id = ? AND m.guild_id = ? AND {hidden}"
                 " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ? OFFSET ?",
-                (player_id, guild_id, limit, offset),
+                (player_id, guild_id, *more, limit, offset),
             )
         return [_entry(r) for r in rows]
 

@@ -2,11 +2,13 @@
 
 The match is rebuilt from its stored row and action log. Each action the person chose himself
 (not a computer's move in his place, a time-out or a forced move) where he had more than one
-legal action is a *decision*; it is judged from his seat's view just before it, which holds
-his tiles, the table and the passes and draws everyone saw, never another seat's tiles. The
-expert (:func:`domino.ai.evaluate.evaluate`, a search held to a count of iterations seeded by
-the table and the move, so a judgement is the same wherever it runs) estimates the result of
-the move played and of its own choice; the difference is the decision's cost in points.
+legal action is a *decision* (a play stored without its end, where the tile fitted one end
+only, is the legal play it stands for); it is judged from his seat's view just before it,
+which holds his tiles, the table and the passes and draws everyone saw, never another seat's
+tiles. The expert (:func:`domino.ai.evaluate.evaluate`, a search held to a count of iterations
+seeded by the table and the move, so a judgement is the same wherever it runs) estimates the
+result of the move played and of its own choice; the difference is the decision's cost in
+points.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from bot.store import ActionRow, MatchRow
 from bot.tables.hint import explain
-from domino import Match, Resign, Ruleset, View, decode_action, encode_action
+from domino import Action, Match, Play, Resign, Ruleset, View, decode_action, encode_action
 from domino.ai.evaluate import REVIEW_ITERATIONS, evaluate
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "VERSION",
     "Judged",
     "Position",
+    "as_legal",
     "at",
     "decode",
     "encode",
@@ -39,7 +42,7 @@ __all__ = [
 ]
 
 #: The judgement's version: stored reviews of another version are judged again.
-VERSION = 1
+VERSION = 2
 #: Our decision: a decision that gives away this many points or more (as the expert
 #: estimates) is an inaccuracy, a mistake, a blunder.
 INACCURACY = 3.0
@@ -120,10 +123,37 @@ def positions(match: MatchRow, actions: Sequence[ActionRow], seats: frozenset[in
         if isinstance(action, Resign):
             continue
         view = before.view(row.seat)
-        if len(view.legal) < 2 or action not in view.legal:
+        played = as_legal(view, action)
+        if len(view.legal) < 2 or played is None:
             continue
-        out.append(Position(before.hand_number, row.seq, row.seat, row.action, view))
+        out.append(Position(before.hand_number, row.seq, row.seat, encode_action(played), view))
     return tuple(hands), out
+
+
+def _end_numbers(view: View) -> dict[str, int]:
+    """The number each open end of the table shows."""
+    numbers = dict(view.open_ends)
+    if view.ends is not None:
+        numbers.setdefault("left", view.ends[0])
+        numbers.setdefault("right", view.ends[1])
+    return numbers
+
+
+def as_legal(view: View, action: Action) -> Action | None:
+    """The action of ``view.legal`` that ``action`` makes: itself, the one play of its tile
+    when it names no end, or the play of its tile on an end showing the same number (the
+    engine lists one of two ends alike); None when it is not legal there."""
+    if action in view.legal:
+        return action
+    if not isinstance(action, Play):
+        return None
+    same = [a for a in view.legal if isinstance(a, Play) and a.tile == action.tile]
+    if action.end is None:
+        return same[0] if len(same) == 1 else None
+    numbers = _end_numbers(view)
+    number = numbers.get(action.end)
+    alike = [a for a in same if a.end is not None and numbers.get(a.end) == number]
+    return alike[0] if number is not None and alike else None
 
 
 def at(match: MatchRow, actions: Sequence[ActionRow], seq: int, seat: int) -> tuple[View, View]:
@@ -148,18 +178,20 @@ def judge_one(position: Position, table_id: int, iterations: int = REVIEW_ITERAT
     )
 
 
-def encode(hands: Sequence[int], judged: Sequence[Judged]) -> str:
-    """The stored form of a review."""
-    return json.dumps({"hands": list(hands), "decisions": [asdict(j) for j in judged]},
-                      separators=(",", ":"), sort_keys=True)
+def encode(hands: Sequence[int], judged: Sequence[Judged], left: int = 0) -> str:
+    """The stored form of a review (``left``: decisions not judged yet)."""
+    return json.dumps(
+        {"hands": list(hands), "decisions": [asdict(j) for j in judged], "left": left},
+        separators=(",", ":"), sort_keys=True,
+    )
 
 
-def decode(data: str) -> tuple[tuple[int, ...], list[Judged]]:
-    """A stored review read back. Raises ValueError when it does not read."""
+def decode(data: str) -> tuple[tuple[int, ...], list[Judged], int]:
+    """A stored review read back: its hands, decisions and how many are not judged yet.
+    Raises ValueError when it does not read."""
     try:
         raw = json.loads(data)
-        return tuple(int(h) for h in raw["hands"]), [Judged(**d) for d in raw["decisions"]]
+        return (tuple(int(h) for h in raw["hands"]), [Judged(**d) for d in raw["decisions"]],
+                int(raw.get("left", 0)))
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a stored review: {exc}") from exc
-
-

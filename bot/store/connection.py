@@ -609,7 +609,8 @@ class _Pool:
     async def _connect(self) -> Any:
         """A new connection. A caller cancelled meanwhile (a time-out) lets it finish, then
         closes it: asyncpg's TLS negotiation cut in half leaves a failed future nobody reads
-        ("Future exception was never retrieved")."""
+        ("Future exception was never retrieved"). A URL the driver cannot read raises
+        :class:`DatabaseUnavailable` without the driver's words."""
         import asyncpg
 
         opening = asyncio.ensure_future(
@@ -620,6 +621,12 @@ class _Pool:
         except asyncio.CancelledError:
             self._later(opening, None, close=True)
             raise
+        except ValueError as exc:  # the URL does not read: its words may quote the password
+            raise DatabaseUnavailable(
+                f"cannot read the PostgreSQL URL {redact_url(self.url)} "
+                f"({type(exc).__name__}): percent-encode any space, #, ?, @ or / in its "
+                "password (%20, %23, %3F, %40, %2F)"
+            ) from None
 
     def _later(self, work: Any, on_failure: Callable[[], None] | None, *,
                close: bool = False) -> None:

@@ -14,6 +14,7 @@ from bot.store.connection import Db
 from bot.store.repositories import SeatRepo, SeatRow
 
 __all__ = [
+    "DailyVeil",
     "FinishedMatch",
     "FinishedRepo",
     "GuildSettings",
@@ -231,6 +232,28 @@ class Readable:
 
 
 @dataclass(frozen=True, slots=True)
+class DailyVeil:
+    """The daily deal's legs hidden from ``viewer`` (whose UTC day is ``today``): those of a
+    deal (day and variant) he has not finished, when it is today's or his attempt at it is
+    still open. Nobody sees a deal played out before he has played it himself."""
+
+    viewer: int
+    today: str  # YYYY-MM-DD
+
+    def where(self, table_id: str = "t.id") -> tuple[str, tuple[object, ...]]:
+        """The condition (and its parameters) that the table whose id is the column
+        ``table_id`` is not hidden."""
+        return (
+            "NOT EXISTS (SELECT 1 FROM daily_legs l WHERE l.table_id = " + table_id +
+            " AND NOT EXISTS (SELECT 1 FROM daily_attempts a WHERE a.day = l.day"
+            " AND a.variant = l.variant AND a.user_id = ? AND a.result IS NOT NULL)"
+            " AND (l.day >= ? OR EXISTS (SELECT 1 FROM daily_attempts a WHERE a.day = l.day"
+            " AND a.variant = l.variant AND a.user_id = ?)))",
+            (self.viewer, self.today, self.viewer),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class FinishedMatch:
     """A finished match someone may replay: its table, server, variant, end and seats."""
 
@@ -272,10 +295,12 @@ class FinishedRepo:
         user_id: int,
         readable: Readable | None,
         *,
+        veil: DailyVeil | None,
         limit: int = 25,
         table_id: int | None = None,
     ) -> list[FinishedMatch]:
-        """Newest first; with ``table_id``, that one only if visible."""
+        """Newest first; with ``table_id``, that one only if visible. ``veil``: the daily
+        legs it hides (None: none, for forget-me)."""
         where, params = readable.where("t") if readable is not None else ("1 = 0", ())
         sql = (
             "SELECT t.id, t.guild_id, t.variant, m.finished_at, t.channel_id, t.parent_id,"
@@ -285,6 +310,10 @@ class FinishedRepo:
             + " OR EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?))"
         )
         params += (user_id,)
+        if veil is not None:
+            hidden, more = veil.where("t.id")
+            sql += " AND " + hidden
+            params += more
         if table_id is not None:
             sql += " AND t.id = ?"
             params += (table_id,)

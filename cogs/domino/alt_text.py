@@ -45,12 +45,20 @@ def table_alt_text(view: View, names: Sequence[str], locale: str | None, *,
     rs = view.ruleset
     s = scene(view)
     number = s.result.hand_number if s.result is not None else view.hand_number
-    if view.hands_total:
+    if view.hands_total == 1 and view.target is None:
+        hand = tr(locale, "One hand")
+    elif view.hands_total:
         hand = tr(locale, "Hand {number} of {total}", number=number, total=view.hands_total)
     else:
         hand = tr(locale, "Hand {number}", number=number)
-    goal = (tr(locale, "Fewest penalty points win.") if rs.scoring == "penalty"
-            else tr(locale, "First to {target} points", target=view.target) + ".")
+    if rs.scoring == "penalty":
+        goal = tr(locale, "Fewest penalty points win.")
+    elif view.target is not None:
+        goal = tr(locale, "First to {target} points", target=view.target) + "."
+    elif view.hands_total and view.hands_total > 1:
+        goal = tr(locale, "{hands} hands", hands=view.hands_total) + "."
+    else:
+        goal = ""
     scores = ", ".join(f"{side} {score}"
                        for side, score in zip(side_names(view, names), view.scores, strict=True))
     parts = [tr(locale, "Table picture. {hand}.", hand=hand), goal,

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.daily import service as daily
 from bot.errors import InvalidOptions, StaleAction, TableNotFound
 from bot.i18n import tr
 from bot.store.table_extras import FinishedMatch, FinishedRepo
@@ -157,7 +158,8 @@ class ReplayMixin:
         async with self.guard(interaction, "/domino replay", table):
             repo = FinishedRepo(self.service.store.db)
             found = await repo.visible(
-                interaction.user.id, readable(interaction), table_id=table, limit=1
+                interaction.user.id, readable(interaction), table_id=table, limit=1,
+                veil=self._veil(interaction),
             )
             if not found:
                 raise TableNotFound("No match was played at table {table_id}.", table_id=table)
@@ -212,7 +214,8 @@ class ReplayMixin:
                 )
             repo = FinishedRepo(self.service.store.db)
             found = await repo.visible(
-                interaction.user.id, readable(interaction), table_id=page.table_id, limit=1
+                interaction.user.id, readable(interaction), table_id=page.table_id, limit=1,
+                veil=self._veil(interaction),
             )
             if not found:
                 raise TableNotFound(
@@ -235,6 +238,10 @@ class ReplayMixin:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
+    def _veil(self, interaction: Interaction) -> daily.DailyVeil:
+        """The daily legs hidden from the asker now."""
+        return daily.veil(interaction.user.id, self.service.clock())
+
     def replays(self) -> replay.Replays:
         """This process's replays: their cache, how many draw at once, the cooldowns."""
         if self._replays is None:
@@ -245,7 +252,9 @@ class ReplayMixin:
     async def _replay_choices(self, interaction: Interaction, current: str) -> list[Choice[int]]:
         locale = interaction.locale.value
         repo = FinishedRepo(self.service.store.db)
-        matches = await repo.visible(interaction.user.id, readable(interaction), limit=100)
+        matches = await repo.visible(
+            interaction.user.id, readable(interaction), limit=100, veil=self._veil(interaction)
+        )
         wanted = current.strip().casefold()
         out = []
         for match in matches:

@@ -34,7 +34,8 @@ async def test_visible_matches_carry_their_server_and_seats(
     there = await resigned(service, THERE)
     repo = FinishedRepo(store.db)
 
-    (match,) = await repo.visible(EVE, AT_HERE)  # a member of this server sees its match only
+    # a member of this server sees its match only
+    (match,) = await repo.visible(EVE, AT_HERE, veil=None)
     assert (match.table_id, match.guild_id, match.variant) == (here, HERE, "three")
     assert match.finished_at > 0
     seats = [(s.table_id, s.seat, s.user_id, s.name, s.kind) for s in match.seats]
@@ -44,13 +45,14 @@ async def test_visible_matches_carry_their_server_and_seats(
         (here, 2, None, "Computer 3", "computer"),
     ]
     # A player sees his matches of every server, newest first; one table on request.
-    assert [(m.table_id, m.guild_id) for m in await repo.visible(BEA, AT_HERE)] == [
+    seen = await repo.visible(BEA, AT_HERE, veil=None)
+    assert [(m.table_id, m.guild_id) for m in seen] == [
         (there, THERE),
         (here, HERE),
     ]
-    (one,) = await repo.visible(BEA, AT_HERE, table_id=there)
+    (one,) = await repo.visible(BEA, AT_HERE, table_id=there, veil=None)
     assert one.guild_id == THERE and [s.user_id for s in one.seats] == [ANA, BEA, None]
-    assert await repo.visible(EVE, AT_HERE, table_id=there) == []
+    assert await repo.visible(EVE, AT_HERE, table_id=there, veil=None) == []
 
 
 async def test_someone_elses_matches_only_where_the_member_can_look(
@@ -84,7 +86,7 @@ async def test_someone_elses_matches_only_where_the_member_can_look(
     repo = FinishedRepo(store.db)
 
     async def shown(readable: Readable) -> set[int]:
-        replays = {m.table_id for m in await repo.visible(EVE, readable, limit=100)}
+        replays = {m.table_id for m in await repo.visible(EVE, readable, limit=100, veil=None)}
         history = {i.table_id for i in await records.history(ANA, readable=readable, limit=50)}
         assert replays == history
         return replays
@@ -97,7 +99,10 @@ async def test_someone_elses_matches_only_where_the_member_can_look(
     assert await shown(Readable(HERE, frozenset())) == set()
     assert await shown(Readable(THERE, frozenset({900, 901}))) == set()  # another server
     # His own matches, wherever they were played.
-    mine = {m.table_id for m in await repo.visible(BEA, Readable(HERE, frozenset()), limit=100)}
+    mine = {
+        m.table_id
+        for m in await repo.visible(BEA, Readable(HERE, frozenset()), limit=100, veil=None)
+    }
     assert mine == {general, staff, staff_thread, private, old_thread}
 
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 import io
 import logging
 import string
+import traceback
+from urllib.parse import quote
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.log import RedactingFormatter, redact
-from bot.settings import Settings, load_settings, redact_secrets, redact_url
+from bot.settings import Settings, SettingsError, load_settings, redact_secrets, redact_url
+from bot.store.connection import DatabaseUnavailable, connect
 
 SECRET = "hunter2-Secret"
 
@@ -32,6 +35,17 @@ FORMS = [
     f'{{"password": "{SECRET}", "host": "db.example"}}',
     f"PGPASSWORD={SECRET}",
 ]
+#: Passwords holding a character a URL cannot carry as it is (not percent-encoded).
+RAW = [
+    f"postgresql://bot:p@ss/{SECRET}@db.example/domino",
+    f"postgresql://bot:{SECRET} x@db.example/domino",
+    f"postgresql://bot:a b {SECRET}@db.example:5432/domino?sslmode=require",
+    f"postgresql://bot:a#{SECRET}@db.example/domino",
+    f"postgresql://bot:{SECRET}#x@db.example/domino",
+    f"postgresql://bot:a?{SECRET}@db.example/domino",
+    f"postgresql://bot:?#@ {SECRET}/@db.example/domino",
+]
+FORMS += [*RAW[1:], f"postgresql://bot@db.example/domino?password=ab#{SECRET}"]
 
 
 @pytest.mark.parametrize("url", FORMS)
@@ -54,7 +68,9 @@ def test_what_is_kept_of_a_url() -> None:
 
 
 PASSWORD_CHARS = st.text(
-    alphabet=st.sampled_from(string.ascii_letters + string.digits + "!$%&()*+,-.:;<=>@[]^_`{|}~/"),
+    alphabet=st.sampled_from(
+        string.ascii_letters + string.digits + "!$%&()*+,-.:;<=>@[]^_`{|}~/ #?"
+    ),
     min_size=1,
     max_size=30,
 )
@@ -76,7 +92,7 @@ def test_redaction_never_raises(text: str) -> None:
     assert isinstance(redact_url(text), str) and isinstance(redact(text), str)
 
 
-@pytest.mark.parametrize("url", [f for f in FORMS if f.startswith("postgres")])
+@pytest.mark.parametrize("url", [f for f in FORMS if f.startswith("postgres") and f not in RAW])
 def test_settings_repr_hides_the_database_password(url: str) -> None:
     settings = load_settings(None, environ={"DATABASE_URL": url, "DISCORD_TOKEN": "t0ken"})
     assert settings.database_url == url  # the driver still gets it whole
@@ -114,3 +130,30 @@ def test_a_logged_traceback_is_redacted() -> None:
 def test_redact_secrets_is_what_the_log_uses() -> None:
     line = f"connect {FORMS[0]} and {FORMS[3]}"
     assert redact(line) == redact_secrets(line) and SECRET not in redact(line)
+
+
+@pytest.mark.parametrize("url", RAW)
+def test_a_password_a_url_cannot_carry_is_refused_when_settings_load(url: str) -> None:
+    """Not percent-encoded, the driver would read part of the password as the host, the port,
+    the query or the fragment: the settings ask for percent-encoding, naming no password."""
+    with pytest.raises(SettingsError, match="percent-encode it") as refused:
+        load_settings(None, environ={"DATABASE_URL": url, "DISCORD_TOKEN": "t0ken"})
+    assert SECRET not in str(refused.value) and "db.example" in str(refused.value)
+    encoded = "postgresql://bot:" + quote(url.split(":", 2)[2].rsplit("@", 1)[0], safe="")
+    encoded += "@" + url.rsplit("@", 1)[1]
+    settings = load_settings(None, environ={"DATABASE_URL": encoded, "DISCORD_TOKEN": "t"})
+    assert settings.database_url == encoded
+
+
+@pytest.mark.parametrize("url", [
+    f"postgresql://bot:{SECRET}#x@127.0.0.1:1/domino",  # the password read as the port
+    f"postgresql://bot:x/{SECRET}@127.0.0.1:1/domino",
+    f"postgresql://bot:x?{SECRET}@127.0.0.1:1/domino",  # read as the query
+])
+async def test_the_drivers_parse_error_is_raised_redacted(url: str) -> None:
+    """A URL that did not go through the settings (the driver itself refuses to read it):
+    the error names no part of the password, nor does its traceback."""
+    with pytest.raises(DatabaseUnavailable, match="percent-encode") as refused:
+        await connect(url)
+    shown = "".join(traceback.format_exception(refused.value))
+    assert SECRET not in shown and "cannot read the PostgreSQL URL postgresql://bot:***@" in shown

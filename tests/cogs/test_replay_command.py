@@ -82,8 +82,8 @@ async def test_replay_of_a_stored_match(fake_discord: FakeDiscord, tmp_path: Pat
         # Another server's member sees neither the match nor its label; its players still do.
         repo = FinishedRepo(bot.svc.store.db)
         elsewhere = Readable(999, frozenset({fake.channel_id}))
-        assert await repo.visible(carol.id, elsewhere) == []
-        assert [m.table_id for m in await repo.visible(alice.id, elsewhere)] == [tid]
+        assert await repo.visible(carol.id, elsewhere, veil=None) == []
+        assert [m.table_id for m in await repo.visible(alice.id, elsewhere, veil=None)] == [tid]
 
         # The kept replays draw Bob's name: forget-me deletes them with his records.
         kept = replay.cache_folder(bot.svc.store)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from bot.settings import Settings
 from tests.cogs.helpers import (
@@ -62,15 +63,17 @@ async def idle(bot: DailyBot) -> None:
 
 
 async def start(
-    fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str, channel_id: int | None = None
+    fake: FakeDiscord, bot: DailyBot, user: FakeUser, variant: str, channel_id: int | None = None,
+    locale: str = "en-US",
 ) -> tuple[int, int]:
     """``/domino daily play`` (in ``channel_id``, else the fake's channel): the answer says
     where; returns (thread, table)."""
     result = await fake.slash(
-        user, channel_id or fake.channel_id, "domino daily play", {"variant": variant}
+        user, channel_id or fake.channel_id, "domino daily play", {"variant": variant},
+        locale=locale,
     )
     (answer,) = await result.wait_for_followups(1)
-    assert answer.ephemeral and "deal is ready in <#" in answer.text(), answer.text()
+    assert answer.ephemeral and "<#" in answer.text(), answer.text()
     thread = int(answer.text().split("<#", 1)[1].split(">", 1)[0])
     await idle(bot)
     (info,) = [t for t in bot.svc.open_tables() if t.table.channel_id == thread]
@@ -267,3 +270,95 @@ async def test_two_servers_have_their_own_boards_and_share_the_global_one(
         assert "1. Bob" in there_board and "Alice" not in there_board, there_board
         everyone = await board(fake, alice, scope="global")
         assert "Alice" in everyone and "Bob" in everyone, everyone
+
+
+async def test_a_daily_leg_stays_hidden_until_the_viewer_has_played_that_deal(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any
+) -> None:
+    """Today's legs are not listed, replayed nor in a history for anyone who has not finished
+    that day's deal (its player included, between his legs), even one who can view every
+    private thread; once he has, or on a later day, they are."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    threads = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_threads=True).value
+    erin = fake.add_user(1005, "erin", "Erin", permissions=threads)
+    frank = fake.add_user(1006, "frank", "Frank", permissions=threads)
+    clock = FakeClock()
+    clock.now = at("2026-11-27", 12)
+
+    async def listed(user: FakeUser) -> set[int]:
+        got = await fake.autocomplete(user, fake.channel_id, "domino replay", "table", {})
+        return {int(c["value"]) for c in got.choices or ()}
+
+    async def replayed(user: FakeUser, table: int) -> bool:
+        asked = await fake.slash(user, fake.channel_id, "domino replay", {"table": table})
+        said = await answer(asked)
+        assert said.startswith("Replay: ") or said == f"No match was played at table {table}."
+        return said.startswith("Replay: ")
+
+    async def history_of_alice(user: FakeUser) -> int:
+        asked = await fake.slash(user, fake.channel_id, "domino history", {"user": alice})
+        return asked.text().count("<t:")  # one relative time per match listed
+
+    async with running_bot(fake, daily_factory(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        thread, first = await start(fake, bot, alice, "draw")
+        await play_until_over(fake, bot, first, [alice])
+        await idle(bot)
+        (second,) = [t.id for t in bot.svc.open_tables() if t.table.channel_id == thread]
+        # Between her legs: her first is hidden from her too (the same deal, the same pile).
+        assert first not in await listed(alice) and not await replayed(alice, first)
+        reviewed = await fake.slash(alice, fake.channel_id, "domino review", {"table": first})
+        assert await answer(reviewed) == (
+            f"Table {first} is a leg of a daily deal you are still playing: its review opens"
+            " when you have finished the deal."
+        )
+        spanish = await fake.slash(alice, fake.channel_id, "domino review", {"table": first},
+                                   locale="es-ES")
+        assert await answer(spanish) == (
+            f"La mesa {first} es una vuelta de una mano del día que todavía estás jugando: su"
+            " análisis estará disponible cuando la termines."
+        )
+        await play_until_over(fake, bot, second, [alice])
+        await idle(bot)
+        legs = {first, second}
+        assert legs <= await listed(alice) and await replayed(alice, first)
+        # The web shows only matches of places @everyone could view: never a daily leg.
+        for leg in legs:
+            assert await bot.svc.store.db.fetchval(
+                "SELECT public_place FROM tables WHERE id = ?", (leg,)
+            ) == 0
+        # Erin sees every private thread of the channel, but has not played today's deal.
+        assert not legs & await listed(erin)
+        assert not await replayed(erin, first) and not await replayed(erin, second)
+        assert await history_of_alice(erin) == 0
+        await play_attempt(fake, bot, erin, "draw")
+        assert legs <= await listed(erin) and await replayed(erin, second)
+        assert await history_of_alice(erin) == 2
+        assert not legs & await listed(frank)  # he still has not
+        clock.now = at("2026-11-28", 9)  # a later day: the deal is over for everyone
+        assert legs <= await listed(frank) and await replayed(frank, first)
+        await settle(bot)
+
+
+@pytest.mark.parametrize(("locale", "start_of"), [
+    ("en-US", "Table picture. One hand. Scores: "),
+    ("es-ES", "Imagen de la mesa. Una mano. "),
+    ("pt-BR", "Imagem da mesa. Uma rodada. "),
+])
+async def test_a_one_hand_deal_says_so_on_its_picture_in_every_language(
+    fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any, locale: str, start_of: str
+) -> None:
+    """A daily deal has no points target: its table picture's alt text says it is one hand,
+    never "to None", in the server's language."""
+    fake = fake_discord
+    fake.guild.locale = locale
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    clock.now = at("2026-11-27", 12)
+    async with running_bot(fake, daily_factory(fake, tmp_path / "db.sqlite3", clock)) as bot:
+        _, table_id = await start(fake, bot, alice, "partners", locale=locale)
+        game = await game_message(fake, bot, table_id)
+        alts = [alt for _, alt in game.media() if alt]
+        assert alts and all("None" not in alt for alt in alts), alts
+        assert alts[0].startswith(start_of), alts
+        await settle(bot)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from bot.i18n import named_ends, tr
+from bot.i18n import named_ends, picture_options, tr
 from cogs.domino.alt_text import (
     MAX_DESCRIPTION,
     hand_alt_text,
@@ -15,6 +16,7 @@ from cogs.domino.alt_text import (
 )
 from domino import PRESETS, Match, preset
 from render.moves import LastMove
+from render.table import table_texts
 
 NAMES = ["Ana", "Bruno", "Carla", "Diego"]
 LOCALES = [None, "es-ES", "es-419", "pt-BR"]
@@ -96,3 +98,25 @@ def test_replay_alt_text() -> None:
     assert replay_alt_text(NAMES[:2], 30, None, hand=2) == (
         "Replay of hand 2 between Ana, Bruno: 30 moves.")
     assert "partida" in replay_alt_text(NAMES, 120, "es-419")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize(("hands", "said"), [
+    (1, {None: "One hand", "es-ES": "Una mano", "es-419": "Una mano", "pt-BR": "Uma rodada"}),
+    (4, {None: "Hand 1 of 4", "es-ES": "Mano 1 de 4", "es-419": "Mano 1 de 4",
+         "pt-BR": "Rodada 1 de 4"}),
+])
+def test_a_match_of_hands_without_a_target_says_what_it_is(
+    locale: str | None, hands: int, said: dict[str | None, str]
+) -> None:
+    """The daily deal (one hand) and a tournament's round of N hands have no points target:
+    the picture and its alt text say how many hands, never "to None"."""
+    view = Match.new(replace(preset("partners"), target=None, hands=hands), 3).public_view()
+    alt = table_alt_text(view, NAMES, locale)
+    assert "None" not in alt
+    assert alt.startswith(tr(locale, "Table picture. {hand}.", hand=said[locale]))
+    if hands > 1:
+        assert tr(locale, "{hands} hands", hands=hands) + "." in alt
+    _img, marks = table_texts(view, NAMES, picture_options(locale).get("labels"))
+    (line,) = [m.text for m in marks if m.role == "hand"]
+    assert line == said[locale] and "None" not in " ".join(m.text for m in marks)

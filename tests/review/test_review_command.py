@@ -16,7 +16,7 @@ from render.review import render_position
 from tests.cogs.helpers import TestBot, answer, button, factory, game_message, new_table, settle
 from tests.cogs.test_match_end import match_end
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
-from tests.review.helpers import play_out
+from tests.review.helpers import play_out, real_choices
 
 FEW = 40  # iterations per decision: quick, and the same for a seed
 
@@ -25,11 +25,12 @@ def reviewer(bot: TestBot) -> Any:
     cog = bot.get_cog("Review")
     assert cog is not None
     cog.reviews.iterations = FEW  # type: ignore[attr-defined]
+    cog.reviews.per_request = 1_000  # type: ignore[attr-defined]  # a whole match at once
     return cog
 
 
 async def played(fake: FakeDiscord, bot: TestBot, alice: FakeUser, bob: FakeUser,
-                 *, to_the_end: bool = True) -> tuple[int, int]:
+                 *, to_the_end: bool = True, like_buttons: bool = False) -> tuple[int, int]:
     """Alice and Bob play a match of "draw" (to 50); the table and its thread."""
     result, tid = await new_table(fake, bot, alice, variant="draw", target=50)
     lobby = result.message
@@ -38,7 +39,8 @@ async def played(fake: FakeDiscord, bot: TestBot, alice: FakeUser, bob: FakeUser
     await fake.wait_for(lambda: "<@1002>" in lobby.text())
     await fake.click(alice, lobby, button(lobby, "start"))
     thread = (await game_message(fake, bot, tid)).channel_id
-    await play_out(bot.svc, tid, (alice.id, bob.id), seed=4, stop_at=None if to_the_end else 2)
+    await play_out(bot.svc, tid, (alice.id, bob.id), seed=4, stop_at=None if to_the_end else 2,
+                   like_buttons=like_buttons)
     return tid, thread
 
 
@@ -121,6 +123,61 @@ async def test_a_players_review_through_the_button_and_the_command(
         theirs = await fake.slash(carol, fake.channel_id, "domino review", {"table": tid})
         assert "You did not play at table" in await answer(theirs)
         assert cog.reviews.judged == 1
+        await settle(bot)
+
+
+async def test_the_review_counts_every_real_choice_of_the_player(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Tiles played as their buttons send them (one end: no end named): each hand's line
+    counts every turn where the engine offered her two or more moves."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        reviewer(bot)
+        tid, thread = await played(fake, bot, alice, bob, like_buttons=True)
+        end = await fake.wait_for(
+            lambda: match_end(fake, thread), timeout=30, what="the match end"
+        )
+        click = await fake.click(alice, end, button(end, "review"))
+        (message,) = await click.wait_for_followups(1, timeout=60)
+        text = review_of(message)
+        choices = await real_choices(bot.svc, tid, alice.id)
+        assert sum(choices.values()) >= 10
+        for hand, count in choices.items():
+            said = "one decision" if count == 1 else f"{count} decisions"
+            assert re.search(rf"^Hand {hand}: .+ \({said} of yours\)$", text, re.M), (
+                hand, count, text)
+        await settle(bot)
+
+
+async def test_a_long_match_is_judged_over_a_few_requests_and_the_answer_says_so(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        cog = reviewer(bot)
+        cog.reviews.per_request = 3
+        tid, _ = await played(fake, bot, alice, bob, like_buttons=True)
+        total = sum((await real_choices(bot.svc, tid, alice.id)).values())
+        assert total > 6
+        asked = await fake.slash(alice, fake.channel_id, "domino review", {"table": tid})
+        (first,) = await asked.wait_for_followups(1, timeout=60)
+        assert (
+            f"-# A long match: {total - 3} of your decisions are not judged yet (the expert"
+            " judges at most 3 a request): ask again to judge them." in review_of(first)
+        )
+        again = await fake.slash(alice, fake.channel_id, "domino review", {"table": tid},
+                                 locale="pt-BR")
+        (second,) = await again.wait_for_followups(1, timeout=60)
+        assert (
+            f"-# Uma partida longa: {total - 6} das suas decisões ainda não foram analisadas (o"
+            " especialista analisa no máximo 3 por pedido): peça de novo para analisá-las."
+            in review_of(second)
+        )
         await settle(bot)
 
 

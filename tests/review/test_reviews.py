@@ -16,9 +16,10 @@ from bot.review.store import ReviewRepo
 from bot.store import Store
 from bot.tables.service import TableService
 from domino import Resign, decode_action, preset
-from tests.review.helpers import ANA, BEA, CAI, DOV, EVE, finished, play_out
+from tests.review.helpers import ANA, BEA, CAI, DOV, EVE, finished, play_out, real_choices
 
 FEW = 40  # iterations per decision in these tests: quick, and the same for a seed
+WHOLE = 1_000  # decisions a request judges: a whole match at once
 
 
 async def test_only_a_person_who_sat_at_a_finished_match_gets_its_review(
@@ -76,20 +77,46 @@ async def test_a_review_judges_only_the_askers_own_choices(
         assert all(d.hand == hand for d in review.costliest(hand))
 
 
+@pytest.mark.parametrize(("variant", "users", "options"), [
+    ("draw", (ANA, BEA), {"target": 50}),
+    ("partners", (ANA, BEA, CAI, DOV), {"target": 50}),
+    ("all-fives", (ANA, BEA), {"target": 100}),
+])
+async def test_every_real_choice_of_a_whole_match_is_judged(
+    service: TableService, store: Store, variant: str, users: tuple[int, ...],
+    options: dict[str, object],
+) -> None:
+    """Played as the buttons send it (a tile that fits one end only, without its end): each
+    turn where the engine offered him two or more moves is judged, hand by hand."""
+    reviews = Reviews(store, iterations=8)
+    table = await finished(service, variant, users, seed=11, options=options,
+                           like_buttons=True)
+    plain = [a for a in await store.actions.list(table) if a.action.count(" ") == 1
+             and a.action.startswith("play")]
+    assert plain, "no tile was played without its end"
+    choices = await real_choices(service, table, ANA)
+    review = await reviews.review(table, ANA)
+    assert sum(choices.values()) >= 10
+    assert {h: len(review.of_hand(h)) for h in review.hands} == choices
+    judged_as = {d.seq: d.played for d in review.decisions}
+    # judged as the legal play it made, with its end
+    assert any(judged_as.get(r.seq, "").startswith(r.action + " ") for r in plain)
+
+
 async def test_a_review_is_judged_once_stored_and_kept_across_a_restart(
     service: TableService, store: Store, db_path: str
 ) -> None:
-    reviews = Reviews(store, iterations=FEW)
+    reviews = Reviews(store, iterations=FEW, per_request=WHOLE)
     table = await finished(service, seed=5)
     answers = await asyncio.gather(*(reviews.review(table, ANA) for _ in range(20)))
     assert reviews.judged == 1 and all(a == answers[0] for a in answers)
-    again = await Reviews(store, iterations=FEW).review(table, ANA, hand=1)
+    again = await Reviews(store, iterations=FEW, per_request=WHOLE).review(table, ANA, hand=1)
     assert again == answers[0]
     async with await Store.open(db_path) as reopened:  # a restart: another process's store
-        later = Reviews(reopened, iterations=FEW)
+        later = Reviews(reopened, iterations=FEW, per_request=WHOLE)
         assert await later.review(table, ANA) == answers[0] and later.judged == 0
     stored = await ReviewRepo(store.db).get(table, ANA, VERSION)
-    assert stored is not None and set(json.loads(stored)) == {"decisions", "hands"}
+    assert stored is not None and set(json.loads(stored)) == {"decisions", "hands", "left"}
     # BEA's review is his own, judged apart
     other = await reviews.review(table, BEA)
     assert reviews.judged == 2 and {d.seat for d in other.decisions}.isdisjoint(
@@ -148,3 +175,62 @@ async def test_a_resigned_all_fives_match_is_reviewed_by_its_own_expert(
         shown = review.costliest()
         moments = await reviews.moments(review, shown)
         assert [mine.seat for _, mine in moments] == [d.seat for d in shown]
+
+
+async def test_one_request_judges_at_a_time_per_process_and_per_person(
+    service: TableService, store: Store
+) -> None:
+    """While one request judges: the same review asked again joins it; another review of the
+    same person is refused, naming the one being judged; another person's is refused with "try
+    again in a moment" unless it is stored. A refusal stores nothing."""
+    reviews = Reviews(store, iterations=FEW)
+    first = await finished(service, seed=5)
+    second = await finished(service, seed=6)
+    asks = [
+        asyncio.ensure_future(reviews.review(first, ANA)),  # judges
+        asyncio.ensure_future(reviews.review(second, ANA)),  # the same person, another match
+        asyncio.ensure_future(reviews.review(first, BEA)),  # someone else
+        asyncio.ensure_future(reviews.review(first, ANA, hand=1)),  # the same: joins it
+    ]
+    judged, mine, theirs, joined = await asyncio.gather(*asks, return_exceptions=True)
+    assert not isinstance(judged, BaseException) and joined == judged
+    assert isinstance(mine, ServiceError) and str(mine) == (
+        f"Your review of table {first} is still being judged: ask for this one when it is done."
+    )
+    assert isinstance(theirs, ServiceError) and str(theirs) == (
+        "The expert is going over another review: try again in a moment."
+    )
+    repo = ReviewRepo(store.db)
+    assert await repo.get(second, ANA, VERSION) is None
+    assert await repo.get(first, BEA, VERSION) is None
+    assert reviews.judged == 1
+    # Busy with Bea's review, Ana's stored one is still answered.
+    asks = [asyncio.ensure_future(reviews.review(first, BEA)),
+            asyncio.ensure_future(reviews.review(first, ANA))]
+    bea, ana = await asyncio.gather(*asks)
+    assert ana == judged and bea.decisions and reviews.judged == 2
+
+
+async def test_a_request_judges_at_most_its_share_of_a_long_match(
+    service: TableService, store: Store
+) -> None:
+    """At most ``per_request`` decisions a request, the asked hand's first; asking again
+    judges the rest, until every real choice is judged."""
+    reviews = Reviews(store, iterations=8, per_request=5)
+    table = await finished(service, "partners", (ANA, BEA, CAI, DOV), seed=11,
+                           options={"target": 100}, like_buttons=True)
+    choices = await real_choices(service, table, ANA)
+    total = sum(choices.values())
+    assert total > 10 and len(choices) >= 3
+    review = await reviews.review(table, ANA)
+    assert len(review.decisions) == 5 and review.left == total - 5
+    last = max(choices)
+    review = await reviews.review(table, ANA, hand=last)
+    assert len(review.decisions) == 10 and review.left == total - 10
+    assert len(review.of_hand(last)) == min(choices[last], 5)
+    while review.left:
+        before = len(review.decisions)
+        review = await reviews.review(table, ANA)
+        assert len(review.decisions) - before == min(5, total - before)
+    assert {h: len(review.of_hand(h)) for h in review.hands} == choices
+    assert await Reviews(store, iterations=8).review(table, ANA) == review  # stored, whole
