@@ -9,8 +9,8 @@ in the middle of round 2; :func:`play` any :class:`Plan` (format, system, playof
 disruption from the start. Both then check every public message against the store
 (:func:`check_posts`).
 
-Every wait is for an event (a tripwire fired, a post made, a process ready or dead) and fails
-only when the bot did nothing at all for :data:`STALL` seconds: a loaded machine makes a test
+Every wait is for an event (a tripwire fired, a post made, a row stored, a process ready or
+dead); only a hang fails it (:data:`tests.scale.cluster.GUARD`): a loaded machine makes a test
 slow, not red.
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import inspect
 import re
 import signal
 import time
@@ -54,18 +53,18 @@ from tests.fakediscord import (
     RequestRecord,
     StoredMessage,
 )
-from tests.scale.cluster import BotProcess, Cluster, Watch, watching
+from tests.scale.cluster import GUARD, BotProcess, Cluster, Watch, until, watching
 from tests.scale.test_kill import MESSAGE_PATH, posted
 from tests.tournament.test_discord import register_pair
 
 TIME_SCALE = 300
-LEASE_TTL = 2.0  # seconds: a short lease, yet renewed in time on a busy machine
+# Seconds: a shard stopped in a process moves this soon; its renewals (every third of it, each
+# allowed a third) keep up with a busy machine's database.
+LEASE_TTL = 6.0
 ROUNDS = 3
 PATIENCE = 1.0  # seconds a person waits for an answer before clicking again
 GRACE = 30  # minutes (the most): 6 s of real time to click in at one's table on a busy machine
-STALL = 60.0  # seconds without a request to Discord: the bot is stuck, not slow
-ANSWER = 30.0  # seconds a person waits for a command's first answer
-WHOLE_TEST = 900.0  # seconds: a last resort (a stall fails long before), with the logs
+WHOLE_TEST = 3 * GUARD  # seconds: the whole event, against a hang (with the logs)
 SEAT_POST = re.compile(r"^Round (\d+), table (\d+): ")
 CHECKIN_POST = re.compile(r"^Round (\d+) of (.+): check in now")
 CHECKED_IN = "You are checked in: you will be paired."
@@ -120,25 +119,6 @@ def titles(fake: FakeDiscord, guild_channels: set[int] | None = None) -> Counter
         for m in fake.public_messages()
         if m.embeds and (guild_channels is None or m.channel_id in guild_channels)
     )
-
-
-async def until(
-    fake: FakeDiscord, ready: Callable[[], object | Awaitable[object]], what: str
-) -> None:
-    """Wait until ``ready()`` holds (it may be a coroutine function); fail only once Discord
-    saw no request from the bot for :data:`STALL` seconds (however long the whole takes)."""
-    seen, since = -1, time.monotonic()
-    while not await holds(ready):
-        if len(fake.requests) != seen:
-            seen, since = len(fake.requests), time.monotonic()
-        elif time.monotonic() - since > STALL:
-            raise AssertionError(f"nothing happened for {STALL:.0f} s waiting for {what}")
-        await asyncio.sleep(0.05)
-
-
-async def holds(ready: Callable[[], object | Awaitable[object]]) -> bool:
-    value = ready()
-    return bool(await value if inspect.isawaitable(value) else value)
 
 
 @dataclass
@@ -418,7 +398,7 @@ def kills(*steps: Kill) -> Disruption:
             )
             if live.current.proc.returncode is not None:
                 await live.restart()
-            await until(live.fake, wire.fired.is_set, f"the kill {step.name}")
+            await until(wire.fired.is_set, f"the kill {step.name}")
             await live.current.proc.wait()
             live.events.append(f"killed {live.current.name} {step.name}")
         await live.restart()
@@ -444,14 +424,14 @@ def move_at(instant: Instant) -> Disruption:
         wire = live.fake.tripwire(
             instant(live), lambda: first.proc.send_signal(signal.SIGSTOP), before=False, name="stop"
         )
-        await until(live.fake, wire.fired.is_set, "the stop")
+        await until(wire.fired.is_set, "the stop")
         live.events.append(f"stopped {first.name}")
         try:
             await live.procs.wait_ready(second)
         finally:
             first.proc.send_signal(signal.SIGCONT)
         live.current = second
-        await until(live.fake, lambda: logged(first, "disconnected (its lease is lost)"), "lost")
+        await until(lambda: logged(first, "disconnected (its lease is lost)"), "lost")
         assert first.proc.returncode is None  # alive, waiting for the lease
 
     return disrupt
@@ -468,7 +448,7 @@ def event_of(custom_id: str | None) -> str:
 
 async def slash(fake: FakeDiscord, user: FakeUser, command: str, **options: Any) -> str:
     result = await fake.slash(
-        user, fake.channel_id, f"domino tournament {command}", options, timeout=ANSWER
+        user, fake.channel_id, f"domino tournament {command}", options, timeout=GUARD
     )
     return result.text()
 
@@ -511,7 +491,7 @@ async def open_event(fake: FakeDiscord, plan: Plan) -> tuple[list[FakeUser], lis
     ]
     if plan.fmt == "pairs":
         for i in range(0, size, 2):
-            await register_pair(fake, people[i], people[i + 1])
+            await register_pair(fake, people[i], people[i + 1], timeout=GUARD)
         return people, people[::2]
     for user in people:
         assert "registered" in await slash(fake, user, "register")
@@ -535,11 +515,11 @@ async def run_event(
     try:
         assert "check-in is open" in await slash(fake, fake.owner, "start")
         if during is not None:
-            await until(fake, lambda: titles(fake)[f"{name}: pairings of round 1"], "round 1")
+            await until(lambda: titles(fake)[f"{name}: pairings of round 1"], "round 1")
             await during(live)
         await disrupt(live)
-        await until(fake, lambda: titles(fake)[f"{name}: the podium"], "the podium")
-        await until(fake, live.ended, "the podium's mark")
+        await until(lambda: titles(fake)[f"{name}: the podium"], "the podium")
+        await until(live.ended, "the podium's mark")
         await procs.close()
     except BaseException:
         print(procs.logs(), *crowd.answers, *live.events, await describe(store, fake.guild_id),
@@ -592,7 +572,7 @@ async def play_event(
         if individual:
             assert "from round 2" in await slash(fake, late, "register")
         else:
-            await register_pair(fake, late, extra[1])
+            await register_pair(fake, late, extra[1], timeout=GUARD)
         crowd.checkers.append(late)
 
     live = await run_event(fake, procs, store, name, crowd, disrupt, during)
