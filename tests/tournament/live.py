@@ -1,13 +1,13 @@
 """Whole events played by real bot processes (``python -m tests.scale.runner``) against the
 fake Discord, with a crowd of people who check in and click in at their tables by themselves.
 
-The bot's clock runs :data:`TIME_SCALE` times faster than real time: the 10-minute check-in
-lasts 2 s, the 5-minute grace 1 s, a two-minute turn timer 0.4 s. :func:`play_event` runs a
-9-person individual event or a 10-pair event of three Swiss rounds with a no-show in round 1,
-a withdrawal and a late entrant (both during round 1), and a disruption of the bot's process
-in the middle of round 2; :func:`play` any :class:`Plan` (format, system, playoff) with its
-disruption from the start. Both then check every public message against the store
-(:func:`check_posts`).
+The bot's clock runs :data:`TIME_SCALE` times faster than real time: a check-in of
+:data:`CHECKIN` (30 minutes) lasts 6 s, the 5-minute grace 1 s, a two-minute turn timer 0.4 s.
+:func:`play_event` runs a 9-person individual event or a 10-pair event of three Swiss rounds
+with a no-show in round 1, a withdrawal and a late entrant (both during round 1), and a
+disruption of the bot's process in the middle of round 2; :func:`play` any :class:`Plan`
+(format, system, playoff) with its disruption from the start. Both then check every public
+message against the store (:func:`check_posts`).
 
 Every wait is for an event (a tripwire fired, a post made, a row stored, a process ready or
 dead); only a hang fails it (:data:`tests.scale.cluster.GUARD`): a loaded machine makes a test
@@ -52,6 +52,7 @@ from tests.fakediscord import (
     InteractionResult,
     RequestRecord,
     StoredMessage,
+    Tripwire,
 )
 from tests.scale.cluster import GUARD, BotProcess, Cluster, Watch, until, watching
 from tests.scale.test_kill import MESSAGE_PATH, posted
@@ -64,6 +65,7 @@ LEASE_TTL = 6.0
 ROUNDS = 3
 PATIENCE = 1.0  # seconds a person waits for an answer before clicking again
 GRACE = 30  # minutes (the most): 6 s of real time to click in at one's table on a busy machine
+CHECKIN = 1800  # seconds of the bot's clock a round's check-in lasts: 6 s on a busy machine
 WHOLE_TEST = 3 * GUARD  # seconds: the whole event, against a hang (with the logs)
 SEAT_POST = re.compile(r"^Round (\d+), table (\d+): ")
 CHECKIN_POST = re.compile(r"^Round (\d+) of (.+): check in now")
@@ -108,6 +110,7 @@ def fast_env() -> dict[str, str]:
         "TIME_ORIGIN": str(time.time()),
         "CLOCK_POLL": "0.05",
         "TOURNAMENT_TURN_TIMER": "30",
+        "TOURNAMENT_CHECKIN": str(CHECKIN),
         "QUICK_IDENTIFY": "1",
     }
 
@@ -398,7 +401,7 @@ def kills(*steps: Kill) -> Disruption:
             )
             if live.current.proc.returncode is not None:
                 await live.restart()
-            await until(wire.fired.is_set, f"the kill {step.name}")
+            await strikes(live, wire, f"the kill {step.name}")
             await live.current.proc.wait()
             live.events.append(f"killed {live.current.name} {step.name}")
         await live.restart()
@@ -413,18 +416,35 @@ def kill_at(instant: Instant) -> Disruption:
     return kills(Kill("kill", instant))
 
 
-def move_at(instant: Instant) -> Disruption:
-    """A second process waits for the shard; the first stops (SIGSTOP) at ``instant``, past
-    its lease: the second takes the shard over and goes on. The first, woken, must post
-    nothing more."""
+@dataclass
+class Move:
+    """A second process waits for the shard; the first stops (SIGSTOP) at ``instant``, past its
+    lease: the second takes the shard over and goes on. The first, woken, must post nothing
+    more."""
 
-    async def disrupt(live: Live) -> None:
-        first = live.current
-        second = await live.procs.start("bot2", "0", wait=False)
-        wire = live.fake.tripwire(
-            instant(live), lambda: first.proc.send_signal(signal.SIGSTOP), before=False, name="stop"
+    instant: Instant
+    second: BotProcess | None = None
+
+    async def prepare(self, live: Live) -> None:
+        """The second process, started before the event: it waits for the lease."""
+        self.second = await live.procs.start("bot2", "0", wait=False)
+        second = self.second
+        await until(
+            lambda: second.ready.is_set()
+            or logged(second, "connect once this process holds their lease"),
+            "the second process waiting for the lease",
         )
-        await until(wire.fired.is_set, "the stop")
+
+    async def __call__(self, live: Live) -> None:
+        first, second = live.current, self.second
+        assert second is not None
+        wire = live.fake.tripwire(
+            self.instant(live),
+            lambda: first.proc.send_signal(signal.SIGSTOP),
+            before=False,
+            name="stop",
+        )
+        await strikes(live, wire, "the stop")
         live.events.append(f"stopped {first.name}")
         try:
             await live.procs.wait_ready(second)
@@ -434,7 +454,23 @@ def move_at(instant: Instant) -> Disruption:
         await until(lambda: logged(first, "disconnected (its lease is lost)"), "lost")
         assert first.proc.returncode is None  # alive, waiting for the lease
 
-    return disrupt
+
+def move_at(instant: Instant) -> Disruption:
+    """The shard moves to a second process at ``instant`` (see :class:`Move`)."""
+    return Move(instant)
+
+
+async def strikes(live: Live, wire: Tripwire, what: str) -> None:
+    """Wait for ``wire`` to fire; fail at once if the event ended first (its instant never
+    came: a round that was not played, say)."""
+
+    async def fired_or_over() -> bool:
+        return wire.fired.is_set() or await live.ended()
+
+    await until(fired_or_over, what)
+    if not wire.fired.is_set():
+        state = await describe(live.store, live.fake.guild_id)
+        raise AssertionError(f"the event ended before {what}:\n{state}")
 
 
 def logged(bot: BotProcess, text: str) -> bool:
@@ -513,6 +549,9 @@ async def run_event(
     live = Live(fake, procs, store, procs.processes[-1], name, crowd)
     clicks = asyncio.create_task(crowd.run())
     try:
+        prepare = getattr(disrupt, "prepare", None)
+        if prepare is not None:  # before the event's clock runs: its start-up slows nothing
+            await prepare(live)
         assert "check-in is open" in await slash(fake, fake.owner, "start")
         if during is not None:
             await until(lambda: titles(fake)[f"{name}: pairings of round 1"], "round 1")
