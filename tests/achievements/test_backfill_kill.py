@@ -16,6 +16,7 @@ from bot.store import Store
 from bot.tables.service import TableService
 from tests.achievements.test_store import play, rows
 from tests.bot.helpers import FakeClock
+from tests.scale.cluster import until
 
 ROOT = Path(__file__).resolve().parents[2]
 COPIES = 60  # each recorded match is copied this many times: a run long enough to be killed
@@ -80,14 +81,12 @@ async def test_a_killed_backfill_run_again_gives_an_uninterrupted_runs_rows(
     await store.db.execute("DELETE FROM achievement_scans")
 
     proc = await backfill_process(database_url)
-    loop = asyncio.get_running_loop()
-    until = loop.time() + 60
-    read = 0
-    while loop.time() < until:
+
+    async def scanned_or_ended() -> bool:
         read = int(await store.db.fetchval("SELECT count(*) FROM achievement_scans"))
-        if read >= 20:
-            break
-        await asyncio.sleep(0.01)
+        return read >= 20 or proc.returncode is not None
+
+    await until(scanned_or_ended, "20 matches scanned")
     assert proc.returncode is None, "the back-fill ended before it could be killed"
     proc.send_signal(signal.SIGKILL)
     await proc.wait()

@@ -20,6 +20,7 @@ from bot.settings import Settings
 from bot.tools import demo
 from bot.tools.demo import run_demo
 from domino import View
+from tests.scale.cluster import GUARD
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +46,7 @@ def test_no_token_as_a_real_process(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=GUARD,
     )
     assert proc.returncode == 2
     assert proc.stdout == "" and proc.stderr.strip() == NO_TOKEN
@@ -108,7 +109,7 @@ def test_demo_command_prints_the_result(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=GUARD,
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,12 @@ from bot.store import POSTGRES, SQLITE, Store
 from cogs.daily import nonce
 from tests.fakediscord import FakeDiscord, RequestRecord, Tripwire
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import Table, Watch, play, watching
+from tests.scale.cluster import GUARD, Table, Watch, play, until, watching
 from tests.scale.test_kill import committed, posted
 
 __all__ = ["fake_discord"]
 
-WHOLE_TEST = 180.0
+WHOLE_TEST = 3 * GUARD  # seconds: against a hang (with the logs); each wait has its own
 LEASE_TTL = 1.0
 RESULT = "your result is"
 
@@ -36,27 +35,29 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 async def legs_of(store: Store, user_id: int, count: int) -> list[int]:
     """The tables of the person's daily legs, once there are ``count`` of them."""
-    deadline = time.monotonic() + 30
-    while True:
-        rows = await store.db.fetchall(
+    rows: list[int] = []
+
+    async def enough() -> bool:
+        found = await store.db.fetchall(
             "SELECT table_id FROM daily_legs WHERE user_id = ? ORDER BY leg", (user_id,)
         )
-        if len(rows) >= count:
-            return [int(r["table_id"]) for r in rows]
-        assert time.monotonic() < deadline, f"{len(rows)} leg(s), waiting for {count}"
-        await asyncio.sleep(0.05)
+        rows[:] = [int(r["table_id"]) for r in found]
+        return len(rows) >= count
+
+    await until(enough, f"{count} daily leg(s)")
+    return rows
 
 
 async def play_until(fake: FakeDiscord, w: Watch, table: Table, wire: Tripwire) -> None:
     """The person plays his turns until the tripwire kills the bot (a click the kill leaves
     unanswered is dropped)."""
-    game = asyncio.create_task(play(fake, w.observer, table, stall=30))
+    game = asyncio.create_task(play(fake, w.observer, table))
     fired = asyncio.create_task(wire.fired.wait())
-    done, _ = await asyncio.wait({game, fired}, timeout=90, return_when=asyncio.FIRST_COMPLETED)
+    done, _ = await asyncio.wait({game, fired}, return_when=asyncio.FIRST_COMPLETED)
     if fired not in done:
         fired.cancel()
         game.result()  # the play's own failure, else the leg ended before the kill
-        await asyncio.wait_for(wire.fired.wait(), 60)
+        await until(wire.fired.is_set, "the kill")
         return
     game.cancel()
     with contextlib.suppress(BaseException):
@@ -71,11 +72,11 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
     options = {"shard_count": 1, "lease_ttl": LEASE_TTL, "env": {"AI_BUDGET": "0.01"}}
     async with watching(fake, database_url, tmp_path, timeout=WHOLE_TEST, **options) as w:
         first = await w.procs.start("first", "0")
-        await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
+        await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
         asked = await fake.slash(
-            alice, fake.channel_id, "domino daily play", {"variant": "draw"}, timeout=30
+            alice, fake.channel_id, "domino daily play", {"variant": "draw"}, timeout=GUARD
         )
-        (answer,) = await asked.wait_for_followups(1)
+        (answer,) = await asked.wait_for_followups(1, timeout=GUARD)
         thread = int(answer.text().split("<#", 1)[1].split(">", 1)[0])
         (leg0,) = await legs_of(w.store, alice.id, 1)
         # Killed at the first request after the commit that ends the first leg's match: the
@@ -90,7 +91,7 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
         # The next process opens the second leg and is killed before its note leaves.
         middle = await w.procs.start("middle", "0")
         wire = fake.tripwire(leg_note, middle.kill, before=True)
-        await asyncio.wait_for(wire.fired.wait(), 60)
+        await until(wire.fired.is_set, "the kill before the note")
         await middle.proc.wait()
         # (the first process, dying, may have sent the note too before it could mark it: the
         # next one sends it again with the same nonce, and Discord keeps one)
@@ -99,7 +100,7 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
         _, leg1 = await legs_of(w.store, alice.id, 2)
         notes = await fake.wait_for(
             lambda: [m for m in fake.messages(thread) if "Leg 2 of 2" in m.text()],
-            timeout=30, what="the second leg's note",
+            timeout=GUARD, what="the second leg's note",
         )
         assert f"<@{alice.id}>" in notes[0].text()
 
@@ -112,14 +113,15 @@ async def test_a_kill_between_the_legs_and_at_the_result_post_loses_nothing(
         await second.proc.wait()
 
         await w.procs.start("third", "0")
-        deadline = time.monotonic() + 30
-        while True:
-            done = await DailyRepo(w.store.db).attempt(attempt.day, "draw", alice.id)
-            assert done is not None
-            if done.published:
-                break
-            assert time.monotonic() < deadline, "the result was never marked published"
-            await asyncio.sleep(0.05)
+
+        async def published() -> bool:
+            found = await DailyRepo(w.store.db).attempt(attempt.day, "draw", alice.id)
+            assert found is not None
+            return found.published
+
+        await until(published, "the result marked published")
+        done = await DailyRepo(w.store.db).attempt(attempt.day, "draw", alice.id)
+        assert done is not None
         legs = await DailyRepo(w.store.db).legs(attempt.day, "draw", alice.id)
         assert [leg.leg for leg in legs] == [0, 1] and None not in [leg.points for leg in legs]
         assert done.result == sum(leg.points or 0 for leg in legs)

@@ -18,7 +18,8 @@ is ready, then runs fast (a test's restart that takes up the time where the kill
 left it: the seconds a new process needs to start cost no minutes of the fast clock); the
 process prints ``clock <Unix time>`` when it lets the clock go. ``CLOCK_POLL`` bounds the
 clock's sleeps (seconds; with a fast clock, a short poll lets deadlines fall due on time).
-``TOURNAMENT_TURN_TIMER`` sets the turn timer of tournament tables (seconds, 30 or more).
+``TOURNAMENT_TURN_TIMER`` sets the turn timer of tournament tables (seconds, 30 or more),
+``TOURNAMENT_CHECKIN`` how long a round's check-in lasts (seconds of the bot's clock).
 ``QUICK_IDENTIFY`` set: a session that is not the process's first identifies at once (the
 fake Discord has no five-second identify limit to honour). SIGUSR1 prints every asyncio task's
 stack to the log (a test that finds the bot stuck asks for it before it prints the logs).
@@ -150,8 +151,13 @@ async def main() -> int:
         lease_ttl=float(os.environ["LEASE_TTL"]) if "LEASE_TTL" in os.environ else None,
     )
     bot.held = held
+    options: dict[str, float] = {}
     if "TOURNAMENT_TURN_TIMER" in os.environ:
-        bot.tournament_options = {"turn_timer": int(os.environ["TOURNAMENT_TURN_TIMER"])}
+        options["turn_timer"] = int(os.environ["TOURNAMENT_TURN_TIMER"])
+    if "TOURNAMENT_CHECKIN" in os.environ:
+        options["checkin_before"] = float(os.environ["TOURNAMENT_CHECKIN"])
+    if options:
+        bot.tournament_options = options
     bot._connection.guild_ready_timeout = 0.05
     bot.stop_on_sigterm = True
     async with bot:

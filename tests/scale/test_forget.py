@@ -16,12 +16,12 @@ from tests.bot.test_records_privacy import occurrences
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import Table, cluster, open_table
+from tests.scale.cluster import GUARD, Table, cluster, open_table
 
 __all__ = ["fake_discord"]
 
 ALICE = 187654321098765432  # a real-looking id: no other figure of the database contains it
-WHOLE_TEST = 180.0
+WHOLE_TEST = 3 * GUARD  # seconds: against a hang (with the processes' logs)
 
 
 @pytest.fixture
@@ -44,18 +44,18 @@ async def test_forget_me_ends_the_match_another_process_runs(
         try:
             async with asyncio.timeout(WHOLE_TEST):
                 await asyncio.gather(procs.start("p0", "0"), procs.start("p1", "1"))
-                await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
+                await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
                 for table in tables:  # a match against a computer on each process's server
                     await open_table(fake, table)
                 assert {(await observer.get(t.id)).status for t in tables} == {"running"}
 
                 # Asked on shard 0's server: warned of both matches, answered once both ended.
-                asked = await fake.slash(alice, channels[0], "domino forget-me", {})
+                asked = await fake.slash(alice, channels[0], "domino forget-me", {}, timeout=GUARD)
                 assert asked.message is not None
                 assert "You are playing in 2 running matches" in asked.message.text()
                 yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
-                done = await fake.click(alice, asked.message, yes)
-                await done.wait_for_edits(1, timeout=30)
+                done = await fake.click(alice, asked.message, yes, timeout=GUARD)
+                await done.wait_for_edits(1, timeout=GUARD)
                 assert asked.message.content == (
                     "Done: your name and figures are deleted from the records."
                 )

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,15 +37,24 @@ from bot.tables.history import TAKEOVER
 from bot.tables.service import TableService
 from tests.fakediscord import FakeDiscord, FakeUser, RequestRecord, StoredMessage, Tripwire
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import HAND_RESULT, BotProcess, Cluster, Table, cluster, open_table, play
+from tests.scale.cluster import (
+    GUARD,
+    HAND_RESULT,
+    BotProcess,
+    Cluster,
+    Table,
+    cluster,
+    open_table,
+    play,
+    until,
+)
 
 __all__ = ["fake_discord"]
 
 TIME_SCALE = 300  # the fast clock: a turn timer of two minutes runs out in 0.4 s
 LEASE_TTL = 1.0  # a killed process's lease lapses quickly: the next one takes over at once
 TARGET = 50  # the shortest match offered: a few hands
-WHOLE_TEST = 180.0  # seconds: a hang fails with the processes' logs
-STEP = 30.0  # seconds one kill may take to come
+WHOLE_TEST = 3 * GUARD  # seconds: against a hang (with the processes' logs)
 FIRST = asyncio.FIRST_COMPLETED
 TABLE_TITLE = re.compile(r" · hand \d+$")  # "Draw game (two players) · hand 2"
 MESSAGE_PATH = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
@@ -93,8 +101,8 @@ class Killer:
         # it is ready.
         bot = self.current = await self.procs.start(f"bot{self.starts}", "0", wait=False)
         ready = asyncio.create_task(bot.ready.wait())
-        dead = asyncio.create_task(bot.proc.wait())
-        done, pending = await asyncio.wait([ready, dead], timeout=30, return_when=FIRST)
+        dead = asyncio.create_task(bot.proc.wait())  # killed already: the next step's start
+        done, pending = await asyncio.wait([ready, dead], timeout=GUARD, return_when=FIRST)
         for task in pending:
             task.cancel()
         if not done:
@@ -144,7 +152,7 @@ class Killer:
             )
         waiter = asyncio.create_task(self._killed.get())
         try:
-            async with asyncio.timeout(STEP):
+            async with asyncio.timeout(GUARD):
                 if game is not None:
                     await asyncio.wait([game, waiter], return_when=asyncio.FIRST_COMPLETED)
                     if game.done() and not waiter.done():
@@ -303,16 +311,17 @@ async def scenario(
     fake: FakeDiscord, killer: Killer, observer: TableService, store: Store, table: Table
 ) -> None:
     await killer.start()
-    await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
+    await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
     await open_table(fake, table, target=TARGET)
     tid = table.id
     killer.plan(steps(store, tid))
     await killer.run(observer, table)
 
-    deadline = time.monotonic() + 15
-    while not (await store.feeds.get(tid)).match_announced:
-        assert time.monotonic() < deadline, "the match end was never marked published"
-        await asyncio.sleep(0.05)
+
+    async def announced() -> bool:
+        return (await store.feeds.get(tid)).match_announced
+
+    await until(announced, "the match end marked published")
     await check_what_players_saw(fake, store, table)
 
     # The posts that reached Discord right before a kill were sent again once with their

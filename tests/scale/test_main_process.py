@@ -16,7 +16,7 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import ROOT
+from tests.scale.cluster import GUARD, ROOT
 
 __all__ = ["fake_discord"]
 
@@ -55,7 +55,7 @@ async def python_m_bot(
     assert proc.stderr is not None
     lines: list[str] = []
     try:
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(GUARD):  # a hang; a busy machine starts it slowly
             async for raw in proc.stderr:
                 lines.append(raw.decode(errors="replace"))
                 if until is not None and until in lines[-1]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.store.leases import LeaseRepo
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import Table, open_table, play, watching
+from tests.scale.cluster import GUARD, Table, open_table, play, watching
 
 __all__ = ["fake_discord"]
 
@@ -28,11 +28,11 @@ async def test_a_restart_after_kill_9_plays_at_once(
     user = fake.add_user(2001, "player", "Player")
     table = Table(user, fake.channel_id)
     options = {"lease_ttl": 30.0, "env": DEFAULTS}
-    async with watching(fake, database_url, tmp_path, timeout=120, **options) as watch:
+    async with watching(fake, database_url, tmp_path, timeout=3 * GUARD, **options) as watch:
         procs, observer = watch.procs, watch.observer
         leases = LeaseRepo(watch.store.driver)
         first = await procs.start("bot1", "")
-        await fake.wait_for(lambda: fake.commands(), timeout=10, what="the commands")
+        await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
         await open_table(fake, table)
         info = await play(fake, observer, table, after_ack=lambda i: i.seq >= 2)
         (old,) = await leases.list()

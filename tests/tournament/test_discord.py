@@ -193,9 +193,14 @@ async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, databas
     assert not with_button(fake, "domino:rematch:")  # an event's table offers no rematch
 
 
-async def register_pair(fake: FakeDiscord, first: Any, second: Any, accept: bool = True) -> None:
+async def register_pair(
+    fake: FakeDiscord, first: Any, second: Any, accept: bool = True, *, timeout: float = 5.0
+) -> None:
+    """``first`` registers with ``second`` as his partner, who accepts (or declines); each
+    answer waited for up to ``timeout`` seconds."""
     answer = await fake.slash(
-        first, fake.channel_id, "domino tournament register", {"partner": second}
+        first, fake.channel_id, "domino tournament register", {"partner": second},
+        timeout=timeout,
     )
     assert "asked to confirm" in answer.text(), answer.text()
     *_, ask = [
@@ -203,8 +208,8 @@ async def register_pair(fake: FakeDiscord, first: Any, second: Any, accept: bool
     ]
     choice = "yes" if accept else "no"
     cid = next(c for c in ask.custom_ids() if c.split(":")[3] == choice)
-    click = await fake.click(second, ask, cid)
-    await click.wait_for_followups(1)
+    click = await fake.click(second, ask, cid, timeout=timeout)
+    await click.wait_for_followups(1, timeout=timeout)
     said = click.followups[0].text()
     assert said == (
         "Your pair is registered." if accept else "You declined: the pair is not registered."
