@@ -67,8 +67,9 @@ BOT_UPWARD = {
     "bot.achievements.service -> bot.tournaments.store",
 }
 #: What ``bot/``'s root holds: the application (client, settings, log, ``__main__``) and the
-#: vocabulary every floor shares (typed errors, the limits' values).
-BOT_ROOT = {"__init__", "__main__", "client", "settings", "log", "errors", "limits"}
+#: vocabulary every floor shares (typed errors, the limits' values, the count of requests to
+#: Discord).
+BOT_ROOT = {"__init__", "__main__", "client", "settings", "log", "errors", "limits", "traffic"}
 
 
 def modules() -> dict[str, Path]:

@@ -29,6 +29,7 @@ from bot.i18n import tr, trn
 from bot.store import DatabaseUnavailable, FeedRow
 from bot.tables import practice
 from bot.tables.service import TableInfo
+from bot.traffic import counted_as
 from cogs.colours import GREY
 from cogs.domino import game_message, texts
 from cogs.domino.alt_text import table_alt_text
@@ -184,6 +185,7 @@ class Feed:
 
     # -- the lobby message ---------------------------------------------------------------------
 
+    @counted_as("lobby")
     async def _lobby(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         if info.table.lobby_message_id is None or info.table.channel_id is None:
             return feed
@@ -204,6 +206,7 @@ class Feed:
             log.info("table %s: lobby message is gone", self.table_id)
         return await self._save(dataclasses.replace(feed, lobby_shown=key))
 
+    @counted_as("game")
     async def _cancelled(self, info: TableInfo, feed: FeedRow) -> None:
         if feed.match_announced:
             self.closed = True
@@ -220,6 +223,7 @@ class Feed:
 
     # -- the place: a thread of its own, or the channel ----------------------------------------
 
+    @counted_as("thread")
     async def _place(self, info: TableInfo, feed: FeedRow) -> TableInfo:
         """Make the table's thread if it was started to have one and has none yet."""
         if info.table.thread_id != 0:
@@ -241,6 +245,7 @@ class Feed:
 
     # -- hand results --------------------------------------------------------------------------
 
+    @counted_as("post")
     async def _hands(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         """Every hand that ended and was not announced: its final position on its game message,
         then the result post (with the picture only when no game message of that hand shows
@@ -274,6 +279,7 @@ class Feed:
 
     # -- the match end -------------------------------------------------------------------------
 
+    @counted_as("post")
     async def _match_end(self, info: TableInfo, feed: FeedRow) -> None:
         if feed.match_announced:
             self.closed = True
@@ -300,6 +306,7 @@ class Feed:
 
     # -- the game message of the running hand --------------------------------------------------
 
+    @counted_as("game")
     async def _game(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         view = info.public_view()
         assert view is not None
@@ -439,6 +446,7 @@ class Feed:
 
     # -- the turn ping ---------------------------------------------------------------------------
 
+    @counted_as("ping")
     async def _ping(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         """The person to move is mentioned once as his turn begins and again at half time, in
         one short message that goes once he has moved (or turned pings off)."""
@@ -522,6 +530,7 @@ class Feed:
 
     # -- take-overs -------------------------------------------------------------------------------
 
+    @counted_as("post")
     async def _takeovers(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         """Each take-over in the stored log (a person ran out of time too often; a computer
         plays his seats) announced once, in the order they happened."""

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.i18n import tr
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
+from bot.traffic import counted_as
 from cogs.domino import texts
 from cogs.domino.feed import Feed
 from cogs.domino.hand_message import HandMessages
@@ -221,6 +222,7 @@ class Presenter(TableObserver):
         """Drop what is kept about a closed table's private hand messages."""
         self.hands.forget(table_id)
 
+    @counted_as("hand")
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None:
         """Refresh the private hand messages whose state is behind the table's."""
         await self.hands.refresh(info, everyone=everyone)
