@@ -48,7 +48,13 @@ BACKOFF_FIRST = 0.5
 PING_GAP = 60.0
 BACKOFF_MAX = 60.0
 #: What can go wrong on the way to Discord and is worth trying again.
-RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
+RETRYABLE = (
+    discord.HTTPException,
+    discord.RateLimited,
+    aiohttp.ClientError,
+    asyncio.TimeoutError,
+    ConnectionError,
+)
 
 
 class FeedHost(Protocol):
@@ -71,6 +77,15 @@ class FeedHost(Protocol):
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None: ...
 
 
+class ThreadLater(Exception):
+    """Discord refused the table's thread for now (a rate limit): try again in ``retry_after``
+    seconds; meanwhile the table plays in its channel."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"thread creation refused for {retry_after:.0f} s")
+        self.retry_after = retry_after
+
+
 def nonce(kind: str, table_id: int, *parts: int) -> str:
     """The nonce of a post (at most 25 characters): the same post after a crash is not doubled."""
     return ".".join([kind, str(table_id), *(str(p) for p in parts)])[:25]
@@ -91,6 +106,7 @@ class Feed:
         # user -> when a ping last mentioned him, and for which turn (best effort, in memory)
         self._pinged: dict[int, tuple[float, int]] = {}
         self._practice: bool | None = None  # a practice table: its player is there, no pings
+        self._thread_at = 0.0  # (service clock) the table's thread is not asked for before
 
     @property
     def service(self) -> Any:
@@ -199,9 +215,7 @@ class Feed:
         message = channel.get_partial_message(info.table.lobby_message_id)
         try:
             # (content and embed cleared: a lobby of an earlier version becomes the layout)
-            await message.edit(
-                content=None, embed=None, view=layout, allowed_mentions=NO_PINGS
-            )
+            await message.edit(content=None, embed=None, view=layout, allowed_mentions=NO_PINGS)
         except discord.NotFound:
             log.info("table %s: lobby message is gone", self.table_id)
         return await self._save(dataclasses.replace(feed, lobby_shown=key))
@@ -225,8 +239,10 @@ class Feed:
 
     @counted_as("thread")
     async def _place(self, info: TableInfo, feed: FeedRow) -> TableInfo:
-        """Make the table's thread if it was started to have one and has none yet."""
-        if info.table.thread_id != 0:
+        """Make the table's thread if it was started to have one and has none yet (while
+        Discord refuses it for a while, the table plays in its channel; the game message moves
+        into the thread once it exists)."""
+        if info.table.thread_id != 0 or self.service.clock() < self._thread_at:
             return info
         channel_id = info.table.channel_id
         channel = self.bot.get_channel(channel_id) if channel_id is not None else None
@@ -234,8 +250,18 @@ class Feed:
         if isinstance(channel, discord.Thread):
             thread_id = channel.id
         elif isinstance(channel, discord.TextChannel):
-            thread = await self.presenter.make_thread(channel, info)
+            try:
+                thread = await self.presenter.make_thread(channel, info)
+            except ThreadLater as later:
+                self._thread_at = self.service.clock() + later.retry_after
+                asyncio.get_running_loop().call_later(later.retry_after, self.wake)
+                log.info("table %s: %s; playing in the channel meanwhile", self.table_id, later)
+                return info
             thread_id = thread.id if thread is not None else None
+        if thread_id is not None and info.table.message_id is not None:
+            return await self.service.set_messages(
+                self.table_id, thread_id=thread_id, message_id=None
+            )
         return await self.service.set_messages(self.table_id, thread_id=thread_id)
 
     def _where(self, info: TableInfo) -> discord.PartialMessageable:
