@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogs.domino.presenter import THREAD_RETRY
 from tests.bot.helpers import FakeClock
 from tests.cogs.helpers import (
     button,
@@ -60,3 +61,32 @@ async def test_refused_thread_is_made_later(fake_discord: FakeDiscord, tmp_path:
         game = await game_message(fake, bot, tid)
         assert game.channel_id == thread.id  # the game message moved into the thread
         assert refused() == refusals
+
+
+async def test_thread_refused_five_times_is_not_given_up(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    users = {u.id: u for u in (alice, bob)}
+    clock = FakeClock()
+    # short refusals: discord.py waits each out and gives up after its fifth try
+    fake.fail("POST", r"/threads$", status=429, times=5, retry_after=0.01)
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw")
+        lobby = result.message
+        assert lobby is not None
+        await fake.click(bob, lobby, button(lobby, "join"))
+        await fake.wait_for(lambda: "<@1002>" in lobby.text())
+        await fake.click(alice, lobby, button(lobby, "start"))
+        game = await game_message(fake, bot, tid)
+        assert game.channel_id == fake.channel_id
+        assert (await bot.svc.get(tid)).table.thread_id == 0  # still to be made
+        clock.advance(THREAD_RETRY)
+        who = human_to_move(bot, tid)
+        assert isinstance(who, int)
+        await play_turn(fake, bot, tid, users[who], {})
+        await settle(bot)
+        game = await game_message(fake, bot, tid)
+        assert fake.channels[game.channel_id].is_thread
