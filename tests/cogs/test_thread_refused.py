@@ -9,6 +9,7 @@ from pathlib import Path
 from cogs.domino.presenter import THREAD_RETRY
 from tests.bot.helpers import FakeClock
 from tests.cogs.helpers import (
+    TestBot,
     button,
     factory,
     game_message,
@@ -17,9 +18,28 @@ from tests.cogs.helpers import (
     play_turn,
     settle,
 )
-from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
+from tests.fakediscord import (
+    FakeDiscord,
+    FakeUser,
+    InteractionResult,
+    StoredMessage,
+    running_bot,
+)
 
 RETRY = 600.0  # Discord's retry for a shared limit: minutes
+
+
+async def two_people_start(
+    fake: FakeDiscord, bot: TestBot, host: FakeUser, guest: FakeUser
+) -> tuple[int, StoredMessage]:
+    """``host`` opens a table, ``guest`` joins, the match starts: its id and game message."""
+    result, tid = await new_table(fake, bot, host, variant="draw")
+    lobby = result.message
+    assert lobby is not None
+    await fake.click(guest, lobby, button(lobby, "join"))
+    await fake.wait_for(lambda: f"<@{guest.id}>" in lobby.text())
+    await fake.click(host, lobby, button(lobby, "start"))
+    return tid, await game_message(fake, bot, tid)
 
 
 async def test_refused_thread_is_made_later(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -35,13 +55,7 @@ async def test_refused_thread_is_made_later(fake_discord: FakeDiscord, tmp_path:
         return sum(r.status == 429 and r.path.endswith("/threads") for r in fake.requests)
 
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
-        result, tid = await new_table(fake, bot, alice, variant="draw")
-        lobby = result.message
-        assert lobby is not None
-        await fake.click(bob, lobby, button(lobby, "join"))
-        await fake.wait_for(lambda: "<@1002>" in lobby.text())
-        await fake.click(alice, lobby, button(lobby, "start"))
-        game = await game_message(fake, bot, tid)
+        tid, game = await two_people_start(fake, bot, alice, bob)
         assert game.channel_id == fake.channel_id  # no thread yet: the table plays here
         hands: dict[int, InteractionResult] = {}
         for made in range(1, refusals + 1):
@@ -74,13 +88,7 @@ async def test_thread_refused_five_times_is_not_given_up(
     # short refusals: discord.py waits each out and gives up after its fifth try
     fake.fail("POST", r"/threads$", status=429, times=5, retry_after=0.01)
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
-        result, tid = await new_table(fake, bot, alice, variant="draw")
-        lobby = result.message
-        assert lobby is not None
-        await fake.click(bob, lobby, button(lobby, "join"))
-        await fake.wait_for(lambda: "<@1002>" in lobby.text())
-        await fake.click(alice, lobby, button(lobby, "start"))
-        game = await game_message(fake, bot, tid)
+        tid, game = await two_people_start(fake, bot, alice, bob)
         assert game.channel_id == fake.channel_id
         assert (await bot.svc.get(tid)).table.thread_id == 0  # still to be made
         clock.advance(THREAD_RETRY)
