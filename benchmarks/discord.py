@@ -1,7 +1,8 @@
 """``python -m benchmarks.discord``: what a whole match asks of Discord.
 
 The real bot against the fake Discord (in this process, SQLite in a temporary folder) plays
-whole matches: four people (``partners``), then one person and three computers. Each run
+whole matches: four people (``partners``), then one person and computers (``--variants``: a
+list of variants, one match each; default ``partners``). Each run
 prints, per move (people's and computers'), the bot-token requests by purpose, the interaction
 requests, the 429s, and the requests per second over the match. Discord allows 50 bot-token
 requests a second for the whole application (interactions are not counted).
@@ -35,13 +36,17 @@ def load() -> str:
     return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
-async def one_match(people: int, variant: str, target: int, folder: Path) -> str:
+async def one_match(people: int, variant: str, target: int | None, folder: Path) -> str:
     async with FakeDiscord() as fake:
         users = [fake.add_user(3001 + i, f"p{i}", f"P{i}") for i in range(people)]
-        async with running_bot(fake, factory(fake, folder / f"{people}.sqlite3")) as bot:
+        db = folder / f"{variant}-{people}.sqlite3"
+        async with running_bot(fake, factory(fake, db)) as bot:
             before = bot.traffic.snapshot()
             started = time.perf_counter()
-            result, tid = await new_table(fake, bot, users[0], variant=variant, target=target)
+            options = (
+                {"variant": variant} if target is None else {"variant": variant, "target": target}
+            )
+            result, tid = await new_table(fake, bot, users[0], **options)
             lobby = result.message
             assert lobby is not None
             for user in users[1:]:
@@ -68,25 +73,32 @@ async def one_match(people: int, variant: str, target: int, folder: Path) -> str
         f"{p} {n / moves:.2f}" for p, n in sorted(bot_by.items(), key=lambda x: -x[1])
     )
     return (
-        f"{variant}, {people} people: {moves} moves ({by_people} by people) in {seconds:.1f} s;"
+        f"{variant}, {people} {'person' if people == 1 else 'people'}: {moves} moves ({by_people} by people) in {seconds:.1f} s;"
         f" bot token {nbot} = {nbot / moves:.2f}/move ({kinds}); interaction {ninter} ="
         f" {ninter / moves:.2f}/move; {(nbot + ninter) / seconds:.1f} requests/s"
         f" ({nbot / seconds:.1f} bot-token/s); 429s {limited} ({load()})"
     )
 
 
-async def run(target: int) -> None:
+async def run(target: int, variants: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        for people, variant in ((4, "partners"), (1, "partners")):
-            print(await one_match(people, variant, target, Path(folder)), flush=True)
+        print(await one_match(4, "partners", target, Path(folder)), flush=True)
+        for variant in variants:
+            points = target if variant == "partners" else None
+            print(await one_match(1, variant, points, Path(folder)), flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.discord", description=__doc__)
-    parser.add_argument("--target", type=int, default=50, help="points to win (50)")
+    parser.add_argument("--target", type=int, default=50, help="partners: points to win (50)")
+    parser.add_argument(
+        "--variants",
+        default="partners",
+        help="one person and computers play each of these (comma-separated; partners)",
+    )
     args = parser.parse_args(argv)
     print(f"before: {load()}")
-    asyncio.run(run(args.target))
+    asyncio.run(run(args.target, [v for v in args.variants.split(",") if v]))
     return 0
 
 
