@@ -73,7 +73,8 @@ async def one_match(people: int, variant: str, target: int | None, folder: Path)
         f"{p} {n / moves:.2f}" for p, n in sorted(bot_by.items(), key=lambda x: -x[1])
     )
     return (
-        f"{variant}, {people} {'person' if people == 1 else 'people'}: {moves} moves ({by_people} by people) in {seconds:.1f} s;"
+        f"{variant}, {people} {'person' if people == 1 else 'people'}: {moves} moves"
+        f" ({by_people} by people) in {seconds:.1f} s;"
         f" bot token {nbot} = {nbot / moves:.2f}/move ({kinds}); interaction {ninter} ="
         f" {ninter / moves:.2f}/move; {(nbot + ninter) / seconds:.1f} requests/s"
         f" ({nbot / seconds:.1f} bot-token/s); 429s {limited} ({load()})"
