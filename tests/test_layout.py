@@ -46,7 +46,7 @@ WEB_ROWS = (
 #: reviews and deals the tables' matches; achievements; tournaments; what spans them all (a
 #: server's settings, forget-me); the application and the web companion; the commands beside.
 BOT_FLOORS = (
-    ("bot", "bot.errors", "bot.limits", "bot.i18n", "bot.workers", "bot.migrations"),
+    ("bot", "bot.errors", "bot.limits", "bot.traffic", "bot.i18n", "bot.workers", "bot.migrations"),
     ("bot.settings",),
     ("bot.log", "bot.store"),
     ("bot.tables",),
