@@ -27,11 +27,16 @@ from bot.store import DatabaseUnavailable, Store
 from bot.tables import computer
 from bot.tables.leases import ShardLeases
 from bot.tables.service import TableService
+from bot.traffic import Traffic
 from bot.workers import pictures
 
 log = logging.getLogger(__name__)
 
 COGS_PACKAGE = "cogs"
+#: The longest Discord rate limit discord.py waits out inside a call (its least: 30 s).
+MAX_RATELIMIT_WAIT = 30.0
+#: How often the log sums up the requests made to Discord (when there were any).
+TRAFFIC_LOG_SECONDS = 60.0
 
 
 class CommandTranslator(app_commands.Translator):
@@ -101,8 +106,13 @@ class DominoBot(commands.AutoShardedBot):
             shards["shard_count"] = settings.shard_count
             if settings.shard_ids is not None:
                 shards["shard_ids"] = list(settings.shard_ids)
+        self.traffic = Traffic()  # every request to Discord, counted
         super().__init__(
             **shards,
+            http_trace=self.traffic.trace(),
+            # A longer wait (a shared limit, e.g. thread creation) raises RateLimited: the
+            # caller tries again later instead of holding its task for minutes.
+            max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -120,6 +130,7 @@ class DominoBot(commands.AutoShardedBot):
         self.freeze_after_start = False  # run_bot: start-up's objects leave the collector
         self.stopping = False  # a SIGTERM came: errors of what it cut short are no failure
         self._closer: asyncio.Future[None] | None = None
+        self._traffic_log: asyncio.Task[None] | None = None
         self._gateway: yarl.URL | None = None  # set when the shards are first launched
         self._given: list[int] = []  # the gateway shards this process is given
         self._opening: dict[int, asyncio.Task[None]] = {}  # gateway shards being connected
@@ -243,8 +254,17 @@ class DominoBot(commands.AutoShardedBot):
         # The heartbeat first: after a long start-up its first beat renews the leases at once.
         self.leases.start()
         self.service.start_timers()
+        self._traffic_log = asyncio.create_task(self._log_traffic(), name="traffic-log")
         if self.freeze_after_start:
             freeze_start_up()
+
+    async def _log_traffic(self) -> None:
+        seen = 0
+        while True:
+            await asyncio.sleep(TRAFFIC_LOG_SECONDS)
+            if self.traffic.total() != seen:
+                seen = self.traffic.total()
+                log.info("%s", self.traffic.summary())
 
     def _sigterm(self) -> None:
         self.stopping = True
@@ -298,6 +318,10 @@ class DominoBot(commands.AutoShardedBot):
     async def close(self) -> None:
         for opening in list(self._opening.values()):
             opening.cancel()
+        if self._traffic_log is not None:
+            self._traffic_log.cancel()
+            self._traffic_log = None
+            log.info("%s", self.traffic.summary())
         if self.service is not None:
             await self.service.aclose()
         if not hasattr(self, "_AutoShardedClient__queue"):

@@ -49,7 +49,7 @@ WEB_ROWS = (
 #: tournaments; what spans them all (a server's settings, forget-me); the application and the
 #: web companion; the commands beside.
 BOT_FLOORS = (
-    ("bot", "bot.errors", "bot.limits", "bot.i18n", "bot.workers", "bot.migrations"),
+    ("bot", "bot.errors", "bot.limits", "bot.traffic", "bot.i18n", "bot.workers", "bot.migrations"),
     ("bot.settings",),
     ("bot.log", "bot.store"),
     ("bot.tables",),
@@ -64,8 +64,9 @@ BOT_FLOORS = (
 #: The arrows that run up a floor, each named (none today; a new one fails the test).
 BOT_UPWARD: set[str] = set()
 #: What ``bot/``'s root holds: the application (client, settings, log, ``__main__``) and the
-#: vocabulary every floor shares (typed errors, the limits' values).
-BOT_ROOT = {"__init__", "__main__", "client", "settings", "log", "errors", "limits"}
+#: vocabulary every floor shares (typed errors, the limits' values, the count of requests to
+#: Discord).
+BOT_ROOT = {"__init__", "__main__", "client", "settings", "log", "errors", "limits", "traffic"}
 
 
 def modules() -> dict[str, Path]:

@@ -29,6 +29,7 @@ from bot.i18n import tr, trn
 from bot.store import DatabaseUnavailable, FeedRow
 from bot.tables import practice
 from bot.tables.service import TableInfo
+from bot.traffic import counted_as
 from cogs.colours import GREY
 from cogs.domino import game_message, texts
 from cogs.domino.alt_text import table_alt_text
@@ -47,7 +48,13 @@ BACKOFF_FIRST = 0.5
 PING_GAP = 60.0
 BACKOFF_MAX = 60.0
 #: What can go wrong on the way to Discord and is worth trying again.
-RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
+RETRYABLE = (
+    discord.HTTPException,
+    discord.RateLimited,
+    aiohttp.ClientError,
+    asyncio.TimeoutError,
+    ConnectionError,
+)
 
 
 class FeedHost(Protocol):
@@ -70,6 +77,15 @@ class FeedHost(Protocol):
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None: ...
 
 
+class ThreadLater(Exception):
+    """Discord refused the table's thread for now (a rate limit): try again in ``retry_after``
+    seconds; meanwhile the table plays in its channel."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"thread creation refused for {retry_after:.0f} s")
+        self.retry_after = retry_after
+
+
 def nonce(kind: str, table_id: int, *parts: int) -> str:
     """The nonce of a post (at most 25 characters): the same post after a crash is not doubled."""
     return ".".join([kind, str(table_id), *(str(p) for p in parts)])[:25]
@@ -90,6 +106,7 @@ class Feed:
         # user -> when a ping last mentioned him, and for which turn (best effort, in memory)
         self._pinged: dict[int, tuple[float, int]] = {}
         self._practice: bool | None = None  # a practice table: its player is there, no pings
+        self._thread_at = 0.0  # (service clock) the table's thread is not asked for before
 
     @property
     def service(self) -> Any:
@@ -184,6 +201,7 @@ class Feed:
 
     # -- the lobby message ---------------------------------------------------------------------
 
+    @counted_as("lobby")
     async def _lobby(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         if info.table.lobby_message_id is None or info.table.channel_id is None:
             return feed
@@ -197,13 +215,12 @@ class Feed:
         message = channel.get_partial_message(info.table.lobby_message_id)
         try:
             # (content and embed cleared: a lobby of an earlier version becomes the layout)
-            await message.edit(
-                content=None, embed=None, view=layout, allowed_mentions=NO_PINGS
-            )
+            await message.edit(content=None, embed=None, view=layout, allowed_mentions=NO_PINGS)
         except discord.NotFound:
             log.info("table %s: lobby message is gone", self.table_id)
         return await self._save(dataclasses.replace(feed, lobby_shown=key))
 
+    @counted_as("game")
     async def _cancelled(self, info: TableInfo, feed: FeedRow) -> None:
         if feed.match_announced:
             self.closed = True
@@ -220,9 +237,12 @@ class Feed:
 
     # -- the place: a thread of its own, or the channel ----------------------------------------
 
+    @counted_as("thread")
     async def _place(self, info: TableInfo, feed: FeedRow) -> TableInfo:
-        """Make the table's thread if it was started to have one and has none yet."""
-        if info.table.thread_id != 0:
+        """Make the table's thread if it was started to have one and has none yet (while
+        Discord refuses it for a while, the table plays in its channel; the game message moves
+        into the thread once it exists)."""
+        if info.table.thread_id != 0 or self.service.clock() < self._thread_at:
             return info
         channel_id = info.table.channel_id
         channel = self.bot.get_channel(channel_id) if channel_id is not None else None
@@ -230,8 +250,18 @@ class Feed:
         if isinstance(channel, discord.Thread):
             thread_id = channel.id
         elif isinstance(channel, discord.TextChannel):
-            thread = await self.presenter.make_thread(channel, info)
+            try:
+                thread = await self.presenter.make_thread(channel, info)
+            except ThreadLater as later:
+                self._thread_at = self.service.clock() + later.retry_after
+                asyncio.get_running_loop().call_later(later.retry_after, self.wake)
+                log.info("table %s: %s; playing in the channel meanwhile", self.table_id, later)
+                return info
             thread_id = thread.id if thread is not None else None
+        if thread_id is not None and info.table.message_id is not None:
+            return await self.service.set_messages(
+                self.table_id, thread_id=thread_id, message_id=None
+            )
         return await self.service.set_messages(self.table_id, thread_id=thread_id)
 
     def _where(self, info: TableInfo) -> discord.PartialMessageable:
@@ -241,6 +271,7 @@ class Feed:
 
     # -- hand results --------------------------------------------------------------------------
 
+    @counted_as("post")
     async def _hands(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         """Every hand that ended and was not announced: its final position on its game message,
         then the result post (with the picture only when no game message of that hand shows
@@ -274,6 +305,7 @@ class Feed:
 
     # -- the match end -------------------------------------------------------------------------
 
+    @counted_as("post")
     async def _match_end(self, info: TableInfo, feed: FeedRow) -> None:
         if feed.match_announced:
             self.closed = True
@@ -300,6 +332,7 @@ class Feed:
 
     # -- the game message of the running hand --------------------------------------------------
 
+    @counted_as("game")
     async def _game(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         view = info.public_view()
         assert view is not None
@@ -439,6 +472,7 @@ class Feed:
 
     # -- the turn ping ---------------------------------------------------------------------------
 
+    @counted_as("ping")
     async def _ping(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         """The person to move is mentioned once as his turn begins and again at half time, in
         one short message that goes once he has moved (or turned pings off)."""
@@ -522,6 +556,7 @@ class Feed:
 
     # -- take-overs -------------------------------------------------------------------------------
 
+    @counted_as("post")
     async def _takeovers(self, info: TableInfo, feed: FeedRow) -> FeedRow:
         """Each take-over in the stored log (a person ran out of time too often; a computer
         plays his seats) announced once, in the order they happened."""

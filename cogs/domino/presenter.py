@@ -20,8 +20,9 @@ from discord.ext import commands
 
 from bot.i18n import tr
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
+from bot.traffic import counted_as
 from cogs.domino import texts
-from cogs.domino.feed import Feed
+from cogs.domino.feed import Feed, ThreadLater
 from cogs.domino.hand_message import HandMessages
 from cogs.domino.matchend import Wrapup
 from domino import HandResult, Outcome
@@ -29,6 +30,8 @@ from domino import HandResult, Outcome
 log = logging.getLogger(__name__)
 
 THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
+#: Seconds before asking again for a thread Discord kept refusing with short rate limits.
+THREAD_RETRY = 60.0
 
 SHUTDOWN_GRACE = 5.0
 
@@ -209,11 +212,15 @@ class Presenter(TableObserver):
             return await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
             )
+        except discord.RateLimited as exc:  # a long wait (a shared limit): ask again later
+            raise ThreadLater(exc.retry_after) from exc
         except discord.Forbidden:
             log.info("table %s: may not create a thread; playing in the channel", info.id)
         except discord.HTTPException as exc:
             if exc.status >= 500:
                 raise  # try again: the feed retries
+            if exc.status == 429:  # still refused after discord.py's retries
+                raise ThreadLater(THREAD_RETRY) from exc
             log.warning("table %s: thread not created (%s); playing in the channel", info.id, exc)
         return None
 
@@ -221,6 +228,7 @@ class Presenter(TableObserver):
         """Drop what is kept about a closed table's private hand messages."""
         self.hands.forget(table_id)
 
+    @counted_as("hand")
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None:
         """Refresh the private hand messages whose state is behind the table's."""
         await self.hands.refresh(info, everyone=everyone)

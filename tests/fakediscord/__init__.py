@@ -26,6 +26,7 @@ from .models import (
     StoredMessage,
 )
 from .plugin import fake_discord
+from .ratelimits import RateLimits
 
 __all__ = [
     "DEFAULT_BOT_PERMISSIONS",
@@ -40,6 +41,7 @@ __all__ = [
     "FakeUser",
     "InteractionResult",
     "InteractionTimeout",
+    "RateLimits",
     "RequestRecord",
     "StoredAttachment",
     "StoredMessage",

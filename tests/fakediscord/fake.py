@@ -11,7 +11,7 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from aiohttp import WSMsgType, web
@@ -64,6 +64,9 @@ from .models import (
     iter_components,
     perm_value,
 )
+
+if TYPE_CHECKING:
+    from .ratelimits import RateLimits
 
 _log = logging.getLogger(__name__)
 
@@ -258,6 +261,8 @@ class FakeDiscord:
         self._denials: dict[int, dict[str, _Denial]] = {}
         self._blocked_dms: set[int] = set()
         self._failures: list[_Failure] = []
+        #: Discord's rate limits, enforced when a test sets them (``ratelimits.RateLimits``).
+        self.rate_limits: RateLimits | None = None
         self.nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message id
         self.tripwires: list[Tripwire] = []
 
@@ -685,8 +690,9 @@ class FakeDiscord:
         guild = self._guild(guild_id)
         role = FakeRole(self.new_id(), name, perm_value(permissions), position, managed)
         guild.roles[role.id] = role
-        self._post("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()},
-                   INTENT_GUILDS)
+        self._post(
+            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, INTENT_GUILDS
+        )
         return role
 
     def set_role_position(

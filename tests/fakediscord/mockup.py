@@ -29,8 +29,10 @@ from tests.fakediscord.models import StoredMessage
 JSON = dict[str, Any]
 PHONE = 380
 BUTTON_COLOURS = {1: "#5865f2", 2: "#4e5058", 3: "#248046", 4: "#da373c", 5: "#4e5058"}
-NOTE = ("Mock-up drawn from the components-v2 payload the bot sent to the test Discord "
-        "(tests/fakediscord/mockup.py), not a screenshot of Discord's app.")
+NOTE = (
+    "Mock-up drawn from the components-v2 payload the bot sent to the test Discord "
+    "(tests/fakediscord/mockup.py), not a screenshot of Discord's app."
+)
 STYLE = """
 body { margin: 0; background: #313338; color: #dbdee1; width: %(width)dpx;
        font: 15px/1.375 "DejaVu Sans", sans-serif; }
@@ -65,8 +67,7 @@ def _when(stamp: int, style: str, now: float) -> str:
     if style != "R":
         return time.strftime("%d %b %Y %H:%M", time.gmtime(stamp))
     seconds = round(stamp - now)
-    amount, unit = (abs(seconds), "second") if abs(seconds) < 90 else (abs(seconds) // 60,
-                                                                       "minute")
+    amount, unit = (abs(seconds), "second") if abs(seconds) < 90 else (abs(seconds) // 60, "minute")
     words = f"{amount} {unit}{'s' if amount != 1 else ''}"
     return f"in {words}" if seconds >= 0 else f"{words} ago"
 
@@ -75,12 +76,16 @@ def _inline(text: str, names: Mapping[int, str], now: float) -> str:
     """One line of Discord markdown as HTML: escapes, bold, italics, code, mentions and
     timestamps."""
     out = html.escape(text, quote=False)
-    out = re.sub(r"&lt;t:(\d+)(?::([tTdDfFR]))?&gt;",
-                 lambda m: f'<span class="stamp">{_when(int(m[1]), m[2] or "f", now)}</span>',
-                 out)
-    out = re.sub(r"&lt;@!?(\d+)&gt;",
-                 lambda m: f'<span class="mention">@{html.escape(names.get(int(m[1]), m[1]))}'
-                           "</span>", out)
+    out = re.sub(
+        r"&lt;t:(\d+)(?::([tTdDfFR]))?&gt;",
+        lambda m: f'<span class="stamp">{_when(int(m[1]), m[2] or "f", now)}</span>',
+        out,
+    )
+    out = re.sub(
+        r"&lt;@!?(\d+)&gt;",
+        lambda m: f'<span class="mention">@{html.escape(names.get(int(m[1]), m[1]))}</span>',
+        out,
+    )
     out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
     out = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", out)
     out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
@@ -110,8 +115,7 @@ def _button(comp: JSON) -> str:
     return f'<span class="button{disabled}" style="background:{colour}">{label}</span>'
 
 
-def _component(comp: JSON, message: StoredMessage, names: Mapping[int, str],
-               now: float) -> str:
+def _component(comp: JSON, message: StoredMessage, names: Mapping[int, str], now: float) -> str:
     kind = comp.get("type")
     if kind == 10:
         return _markdown(str(comp.get("content", "")), names, now)
@@ -138,8 +142,9 @@ def _component(comp: JSON, message: StoredMessage, names: Mapping[int, str],
             if c.get("type") == 2:
                 parts.append(_button(c))
             else:  # a select menu
-                parts.append(f'<div class="select">{html.escape(str(c.get("placeholder", "")))}'
-                             "</div>")
+                parts.append(
+                    f'<div class="select">{html.escape(str(c.get("placeholder", "")))}</div>'
+                )
         return '<div class="row">' + "".join(parts) + "</div>"
     if kind == 14:
         return "<hr>"
@@ -148,8 +153,14 @@ def _component(comp: JSON, message: StoredMessage, names: Mapping[int, str],
     return ""
 
 
-def message_html(message: StoredMessage, names: Mapping[int, str], *, author: str = "Domino",
-                 width: int = PHONE, now: float | None = None) -> str:
+def message_html(
+    message: StoredMessage,
+    names: Mapping[int, str],
+    *,
+    author: str = "Domino",
+    width: int = PHONE,
+    now: float | None = None,
+) -> str:
     """The page of a components-v2 ``message`` (``names``: user id -> name for mentions;
     relative timestamps read from ``now``, by default the time of the call)."""
     now = time.time() if now is None else now
@@ -159,14 +170,17 @@ def message_html(message: StoredMessage, names: Mapping[int, str], *, author: st
     if container is not None and container.get("accent_color") is not None:
         accent = f"#{int(container['accent_color']):06x}"
     body = "".join(
-        f'<div class="container">{_component(c, message, names, now)}</div>' if c.get("type") == 17
+        f'<div class="container">{_component(c, message, names, now)}</div>'
+        if c.get("type") == 17
         else _component(c, message, names, now)
         for c in message.components
     )
     style = STYLE % {"width": width, "accent": accent}
-    return (f"<!doctype html><html><head><meta charset='utf-8'><style>{style}</style></head>"
-            f'<body><div class="msg"><div class="author">{html.escape(author)}<span>APP</span>'
-            f'</div>{body}</div><div class="note">{html.escape(NOTE)}</div></body></html>')
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><style>{style}</style></head>"
+        f'<body><div class="msg"><div class="author">{html.escape(author)}<span>APP</span>'
+        f'</div>{body}</div><div class="note">{html.escape(NOTE)}</div></body></html>'
+    )
 
 
 def screenshot(page: str, out: Path, width: int = PHONE) -> None:
@@ -179,7 +193,8 @@ def screenshot(page: str, out: Path, width: int = PHONE) -> None:
         with chromium(width, 800) as driver:
             driver.get(path.as_uri())  # type: ignore[attr-defined]
             height = driver.execute_script(  # type: ignore[attr-defined]
-                "return document.documentElement.scrollHeight")
+                "return document.documentElement.scrollHeight"
+            )
             driver.set_window_size(width, int(height) + 140)  # type: ignore[attr-defined]
             body = driver.find_element("tag name", "body")  # type: ignore[attr-defined]
             out.write_bytes(body.screenshot_as_png)

@@ -241,6 +241,9 @@ class RestApi:
             record.route = route.template
             if route.auth and request.headers.get("Authorization") != f"Bot {fake.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
+            limited: dict[str, str] = {}
+            if fake.rate_limits is not None:
+                limited = fake.rate_limits.check(request.method, path, route.template, params)
             self._check_failures(record)
             await self._trip(record, before=True)
             result = await route.handler(
@@ -251,6 +254,7 @@ class RestApi:
                 response: web.StreamResponse = web.Response(status=204)
             else:
                 response = json_response(result)
+            response.headers.update(limited)
         except ApiError as exc:
             response = json_response(exc.body(), status=exc.status, headers=exc.headers)
             record.error_code = exc.code

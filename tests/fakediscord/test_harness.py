@@ -515,8 +515,9 @@ async def test_components_v2_messages_and_their_limits(fake_discord: FakeDiscord
         assert attachment is not None and attachment.is_png and alt == "two dots"
         assert "**Hello**" in stored.text() and stored.custom_ids() == ["press"]
 
-        route = discord.http.Route("POST", "/channels/{channel_id}/messages",
-                                   channel_id=fake.channel_id)
+        route = discord.http.Route(
+            "POST", "/channels/{channel_id}/messages", channel_id=fake.channel_id
+        )
         text = {"type": 10, "content": "x"}
         bad = {
             "content": {"flags": 1 << 15, "content": "hi", "components": [text]},
@@ -540,9 +541,7 @@ async def test_components_v2_messages_and_their_limits(fake_discord: FakeDiscord
             with pytest.raises(discord.HTTPException) as refused:
                 await bot.http.request(route, json=payload)
             assert refused.value.status == 400 and refused.value.code == 50035, what
-        fine = await bot.http.request(
-            route, json={"flags": 1 << 15, "components": [text] * 40}
-        )
+        fine = await bot.http.request(route, json={"flags": 1 << 15, "components": [text] * 40})
         assert fake.message(int(fine["id"])).v2
 
         with pytest.raises(discord.HTTPException) as kept:

@@ -156,10 +156,17 @@ def _validate_v2_component(errors: _Errors, path: list[str | int], comp: JSON) -
         for i, item in enumerate(items):
             media = item.get("media") or {}
             if not media.get("url"):
-                errors.add([*path, "items", i, "media", "url"], "BASE_TYPE_REQUIRED",
-                           "This field is required")
-            _check_len(errors, [*path, "items", i, "description"], item.get("description"),
-                       MEDIA_DESCRIPTION_MAX)
+                errors.add(
+                    [*path, "items", i, "media", "url"],
+                    "BASE_TYPE_REQUIRED",
+                    "This field is required",
+                )
+            _check_len(
+                errors,
+                [*path, "items", i, "description"],
+                item.get("description"),
+                MEDIA_DESCRIPTION_MAX,
+            )
     elif ctype in (11, 13):
         media = comp.get("media") or comp.get("file") or {}
         if not media.get("url"):
@@ -276,8 +283,7 @@ def validate_message(payload: JSON, *, upload_count: int) -> JSON | None:
                 errors.add(
                     [legacy],
                     "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                    f"The '{legacy}' field cannot be used when using "
-                    "MessageFlags.IS_COMPONENTS_V2",
+                    f"The '{legacy}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
                 )
     _check_len(errors, ["content"], payload.get("content"), CONTENT_MAX)
     embeds = payload.get("embeds") or []
