@@ -203,7 +203,7 @@ async def test_a_crash_between_a_round_and_the_next_check_in_loses_nothing(
     async def killed(*args: object, **kwargs: object) -> None:
         raise RuntimeError("killed")
 
-    monkeypatch.setattr(events, "_open_checkin", killed)
+    monkeypatch.setattr(events._rounds, "open_checkin", killed)
     await play_round(events, tables, clock, event_id)
     state = await events.state(event_id)
     assert state.event.round == 1 and state.round_row(2) is None

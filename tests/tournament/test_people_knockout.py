@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.tournaments.bracket import bracket, knockout, repartner
+from bot.tournaments.core import _bracket_places
 from bot.tournaments.model import (
     Bye,
     Entrant,
@@ -22,7 +23,6 @@ from bot.tournaments.model import (
     people_rounds,
 )
 from bot.tournaments.pairing import History
-from bot.tournaments.service import _bracket_places
 
 
 def field(n: int) -> list[Entrant]:

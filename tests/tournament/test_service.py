@@ -401,7 +401,7 @@ async def test_a_grace_run_again_counts_a_missed_round_once(
     assert entry is not None and entry.missed == 1
     state = await events.state(event.id)
     if state.event.round == 1:  # the round is still on: run the grace once more
-        await events._on_grace(DeadlineRow(-event.id, "t.grace", clock.now, 1))
+        await events._deadlines.on_grace(DeadlineRow(-event.id, "t.grace", clock.now, 1))
     entry = (await events.state(event.id)).entry_of(100)
     assert entry is not None and entry.missed == 1 and entry.status == "active"
 
