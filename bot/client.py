@@ -185,7 +185,11 @@ class DominoBot(commands.AutoShardedBot):
             )
 
     def _open_gateway(self, shard: int) -> None:
+        """Connect ``shard`` unless it is connected or being connected (the first launch
+        included)."""
         if self._gateway is None or self.get_shard(shard) is not None or shard in self._opening:
+            return
+        if shard in self._connection.shard_ids:
             return
         self._connection.shard_ids = sorted({*self._connection.shard_ids, shard})
         task = asyncio.create_task(self.launch_shard(self._gateway, shard), name=f"shard-{shard}")

@@ -165,11 +165,11 @@ class TableCore:
     # -- deadlines --------------------------------------------------------------------------
 
     def timed(self, *deadlines: DeadlineRow) -> None:
-        """Tell the clock of deadlines just committed."""
+        """Tell the clock of deadlines just committed. They stay even while the lease cannot be
+        proven (a late renewal): the lease is looked at when they run, and a lost shard's
+        tables leave the clock with them (:meth:`TableRecovery.release_unowned`)."""
         for d in deadlines:
-            rt = self.tables.get(d.table_id)
-            if rt is None or self.owns(rt.row.guild_id):
-                self.scheduler.set(d)
+            self.scheduler.set(d)
 
     def turn_deadlines(
         self,

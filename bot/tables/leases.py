@@ -238,11 +238,15 @@ class ShardLeases:
                     lost.add(shard)
                 continue
             if row is not None:
+                lapsed = shard in self.held and not self.holds(shard)
                 # The lease runs ttl from a moment after ``started``: this end is safe.
                 self._valid_until[shard] = started + self.ttl * 0.9
                 if shard not in self.held:
                     gained.add(shard)
                     log.info("shard %s: lease taken by %s (epoch %s)", shard, self.owner, row.epoch)
+                elif lapsed:  # what was skipped while it could not be proven is loaded again
+                    gained.add(shard)
+                    log.info("shard %s: lease renewed after it lapsed unproven", shard)
                 self.epochs[shard] = row.epoch
             elif shard in self.held:
                 lost.add(shard)

@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -413,6 +414,35 @@ async def test_a_timer_run_without_the_lease_runs_again_later(
     held["shard"] = True
     clock.advance(3600)
     assert [(r.seq, r.by) for r in await service.tick()] == [(0, "timeout")]
+
+
+async def test_a_move_written_as_the_lease_renewal_runs_late_keeps_the_next_deadlines(
+    store: Store, clock: FakeClock
+) -> None:
+    """A move whose write ends while the process cannot prove its lease for a moment (the
+    heartbeat late under load, the shard still its own) leaves the table timed: its next
+    turn's stored deadlines stay on the clock and run once the lease is renewed."""
+    held = {"shard": True}
+    service = make_service(store, clock, owns=lambda _guild: held["shard"])
+    t = await four_people(service)
+    commit = service.core.commit
+
+    async def commit_then_lapse(*args: Any, **kwargs: Any) -> None:
+        await commit(*args, **kwargs)
+        held["shard"] = False  # written; the renewal is late from now on
+
+    service.core.commit = commit_then_lapse  # type: ignore[method-assign]
+    mover = user_at(t, t.turn)  # type: ignore[arg-type]
+    legal = (await service.views_for(t.id, mover))[0].legal
+    await service.act(t.id, mover, legal[0])
+    service.core.commit = commit  # type: ignore[method-assign]
+    held["shard"] = True  # renewed: still this process's shard
+    stored = await store.deadlines.list(t.id)
+    assert stored and {d.seq for d in stored} == {1}
+    assert service.scheduler.pending(t.id) == sorted(stored, key=lambda r: (r.due_at, r.kind))
+    clock.advance(3600)
+    assert [(r.seq, r.by) for r in await service.tick()] == [(1, "timeout")]
+    await service.aclose()
 
 
 # -------------------------------------------------------------------- observers and results

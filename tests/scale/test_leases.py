@@ -100,6 +100,20 @@ async def test_a_different_shard_count_is_refused(store: Store) -> None:
         await repo.claim(3, 4, "c", 5.0)
 
 
+async def test_a_lease_renewed_after_it_lapsed_is_taken_again(store: Store) -> None:
+    """A renewal that comes after the lease could no longer be proven (the heartbeat late
+    under load) reports the shard as gained: what was skipped meanwhile, as not surely this
+    process's, is loaded again from the store."""
+    leases = ShardLeases(store, shard_count=1, shard_ids=[0], ttl=A_TTL)
+    assert await leases.refresh() == (frozenset({0}), frozenset())
+    assert await leases.refresh() == (frozenset(), frozenset())  # renewed in time
+    leases._valid_until = dict.fromkeys(leases.held, 0.0)  # as if the heartbeat ran late
+    assert not leases.owns(None) and leases.held == {0}
+    assert await leases.refresh() == (frozenset({0}), frozenset())
+    assert leases.owns(None)
+    await leases.stop()
+
+
 async def test_the_next_holder_takes_the_tables_over(store: Store, database_url: str) -> None:
     """Process A runs shard 1 and dies (no release); B, given shard 1, cannot act on its table
     while A's lease lives, then takes it over: the table, its deadlines, its next move."""
