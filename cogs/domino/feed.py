@@ -316,7 +316,7 @@ class Feed:
         if feed.shown_seq == info.seq and self.checked:
             return feed
         shown = info.seq
-        picture = await self._picture(info, view, info.seq)
+        picture = await self._picture(info, view, info.seq, running=True)
         if not await self._edit_game(info, view, picture):
             await self._post_game(info, view, first=False, again=True)
             info = await self.service.get(self.table_id)
@@ -349,7 +349,7 @@ class Feed:
                 "{players}: the match begins! Press **My tiles** to see your tiles.",
                 players=" ".join(f"<@{u}>" for u in humans),
             )
-        picture = await self._picture(info, view, info.seq)
+        picture = await self._picture(info, view, info.seq, running=True)
         layout, file = await self._payload(info, view, picture, greeting=greeting)
         kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": USERS_ONLY}
         if file is not None:
@@ -385,9 +385,17 @@ class Feed:
             return False
         return True
 
-    async def _picture(self, info: TableInfo, view: View, seq: int) -> Picture:
+    async def _picture(
+        self, info: TableInfo, view: View, seq: int, *, running: bool = False
+    ) -> Picture:
         """The table picture of ``view`` (the state after ``seq`` actions) and its alt text;
-        who timed out comes from the stored log."""
+        who timed out comes from the stored log. ``running``: for the running hand's message,
+        which shows that hand even before its first move (the previous hand's final position
+        stays on that hand's message)."""
+        if running and view.outcome is not None:
+            running = False
+        if running:
+            view = dataclasses.replace(view, hand_results=())
         history = await self.service.history(self.table_id)
         last = last_moves(view, history.timed_out(seq, view.hand_number))
         png = await game_message.table_png(info, view, last)

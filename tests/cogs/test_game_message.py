@@ -22,6 +22,7 @@ from tests.cogs.helpers import (
     new_table,
     open_hand,
     play_turn,
+    play_until_over,
     settle,
     start_with_computers,
 )
@@ -320,3 +321,33 @@ async def test_a_timed_out_turn_is_in_the_log(fake_discord: FakeDiscord, tmp_pat
         hand = await open_hand(fake, bot, bob if rows[0].seat == 0 else alice, tid)
         assert hand.message is not None
         assert hand.message.text().startswith("Since your last turn:")
+
+
+async def test_a_new_hands_message_shows_the_new_hand(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Hand 2's game message shows hand 2 from its first version (an empty table and who
+    opens); hand 1's final position stays on hand 1's message alone."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw")
+        assert result.message is not None
+        first = await start_with_computers(fake, bot, alice, result.message)
+
+        def second_posted() -> bool:
+            info = next((t for t in bot.svc.open_tables() if t.id == tid), None)
+            return info is None or info.table.message_id not in (None, first.id)
+
+        await play_until_over(fake, bot, tid, [alice], stop=lambda _: second_posted())
+        await settle(bot)
+        second = await game_message(fake, bot, tid)
+        assert second.id != first.id
+        opening = (*second.history, second)[0]
+        (picture,) = [a for a in opening.attachments if a.filename == "table.png"]
+        alt = picture.description or ""
+        assert alt.startswith("Table picture. Hand 2."), alt
+        assert "No tile on the table yet." in alt and "Pips left" not in alt, alt
+        final = fake.message(first.id)
+        (ended,) = [a for a in final.attachments if a.filename == "table.png"]
+        assert (ended.description or "").startswith("Table picture. Hand 1."), ended.description
