@@ -351,3 +351,30 @@ async def test_a_new_hands_message_shows_the_new_hand(
         final = fake.message(first.id)
         (ended,) = [a for a in final.attachments if a.filename == "table.png"]
         assert (ended.description or "").startswith("Table picture. Hand 1."), ended.description
+
+
+async def test_the_idle_ping_survives_a_restart_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The idle ping is a stored deadline: a bot stopped before it fell due pings after its
+    restart, and a bot restarted after the ping does not ping again."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    make = factory(fake, tmp_path / "db.sqlite3", clock=clock)
+    async with running_bot(fake, make) as bot:
+        tid, _ = await _two_players(fake, bot, alice, bob, turn_timer=2 * TIMER)
+        first = human_to_move(bot, tid)
+        assert isinstance(first, int)
+        await _idle(bot, clock, 10)
+        assert not _ping_posts(fake)
+    async with running_bot(fake, make) as bot:
+        await settle(bot)
+        await _idle(bot, clock, 20)
+        assert len(_ping_posts(fake, first)) == 1
+    async with running_bot(fake, make) as bot:
+        await settle(bot)
+        await _idle(bot, clock, 5)
+        assert len(_ping_posts(fake)) == 1
+        assert human_to_move(bot, tid) == first
