@@ -340,9 +340,13 @@ class Feed:
         the table moved meanwhile; ``again``: a later one, for a message that is gone)."""
         locale = info.table.locale
         greeting = None
+        mentions = USERS_ONLY
         if first:
             humans = sorted(
                 {s.user_id for s in info.seats if s and s.user_id and s.kind == "human"}
+            )
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in _woken(info, humans)]
             )
             greeting = tr(
                 locale,
@@ -351,7 +355,7 @@ class Feed:
             )
         picture = await self._picture(info, view, info.seq, running=True)
         layout, file = await self._payload(info, view, picture, greeting=greeting)
-        kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": USERS_ONLY}
+        kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": mentions}
         if file is not None:
             kwargs["file"] = file
         parts = (view.hand_number, info.seq) if again else (view.hand_number,)
@@ -549,6 +553,17 @@ class Feed:
                 )
             feed = await self._save(dataclasses.replace(feed, takeovers_announced=seq + 1))
         return feed
+
+
+def _woken(info: TableInfo, people: list[int]) -> list[int]:
+    """Whom the match's first message notifies among the ``people`` it mentions: not the host
+    who just pressed Start, and nobody at a table opened without a lobby (an event's board,
+    whose people its own post in the thread notified; a daily deal, opened by its player)."""
+    if info.table.lobby_message_id is None:
+        return []
+    if info.is_challenge:
+        return people
+    return [u for u in people if u != info.host_id]
 
 
 def _lobby_key(info: TableInfo) -> str:

@@ -378,3 +378,24 @@ async def test_the_idle_ping_survives_a_restart_once(
         await _idle(bot, clock, 5)
         assert len(_ping_posts(fake)) == 1
         assert human_to_move(bot, tid) == first
+
+
+async def test_the_first_message_does_not_notify_who_pressed_start(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The match's first message mentions both players, but Discord is told to notify only the
+    one who did not just press Start."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        await _two_players(fake, bot, alice, bob)
+        (post,) = [
+            r for r in fake.requests
+            if r.method == "POST" and "the match begins!" in str(r.json)
+        ]
+        text = str(post.json)
+        assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
+        allowed = post.json["allowed_mentions"]
+        assert "users" not in allowed.get("parse", []), allowed
+        assert [int(u) for u in allowed["users"]] == [bob.id], allowed
