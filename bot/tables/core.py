@@ -306,7 +306,8 @@ class TableCore:
         for s in seat_rows:
             seats[s.seat] = s
         rt = TableState(row=row, ruleset=ruleset, seats=seats)
-        rt.ping_delay = await self.ping_delay(row.guild_id)
+        if row.status == "running":
+            rt.ping_delay = await self.ping_delay(row.guild_id)
         invitees = await self.store.invitees.list(row.id)
         rt.invited = tuple(invitees)
         rt.declined = tuple(u for u, a in invitees.items() if a == "declined")
