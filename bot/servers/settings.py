@@ -19,6 +19,7 @@ from bot.limits import NO_LIMITS, Gate, Limits
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
+from bot.tables.values import MAX_PING_DELAY, MIN_PING_DELAY
 from bot.tournaments.store import TournamentRepo
 from domino import OPTION_CHOICES, PRESETS
 
@@ -34,7 +35,10 @@ __all__ = [
 DEFAULT_VARIANT = "partners"
 MAX_CHANNELS = 25
 LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
-FIELDS = ("variant", "target", "turn_timer", "host_role", "channels", *LIMITS, "web", "web_name")
+FIELDS = (
+    "variant", "target", "turn_timer", "host_role", "channels", *LIMITS, "web", "web_name",
+    "ping_delay",
+)
 MAX_LIMIT = {
     "lobbies_per_member": 20,
     "matches_per_member": 20,
@@ -134,6 +138,12 @@ def check(settings: GuildSettings) -> None:
             "The turn timer must be between {min} and {max} seconds.",
             min=MIN_TURN_TIMER,
             max=MAX_TURN_TIMER,
+        )
+    if settings.ping_delay and not MIN_PING_DELAY <= settings.ping_delay <= MAX_PING_DELAY:
+        raise InvalidOptions(
+            "The idle ping must come after {min} to {max} seconds (0: no pings).",
+            min=MIN_PING_DELAY,
+            max=MAX_PING_DELAY,
         )
     if settings.target is not None:
         variant = settings.variant or DEFAULT_VARIANT

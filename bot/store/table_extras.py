@@ -42,6 +42,7 @@ class GuildSettings:
     cooldown: int | None = None  # seconds between two tables opened by one member
     web: bool | None = None  # its pages on the web companion (None: off, the default)
     web_name: str | None = None  # the server's name when its settings were last saved
+    ping_delay: int | None = None  # seconds idle on a turn before a ping (None: default, 0: off)
 
     def allows_channel(self, *channel_ids: int | None) -> bool:
         """True if tables may be opened here (a thread counts as its parent channel)."""
@@ -52,7 +53,9 @@ class GuildSettings:
 
 _LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
 _WEB = ("web", "web_name")
-_SETTINGS = ("variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB)
+_SETTINGS = (
+    "variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB, "ping_delay"
+)
 
 
 class GuildSettingsRepo:
@@ -80,6 +83,7 @@ class GuildSettingsRepo:
             **{k: row[k] for k in _LIMITS},
             web=None if row["web"] is None else bool(row["web"]),
             web_name=row["web_name"],
+            ping_delay=row["ping_delay"],
         )
 
     async def put(self, settings: GuildSettings, *, now: float) -> None:

@@ -26,6 +26,7 @@ from bot.errors import (
 )
 from bot.limits import Gate
 from bot.store import ActionCommit, DeadlineRow, SeatRow, Store, TableRow, Transaction
+from bot.store.table_extras import GuildSettingsRepo
 from bot.tables import computer
 from bot.tables.clock import Clock
 from bot.tables.history import History
@@ -35,6 +36,7 @@ from bot.tables.values import (
     ActionResult,
     TableInfo,
     TableObserver,
+    ping_after,
     seat_groups,
 )
 from domino import (
@@ -70,6 +72,7 @@ class TableState:
     invited: tuple[int, ...] = ()
     declined: tuple[int, ...] = ()
     expires_at: float | None = None
+    ping_delay: int | None = None  # the server's idle ping setting (None: default, 0: off)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
     notifier: asyncio.Task[None] | None = None
@@ -101,6 +104,7 @@ class TableState:
             invited=self.invited,
             declined=self.declined,
             expires_at=self.expires_at,
+            ping_after=ping_after(self.ping_delay, self.row.turn_timer),
         )
 
     def user_seats(self, user_id: int, *, taken_over: bool = False) -> tuple[int, ...]:
@@ -199,7 +203,9 @@ class TableCore:
             out.append(DeadlineRow(rt.id, "move", start + self.computer_delay, seq))
         else:
             timer = rt.row.turn_timer
-            out.append(DeadlineRow(rt.id, "remind", start + timer / 2, seq))
+            idle = ping_after(rt.ping_delay, timer)
+            if idle is not None:  # the idle ping
+                out.append(DeadlineRow(rt.id, "remind", start + idle, seq))
             out.append(DeadlineRow(rt.id, "timeout", start + timer, seq))
             if forced_action(match) is not None:
                 out.append(DeadlineRow(rt.id, "forced", start + self.forced_delay, seq))
@@ -227,6 +233,12 @@ class TableCore:
         for mid in (rt.row.message_id, rt.row.lobby_message_id):
             if mid is not None and self.by_message.get(mid) == rt.id:
                 del self.by_message[mid]
+
+    async def ping_delay(self, guild_id: int | None) -> int | None:
+        """The server's idle ping setting (None: the bot's default; 0: off)."""
+        if guild_id is None:
+            return None
+        return (await GuildSettingsRepo(self.store.db).get(guild_id)).ping_delay
 
     async def gate_open(self, tx: Transaction, user_id: int, guild_id: int | None) -> None:
         """The limits on opening a table, counted in the database under the person's (and the
@@ -294,6 +306,8 @@ class TableCore:
         for s in seat_rows:
             seats[s.seat] = s
         rt = TableState(row=row, ruleset=ruleset, seats=seats)
+        if row.status == "running":
+            rt.ping_delay = await self.ping_delay(row.guild_id)
         invitees = await self.store.invitees.list(row.id)
         rt.invited = tuple(invitees)
         rt.declined = tuple(u for u, a in invitees.items() if a == "declined")
@@ -334,7 +348,7 @@ class TableCore:
         rt.row, rt.ruleset, rt.seats = fresh.row, fresh.ruleset, fresh.seats
         rt.invited, rt.declined, rt.expires_at = fresh.invited, fresh.declined, fresh.expires_at
         rt.match, rt.seed, rt.seq = fresh.match, fresh.seed, fresh.seq
-        rt.turn_started = fresh.turn_started
+        rt.turn_started, rt.ping_delay = fresh.turn_started, fresh.ping_delay
         if row.status not in ("lobby", "running"):
             self.close(rt)
         elif self.owns(row.guild_id):

@@ -231,6 +231,7 @@ class TableLobby:
             seats = list(rt.seats)
             for r in fillers:
                 seats[r.seat] = r
+            rt.ping_delay = await self.core.ping_delay(rt.row.guild_id)
             timers = self.core.turn_deadlines(rt, now, hand_ended=False, match=match, seats=seats)
             async with self.core.store.transaction() as tx:
                 if self.core.gate.limits.matches_per_user:
@@ -288,6 +289,7 @@ class TableLobby:
         if seed is None:
             seed = self.core.seed_source()
         match = Match.new(ruleset, seed, deal)
+        ping_delay = await self.core.ping_delay(guild_id)
         now = self.core.clock()
         async with self.core.store.transaction() as tx:
             row = await tx.tables.create(
@@ -313,7 +315,7 @@ class TableLobby:
                 await tx.seats.put(seat_row)
             for person in dict.fromkeys(p for p in people if p is not None):
                 await tx.players.upsert(person[0], person[1], now=now)
-            rt = TableState(row=row, ruleset=ruleset, seats=seats)
+            rt = TableState(row=row, ruleset=ruleset, seats=seats, ping_delay=ping_delay)
             timers = self.core.turn_deadlines(rt, now, hand_ended=False, match=match, seats=seats)
             await tx.matches.create(
                 row.id, ruleset=ruleset.to_dict(), seed=seed, now=now, deal=deal

@@ -18,6 +18,17 @@ MAX_TABLE_ID = 2**63 - 1  # ids beyond this cannot exist (the database's integer
 HISTORIES_KEPT = 256  # match histories kept read (each is read on from the store when used)
 TURN_KINDS = ("move", "remind", "timeout", "pause", "forced")
 FORCED_DELAY = 3.0  # seconds before a person's only possible move is made for him
+DEFAULT_PING_DELAY = 25  # seconds a person is idle on his turn before he is pinged
+MIN_PING_DELAY = 10
+MAX_PING_DELAY = 120
+
+
+def ping_after(delay: int | None, turn_timer: int) -> float | None:
+    """Seconds into a person's turn at which he is pinged if still idle (``delay``: the
+    server's setting, None its default, 0 off), at half his time at the latest; None: never."""
+    if delay == 0:
+        return None
+    return min(float(DEFAULT_PING_DELAY if delay is None else delay), turn_timer / 2)
 
 
 def seat_groups(ruleset: Ruleset) -> tuple[tuple[int, ...], ...]:
@@ -43,6 +54,7 @@ class TableInfo:
     invited: tuple[int, ...] = ()  # a challenge: the people it invites (empty: an open table)
     declined: tuple[int, ...] = ()  # invitees who declined
     expires_at: float | None = None  # a lobby or challenge closes then unless it started
+    ping_after: float | None = None  # seconds into an idle person's turn he is pinged at
 
     @property
     def is_challenge(self) -> bool:

@@ -43,9 +43,6 @@ log = logging.getLogger(__name__)
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 BACKOFF_FIRST = 0.5
-#: A person pinged as a turn began is not pinged at the next turn's beginning within this many
-#: seconds (he is at the table); the half-time ping still comes.
-PING_GAP = 60.0
 BACKOFF_MAX = 60.0
 #: What can go wrong on the way to Discord and is worth trying again.
 RETRYABLE = (
@@ -71,6 +68,8 @@ class FeedHost(Protocol):
     async def refresh_hands(self, info: TableInfo, *, everyone: bool = False) -> None: ...
 
     def forget_hands(self, table_id: int) -> None: ...
+
+    def seen_at(self, table_id: int, user_id: int) -> int | None: ...
 
     async def match_end_layout(self, info: TableInfo, mentions: str) -> discord.ui.LayoutView: ...
 
@@ -103,8 +102,6 @@ class Feed:
         self._dirty = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()  # one round at a time
-        # user -> when a ping last mentioned him, and for which turn (best effort, in memory)
-        self._pinged: dict[int, tuple[float, int]] = {}
         self._practice: bool | None = None  # a practice table: its player is there, no pings
         self._thread_at = 0.0  # (service clock) the table's thread is not asked for before
 
@@ -352,7 +349,7 @@ class Feed:
         if feed.shown_seq == info.seq and self.checked:
             return feed
         shown = info.seq
-        picture = await self._picture(info, view, info.seq)
+        picture = await self._picture(info, view, info.seq, running=True)
         if not await self._edit_game(info, view, picture):
             await self._post_game(info, view, first=False, again=True)
             info = await self.service.get(self.table_id)
@@ -376,18 +373,22 @@ class Feed:
         the table moved meanwhile; ``again``: a later one, for a message that is gone)."""
         locale = info.table.locale
         greeting = None
+        mentions = USERS_ONLY
         if first:
             humans = sorted(
                 {s.user_id for s in info.seats if s and s.user_id and s.kind == "human"}
+            )
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in _woken(info, humans)]
             )
             greeting = tr(
                 locale,
                 "{players}: the match begins! Press **My tiles** to see your tiles.",
                 players=" ".join(f"<@{u}>" for u in humans),
             )
-        picture = await self._picture(info, view, info.seq)
+        picture = await self._picture(info, view, info.seq, running=True)
         layout, file = await self._payload(info, view, picture, greeting=greeting)
-        kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": USERS_ONLY}
+        kwargs: dict[str, Any] = {"view": layout, "allowed_mentions": mentions}
         if file is not None:
             kwargs["file"] = file
         parts = (view.hand_number, info.seq) if again else (view.hand_number,)
@@ -421,9 +422,17 @@ class Feed:
             return False
         return True
 
-    async def _picture(self, info: TableInfo, view: View, seq: int) -> Picture:
+    async def _picture(
+        self, info: TableInfo, view: View, seq: int, *, running: bool = False
+    ) -> Picture:
         """The table picture of ``view`` (the state after ``seq`` actions) and its alt text;
-        who timed out comes from the stored log."""
+        who timed out comes from the stored log. ``running``: for the running hand's message,
+        which shows that hand even before its first move (the previous hand's final position
+        stays on that hand's message)."""
+        if running and view.outcome is not None:
+            running = False
+        if running:
+            view = dataclasses.replace(view, hand_results=())
         history = await self.service.history(self.table_id)
         last = last_moves(view, history.timed_out(seq, view.hand_number))
         png = await game_message.table_png(info, view, last)
@@ -474,8 +483,8 @@ class Feed:
 
     @counted_as("ping")
     async def _ping(self, info: TableInfo, feed: FeedRow) -> FeedRow:
-        """The person to move is mentioned once as his turn begins and again at half time, in
-        one short message that goes once he has moved (or turned pings off)."""
+        """A person idle on his turn for the table's idle ping time is mentioned once, in one
+        short message that goes once he has moved (or turned pings off)."""
         wanted = await self._wanted_ping(info)
         if (
             wanted is not None
@@ -511,15 +520,15 @@ class Feed:
         except RETRYABLE as exc:  # best effort: the game message shows whose turn it is
             log.info("table %s: turn ping not posted (%s)", info.id, _describe(exc))
             return feed
-        self._pinged[user] = (self.service.clock(), turn)
         return await self._save(
             dataclasses.replace(feed, ping_message_id=message.id, ping_turn=turn, ping_stage=stage)
         )
 
     async def _wanted_ping(self, info: TableInfo) -> tuple[int, int, int] | None:
-        """(user, the action count his turn began at, 1 or 2 at half time), or None: nobody is
-        waiting for a ping (a practice table; the person was pinged less than a minute ago and
-        it is not half time yet; pings turned off; the bot moves for him in a moment)."""
+        """(user, the action count his turn began at, 1), or None: nobody is waiting for a
+        ping (a practice table; pings off at this server or for him; he is not idle for the
+        idle ping time yet, or opened his tiles during this turn; the bot moves for him in a
+        moment)."""
         row = info.turn_seat
         view = info.public_view()
         if (
@@ -530,12 +539,12 @@ class Feed:
             or view is None
             or info.deadline is None
             or info.turn_started is None
+            or info.ping_after is None
             or info.move_forced  # the bot makes his only possible move in a moment
         ):
             return None
-        now = self.service.clock()
-        if now < info.turn_started:
-            return None  # the pause after a hand
+        if self.service.clock() < info.turn_started + info.ping_after:
+            return None  # not idle long enough (or the pause after a hand): the clock wakes us
         if self._practice is None:
             self._practice = await practice.is_practice(self.service, info.id)
         if self._practice:
@@ -547,12 +556,11 @@ class Feed:
             if event.seat != view.turn or event.kind != "draw":
                 break
             drew += 1
-        half = info.turn_started + info.table.turn_timer / 2
-        stage, turn = (2 if now >= half else 1), info.seq - drew
-        last = self._pinged.get(row.user_id)
-        if stage == 1 and last is not None and last[1] != turn and now - last[0] < PING_GAP:
-            return None
-        return row.user_id, turn, stage
+        turn = info.seq - drew
+        seen = self.presenter.seen_at(info.id, row.user_id)
+        if seen is not None and seen >= turn:
+            return None  # he opened or pressed his tiles during this turn: he is at the table
+        return row.user_id, turn, 1
 
     # -- take-overs -------------------------------------------------------------------------------
 
@@ -580,6 +588,17 @@ class Feed:
                 )
             feed = await self._save(dataclasses.replace(feed, takeovers_announced=seq + 1))
         return feed
+
+
+def _woken(info: TableInfo, people: list[int]) -> list[int]:
+    """Whom the match's first message notifies among the ``people`` it mentions: not the host
+    who just pressed Start, and nobody at a table opened without a lobby (an event's board,
+    whose people its own post in the thread notified; a daily deal, opened by its player)."""
+    if info.table.lobby_message_id is None:
+        return []
+    if info.is_challenge:
+        return people
+    return [u for u in people if u != info.host_id]
 
 
 def _lobby_key(info: TableInfo) -> str:

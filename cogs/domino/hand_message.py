@@ -252,6 +252,13 @@ class HandMessages:
     def __init__(self, service: TableService) -> None:
         self.service = service
         self._hands: dict[tuple[int, int], _HandMessage] = {}
+        # (table, user) -> the table's version when he last opened his tiles or clicked one
+        self._seen: dict[tuple[int, int], int] = {}
+
+    def seen_at(self, table_id: int, user_id: int) -> int | None:
+        """The table's version (``seq``) when ``user_id`` last opened his tiles there or
+        pressed one of them."""
+        return self._seen.get((table_id, user_id))
 
     def drop(self, table_id: int, user_id: int) -> None:
         """Stop refreshing ``user_id``'s hand message at the table."""
@@ -261,6 +268,8 @@ class HandMessages:
         """Drop what is kept about a closed table's private hand messages."""
         for key in [k for k in self._hands if k[0] == table_id]:
             del self._hands[key]
+        for key in [k for k in self._seen if k[0] == table_id]:
+            del self._seen[key]
 
     async def state_for(self, table_id: int, user_id: int) -> tuple[TableInfo, list[View]]:
         """The table and the user's private views, taken at the same moment (an open table is
@@ -283,6 +292,8 @@ class HandMessages:
         locale = interaction.locale.value
         try:
             info, views = await self.state_for(table_id, user_id)
+            if new:
+                self._seen[(table_id, user_id)] = info.seq
         except ServiceError:
             info = await self.service.get(table_id)
             if info.status == "running":
@@ -356,6 +367,7 @@ class HandMessages:
         """The player's own click is about to redraw his hand message for the state at ``seq``:
         the table's refresh must not race it (and wipe its "You played ..." line)."""
         shown = self._hands.get((table_id, interaction.user.id))
+        self._seen[(table_id, interaction.user.id)] = seq
         self._hands[(table_id, interaction.user.id)] = _HandMessage(
             interaction, interaction.locale.value, seq, False, shown.hand if shown else 0
         )

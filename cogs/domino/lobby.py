@@ -11,7 +11,7 @@ import discord
 
 from bot.i18n import tr
 from bot.tables.service import TableInfo
-from cogs.colours import BLUE, GREEN, GREY
+from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino import texts
 from cogs.domino.buttons import (
     AcceptButton,
@@ -92,6 +92,15 @@ def _state(locale: str | None, info: TableInfo) -> tuple[discord.Colour, str | N
             text = tr(locale, "This table was cancelled.")
         return GREY, text
     where = _where(info)
+    view = info.public_view() if info.status == "finished" else None
+    if view is not None and view.outcome is not None:
+        result = texts.outcome_text(locale, info, view.outcome)
+        if where:
+            return GOLD, tr(
+                locale, "The match is over. {result} It was played in {place}.",
+                result=result, place=where,
+            )
+        return GOLD, tr(locale, "The match is over. {result}", result=result)
     if where:
         return GREEN, tr(locale, "The match is on in {place}.", place=where)
     return GREEN, tr(locale, "The match has started.")

@@ -151,7 +151,7 @@ class Presenter(TableObserver):
         self.wake(table.id)
 
     async def on_reminder(self, table: TableInfo, seat: int, user_id: int, deadline: float) -> None:
-        self.wake(table.id)  # half time: the feed pings the player again
+        self.wake(table.id)  # he was idle on his turn for a while: the feed pings him
 
     async def on_seat_taken_over(
         self, table: TableInfo, user_id: int, seats: tuple[int, ...]
@@ -223,6 +223,10 @@ class Presenter(TableObserver):
                 raise ThreadLater(THREAD_RETRY) from exc
             log.warning("table %s: thread not created (%s); playing in the channel", info.id, exc)
         return None
+
+    def seen_at(self, table_id: int, user_id: int) -> int | None:
+        """The table's version when ``user_id`` last opened his tiles there or pressed one."""
+        return self.hands.seen_at(table_id, user_id)
 
     def forget_hands(self, table_id: int) -> None:
         """Drop what is kept about a closed table's private hand messages."""

@@ -31,6 +31,7 @@ from bot.servers.settings import (
     defaults,
 )
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
+from bot.tables.values import DEFAULT_PING_DELAY, MAX_PING_DELAY
 from bot.web import links
 from cogs.boards import can_post
 from cogs.colours import BLUE
@@ -45,6 +46,7 @@ RESET_CHOICES = [
     Choice(name=locale_str("Default variant"), value="variant"),
     Choice(name=locale_str("Default target"), value="target"),
     Choice(name=locale_str("Default turn timer"), value="turn_timer"),
+    Choice(name=locale_str("Idle ping"), value="ping_delay"),
     Choice(name=locale_str("Host role"), value="host_role"),
     Choice(name=locale_str("Channels"), value="channels"),
     Choice(name=locale_str("Limits"), value="limits"),
@@ -162,6 +164,7 @@ class ServerSettingsMixin:
         variant=locale_str("Default variant of /domino new"),
         target=locale_str("Default points to win (when the variant allows it)"),
         turn_timer=locale_str("Default seconds per turn (30-600)"),
+        idle_ping=locale_str("Seconds idle on a turn before the player is pinged (10-120; 0: off)"),
         host_role=locale_str("Only this role may open tables (managers always may)"),
         add_channel=locale_str("Allow tables in this channel (none chosen: any channel)"),
         remove_channel=locale_str("Stop allowing tables in this channel"),
@@ -191,6 +194,7 @@ class ServerSettingsMixin:
         variant: str | None = None,
         target: int | None = None,
         turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] | None = None,
+        idle_ping: app_commands.Range[int, 0, MAX_PING_DELAY] | None = None,
         host_role: discord.Role | None = None,
         add_channel: discord.TextChannel | None = None,
         remove_channel: discord.TextChannel | None = None,
@@ -280,6 +284,8 @@ class ServerSettingsMixin:
                 changes["target"] = target
             if turn_timer is not None:
                 changes["turn_timer"] = turn_timer
+            if idle_ping is not None:
+                changes["ping_delay"] = idle_ping
             for name, value in (
                 ("lobbies_per_member", lobbies_per_member),
                 ("matches_per_member", matches_per_member),
@@ -397,6 +403,20 @@ def settings_embed(
         value=tr(locale, "{seconds} seconds", seconds=timer)
         if timer is not None
         else tr(locale, "{seconds} seconds (the bot's default)", seconds=DEFAULT_TURN_TIMER),
+        inline=True,
+    )
+    delay = settings.ping_delay
+    embed.add_field(
+        name=tr(locale, "Idle ping"),
+        value=tr(locale, "off")
+        if delay == 0
+        else tr(locale, "after {seconds} seconds idle on a turn", seconds=delay)
+        if delay is not None
+        else tr(
+            locale,
+            "after {seconds} seconds idle on a turn (the bot's default)",
+            seconds=DEFAULT_PING_DELAY,
+        ),
         inline=True,
     )
     role = (

@@ -11,6 +11,7 @@ from bot.store import Store
 from bot.tables.clock import RETRY_FIRST
 from bot.tables.history import TAKEOVER
 from bot.tables.service import TableInfo, TableService
+from bot.tables.values import DEFAULT_PING_DELAY
 from domino import PRESETS, Pass
 from tests.bot.helpers import FakeClock, Recorder, fail_one_computer_search, make_service
 
@@ -80,7 +81,7 @@ async def test_a_computer_move_that_failed_is_made_a_little_later(
     assert published.seq == t.seq and published.by == "computer"
 
 
-async def test_reminder_at_half_time_then_the_bot_plays(
+async def test_reminder_when_idle_for_the_ping_time_then_the_bot_plays(
     service: TableService, recorder: Recorder, clock: FakeClock, store: Store
 ) -> None:
     t = await ana_vs_computers(service, turn_timer=60)
@@ -88,11 +89,11 @@ async def test_reminder_at_half_time_then_the_bot_plays(
     seq = t.seq
     deadline = t.deadline
     assert deadline is not None and t.turn_started is not None
-    clock.now = t.turn_started + 29
+    clock.now = t.turn_started + DEFAULT_PING_DELAY - 1
     await service.tick()
     await service.idle()
     assert recorder.of("on_reminder") == []
-    clock.now = t.turn_started + 30
+    clock.now = t.turn_started + DEFAULT_PING_DELAY
     await service.tick()
     await service.tick()
     await service.idle()

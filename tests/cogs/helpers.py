@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 import time
@@ -356,13 +357,18 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
     renderer = pictures.table_renderer()
     rendered: dict[int, bytes] = {}
 
-    def picture(seq: int) -> bytes:
-        if seq not in rendered:
+    def picture(seq: int, running: bool = False) -> bytes:
+        """The picture of the state after ``seq`` actions (``running``: on the running hand's
+        message, which shows that hand, not the one before, until its first move)."""
+        key = -seq - 1 if running else seq
+        if key not in rendered:
             assert renderer is not None
             view = states[seq].public_view()
             last = last_moves(view, history.timed_out(seq, view.hand_number))
-            rendered[seq] = renderer(view, names, last=list(last))
-        return rendered[seq]
+            if running and view.outcome is None:
+                view = dataclasses.replace(view, hand_results=())
+            rendered[key] = renderer(view, names, last=list(last))
+        return rendered[key]
 
     def ended(seq: int) -> bool:
         return seq > 0 and len(states[seq].hand_results) > len(states[seq - 1].hand_results)
@@ -403,7 +409,10 @@ async def assert_no_hidden_tiles(fake: FakeDiscord, bot: TestBot, table_id: int)
             for att in version.attachments:
                 assert att.filename == "table.png", att.filename
                 if renderer is not None and att.data not in checked:
-                    assert att.data == picture(seq), f"picture of message {version.id} at {seq}"
+                    running = shown_seq(version) is not None
+                    assert att.data == picture(seq, running), (
+                        f"picture of message {version.id} at {seq}"
+                    )
                     checked.add(att.data)
                 pictured += 1
     if renderer is not None:

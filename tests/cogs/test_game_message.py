@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import discord
+
 from domino import Draw, Pass, Play, Resign, decode_action
 from tests.cogs.helpers import (
     FakeClock,
@@ -20,10 +22,12 @@ from tests.cogs.helpers import (
     new_table,
     open_hand,
     play_turn,
+    play_until_over,
     settle,
     start_with_computers,
 )
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage, running_bot
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 
 TIMER = 30
 PING = "it is your turn!"
@@ -120,9 +124,9 @@ async def test_the_move_log_keeps_every_event_of_a_burst(
 
 
 async def _two_players(
-    fake: FakeDiscord, bot: object, alice: object, bob: object
+    fake: FakeDiscord, bot: object, alice: object, bob: object, *, turn_timer: int = TIMER
 ) -> tuple[int, StoredMessage]:
-    result, tid = await new_table(fake, bot, alice, variant="draw", turn_timer=TIMER)  # type: ignore[arg-type]
+    result, tid = await new_table(fake, bot, alice, variant="draw", turn_timer=turn_timer)  # type: ignore[arg-type]
     lobby = result.message
     assert lobby is not None
     await fake.click(bob, lobby, button(lobby, "join"))
@@ -137,89 +141,124 @@ def _pings(fake: FakeDiscord, place: int) -> list[StoredMessage]:
     return [m for m in fake.messages(place) if PING in m.content]
 
 
-async def test_turn_ping_posted_deleted_and_repeated_at_half_time(
+def _ping_posts(fake: FakeDiscord, user: int | None = None) -> list[object]:
+    """Every ping Discord was asked to post (of ``user``, or anyone's)."""
+    said = PING if user is None else f"<@{user}>, {PING}"
+    return [r for r in fake.requests if r.method == "POST" and said in str(r.json)]
+
+
+async def _idle(bot: object, clock: FakeClock, seconds: float) -> None:
+    """Let ``seconds`` pass on the bot's clock and run what fell due."""
+    clock.advance(seconds)
+    await bot.svc.tick()  # type: ignore[attr-defined]
+    await settle(bot)  # type: ignore[arg-type]
+
+
+async def test_an_idle_player_is_pinged_once_after_the_idle_time(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
+    """Nobody is pinged as his turn begins; after 25 s idle on his turn (the bot's default)
+    he is pinged once (no second ping at half time); the ping goes once he moved, and the next
+    player, who moves at once, is never pinged."""
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     bob = fake.add_user(1002, "bob", "Bob")
     clock = FakeClock()
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
-        tid, game = await _two_players(fake, bot, alice, bob)
+        tid, game = await _two_players(fake, bot, alice, bob, turn_timer=2 * TIMER)
         place = game.channel_id
         first = human_to_move(bot, tid)
         assert isinstance(first, int)
-        # The turn begins: one short ping in the table's thread.
+        assert not _ping_posts(fake)
+        await _idle(bot, clock, 24)
+        assert not _ping_posts(fake)
+        await _idle(bot, clock, 1)
         (ping,) = _pings(fake, place)
         assert ping.content.startswith(f"<@{first}>, {PING}")
+        await _idle(bot, clock, 10)  # half time passes: no second ping
+        assert len(_ping_posts(fake)) == 1 and _pings(fake, place) == [ping]
 
-        # Half time: the same ping again (a new mention), and still only one on show.
-        clock.advance(TIMER / 2)
-        await bot.svc.tick()
-        await settle(bot)
-        (again,) = _pings(fake, place)
-        assert again.id != ping.id and fake.message(ping.id).deleted
-        assert again.content == ping.content
-
-        # He moves: his ping goes; the other player's turn begins with his own ping.
         hands: dict[int, InteractionResult] = {}
         users = {alice.id: alice, bob.id: bob}
         await play_turn(fake, bot, tid, users[first], hands)
         await settle(bot)
-        assert fake.message(again.id).deleted
-        now = human_to_move(bot, tid)
-        assert isinstance(now, int)
-        (next_ping,) = _pings(fake, place)
-        assert next_ping.content.startswith(f"<@{now}>, {PING}")
+        assert fake.message(ping.id).deleted
+        second = human_to_move(bot, tid)
+        assert isinstance(second, int) and second != first
+        await _idle(bot, clock, 5)
+        await play_turn(fake, bot, tid, users[second], hands)
+        await settle(bot)
+        assert len(_ping_posts(fake)) == 1 and not _pings(fake, place)
 
 
-async def test_pings_only_when_someone_is_really_waiting(
+async def test_a_partners_match_played_promptly_pings_nobody(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    """Our decision: a person who was pinged less than a minute ago is at the table: his next
-    turn's start pings nobody (the half-time ping still comes); a practice table pings never."""
+    """Four people who each move within a few seconds get no ping at all, not even the host
+    who pressed Start and opens."""
     fake = fake_discord
-    alice = fake.add_user(1001, "alice", "Alice")
+    people = [fake.add_user(1001 + i, f"p{i}", f"P{i}") for i in range(4)]
+    users = {u.id: u for u in people}
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
+        result, tid = await new_table(fake, bot, people[0], variant="partners")
+        lobby = result.message
+        assert lobby is not None
+        for user in people[1:]:
+            await fake.click(user, lobby, button(lobby, "join"))
+            await fake.wait_for(lambda u=user: f"<@{u.id}>" in lobby.text())
+        await fake.click(people[0], lobby, button(lobby, "start"))
+        await game_message(fake, bot, tid)
+        hands: dict[int, InteractionResult] = {}
+        for _ in range(12):
+            who = human_to_move(bot, tid)
+            if not isinstance(who, int):
+                break
+            await _idle(bot, clock, 6)
+            await play_turn(fake, bot, tid, users[who], hands)
+            await settle(bot)
+        assert not _ping_posts(fake)
+
+
+async def test_the_servers_idle_ping_setting(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A server's idle ping time applies to its matches; 0 turns pings off there; and a person
+    who opened his tiles during his turn is at the table: he is not pinged."""
+    fake = fake_discord
+    manager = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
+    alice = fake.add_user(1001, "alice", "Alice", permissions=manager)
     bob = fake.add_user(1002, "bob", "Bob")
     clock = FakeClock()
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
-        tid, game = await _two_players(fake, bot, alice, bob)
-        place = game.channel_id
+        bad = await fake.slash(alice, fake.channel_id, "domino server-settings", {"idle_ping": 5})
+        assert "10 to 120 seconds" in bad.text(), bad.text()
+        set_ = await fake.slash(alice, fake.channel_id, "domino server-settings", {"idle_ping": 12})
+        assert "after 12 seconds idle on a turn" in set_.text(), set_.text()
+        tid, _ = await _two_players(fake, bot, alice, bob, turn_timer=2 * TIMER)
+        first = human_to_move(bot, tid)
+        assert isinstance(first, int)
+        await _idle(bot, clock, 11)
+        assert not _ping_posts(fake)
+        await _idle(bot, clock, 1)
+        assert len(_ping_posts(fake, first)) == 1
         users = {alice.id: alice, bob.id: bob}
         hands: dict[int, InteractionResult] = {}
-        first = human_to_move(bot, tid)
-        assert isinstance(first, int) and len(_pings(fake, place)) == 1
-        # Both move within seconds: the first player's turn comes back, nobody is pinged.
-        for _ in range(2):
-            who = human_to_move(bot, tid)
-            assert isinstance(who, int)
-            clock.advance(5)
-            await play_turn(fake, bot, tid, users[who], hands)
-            await settle(bot)
-        posted = [m for m in fake.requests if m.method == "POST" and PING in str(m.json)]
-        assert human_to_move(bot, tid) == first and not _pings(fake, place)
-        assert len(posted) == 2  # the first player's, the second player's
-        # Half time: he is late now, so he is pinged.
-        clock.advance(TIMER / 2)
-        await bot.svc.tick()
+        await play_turn(fake, bot, tid, users[first], hands)
         await settle(bot)
-        (late,) = _pings(fake, place)
-        assert late.content.startswith(f"<@{first}>, {PING}")
+        second = human_to_move(bot, tid)
+        assert isinstance(second, int)
+        await _idle(bot, clock, 2)
+        hands[second] = await open_hand(fake, bot, users[second], tid)  # he looks at his tiles
+        await _idle(bot, clock, 20)
+        assert not _ping_posts(fake, second)
+        await bot.svc.cancel(tid, alice.id, force=True)
+        await settle(bot)
 
-        # Practice: the player is there; never a ping, even at half time.
-        carol = fake.add_user(1003, "carol", "Carol")
-        alone = await fake.slash(carol, fake.channel_id, "domino practice", {"variant": "draw"})
-        assert alone.message is not None
-        await settle(bot)
-        practice = next(t for t in bot.svc.open_tables() if t.host_id == carol.id)
-        clock.advance(TIMER / 2)
-        await bot.svc.tick()
-        await settle(bot)
-        where = practice.table.thread_id or fake.channel_id
-        if human_to_move(bot, practice.id) == carol.id:
-            assert not [m for m in fake.messages(where) if f"<@{carol.id}>, {PING}" in m.content]
-        said = f"<@{carol.id}>, {PING}"
-        assert not [r for r in fake.requests if r.method == "POST" and said in str(r.json)]
+        off = await fake.slash(alice, fake.channel_id, "domino server-settings", {"idle_ping": 0})
+        assert "Idle ping" in off.text() and "after 12 seconds" not in off.text()
+        before = len(_ping_posts(fake))
+        await _two_players(fake, bot, alice, bob, turn_timer=2 * TIMER)
+        await _idle(bot, clock, TIMER - 1)
+        assert len(_ping_posts(fake)) == before
 
 
 async def test_no_pings_for_a_player_who_turned_them_off(
@@ -253,12 +292,12 @@ async def test_no_pings_for_a_player_who_turned_them_off(
         assert not [m for m in fake.messages(place) if PING in m.content]
         assert not [m for m in fake.deleted_messages if PING in m.content]
 
-        # Bob turns them on again: his next turn pings him.
+        # Bob turns them on again: idle on his next turn, he is pinged.
         on = await fake.slash(bob, fake.channel_id, "domino settings", {"turn_pings": "on"})
         assert "Turn pings: **on**" in on.content
         if human_to_move(bot, tid) != bob.id:
             await play_turn(fake, bot, tid, alice, hands)
-        await settle(bot)
+        await _idle(bot, clock, TIMER / 2)
         (ping,) = _pings(fake, place)
         assert ping.content.startswith(f"<@{bob.id}>, {PING}")
 
@@ -282,3 +321,81 @@ async def test_a_timed_out_turn_is_in_the_log(fake_discord: FakeDiscord, tmp_pat
         hand = await open_hand(fake, bot, bob if rows[0].seat == 0 else alice, tid)
         assert hand.message is not None
         assert hand.message.text().startswith("Since your last turn:")
+
+
+async def test_a_new_hands_message_shows_the_new_hand(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Hand 2's game message shows hand 2 from its first version (an empty table and who
+    opens); hand 1's final position stays on hand 1's message alone."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw")
+        assert result.message is not None
+        first = await start_with_computers(fake, bot, alice, result.message)
+
+        def second_posted() -> bool:
+            info = next((t for t in bot.svc.open_tables() if t.id == tid), None)
+            return info is None or info.table.message_id not in (None, first.id)
+
+        await play_until_over(fake, bot, tid, [alice], stop=lambda _: second_posted())
+        await settle(bot)
+        second = await game_message(fake, bot, tid)
+        assert second.id != first.id
+        opening = (*second.history, second)[0]
+        (picture,) = [a for a in opening.attachments if a.filename == "table.png"]
+        alt = picture.description or ""
+        assert alt.startswith("Table picture. Hand 2."), alt
+        assert "No tile on the table yet." in alt and "Pips left" not in alt, alt
+        final = fake.message(first.id)
+        (ended,) = [a for a in final.attachments if a.filename == "table.png"]
+        assert (ended.description or "").startswith("Table picture. Hand 1."), ended.description
+
+
+async def test_the_idle_ping_survives_a_restart_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The idle ping is a stored deadline: a bot stopped before it fell due pings after its
+    restart, and a bot restarted after the ping does not ping again."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    make = factory(fake, tmp_path / "db.sqlite3", clock=clock)
+    async with running_bot(fake, make) as bot:
+        tid, _ = await _two_players(fake, bot, alice, bob, turn_timer=2 * TIMER)
+        first = human_to_move(bot, tid)
+        assert isinstance(first, int)
+        await _idle(bot, clock, 10)
+        assert not _ping_posts(fake)
+    async with running_bot(fake, make) as bot:
+        await settle(bot)
+        await _idle(bot, clock, 20)
+        assert len(_ping_posts(fake, first)) == 1
+    async with running_bot(fake, make) as bot:
+        await settle(bot)
+        await _idle(bot, clock, 5)
+        assert len(_ping_posts(fake)) == 1
+        assert human_to_move(bot, tid) == first
+
+
+async def test_the_first_message_does_not_notify_who_pressed_start(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The match's first message mentions both players, but Discord is told to notify only the
+    one who did not just press Start."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        await _two_players(fake, bot, alice, bob)
+        (post,) = [
+            r for r in fake.requests
+            if r.method == "POST" and "the match begins!" in str(r.json)
+        ]
+        text = str(post.json)
+        assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
+        allowed = post.json["allowed_mentions"]
+        assert "users" not in allowed.get("parse", []), allowed
+        assert [int(u) for u in allowed["users"]] == [bob.id], allowed

@@ -14,6 +14,7 @@ from tests.cogs.helpers import (
     new_table,
     play_until_over,
     settle,
+    start_with_computers,
 )
 from tests.fakediscord import DEFAULT_MEMBER_PERMISSIONS, FakeDiscord, running_bot
 
@@ -151,3 +152,27 @@ async def test_seven_seven_one_person_takes_a_team(
         turns = await play_until_over(fake, bot, tid, [alice, bob])
         info = await bot.svc.get(tid)
         assert info.status == "finished" and turns == info.seq
+
+
+async def test_the_lobby_says_how_the_match_ended(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Once the match is over, the lobby card no longer says it is on: it says how it ended,
+    with a link to the thread it was played in."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="draw")
+        lobby = result.message
+        assert lobby is not None
+        await start_with_computers(fake, bot, alice, lobby)
+        await settle(bot)
+        info = await bot.svc.get(tid)
+        thread = info.table.thread_id
+        assert thread and f"The match is on in <#{thread}>." in lobby.text(), lobby.text()
+        await bot.svc.resign(tid, alice.id)
+        await settle(bot)
+        text = lobby.text()
+        assert "The match is on" not in text, text
+        assert "The match is over. Alice resigned." in text and "won the match!" in text, text
+        assert f"It was played in <#{thread}>." in text, text
