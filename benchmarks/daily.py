@@ -26,7 +26,7 @@ from bot.daily.service import VARIANTS, DailyService
 from bot.store import Store
 from bot.tables import computer
 from bot.tables.service import TableService
-from cogs.daily import draw_expert
+from cogs.daily.words import draw_expert
 
 TARGET = 60.0
 

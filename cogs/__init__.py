@@ -3,8 +3,8 @@
 EXTENSIONS = [
     "cogs.domino",
     "cogs.records",
-    "cogs.tournament",
+    "cogs.tournaments",
     "cogs.review",
     "cogs.daily",
-    "cogs.achievements",
+    "cogs.records.achievements",
 ]

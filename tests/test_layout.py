@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("domino", "render", "bot", "cogs")
 #: What each layer may import from the project (besides itself).
@@ -28,6 +30,20 @@ DOMINO_ROWS = (
     ("host",),
     ("commands",),
 )
+
+#: The other cogs' packages from the bottom up: buttons and words; the screens and posts; the
+#: commands (they reach their cog through a protocol); the cog.
+COG_ROWS = {
+    "cogs.tournaments": (("buttons",), ("posts",), ("commands",), ("cog",)),
+    "cogs.records": (
+        ("buttons", "words", "prizes"),
+        ("leaderboard", "stats", "history", "privacy", "forget", "boards", "achievements"),
+        ("commands",),
+        ("cog",),
+    ),
+    "cogs.daily": (("words",), ("cog",)),
+    "cogs.review": (("words",), ("cog",)),
+}
 
 #: The web companion from the bottom up: addresses, words, the chart and its own queries; the
 #: replay's positions; the reader (what may be shown); the aiohttp application.
@@ -140,6 +156,11 @@ def test_the_dominoes_cog_imports_only_downwards() -> None:
     assert upward_imports("cogs.domino", DOMINO_ROWS) == []
 
 
+@pytest.mark.parametrize("package", sorted(COG_ROWS))
+def test_each_cog_package_imports_only_downwards(package: str) -> None:
+    assert upward_imports(package, COG_ROWS[package]) == []
+
+
 def test_the_web_companion_imports_only_downwards() -> None:
     assert upward_imports("bot.web", WEB_ROWS) == []
 
@@ -213,3 +234,12 @@ def test_bot_imports_no_higher_floor() -> None:
 def test_the_bot_root_holds_the_application_and_little_else() -> None:
     held = {p.stem for p in (ROOT / "bot").glob("*.py")}
     assert held == BOT_ROOT
+
+
+def test_no_module_of_the_cogs_is_over_900_lines() -> None:
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in (ROOT / "cogs").rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 900
+    }
+    assert long == {}

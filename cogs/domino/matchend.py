@@ -26,9 +26,9 @@ from bot.store import DeadlineRow
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
 from bot.web import links
-from cogs.achievements import earned_lines, shown_at_match_end
 from cogs.domino import game_message, texts
 from cogs.domino.buttons import REVIEW_COG, RematchButton, ReviewButton
+from cogs.records.achievements import earned_lines, shown_at_match_end
 from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)

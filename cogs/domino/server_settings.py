@@ -33,11 +33,11 @@ from bot.servers.settings import (
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
 from bot.tables.values import DEFAULT_PING_DELAY, MAX_PING_DELAY
 from bot.web import links
-from cogs.boards import can_post
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
-from cogs.prizes import choose_problem, problem_text
+from cogs.records.boards import can_post
+from cogs.records.prizes import choose_problem, problem_text
 
 Interaction = discord.Interaction[Any]
 

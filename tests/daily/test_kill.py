@@ -13,7 +13,7 @@ import pytest
 from bot.daily.store import AttemptRow, DailyRepo
 from bot.settings import sqlite_url
 from bot.store import POSTGRES, SQLITE, Store
-from cogs.daily import nonce
+from cogs.daily.words import nonce
 from tests.fakediscord import FakeDiscord, RequestRecord, Tripwire
 from tests.fakediscord.plugin import fake_discord
 from tests.scale.cluster import GUARD, Table, Watch, play, until, watching

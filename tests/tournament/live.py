@@ -37,9 +37,9 @@ from bot.tables.service import TableService
 from bot.tournaments.model import TableResult
 from bot.tournaments.service import MISSED_LIMIT, EventState, TournamentService
 from bot.tournaments.store import BoardRow, TournamentRepo
-from cogs.tournament import (
+from cogs.tournaments.cog import MEDALS
+from cogs.tournaments.posts import (
     LINES_SHOWN,
-    MEDALS,
     announcement,
     board_result,
     entry_name,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.tournaments.service import PUBLISH
-from cogs.tournament import THREAD_WAIT
+from cogs.tournaments.cog import THREAD_WAIT
 from tests.cogs.helpers import FakeClock, TestBot, factory, settings_for, settle
 from tests.cogs.test_web_setting import VIEW, links_of
 from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
@@ -363,7 +363,7 @@ async def test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping(
 
 
 def test_an_id_no_kind_reads_is_answered_as_invalid() -> None:
-    from cogs.tournament import BUTTONS, InvalidButton
+    from cogs.tournaments.buttons import BUTTONS, InvalidButton
 
     for cid, kind in [
         ("tournament:here:1:2", "HereButton"),

@@ -12,7 +12,7 @@ import pytest
 from bot.tournaments import pictures
 from bot.tournaments.bracket import bracket
 from bot.tournaments.service import PUBLISH
-from cogs.tournament import raw_names
+from cogs.tournaments.posts import raw_names
 from tests.cogs.helpers import FakeClock, factory
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.tournament.test_discord import (

@@ -11,7 +11,7 @@ import pytest
 
 from bot.tournaments import pictures
 from bot.tournaments.bracket import bracket
-from cogs.tournament import raw_names
+from cogs.tournaments.posts import raw_names
 from tests.cogs.helpers import FakeClock
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.tournament.helpers import bot_at

@@ -287,7 +287,7 @@ async def test_knockout_one_against_one(
     await play_round(events, tables, clock, event.id)
     state = await events.state(event.id)
     assert len([b for b in state.boards_of(1) if not b.is_bye]) == 1  # 4 v 5; three byes
-    from cogs.tournament import picture  # the bracket is what the standings post shows
+    from cogs.tournaments.posts import picture  # the bracket is what the standings post shows
 
     after_one = picture(state, 1, "Cup")
     await play_round(events, tables, clock, event.id, skip={100})  # the top seed stays away

@@ -1,22 +1,11 @@
-"""``/domino daily``: the daily deal in Discord, a thin adapter of the daily service.
-
-``/domino daily play`` opens a private thread for the person, adds him, and starts his attempt
-there (its tables are run and shown by the dominoes cog like any other). When the attempt is
-over the publisher posts its result in the thread, with the expert's own play of the deal as a
-replay: once, marked in the store after the post, with a nonce (a crash between the two never
-doubles it). ``/domino daily board`` answers privately: the day's board of the server or of
-everyone, with results only for someone who finished that day's deal.
-"""
+"""``/domino daily play`` and ``board``, and the publisher of each attempt's posts."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import io
 import logging
-import os
-import tempfile
 from typing import Any
 
 import discord
@@ -24,23 +13,23 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
-from bot.daily.service import LEGS, VARIANTS, AttemptRow, Board, DailyService, ExpertPlay
-from bot.i18n import number, tr, trn
-from bot.store import ActionRow, MatchRow
-from bot.tables import replay
-from cogs.colours import BLUE
+from bot.daily.service import LEGS, VARIANTS, AttemptRow, DailyService
+from bot.i18n import tr
+from cogs.daily.words import board_embed, draw_expert, expert_points, nonce, result_text
 from cogs.domino import texts
-from cogs.names import escape_name, public_name, table_name
+from cogs.names import public_name, table_name
+
+Interaction = discord.Interaction[Any]
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
+
 COG_NAME = "Daily"
 GROUP_NAME = "domino"
 NO_PINGS = discord.AllowedMentions.none()
 #: Tries of a post in a thread before it waits for the next start.
 POST_TRIES = 5
-BOARD_LINES = 20
+
 
 VARIANT_CHOICES = [
     Choice(name=locale_str(texts.VARIANTS[v][1]), value=v) for v in VARIANTS
@@ -50,136 +39,6 @@ SCOPE_CHOICES = [
     Choice(name=locale_str("everyone"), value="global"),
 ]
 
-
-def nonce(attempt: AttemptRow, kind: str) -> str:
-    """A post's nonce (at most 25 characters), the same for the same post after a crash."""
-    key = f"{kind}/{attempt.day}/{attempt.variant}/{attempt.user_id}"
-    return hashlib.sha256(key.encode()).hexdigest()[:24]
-
-
-def points_text(locale: str | None, points: int) -> str:
-    return number(locale, points, signed=True)
-
-
-def result_text(
-    locale: str | None,
-    attempt: AttemptRow,
-    legs: list[int],
-    streak: int,
-    expert: int | None,
-) -> str:
-    """The attempt's result post: the points, each leg's, the streak, the expert's score."""
-    assert attempt.result is not None
-    lines = [
-        tr(
-            locale,
-            "**Daily deal of {day} · {variant}**: your result is **{points}** points.",
-            day=attempt.day,
-            variant=texts.variant_name(locale, attempt.variant),
-            points=points_text(locale, attempt.result),
-        )
-    ]
-    if len(legs) > 1:
-        lines.append(
-            tr(
-                locale,
-                "From your first seat {first}, from the other seat {second}.",
-                first=points_text(locale, legs[0]),
-                second=points_text(locale, legs[1]),
-            )
-        )
-    lines.append(
-        trn(locale, "Your streak: {count} day in a row.", "Your streak: {count} days in a row.",
-            streak)
-    )
-    if expert is not None:
-        lines.append(
-            tr(
-                locale,
-                "The expert, dealt your first seat's tiles, scored {points}. Here is how it "
-                "played the deal:",
-                points=points_text(locale, expert),
-            )
-        )
-    lines.append(tr(locale, "See how the others did: /domino daily board."))
-    return "\n".join(lines)
-
-
-def board_embed(locale: str | None, board: Board, streak: int) -> discord.Embed:
-    """The board as the viewer may see it (results only once he finished that day's deal)."""
-    scope = tr(locale, "this server") if board.guild_id is not None else tr(locale, "everyone")
-    title = tr(
-        locale,
-        "Daily deal of {day} · {variant} · {scope}",
-        day=board.day,
-        variant=texts.variant_name(locale, board.variant),
-        scope=scope,
-    )
-    if not board.shown:
-        description = tr(
-            locale,
-            "No spoilers: the results show once you have played today's deal "
-            "(/domino daily play).",
-        )
-        description += "\n" + trn(
-            locale,
-            "{count} player has finished it so far.",
-            "{count} players have finished it so far.",
-            board.players,
-        )
-    elif not board.rows:
-        description = tr(locale, "Nobody has finished today's deal yet.")
-    else:
-        lines = []
-        mine = board.mine
-        for rank, row in board.rows[:BOARD_LINES]:
-            name = escape_name(row.name) if row.name else tr(locale, "a former player")
-            line = f"{rank}. {name}: **{points_text(locale, row.result or 0)}**"
-            if mine is not None and row.user_id == mine.user_id:
-                line = "▶ " + line
-            lines.append(line)
-        mine_rank = next(
-            (r for r, row in board.rows if mine is not None and row.user_id == mine.user_id),
-            None,
-        )
-        if mine_rank is not None and mine_rank > BOARD_LINES:
-            lines.append(tr(locale, "You: {rank}.", rank=mine_rank))
-        description = "\n".join(lines)
-    embed = discord.Embed(title=title[:256], description=description[:4000], colour=BLUE)
-    embed.set_footer(
-        text=trn(locale, "Your streak: {count} day in a row.",
-                 "Your streak: {count} days in a row.", streak)
-    )
-    return embed
-
-
-def expert_points(play: ExpertPlay) -> int:
-    """The expert's score from seat 0 in its own play of the deal."""
-    from bot.daily.service import leg_points
-
-    match = play.match()
-    return leg_points(match.scores, match.outcome)
-
-
-def draw_expert(play: ExpertPlay, locale: str | None) -> bytes | None:
-    """The expert's own play of the deal as an animated GIF (None: it could not be drawn)."""
-    row = MatchRow(0, play.ruleset.to_dict(), play.seed, play.deal, 0.0, None, None)
-    actions = [ActionRow(0, i, seat, action, 0.0) for i, (seat, action) in enumerate(play.moves)]
-    names = [tr(locale, "Expert {seat}", seat=s + 1) for s in range(play.ruleset.seats)]
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "expert.gif")
-        drawn = replay.draw_file(
-            row, actions, None, names, replay.labels_for(locale), path, most=10_000
-        )
-        if not isinstance(drawn, int):
-            log.warning("the expert's play of %s %s not drawn: %s", play.day, play.variant,
-                        drawn.message)
-            return None
-        with open(path, "rb") as gif:
-            return gif.read()
-
-
-# ------------------------------------------------------------------------------ commands
 
 group = app_commands.Group(
     name="daily",
@@ -453,16 +312,3 @@ class DailyCog(commands.Cog, name=COG_NAME):
             await self.daily.published(fresh)
         finally:
             self._posting.discard(key)
-
-
-async def setup(bot: commands.Bot) -> None:
-    """Load the cog after ``cogs.domino``; the bot must own a store and a table service."""
-    store = getattr(bot, "store", None)
-    service = getattr(bot, "service", None)
-    if store is None or service is None:
-        raise RuntimeError("the daily cog needs bot.store and bot.service")
-    options = {"expert_budget": service.ai_budget, **getattr(bot, "daily_options", {})}
-    await bot.add_cog(DailyCog(bot, DailyService(store, service, **options)))
-
-
-__all__ = ["DailyCog", "board_embed", "draw_expert", "result_text", "setup"]

@@ -1,11 +1,4 @@
-"""``/domino review table [hand]`` and the Review button of the match-end post: the expert's
-review of the asker's own decisions in a finished match of his, answered privately.
-
-The review (:mod:`bot.review`) says per hand how many inaccuracies, mistakes and blunders the
-asker made, and shows his costliest decisions: the table then with his own tiles, his move,
-the expert's and why, and the estimated cost. A thin adapter: the checks and the judgement
-are the service's, errors become ephemeral answers through the dominoes cog's guard.
-"""
+"""``/domino review`` and the answers to the Review button."""
 
 from __future__ import annotations
 
@@ -19,110 +12,21 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.i18n import N_, number, picture_options, tr, trn
-from bot.review import Review, Reviews
-from bot.review.judge import GRADES, Judged
+from bot.i18n import picture_options, tr, trn
+from bot.review import Reviews
 from bot.store.table_extras import FinishedRepo
-from bot.tables.hint import Hint
 from bot.workers import pictures
 from cogs.colours import BLUE
 from cogs.domino.buttons import REVIEW_COG
 from cogs.domino.game_message import card
-from cogs.domino.practice import action_text, reason_text
 from cogs.domino.replay import match_title, replay_names
 from cogs.names import escape_name
-from domino import Action, Draw, Pass, Play, View, decode_action
+from cogs.review.words import decision_text, picture_alt, summary_lines
 from render.review import render_position
 
 Interaction = discord.Interaction[Any]
 GROUP_NAME = "domino"
 DOMINO_COG = "Domino"
-
-GRADE_NAMES = {
-    "inaccuracy": N_("inaccuracy"),
-    "mistake": N_("mistake"),
-    "blunder": N_("blunder"),
-}
-
-
-def move_text(locale: str | None, view: View, action: Action) -> str:
-    """``play 6-4 on the 4``, ``draw`` or ``pass``."""
-    if isinstance(action, Play):
-        return action_text(locale, view, action)
-    if isinstance(action, Draw):
-        return tr(locale, "draw a tile")
-    assert isinstance(action, Pass)
-    return tr(locale, "pass")
-
-
-def grades_text(locale: str | None, counts: dict[str, int]) -> str:
-    """``2 inaccuracies, 1 mistake`` (only the grades there are), or that there were none."""
-    parts = []
-    for name in GRADES:
-        count = counts[name]
-        if not count:
-            continue
-        if name == "inaccuracy":
-            parts.append(trn(locale, "{count} inaccuracy", "{count} inaccuracies", count))
-        elif name == "mistake":
-            parts.append(trn(locale, "{count} mistake", "{count} mistakes", count))
-        else:
-            parts.append(trn(locale, "{count} blunder", "{count} blunders", count))
-    return ", ".join(parts) if parts else tr(locale, "no costly move")
-
-
-def summary_lines(locale: str | None, review: Review, hand: int | None) -> list[str]:
-    """One line per hand (the asked hand only, when one was)."""
-    lines = []
-    for h in review.hands if hand is None else (hand,):
-        decisions = len(review.of_hand(h))
-        lines.append(
-            trn(
-                locale,
-                "Hand {hand}: {grades} (one decision of yours)",
-                "Hand {hand}: {grades} ({count} decisions of yours)",
-                decisions,
-                hand=h,
-                grades=grades_text(locale, review.grades(h)),
-            )
-        )
-    return lines
-
-
-def decision_text(locale: str | None, rank: int, judged: Judged, view: View) -> str:
-    """The costliest decision number ``rank``: where, his move, the expert's and why, the
-    cost."""
-    played = decode_action(judged.played)
-    best = decode_action(judged.best)
-    grade = judged.grade
-    head = tr(
-        locale,
-        "**{rank}. Hand {hand}, move {move}** · {grade}: about {points} points given away",
-        rank=rank,
-        hand=judged.hand,
-        move=judged.seq + 1,
-        grade=tr(locale, GRADE_NAMES[grade]) if grade else "",
-        points=number(locale, round(judged.cost)),
-    )
-    mine = tr(locale, "You: {move}.", move=move_text(locale, view, played))
-    expert = tr(
-        locale,
-        "The expert: {move}, because {reason}",
-        move=move_text(locale, view, best),
-        reason=reason_text(locale, Hint(best, judged.reason, judged.params)),
-    )
-    return "\n".join([head, mine, expert])
-
-
-def picture_alt(locale: str | None, judged: Judged, view: View) -> str:
-    """The alt text of a decision's picture."""
-    tiles = ", ".join(str(t) for t in view.hand or ())
-    return tr(
-        locale,
-        "The table before move {move}, and your tiles: {tiles}",
-        move=judged.seq + 1,
-        tiles=tiles or "-",
-    )[:1024]
 
 
 @app_commands.command(
@@ -232,11 +136,3 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
             view=card(BLUE, *items), files=files, ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-
-
-async def setup(bot: commands.Bot) -> None:
-    """Load the cog after ``cogs.domino``; the bot must own a table service."""
-    service = getattr(bot, "service", None)
-    if service is None:
-        raise RuntimeError("the review cog needs bot.service (a TableService)")
-    await bot.add_cog(ReviewCog(bot, Reviews(service.store, clock=service.clock)))

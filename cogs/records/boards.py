@@ -33,7 +33,7 @@ from bot.records.seasons_store import SeasonLine
 from bot.store import DeadlineRow
 from cogs.colours import GOLD
 from cogs.names import display_name, escape_name
-from cogs.prizes import giving_problem, problem_text
+from cogs.records.prizes import giving_problem, problem_text
 
 __all__ = [
     "BOARD_KIND",
@@ -243,7 +243,7 @@ async def crown_champions(
 ) -> Crowned | None:
     """Give the server's champions' role (or ``kind``'s: a tournament's winners') to
     ``winners`` and take it from those the bot gave it to before, if the role may still be
-    given (:func:`cogs.prizes.giving_problem`); None without a role."""
+    given (:func:`cogs.records.prizes.giving_problem`); None without a role."""
     chosen = await seasons.champion_role(guild_id, kind)
     if chosen is None:
         return None

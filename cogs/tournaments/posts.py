@@ -1,0 +1,239 @@
+"""The words and pictures of an event's posts: the announcement, pairings, results, standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.i18n import tr
+from bot.tournaments import pictures
+from bot.tournaments.service import (
+    EventState,
+)
+from bot.tournaments.store import BoardRow, EntryRow, EventRow
+from cogs.colours import BLUE, GREEN, GREY
+from cogs.domino.texts import variant_name
+from cogs.names import display_name, escape_name
+from cogs.tournaments.buttons import RegisterButton, WithdrawButton, view_of
+from cogs.web_links import web_button
+
+LINES_SHOWN = 20  # standings lines in an embed
+
+
+def entry_name(entry: EntryRow | None, locale: str | None = None) -> str:
+    """An entrant's name as Discord text (escaped; a pair: both names; someone forgotten:
+    "a former player")."""
+    if entry is None:
+        return "?"
+    return " & ".join(escape_name(n) for n in raw_names(entry, locale))
+
+
+def raw_names(entry: EntryRow, locale: str | None) -> list[str]:
+    """The entrant's people's names, unescaped, in the reader's language."""
+    return [display_name(locale, n, "human") for n in entry.names]
+
+
+def side_text(locale: str | None, state: EventState, side: Sequence[int | None]) -> str:
+    names = []
+    for number in side:
+        if number is None:
+            names.append(tr(locale, "a computer"))
+        else:
+            names.append(entry_name(state.entry(number), locale))
+    return " & ".join(names)
+
+
+def format_name(locale: str | None, fmt: str) -> str:
+    return {
+        "pairs": tr(locale, "pairs"),
+        "individual": tr(locale, "individual"),
+        "single": tr(locale, "one against one"),
+    }.get(fmt, fmt)
+
+
+def round_length(locale: str | None, event: EventRow) -> str:
+    if event.points is not None:
+        return tr(locale, "to {points} points", points=event.points)
+    return tr(locale, "{hands} hands", hands=event.hands)
+
+
+def _terms(locale: str | None, event: EventRow) -> list[str]:
+    """The lines of the announcement on the playoff and how empty seats are filled."""
+    lines = []
+    if event.playoff:
+        lines.append(
+            tr(
+                locale,
+                "Playoff: the top {count} of the Swiss standings play a knockout.",
+                count=event.playoff,
+            )
+        )
+    if event.format == "individual" and event.system == "knockout":
+        lines.append(
+            tr(
+                locale,
+                "Knockout: both people of a table's winning side go through; byes to the"
+                " best seeds, and when the people left are odd the lowest seed plays with a"
+                " computer.",
+            )
+        )
+    elif event.format == "individual":
+        lines.append(
+            {
+                "computer": tr(locale, "Empty seats: computer players (everyone plays)."),
+                "bye": tr(locale, "Empty seats: byes (up to three sit out)."),
+            }.get(
+                event.fill,
+                tr(locale, "Empty seats: one or two byes, or one computer seat."),
+            )
+        )
+    return lines
+
+
+def announcement(
+    state: EventState, link: str | None = None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The event's announcement: its terms, with Register and Withdraw while it is open and
+    a link to its web page when there is one."""
+    event = state.event
+    locale = event.locale
+    count = len([e for e in state.entries if e.status == "active"])
+    lines = [
+        tr(
+            locale,
+            "{variant}, {format}; rounds of {length}, at most {minutes} minutes each.",
+            variant=variant_name(locale, event.variant),
+            format=format_name(locale, event.format),
+            length=round_length(locale, event),
+            minutes=event.time_limit // 60,
+        ),
+        tr(locale, "Rounds: {rounds}.", rounds=event.rounds)
+        if event.rounds
+        else tr(locale, "Rounds: decided at the start by the number of entrants."),
+        tr(locale, "Entrants: {count} of {most}.", count=count, most=event.max_entrants),
+        *_terms(locale, event),
+        tr(locale, "Host: <@{user}>.", user=event.host_id),
+    ]
+    if event.start_at is not None:
+        lines.append(tr(locale, "Starts {when}.", when=f"<t:{int(event.start_at)}:R>"))
+    else:
+        lines.append(tr(locale, "Starts when the host presses Start."))
+    if event.format == "pairs":
+        lines.append(
+            tr(locale, "Register your pair with /domino tournament register partner:@someone.")
+        )
+    embed = discord.Embed(
+        title=tr(locale, "Tournament: {name}", name=escape_name(event.name)),
+        description="\n".join(lines),
+        colour=BLUE if event.is_open else GREY,
+    )
+    buttons: list[discord.ui.Item[Any]] = []
+    if event.status != "registration" and event.status != "running":
+        return embed, (view_of(web_button(locale, link)) if link else None)
+    if event.format != "pairs":
+        buttons.append(
+            RegisterButton(
+                event.id, label=tr(locale, "Register"), style=discord.ButtonStyle.success
+            )
+        )
+    buttons.append(WithdrawButton(event.id, label=tr(locale, "Withdraw")))
+    if link:
+        buttons.append(web_button(locale, link))
+    return embed, view_of(*buttons)
+
+
+def pairings_embed(state: EventState, number: int) -> discord.Embed:
+    locale = state.event.locale
+    lines = []
+    if state.in_playoff(number):
+        lines.append(
+            tr(locale, "Playoff of the top {count}: the winners go through.",
+               count=len(state.playoff_seeds()))
+        )
+    knockout = state.event.system == "knockout" or state.in_playoff(number)
+    if knockout and state.event.format == "individual":
+        lines.append(tr(locale, "Both people of each table's winning side go through."))
+    for b in state.boards_of(number):
+        if b.is_bye:
+            lines.append(tr(locale, "Bye: {name}", name=side_text(locale, state, b.sides[0])))
+            continue
+        lines.append(
+            tr(
+                locale,
+                "Table {board}: {first} against {second}",
+                board=b.board,
+                first=side_text(locale, state, b.sides[0]),
+                second=side_text(locale, state, b.sides[1]),
+            )
+        )
+    return discord.Embed(
+        title=tr(
+            locale,
+            "{name}: pairings of round {round}",
+            name=escape_name(state.event.name),
+            round=number,
+        ),
+        description="\n".join(lines)[:4000] or tr(locale, "Nobody was paired."),
+        colour=GREEN,
+    )
+
+
+def board_result(locale: str | None, state: EventState, b: BoardRow) -> str:
+    if b.is_bye:
+        return tr(locale, "Bye: {name}", name=side_text(locale, state, b.sides[0]))
+    points = b.points or (0, 0)
+    how = (b.how or "").split(";")[0]
+    text = tr(
+        locale,
+        "Table {board}: {first} {a} – {b} {second}",
+        board=b.board,
+        first=side_text(locale, state, b.sides[0]),
+        second=side_text(locale, state, b.sides[1]),
+        a=points[0],
+        b=points[1],
+    )
+    if how.startswith("forfeit"):
+        text += " · " + tr(locale, "forfeit")
+    elif how == "time":
+        text += " · " + tr(locale, "time was up")
+    elif how == "corrected":
+        text += " · " + tr(locale, "corrected")
+    return text
+
+
+def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOWN) -> list[str]:
+    locale = state.event.locale
+    out = []
+    table = state.standings(upto)
+    for s in table[:limit]:
+        note = " " + tr(locale, "(withdrawn)") if s.withdrawn else ""
+        out.append(
+            tr(
+                locale,
+                "{rank}. {name}: {points} match points, {difference} points, Buchholz {buchholz}",
+                rank=s.rank,
+                name=entry_name(state.entry(s.entrant), locale),
+                points=s.match_points,
+                difference=f"{s.difference:+d}",
+                buchholz=s.buchholz,
+            )
+            + note
+        )
+    if len(table) > limit:
+        out.append(tr(locale, "… and {count} more.", count=len(table) - limit))
+    return out
+
+
+def picture(state: EventState, upto: int | None, title: str, *, final: bool = False) -> bytes:
+    """The standings picture after round ``upto`` (None: the end); a knockout's, or a
+    playoff's from its first round on, is its bracket. Names raw: pictures render no
+    markdown."""
+    locale = state.event.locale
+    names = {e.entry: " & ".join(raw_names(e, locale)) for e in state.entries}
+    tree = state.bracket(upto)
+    swiss = state.event.system == "swiss" and upto is not None and not state.in_playoff(upto)
+    if tree is not None and not swiss:
+        return pictures.bracket_png(locale, title, tree, names)
+    return pictures.standings_png(locale, title, state.standings(upto), names, final=final)
