@@ -189,6 +189,16 @@ def trn(locale: str | None, singular: str, plural: str, count: int, /, **params:
         return (singular if count == 1 else plural).format(**params)
 
 
+def joined(locale: str | None, words: Sequence[str]) -> str:
+    """``words`` as one list in ``locale``'s words: "Ann and Bob", "Ana y Bob", "Ana e Bob"."""
+    from babel.lists import format_list
+
+    try:
+        return format_list(list(words), locale=babel_locale(locale))
+    except (UnknownLocaleError, ValueError):
+        return format_list(list(words), locale="en_US")
+
+
 def babel_locale(locale: str | None) -> str:
     """Babel's name of a Discord locale (English when none)."""
     return (locale or DEFAULT_LOCALE).replace("-", "_")

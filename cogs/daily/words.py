@@ -92,11 +92,15 @@ def board_embed(locale: str | None, board: Board, streak: int) -> discord.Embed:
             "No spoilers: the results show once you have played today's deal "
             "(/domino daily play).",
         )
-        description += "\n" + trn(
-            locale,
-            "{count} player has finished it so far.",
-            "{count} players have finished it so far.",
-            board.players,
+        description += "\n" + (
+            trn(
+                locale,
+                "{count} player has finished it so far.",
+                "{count} players have finished it so far.",
+                board.players,
+            )
+            if board.players
+            else tr(locale, "Nobody has finished it yet.")
         )
     elif not board.rows:
         description = tr(locale, "Nobody has finished today's deal yet.")

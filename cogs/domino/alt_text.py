@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import named_ends, tr
+from bot.i18n import named_ends, tr, trn
 from domino import View
 from render.moves import LastMove, last_moves
 from render.table import LABELS, last_words, news, scene, side_names
@@ -56,7 +56,7 @@ def table_alt_text(view: View, names: Sequence[str], locale: str | None, *,
     elif view.target is not None:
         goal = tr(locale, "First to {target} points", target=view.target) + "."
     elif view.hands_total and view.hands_total > 1:
-        goal = tr(locale, "{hands} hands", hands=view.hands_total) + "."
+        goal = trn(locale, "{count} hand", "{count} hands", view.hands_total) + "."
     else:
         goal = ""
     scores = ", ".join(f"{side} {score}"

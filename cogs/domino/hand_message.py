@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.errors import ServiceError
-from bot.i18n import END_NAMES, named_ends, picture_options, tr
+from bot.i18n import END_NAMES, joined, named_ends, picture_options, tr
 from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
 from bot.workers import pictures
@@ -135,7 +135,7 @@ def hand_payload(
             tr(
                 locale,
                 "Your seats: {seats}.",
-                seats=" & ".join(str(v.seat + 1) for v in views if v.seat is not None),
+                seats=joined(locale, [str(v.seat + 1) for v in views if v.seat is not None]),
             )
         )
     buttons: list[DominoButton] = []

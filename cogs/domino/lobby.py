@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import joined, tr
 from bot.tables.service import TableInfo
 from cogs.colours import BLUE, GOLD, GREEN, GREY
 from cogs.domino import texts
@@ -172,7 +172,7 @@ def seats_text(locale: str | None, info: TableInfo) -> str:
     lines: list[str] = []
     for group in info.groups:
         who = _seat_row_text(locale, info, group[0])
-        seats = " & ".join(str(s + 1) for s in group)
+        seats = joined(locale, [str(s + 1) for s in group])
         if len(group) > 1:
             lines.append(
                 tr(

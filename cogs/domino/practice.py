@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.errors import ServiceError
-from bot.i18n import END_NAMES, tr, trn
+from bot.i18n import tr, trn
 from bot.tables.hint import HINT_LEVEL, Hint
 from bot.tables.practice import hint_at, mark
 from bot.tables.service import TableService
@@ -32,7 +32,7 @@ DEFAULT_LEVEL = "normal"
 
 def action_text(locale: str | None, view: View, action: Play) -> str:
     """``play 6-4 on the 4``: the end named by its number, as the buttons and the picture's
-    end discs show it (with the end's name only where two open ends show that number)."""
+    end discs show it (``on either 6`` where two open ends show that number)."""
     ends = dict(view.open_ends)
     if view.ends is not None:
         ends.setdefault("left", view.ends[0])
@@ -41,10 +41,7 @@ def action_text(locale: str | None, view: View, action: Play) -> str:
     if number is None:
         return tr(locale, "play {tile}", tile=str(action.tile))
     if list(ends.values()).count(number) > 1:
-        return tr(
-            locale, "play {tile} on the {number} ({end})",
-            tile=str(action.tile), number=number, end=tr(locale, END_NAMES[action.end]),
-        )
+        return tr(locale, "play {tile} on either {number}", tile=str(action.tile), number=number)
     return tr(locale, "play {tile} on the {number}", tile=str(action.tile), number=number)
 
 
@@ -82,7 +79,7 @@ def hint_text(locale: str | None, view: View, found: Hint) -> str:
         return tr(locale, "Hint: no tile fits, so you draw.")
     return tr(
         locale,
-        "Hint from the expert computer player: {move}, because {reason}",
+        "Hint: {move}, because {reason}",
         move=action_text(locale, view, found.action),
         reason=reason_text(locale, found),
     )

@@ -364,7 +364,7 @@ class ServerSettingsMixin:
                 (TOURNAMENT, tr(locale, "Tournament winners' role")),
             ):
                 champions = await seasons.champion_role(guild_id, kind)
-                shown = tr(locale, "none")
+                shown = tr(locale, "no role")
                 if champions is not None:
                     shown = f"<@&{champions.role_id}>"
                     if champions.problem:

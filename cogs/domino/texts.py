@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_, tr, trn
+from bot.i18n import N_, joined, tr, trn
 from bot.store import SeatRow
 from bot.tables.history import Entry
 from bot.tables.service import TableInfo
@@ -121,8 +121,8 @@ def people_of_side(info: TableInfo, side: int, locale: str | None = None) -> lis
 
 
 def side_label(locale: str | None, info: TableInfo, side: int) -> str:
-    """ "Team 1 (Ann & Bob)" in team games, the player's name otherwise."""
-    names = " & ".join(people_of_side(info, side, locale))
+    """ "Team 1 (Ann and Bob)" in team games, the player's name otherwise."""
+    names = joined(locale, people_of_side(info, side, locale))
     if info.ruleset.teams:
         return tr(locale, "Team {number} ({names})", number=side + 1, names=names)
     return names
@@ -332,7 +332,7 @@ def describe_options(locale: str | None, info: TableInfo) -> str:
     if ruleset.target is not None:
         parts.append(tr(locale, "First to {target} points", target=ruleset.target))
     if ruleset.hands is not None:
-        parts.append(tr(locale, "{hands} hands", hands=ruleset.hands))
+        parts.append(trn(locale, "{count} hand", "{count} hands", ruleset.hands))
     parts.append(tr(locale, "turn timer {seconds} s", seconds=info.table.turn_timer))
     options: dict[str, Any] = {
         k: v for k, v in info.table.options.items() if k != "target" and v is not None

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import tr, trn
 from bot.tournaments import pictures
 from bot.tournaments.service import (
     EventState,
@@ -56,7 +56,7 @@ def format_name(locale: str | None, fmt: str) -> str:
 def round_length(locale: str | None, event: EventRow) -> str:
     if event.points is not None:
         return tr(locale, "to {points} points", points=event.points)
-    return tr(locale, "{hands} hands", hands=event.hands)
+    return trn(locale, "{count} hand", "{count} hands", event.hands)
 
 
 def _terms(locale: str | None, event: EventRow) -> list[str]:

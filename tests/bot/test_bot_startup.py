@@ -135,7 +135,7 @@ async def test_demo_speaks_the_language_it_is_asked_for(
     assert seen and all(options == {} for options in seen)  # a renderer given is used as is
     seen.clear()
     lines = echo.getvalue().splitlines()
-    assert lines[0].startswith("Rodada 1: ") and "pontos na mão" in lines[0]
+    assert lines[0].startswith("Mão 1: ") and "pontos na mão" in lines[0]
     assert lines[-2].startswith(("Vencedor: ", "Empate: ")) and "placar final" in lines[-2]
     assert "Computador 1" in echo.getvalue() and "Computer" not in echo.getvalue()
     assert lines[-1] == f"{len(result.pictures)} imagens salvas em {tmp_path}/"

@@ -418,7 +418,7 @@ def test_rules_text_names_options_as_the_reader_sees_them() -> None:
     assert "`primera_mano`" in rules_text.rules_text("es-ES", "partners")
     assert "`tranca`" in rules_text.rules_text("es-ES", "partners")
     assert "`tranque`" in rules_text.rules_text("es-419", "partners")
-    assert "`primeira_rodada`" in rules_text.rules_text("pt-BR", "partners")
+    assert "`primeira_mao`" in rules_text.rules_text("pt-BR", "partners")
     assert "`first_hand`" in rules_text.rules_text("en-US", "partners")
     assert "capicúa" in rules_text.common_rules("es-ES")
     assert "capicua" in rules_text.common_rules("pt-BR")
@@ -485,16 +485,17 @@ def _strings(name: str) -> list[tuple[str | None, str]]:
 
 def test_one_word_for_each_thing_in_each_language() -> None:
     """Our decision, from reading every message on a phone: Spanish says "juega el 3-6",
-    "puntas", "tu pareja", "hacerle pasar"; Portuguese "carroça" (never "bucha"), "rodada" for
-    a hand, "pontuação" and "repetição" (not the English words); All Fives has a name in each
-    language; command and option names carry no accents (typed the same on every keyboard)."""
+    "puntas", "tu pareja", "hacerle pasar"; Portuguese "carroça" (never "bucha"), "mão" for
+    a hand and "rodada" for a tournament's round, "pontuação" and "repetição" (not the
+    English words); All Fives has a name in each language; command and option names carry no
+    accents (typed the same on every keyboard)."""
     import unicodedata
 
     assert tr("es-ES", "play {tile}", tile="3-6") == "juega el 3-6"
     assert tr("es-ES", "Open ends: {left} and {right}.", left=3, right=5).startswith("Puntas")
     for name, banned in {
         "es": ("Extremo", "a tu lado", "trancarlo", "juega {tile}"),
-        "pt_BR": ("bucha", "Rating", "rating", "Replay", "· mão", "Fim da mão"),
+        "pt_BR": ("bucha", "Rating", "rating", "Replay", "Fim da rodada"),
     }.items():
         for context, text in _strings(name):
             if context in (COMMAND_NAME, OPTION_NAME) or (context or "").startswith("rules"):

@@ -146,7 +146,7 @@ async def test_a_spanish_server_with_a_brazilian_player(
         waiting = await _hand(fake, other, game, locales[other.id])
         other_hand = waiting.message
         assert other_hand is not None
-        expected = {"es-419": "Mano 1. Esperando a", "pt-BR": "Rodada 1. Esperando"}
+        expected = {"es-419": "Mano 1. Esperando a", "pt-BR": "Mão 1. Esperando"}
         assert expected[locales[other.id]] in other_hand.text()
 
         choice = next(c for c in enabled(message) if (p := parse(c)) and p[0] == "play")
@@ -162,7 +162,7 @@ async def test_a_spanish_server_with_a_brazilian_player(
         assert f"{mover.global_name} sale con el {tile}." in game.text()  # public: Spain's Spanish
 
         # The other player's private hand is refreshed for his turn, in his language.
-        turn = {"es-419": "Te toca (mano 1). Puntas:", "pt-BR": "Sua vez (rodada 1). Pontas:"}
+        turn = {"es-419": "Te toca (mano 1). Puntas:", "pt-BR": "Sua vez (mão 1). Pontas:"}
         await fake.wait_for(lambda: turn[locales[other.id]] in other_hand.text())
 
 

@@ -140,9 +140,9 @@ async def test_seven_seven_one_person_takes_a_team(
         result, tid = await new_table(fake, bot, alice, variant="seven-seven", target=50)
         lobby = result.message
         assert lobby is not None
-        assert "Team 1 (seats 1 & 3): <@1001>" in lobby.text()
+        assert "Team 1 (seats 1 and 3): <@1001>" in lobby.text()
         await fake.click(bob, lobby, button(lobby, "join"))
-        await fake.wait_for(lambda: "Team 2 (seats 2 & 4): <@1002>" in lobby.text())
+        await fake.wait_for(lambda: "Team 2 (seats 2 and 4): <@1002>" in lobby.text())
         info = await bot.svc.get(tid)
         assert [s.user_id if s else None for s in info.seats] == [1001, 1002, 1001, 1002]
         assert info.is_full

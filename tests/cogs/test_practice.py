@@ -29,7 +29,7 @@ from tests.cogs.helpers import (
 )
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
 
-HINT = re.compile(r"^Hint from the expert computer player: (.+), because (.+)$")
+HINT = re.compile(r"^Hint: (.+), because (.+)$")
 
 
 async def test_practice_starts_at_once_and_offers_hints(
@@ -195,7 +195,7 @@ def test_hint_words_a_pass_a_count_and_an_end_as_the_player_reads_them() -> None
     tile = Tile(left, 9) if left != right else Tile(left, 8)
     text = practice.action_text(None, after, Play(tile, "right"))
     assert text == (
-        f"play {tile} on the {right}" if left != right else f"play {tile} on the {right} (right)"
+        f"play {tile} on the {right}" if left != right else f"play {tile} on either {right}"
     )
 
 

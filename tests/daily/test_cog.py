@@ -343,7 +343,7 @@ async def test_a_daily_leg_stays_hidden_until_the_viewer_has_played_that_deal(
 @pytest.mark.parametrize(("locale", "start_of"), [
     ("en-US", "Table picture. One hand. Scores: "),
     ("es-ES", "Imagen de la mesa. Una mano. "),
-    ("pt-BR", "Imagem da mesa. Uma rodada. "),
+    ("pt-BR", "Imagem da mesa. Uma mão. "),
 ])
 async def test_a_one_hand_deal_says_so_on_its_picture_in_every_language(
     fake_discord: FakeDiscord, tmp_path: Path, pictures_on: Any, locale: str, start_of: str

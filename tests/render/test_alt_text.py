@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.i18n import named_ends, picture_options, tr
+from bot.i18n import named_ends, picture_options, tr, trn
 from cogs.domino.alt_text import (
     MAX_DESCRIPTION,
     hand_alt_text,
@@ -102,9 +102,9 @@ def test_replay_alt_text() -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize(("hands", "said"), [
-    (1, {None: "One hand", "es-ES": "Una mano", "es-419": "Una mano", "pt-BR": "Uma rodada"}),
+    (1, {None: "One hand", "es-ES": "Una mano", "es-419": "Una mano", "pt-BR": "Uma mão"}),
     (4, {None: "Hand 1 of 4", "es-ES": "Mano 1 de 4", "es-419": "Mano 1 de 4",
-         "pt-BR": "Rodada 1 de 4"}),
+         "pt-BR": "Mão 1 de 4"}),
 ])
 def test_a_match_of_hands_without_a_target_says_what_it_is(
     locale: str | None, hands: int, said: dict[str | None, str]
@@ -116,7 +116,7 @@ def test_a_match_of_hands_without_a_target_says_what_it_is(
     assert "None" not in alt
     assert alt.startswith(tr(locale, "Table picture. {hand}.", hand=said[locale]))
     if hands > 1:
-        assert tr(locale, "{hands} hands", hands=hands) + "." in alt
+        assert trn(locale, "{count} hand", "{count} hands", hands) + "." in alt
     _img, marks = table_texts(view, NAMES, picture_options(locale).get("labels"))
     (line,) = [m.text for m in marks if m.role == "hand"]
     assert line == said[locale] and "None" not in " ".join(m.text for m in marks)
