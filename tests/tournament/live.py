@@ -35,7 +35,8 @@ from bot.settings import sqlite_url
 from bot.store import SQLITE, Store
 from bot.tables.service import TableService
 from bot.tournaments.model import TableResult
-from bot.tournaments.service import MISSED_LIMIT, EventState, TournamentService
+from bot.tournaments.rounds import MISSED_LIMIT
+from bot.tournaments.service import EventState, TournamentService
 from bot.tournaments.store import BoardRow, TournamentRepo
 from cogs.tournaments.cog import MEDALS
 from cogs.tournaments.posts import (
