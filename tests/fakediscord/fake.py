@@ -218,6 +218,14 @@ class _Outgoing:
     done: asyncio.Future[None]
 
 
+async def _wait_briefly(event: asyncio.Event, seconds: float) -> None:
+    """Wait until ``event`` is set or ``seconds`` passed; a cancellation is never lost (as
+    ``asyncio.wait_for`` before Python 3.12 loses one that comes as the event is set)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await event.wait()
+
+
 class FakeDiscord:
     """A fake Discord server. Use ``async with FakeDiscord() as fake:`` (or the fixture).
 
@@ -417,7 +425,8 @@ class FakeDiscord:
 
         The predicate is re-evaluated whenever the fake sees a request or gateway traffic, and
         at least every ``poll_interval`` seconds (so it may also look at the bot's own state).
-        Raises ``InteractionTimeout`` (an ``AssertionError``) with diagnostics on timeout.
+        Raises ``InteractionTimeout`` (an ``AssertionError``) with diagnostics on timeout. A
+        cancellation always ends the wait, even one that comes as the fake sees traffic.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -434,8 +443,7 @@ class FakeDiscord:
             if self._changed is None:
                 self._changed = asyncio.Event()
             event = self._changed
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), min(remaining, poll_interval))
+            await _wait_briefly(event, min(remaining, poll_interval))
 
     def diagnostics(self) -> str:
         """A summary of recent traffic, for assertion messages."""

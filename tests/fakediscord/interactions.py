@@ -162,7 +162,10 @@ class InteractionResult:
     async def wait_for_response(self, timeout: float = 5.0) -> InteractionResult:
         """Wait for the initial response (``fake.slash(..., wait=False)`` does not)."""
         try:
-            await asyncio.wait_for(self.responded.wait(), timeout)
+            # Not asyncio.wait_for: before Python 3.12 it loses a cancellation that comes as
+            # the response does.
+            async with asyncio.timeout(timeout):
+                await self.responded.wait()
         except TimeoutError:
             raise InteractionTimeout(
                 f"the bot did not respond to {self!r} within {timeout}s\n" + self.fake.diagnostics()

@@ -299,6 +299,19 @@ async def test_fake_rejects_what_discord_rejects(fake_discord: FakeDiscord) -> N
             await fake.wait_for(lambda: False, timeout=0.05)
 
 
+async def test_a_wait_cancelled_as_traffic_comes_ends(fake_discord: FakeDiscord) -> None:
+    """A wait of the fake cancelled in the very step the fake sees traffic ends at once (a
+    test that stops a person's clicks when it kills the bot does not wait out their time-out)."""
+    fake = fake_discord
+    waiting = asyncio.create_task(fake.wait_for(lambda: False, timeout=60))
+    while fake._changed is None:  # parked until the fake sees traffic
+        await asyncio.sleep(0)
+    fake._notify()
+    waiting.cancel()
+    await asyncio.wait([waiting], timeout=10)
+    assert waiting.cancelled()
+
+
 async def test_manual_delete_and_user_messages(fake_discord: FakeDiscord) -> None:
     fake = fake_discord
     alice = fake.add_user(1001, "alice")

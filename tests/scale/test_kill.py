@@ -22,7 +22,6 @@ announced once, the match end once, and the stored move log has no hole and no d
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -165,8 +164,10 @@ class Killer:
             for task in (game, waiter):
                 if task is not None and not task.done():
                     task.cancel()
-                    with contextlib.suppress(BaseException):
-                        await task
+                    # A cancelled wait of the fake ends at once: a task still running is a hang.
+                    await asyncio.wait([task], timeout=GUARD)
+                    if not task.done():
+                        raise AssertionError(f"a task outlived its cancellation at {step.name!r}")
 
 
 # ------------------------------------------------------------------------- what to trip on
