@@ -258,7 +258,7 @@ async def test_a_prize_role_is_chosen_only_by_who_may_give_it_and_checked_when_g
         )
         assert "too powerful for a prize" in refused.text()
         shown = await fake.slash(manager, fake.channel_id, settings, {})
-        assert "Season champions' role\nnone" in shown.text()
+        assert "Season champions' role\nno role" in shown.text()
         fake.set_role_position(fake.guild.personal_roles[mod.id], 30)  # now above it
         saved = await fake.slash(mod, fake.channel_id, settings, {
             "champion_role": champions.id, "board_channel": channel.id,

@@ -180,7 +180,7 @@ async def test_the_tournament_winners_role_moves_to_each_events_winner(
         refused = await fake.slash(member, fake.channel_id, settings, {option: winners_role.id})
         assert "manage the server" in refused.text()
         shown = await fake.slash(boss, fake.channel_id, settings, {})
-        assert "Tournament winners' role\nnone" in shown.text()
+        assert "Tournament winners' role\nno role" in shown.text()
         saved = await fake.slash(boss, fake.channel_id, settings, {option: winners_role.id})
         assert f"Tournament winners' role\n<@&{winners_role.id}>" in saved.text()
         first = await duel(fake, bot, clock, "First", people[:2])
