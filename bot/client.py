@@ -134,6 +134,7 @@ class DominoBot(commands.AutoShardedBot):
         self._gateway: yarl.URL | None = None  # set when the shards are first launched
         self._given: list[int] = []  # the gateway shards this process is given
         self._opening: dict[int, asyncio.Task[None]] = {}  # gateway shards being connected
+        self._confirming: set[asyncio.Task[None]] = set()  # interactions awaiting a lease check
         parsers = self._connection.parsers
         parsers["INTERACTION_CREATE"] = self._leased_only(parsers["INTERACTION_CREATE"])
 
@@ -153,12 +154,29 @@ class DominoBot(commands.AutoShardedBot):
 
         def parse_if_leased(data: Any) -> None:
             guild = data.get("guild_id")
-            if self.leases is None or self.leases.owns(int(guild) if guild else None):
+            guild_id = int(guild) if guild else None
+            if self.leases is None or self.leases.owns(guild_id):
+                parse(data)
+            elif self.leases.shard(guild_id) in self.leases.held:
+                # Held but not proven (a heartbeat running late, as at start-up on a busy
+                # machine): renewed in the store first, answered if it still is this process's.
+                task = asyncio.get_running_loop().create_task(confirmed(data, guild_id))
+                self._confirming.add(task)
+                task.add_done_callback(self._confirming.discard)
+            else:
+                left(data, guild)
+
+        async def confirmed(data: Any, guild_id: int | None) -> None:
+            assert self.leases is not None
+            if await self.leases.confirm(guild_id):
                 parse(data)
             else:
-                log.info(
-                    "interaction %s of server %s left to its shard's holder", data.get("id"), guild
-                )
+                left(data, guild_id)
+
+        def left(data: Any, guild: Any) -> None:
+            log.info(
+                "interaction %s of server %s left to its shard's holder", data.get("id"), guild
+            )
 
         return parse_if_leased
 

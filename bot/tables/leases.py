@@ -211,6 +211,20 @@ class ShardLeases:
             )
         return row
 
+    async def confirm(self, guild_id: int | None) -> bool:
+        """Whether this process holds that server's lease, renewed in the store now if it can no
+        longer prove it (a late heartbeat). What was skipped meanwhile is still loaded again at
+        the heartbeat's next renewal."""
+        shard = self.shard(guild_id)
+        if self.holds(shard):
+            return True
+        if shard not in self.held:
+            return False
+        try:
+            return await self._claim(shard) is not None
+        except Exception:
+            return False
+
     async def refresh(self) -> tuple[frozenset[int], frozenset[int]]:
         """Claim or renew every lease once; returns the shards gained and the shards lost.
 
