@@ -64,6 +64,13 @@ THREAD_WAIT = 0.5  # seconds before looking again for a table's thread being mad
 MEDALS = ("🥇", "🥈", "🥉")
 
 
+def only(users: list[int]) -> discord.AllowedMentions:
+    """Mentions that notify ``users`` and nobody else."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in users]
+    )
+
+
 def nonce(event_id: int, key: str) -> str:
     """A post's nonce (at most 25 characters): the same post after a crash is not doubled."""
     return f"t.{event_id}.{key}"[:25]
@@ -348,13 +355,24 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             key = f"pairings.{number}"
             if boards and key not in posts:
                 people = sorted({u for b in boards for u in b.people if u is not None})
+                # Those at a table are notified by their seat post; only the byes here.
+                byes = sorted({
+                    u
+                    for b in boards
+                    if b.is_bye
+                    for e in b.sides[0]
+                    if e is not None
+                    for u in (state.entry(e) or _NONE).members
+                    if u > 0
+                } - set(people))
+                people += byes
                 await self._send(
                     event,
                     key,
                     here,
                     " ".join(f"<@{u}>" for u in people)[:1900] or None,
                     embed=pairings_embed(state, number),
-                    allowed_mentions=USERS_ONLY,
+                    allowed_mentions=only(byes),
                     **self._linked(event, page),
                 )
             for b in boards:
