@@ -35,7 +35,8 @@ from bot.settings import sqlite_url
 from bot.store import SQLITE, Store
 from bot.tables.service import TableService
 from bot.tournaments.model import TableResult
-from bot.tournaments.service import MISSED_LIMIT, EventState, TournamentService
+from bot.tournaments.rounds import MISSED_LIMIT
+from bot.tournaments.service import EventState, TournamentService
 from bot.tournaments.store import BoardRow, TournamentRepo
 from cogs.tournaments.cog import MEDALS
 from cogs.tournaments.posts import (
@@ -177,7 +178,7 @@ class Crowd:
         posts = [m for m in self.fake.public_messages() if name in m.title()]
         if not posts:
             return False
-        seated = {int(u) for u in re.findall(r"<@(\d+)>", posts[0].content or "")}
+        seated = set(mentions(posts[0]))
         answered = {
             r.user.id
             for r in self.clicks
@@ -514,6 +515,7 @@ async def open_event(fake: FakeDiscord, plan: Plan) -> tuple[list[FakeUser], lis
         fake.owner,
         "create",
         name=plan.name,
+        checkin=True,
         variant=plan.variant,
         format=plan.fmt,
         hands=1,
@@ -671,7 +673,10 @@ def only(fake: FakeDiscord, title: str) -> StoredMessage:
 
 
 def mentions(message: StoredMessage) -> list[int]:
-    return [int(u) for u in re.findall(r"<@(\d+)>", message.content or "")]
+    """The people a post's first line mentions (a pairings post's seated people; its byes
+    follow on a line of their own)."""
+    first = (message.content or "").split("\n", 1)[0]
+    return [int(u) for u in re.findall(r"<@(\d+)>", first)]
 
 
 async def check_posts(live: Live) -> None:
