@@ -342,11 +342,13 @@ TOURNAMENT: Rules = (
                                 "individual events minus your partners'; a bye or a computer "
                                 "counts as your own score), then the results between the "
                                 "entrants still level, then the rating at the start.")),
-    (1, NC_("rules tournament", "Check-in opens 10 minutes before each round; only those who "
-                                "checked in are paired. A seat nobody takes within 5 minutes "
-                                "of the table opening (unless the host chose another grace) "
-                                "is played by a computer (individual), or its side loses the "
-                                "table by forfeit: 2 match points to the opponents, no points "
+    (1, NC_("rules tournament", "Where the host turned check-in on, it opens 10 minutes before "
+                                "each round and only those who checked in are paired; otherwise "
+                                "everyone entered plays every round. A seat nobody takes "
+                                "within 5 minutes of the table opening (unless the host chose "
+                                "another grace) is played by a computer (individual), or its "
+                                "side loses the table by forfeit: 2 match points to the "
+                                "opponents, no points "
                                 "to anyone (pairs, one against one). Missing two rounds "
                                 "withdraws you.")),
     (1, NC_("rules tournament", "In a Swiss event you may register late until half the "

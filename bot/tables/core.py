@@ -69,6 +69,7 @@ class TableState:
     seed: int | None = None
     seq: int = 0  # actions in the log (kept here: the engine's action list is built lazily)
     turn_started: float | None = None
+    first_until: float | None = None  # the match's first turn lasts until then at least
     invited: tuple[int, ...] = ()
     declined: tuple[int, ...] = ()
     expires_at: float | None = None
@@ -100,6 +101,7 @@ class TableState:
             seats=tuple(self.seats),
             seq=self.seq,
             turn_started=self.turn_started,
+            first_until=self.first_until if self.seq == 0 else None,
             _match=self.match,
             invited=self.invited,
             declined=self.declined,

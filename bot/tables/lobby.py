@@ -274,13 +274,15 @@ class TableLobby:
         seed: int | None = None,
         deal: dict[str, Any] | None = None,
         level: str | None = None,
+        first_turn: int | None = None,
     ) -> TableInfo:
         """Open a table whose people are chosen already (an event's board, a daily deal) and
         start its match at once in a thread of its own: ``people`` holds (user id, name) per
         seat group, None for a computer (of ``level``, else the service's). ``within(tx,
         table_id)`` writes what belongs with it in the same transaction; ``seed`` and ``deal``
-        fix the match's deals (else a new seed). The per-person and per-server limits do not
-        apply (the event has its own).
+        fix the match's deals (else a new seed); ``first_turn``: seconds the match's first turn
+        lasts at least (the time its people have to come). The per-person and per-server limits
+        do not apply (the event has its own).
         """
         self.core.check_owned(guild_id)
         groups = seat_groups(ruleset)
@@ -317,6 +319,15 @@ class TableLobby:
                 await tx.players.upsert(person[0], person[1], now=now)
             rt = TableState(row=row, ruleset=ruleset, seats=seats, ping_delay=ping_delay)
             timers = self.core.turn_deadlines(rt, now, hand_ended=False, match=match, seats=seats)
+            later = max(0.0, (first_turn or 0) - turn_timer)
+            if later:  # the person to move has his time to come first
+                rt.first_until = now + later + turn_timer
+                timers = [
+                    dataclasses.replace(d, due_at=d.due_at + later)
+                    if d.kind in ("timeout", "remind")
+                    else d
+                    for d in timers
+                ]
             await tx.matches.create(
                 row.id, ruleset=ruleset.to_dict(), seed=seed, now=now, deal=deal
             )

@@ -82,7 +82,7 @@ class TableTimers:
         row = rt.seats[turn]
         if row is None or row.kind != "human" or row.user_id is None:
             return
-        deadline = (rt.turn_started or self.core.clock()) + rt.row.turn_timer
+        deadline = rt.info().deadline or self.core.clock() + rt.row.turn_timer
         self.core.notify(rt, "on_reminder", rt.info(), turn, row.user_id, deadline)
 
     async def _on_timeout(self, d: DeadlineRow) -> ActionResult | None:

@@ -55,6 +55,7 @@ class TableInfo:
     declined: tuple[int, ...] = ()  # invitees who declined
     expires_at: float | None = None  # a lobby or challenge closes then unless it started
     ping_after: float | None = None  # seconds into an idle person's turn he is pinged at
+    first_until: float | None = None  # the match's first turn lasts until then at least
 
     @property
     def is_challenge(self) -> bool:
@@ -106,7 +107,7 @@ class TableInfo:
         seat = self.turn_seat
         if seat is None or seat.kind != "human" or self.turn_started is None:
             return None
-        return self.turn_started + self.table.turn_timer
+        return max(self.turn_started + self.table.turn_timer, self.first_until or 0.0)
 
     @property
     def move_forced(self) -> bool:

@@ -158,6 +158,24 @@ class EventState:
             for m in matches
         )
 
+    def called(self, number: int) -> list[int]:
+        """The people round ``number``'s check-in concerns: the members of the active entries
+        that may play it (entered by then, in the playoff when it is one, not knocked out)."""
+        event = self.event
+        seeds = set(self.playoff_seeds()) if self.in_playoff(number) else None
+        bracket_round = (event.system == "knockout" and number > 1) or (
+            bool(event.playoff) and 0 < event.rounds < number - 1
+        )
+        return sorted(
+            u
+            for e in self.active()
+            if e.joined_round <= number
+            and (seeds is None or e.entry in seeds)
+            and not (bracket_round and self.knocked_out(e.entry))
+            for u in e.members
+            if u > 0
+        )
+
     def playoff_seeds(self) -> list[int]:
         """The playoff's entrants, best first: the stored seeds, or (before they are) the top
         places of the Swiss standings among those who have not withdrawn."""

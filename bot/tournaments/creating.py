@@ -47,6 +47,7 @@ class Creating(Part):
         locale: str | None = None,
         winner_role: int | None = None,
         public_place: bool = False,
+        checkin: bool = False,
     ) -> EventRow:
         """Open an event for registration (the checks first: each bad value is refused with
         its reason and nothing is written)."""
@@ -145,6 +146,7 @@ class Creating(Part):
             updated_at=now,
             public_place=public_place,
             playoff=playoff,
+            checkin=checkin,
         )
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)

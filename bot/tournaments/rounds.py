@@ -28,7 +28,8 @@ class Rounds(Part):
     """Moves an event from one step to the next."""
 
     async def open_checkin(self, event: EventRow, number: int) -> None:
-        """Round ``number``'s check-in opens; it starts ``checkin_before`` seconds later."""
+        """Round ``number``'s check-in opens; it starts ``checkin_before`` seconds later (an
+        event without check-in: at once, or round 1 at its start time)."""
         now = self.clock()
         rounds = event.rounds
         if number == 1 and (not rounds or event.system == "knockout"):
@@ -44,15 +45,15 @@ class Rounds(Part):
             await repo.put_round(RoundRow(event.id, number, "checkin", None, None))
             await repo.update(event.id, now=now, status="running", round=number, rounds=rounds)
             await repo.clear_timers(event.id, ("t.checkin",))
-            start = (
-                event.start_at if number == 1 and event.start_at else now + self.ctx.checkin_before
-            )
+            wait = self.ctx.checkin_before if event.checkin else 0.0
+            start = event.start_at if number == 1 and event.start_at else now + wait
             await self.ctx.set_timers(tx, event.id, ("t.start", max(start, now), number))
         self.ctx.time(event.id, await self.repo.timers(event.id))
 
     async def pair(self, event: EventRow, number: int) -> None:
-        """Pair the checked-in entrants of round ``number`` and start it (tables open in
-        :meth:`settle`). Entrants who did not check in miss the round."""
+        """Pair the checked-in entrants of round ``number`` (every entrant, in an event without
+        check-in) and start it (tables open in :meth:`settle`). Entrants who did not check in
+        miss the round."""
         state = await self.ctx.state(event.id)
         now = self.clock()
         checked = state.checked_in
@@ -61,7 +62,7 @@ class Rounds(Part):
         for e in state.active():
             if e.joined_round > number:
                 continue
-            if any(u in checked for u in e.members):
+            if not event.checkin or any(u in checked for u in e.members):
                 present.add(e.entry)
             else:
                 missed.append(e)

@@ -241,6 +241,7 @@ class TournamentService(TableObserver):
         locale: str | None = None,
         winner_role: int | None = None,
         public_place: bool = False,
+        checkin: bool = False,
     ) -> EventRow:
         return await self._creating.create(
             guild_id=guild_id,
@@ -263,6 +264,7 @@ class TournamentService(TableObserver):
             locale=locale,
             winner_role=winner_role,
             public_place=public_place,
+            checkin=checkin,
         )
 
     # -- registration ------------------------------------------------------------------------

@@ -137,6 +137,7 @@ class Settling(Part):
             guild_id=event.guild_id,
             channel_id=event.channel_id,
             turn_timer=self.ctx.turn_timer,
+            first_turn=event.grace,
             locale=event.locale,
             within=within,
             public_place=event.public_place,

@@ -73,6 +73,7 @@ class EventRow:
     public_place: bool = False  # @everyone could view its channel (the web shows the event)
     playoff: int = 0  # a Swiss event's knockout playoff of its top 4 or 8 (0: none)
     playoff_seeds: list[int] | None = None  # its entrants, best first, once the Swiss is over
+    checkin: bool = True  # a check-in before each round (off: every entrant plays each round)
 
     @property
     def is_open(self) -> bool:
@@ -93,6 +94,7 @@ def _event(row: Row) -> EventRow:
     values["options"] = json.loads(values["options"] or "{}")
     values["paused_left"] = json.loads(values["paused_left"]) if values["paused_left"] else None
     values["public_place"] = bool(values["public_place"])
+    values["checkin"] = bool(values["checkin"])
     return EventRow(**values)
 
 
@@ -266,6 +268,7 @@ class TournamentRepo:
         values[columns.index("paused_left")] = None
         values[columns.index("playoff_seeds")] = None
         values[columns.index("public_place")] = int(event.public_place)
+        values[columns.index("checkin")] = int(event.checkin)
         new_id = await self._db.fetchval(
             f"INSERT INTO tournaments ({', '.join(columns)}) VALUES ({_marks(columns)})"
             " RETURNING id",

@@ -60,8 +60,16 @@ GROUP_NAME = "domino"
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_PINGS = discord.AllowedMentions.none()
 RETRYABLE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, ConnectionError)
+MENTIONED = 80  # people a post mentions at most (Discord: 2000 characters, 100 mentions)
 THREAD_WAIT = 0.5  # seconds before looking again for a table's thread being made
 MEDALS = ("🥇", "🥈", "🥉")
+
+
+def only(users: list[int]) -> discord.AllowedMentions:
+    """Mentions that notify ``users`` and nobody else."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in users]
+    )
 
 
 def nonce(event_id: int, key: str) -> str:
@@ -204,6 +212,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 " bye for the rounds before.",
                 round=entry.joined_round,
             )
+        event = await self.events.get(event_id)
+        if not event.checkin:
+            return tr(
+                locale, "You are registered. You will be notified when the tournament starts."
+            )
         return tr(locale, "You are registered. Check in when each round's check-in opens.")
 
     async def _invite(
@@ -323,19 +336,22 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         for row in state.rounds:
             number = row.number
             key = f"checkin.{number}"
-            if key not in posts and row.status == "checkin":
+            if key not in posts and row.status == "checkin" and event.checkin:
                 starts = await self._round_start(event_id, number)
+                called = state.called(number)[:MENTIONED]
+                text = tr(
+                    locale,
+                    "Round {round} of {name}: check in now; the round starts {when}.",
+                    round=number,
+                    name=escape_name(event.name),
+                    when=f"<t:{int(starts)}:R>" if starts else "…",
+                )
                 await self._send(
                     event,
                     key,
                     here,
-                    tr(
-                        locale,
-                        "Round {round} of {name}: check in now; the round starts {when}.",
-                        round=number,
-                        name=escape_name(event.name),
-                        when=f"<t:{int(starts)}:R>" if starts else "…",
-                    ),
+                    "\n".join([text, " ".join(f"<@{u}>" for u in called)]).strip(),
+                    allowed_mentions=only(called),
                     view=view_of(
                         CheckInButton(
                             event_id,
@@ -348,13 +364,27 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             key = f"pairings.{number}"
             if boards and key not in posts:
                 people = sorted({u for b in boards for u in b.people if u is not None})
+                # Those at a table are notified by their seat post; the byes here, on a
+                # line of their own.
+                byes = sorted({
+                    u
+                    for b in boards
+                    if b.is_bye
+                    for e in b.sides[0]
+                    if e is not None
+                    for u in (state.entry(e) or _NONE).members
+                    if u > 0
+                } - set(people))[:MENTIONED]
+                lines = [" ".join(f"<@{u}>" for u in people)[:1800]]
+                if byes:
+                    lines.append(tr(locale, "Bye: {name}", name=" ".join(f"<@{u}>" for u in byes)))
                 await self._send(
                     event,
                     key,
                     here,
-                    " ".join(f"<@{u}>" for u in people)[:1900] or None,
+                    "\n".join(lines).strip() or None,
                     embed=pairings_embed(state, number),
-                    allowed_mentions=USERS_ONLY,
+                    allowed_mentions=only(byes),
                     **self._linked(event, page),
                 )
             for b in boards:
@@ -437,19 +467,19 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         event = state.event
         locale = event.locale
         people = [u for u in b.people if u is not None]
+        come = await self.events.due("t.grace", event.id, b.round)
         await self._send(
             event,
             key,
             place or event.channel_id,
             tr(
                 locale,
-                "Round {round}, table {board}: {people}. Press I'm here within {minutes}"
-                " minutes, or a computer plays your seat (pairs and one against one: the side"
-                " forfeits).",
+                "Round {round}, table {board}: {people}. Press I'm here, or {when} a computer"
+                " plays your seat (pairs and one against one: the side forfeits).",
                 round=b.round,
                 board=b.board,
                 people=" ".join(f"<@{u}>" for u in people),
-                minutes=max(1, event.grace // 60),
+                when=f"<t:{int(come)}:R>" if come else "…",
             ),
             view=view_of(
                 HereButton(

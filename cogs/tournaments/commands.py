@@ -78,6 +78,7 @@ group = app_commands.Group(
     points=locale_str("Or: each round to this many points"),
     time_limit=locale_str("Minutes a round may last (default 45)"),
     grace=locale_str("Minutes a player has to come to his table (default 5)"),
+    checkin=locale_str("A check-in before each round (default off: everyone plays each round)"),
     start_in=locale_str("Start in this many minutes (left out: when the host presses Start)"),
     max_entrants=locale_str("Most entrants"),
     fill=locale_str("Individual: fill missing seats with computers, byes, or the fewest of both"),
@@ -108,6 +109,7 @@ async def create_command(
     winner_role: discord.Role | None = None,
     system: str | None = None,
     playoff: int | None = None,
+    checkin: bool = False,
 ) -> None:
     cog = _cog(interaction)
     async with cog.guard(interaction, "/domino tournament create"):
@@ -145,6 +147,7 @@ async def create_command(
             locale=interaction.guild_locale.value if interaction.guild_locale else None,
             winner_role=winner_role.id if winner_role and not winner_role.is_default() else None,
             public_place=place_of(interaction.channel)["public_place"],
+            checkin=checkin,
         )
         await cog.reply(
             interaction,
@@ -257,8 +260,10 @@ def _pending(locale: str | None, state: EventState, b: BoardRow) -> str:
 
 
 def _host_command(
-    name: str, description: locale_str, what: str
+    name: str, description: locale_str, what: str, unchecked: str | None = None
 ) -> app_commands.Command[Any, Any, Any]:
+    """A host's command; ``unchecked``: its answer for an event without check-in."""
+
     @app_commands.command(name=name, description=description)
     async def command(interaction: Interaction) -> None:
         cog = _cog(interaction)
@@ -266,8 +271,9 @@ def _host_command(
             event = await cog.here_event(interaction)
             manager = await cog.is_manager(interaction)
             call = getattr(cog.events, name)
-            await call(event.id, interaction.user.id, manager=manager)
-            await cog.reply(interaction, tr(interaction.locale.value, what))
+            done = await call(event.id, interaction.user.id, manager=manager)
+            text = unchecked if unchecked and not done.checkin else what
+            await cog.reply(interaction, tr(interaction.locale.value, text))
 
     return command
 
@@ -276,6 +282,7 @@ start_command = _host_command(
     "start",
     locale_str("Start the tournament now (the host)"),
     N_("The first round's check-in is open."),
+    N_("The tournament has started: the first round's tables are opening."),
 )
 pause_command = _host_command(
     "pause", locale_str("Hold the tournament's clock (the host)"), N_("The tournament is paused.")
@@ -347,5 +354,6 @@ HELP_COMMANDS = N_(
     "/domino tournament withdraw: leave.\n"
     "/domino tournament standings, pairings: where everyone stands.\n"
     "/domino tournament start, pause, resume, cancel, correct: the host's.\n"
-    "Each round: press Check in when the check-in opens, then I'm here in your table's thread."
+    "Each round: press I'm here in your table's thread (first Check in, where the host turned"
+    " check-in on)."
 )

@@ -55,7 +55,9 @@ async def test_forget_me_withdraws_and_anonymises_a_tournament_entrant(
     async with running_bot(fake, factory(fake, db, clock=clock)) as bot:
         created = await fake.slash(
             host, fake.channel_id, "domino tournament create",
-            {"name": "Cup", "variant": "draw", "format": "single", "rounds": 2, "hands": 1},
+            {"name": "Cup",
+            "checkin": True,
+            "variant": "draw", "format": "single", "rounds": 2, "hands": 1},
         )
         assert "open for registration" in created.text(), created.text()
         await step(bot, clock)

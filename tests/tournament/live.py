@@ -178,7 +178,7 @@ class Crowd:
         posts = [m for m in self.fake.public_messages() if name in m.title()]
         if not posts:
             return False
-        seated = {int(u) for u in re.findall(r"<@(\d+)>", posts[0].content or "")}
+        seated = set(mentions(posts[0]))
         answered = {
             r.user.id
             for r in self.clicks
@@ -515,6 +515,7 @@ async def open_event(fake: FakeDiscord, plan: Plan) -> tuple[list[FakeUser], lis
         fake.owner,
         "create",
         name=plan.name,
+        checkin=True,
         variant=plan.variant,
         format=plan.fmt,
         hands=1,
@@ -672,7 +673,10 @@ def only(fake: FakeDiscord, title: str) -> StoredMessage:
 
 
 def mentions(message: StoredMessage) -> list[int]:
-    return [int(u) for u in re.findall(r"<@(\d+)>", message.content or "")]
+    """The people a post's first line mentions (a pairings post's seated people; its byes
+    follow on a line of their own)."""
+    first = (message.content or "").split("\n", 1)[0]
+    return [int(u) for u in re.findall(r"<@(\d+)>", first)]
 
 
 async def check_posts(live: Live) -> None:

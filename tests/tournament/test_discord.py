@@ -113,6 +113,7 @@ async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, databas
             "domino tournament create",
             {
                 "name": "Friday *night*",
+                "checkin": True,
                 "variant": "partners",
                 "format": "individual",
                 "rounds": 3,
@@ -231,6 +232,7 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url
             "domino tournament create",
             {
                 "name": "Pairs",
+                "checkin": True,
                 "variant": "partners",
                 "format": "pairs",
                 "rounds": 3,
@@ -244,6 +246,7 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url
             "domino tournament create",
             {
                 "name": "Second",
+                "checkin": True,
                 "variant": "partners",
                 "format": "pairs",
             },
@@ -319,7 +322,7 @@ async def test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping(
 
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
         made = await fake.slash(fake.owner, fake.channel_id, "domino tournament create", {
-            "name": "Pairs", "variant": "partners", "format": "pairs",
+            "name": "Pairs", "checkin": True, "variant": "partners", "format": "pairs",
         })
         assert "open for registration" in made.text()
         asked = await fake.slash(ann, fake.channel_id, register, {"partner": bea})
@@ -381,7 +384,7 @@ async def test_who_may_run_tournaments(fake_discord: FakeDiscord, tmp_path: Path
     nothing is created. A variant without the format is refused with the formats it has."""
     fake = fake_discord
     alice = fake.add_user(5001, "alice", "Alice")
-    options = {"name": "Cup", "variant": "draw", "format": "single"}
+    options = {"name": "Cup", "checkin": True, "variant": "draw", "format": "single"}
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
         refused = await fake.slash(alice, fake.channel_id, "domino tournament create", options)
         assert "Only members with Manage Server" in refused.text()
@@ -417,7 +420,7 @@ async def test_posts_link_to_the_event_page_where_the_server_has_pages(
     people = [fake.add_user(6000 + i, f"k{i}", f"Knock {i}") for i in range(2)]
     base = "https://domino.example.org"
     settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), web_base_url=base)
-    options = {"name": "Cup", "variant": "draw", "format": "single", "hands": 1}
+    options = {"name": "Cup", "checkin": True, "variant": "draw", "format": "single", "hands": 1}
     async with running_bot(fake, lambda: TestBot(settings, clock=clock)) as bot:
         await fake.slash(host, fake.channel_id, "domino server-settings", {"web": "on"})
         made = await fake.slash(

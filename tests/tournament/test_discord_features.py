@@ -42,7 +42,9 @@ async def test_swiss_event_with_a_top_four_playoff_to_the_podium(
     host = fake.owner
     people = [fake.add_user(7000 + i, f"s{i}", f"Swiss {i}") for i in range(5)]
     options = {
-        "name": "Cup", "variant": "draw", "format": "single", "rounds": 2, "hands": 1,
+        "name": "Cup",
+        "checkin": True,
+        "variant": "draw", "format": "single", "rounds": 2, "hands": 1,
         "playoff": 4,
     }
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
@@ -140,7 +142,7 @@ async def test_posts_discord_refuses_are_tried_again_at_stored_deadlines(
     fake = fake_discord
     clock = FakeClock()
     db = tmp_path / "db.sqlite3"
-    options = {"name": "Cup", "variant": "draw", "format": "single"}
+    options = {"name": "Cup", "checkin": True, "variant": "draw", "format": "single"}
     fake.deny(fake.channel_id, "send_messages")
     async with contextlib.AsyncExitStack() as stack:
         bot = await stack.enter_async_context(running_bot(fake, factory(fake, db, clock=clock)))

@@ -68,7 +68,9 @@ async def test_individual_knockout_to_the_podium(
     clock = FakeClock()
     people = [fake.add_user(8000 + i, f"k{i}", f"Knock {i}") for i in range(people_count)]
     options = {
-        "name": "Knock", "variant": "partners", "format": "individual", "system": "knockout",
+        "name": "Knock",
+        "checkin": True,
+        "variant": "partners", "format": "individual", "system": "knockout",
         "hands": 1,
     }
     async with running_bot(fake, bot_at(fake, database_url, clock=clock)) as bot:
@@ -174,7 +176,9 @@ async def test_individual_swiss_with_a_top_four_playoff(
     clock = FakeClock()
     people = [fake.add_user(8100 + i, f"s{i}", f"Swiss {i}") for i in range(6)]
     options = {
-        "name": "Night", "variant": "partners", "format": "individual", "rounds": 2,
+        "name": "Night",
+        "checkin": True,
+        "variant": "partners", "format": "individual", "rounds": 2,
         "hands": 1, "playoff": 4,
     }
     async with running_bot(fake, bot_at(fake, database_url, clock=clock)) as bot:

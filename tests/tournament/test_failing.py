@@ -76,7 +76,9 @@ async def test_every_post_arrives_once_when_discord_fails(
             host,
             fake.channel_id,
             "domino tournament create",
-            {"name": "Storm", "variant": "draw", "format": "single", "rounds": 1, "hands": 1},
+            {"name": "Storm",
+            "checkin": True,
+            "variant": "draw", "format": "single", "rounds": 1, "hands": 1},
         )
         assert "open for registration" in made.text()
         await until(bot, clock, lambda: titles(fake)["Tournament: Storm"])
@@ -147,7 +149,8 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing(
 
     create = "domino tournament create"
     register = "domino tournament register"
-    pairs = {"name": "Pairs", "variant": "partners", "format": "pairs", "max_entrants": 2}
+    pairs = {"name": "Pairs",
+    "checkin": True, "variant": "partners", "format": "pairs", "max_entrants": 2}
     async with running_bot(fake, bot_at(fake, url, clock=clock)) as bot:
         await refused(host, "domino tournament withdraw", {}, "no tournament", channels[0])
         await refused(host, create, pairs, "missing a permission", no_embeds.id)

@@ -22,7 +22,7 @@ from tests.tournament.test_service import CHANNEL, GUILD, HOST, individual
 async def started_playoff(events: TournamentService, players: int, **kwargs: object) -> EventRow:
     """A started one-against-one Swiss event of ``players`` with a top-four playoff."""
     event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", checkin=True, variant="draw",
         format="single", playoff=4, hands=1, **kwargs,  # type: ignore[arg-type]
     )
     for u in range(100, 100 + players):
@@ -113,8 +113,10 @@ async def test_swiss_event_with_a_top_four_playoff(
 
 async def test_playoff_refused_where_it_cannot_be(events: TournamentService) -> None:
     for kwargs in (
-        {"format": "single", "variant": "draw", "system": "knockout", "playoff": 4},
-        {"format": "single", "variant": "draw", "playoff": 3},
+        {"format": "single",
+        "checkin": True,
+        "variant": "draw", "system": "knockout", "playoff": 4},
+        {"format": "single", "checkin": True, "variant": "draw", "playoff": 3},
     ):
         with pytest.raises(InvalidOptions):
             await events.create(
@@ -131,7 +133,7 @@ async def test_a_publication_retry_is_a_stored_deadline_of_the_one_clock(
     (1 s, doubling to 60 s); a new process (after a kill) loads it, even for an event that is
     over, runs it on the clock (the listeners are told) and forgets it once published."""
     event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", checkin=True, variant="draw",
         format="single",
     )
     await events.cancel(event.id, HOST)

@@ -17,7 +17,9 @@ ZED = 424_242  # an entrant of both events, who is forgotten
 
 async def single(events: TournamentService, channel: int, rounds: int) -> int:
     event = await events.create(
-        guild_id=GUILD, channel_id=channel, host_id=HOST, name=f"Cup {channel}", variant="draw",
+        guild_id=GUILD, channel_id=channel, host_id=HOST, name=f"Cup {channel}",
+        checkin=True,
+        variant="draw",
         format="single", rounds=rounds, hands=1,
     )
     for u in (ZED, 151, 152, 153):
@@ -55,7 +57,7 @@ async def test_forget_withdraws_open_entries_and_anonymises_every_event(
     await play_round(events, tables, clock, running)
     assert (await events.state(over)).event.status == "finished"
     pairs = await events.create(
-        guild_id=GUILD, channel_id=23, host_id=HOST, name="Pairs", variant="partners",
+        guild_id=GUILD, channel_id=23, host_id=HOST, name="Pairs", checkin=True, variant="partners",
         format="pairs",
     )
     await events.invite(pairs.id, ZED, "P424242", (161, "P161"))  # his invitations, both ways

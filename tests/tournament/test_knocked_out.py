@@ -20,7 +20,7 @@ async def test_a_knockouts_loser_is_told_he_is_out(
     """Our decision: the check-in of a knockout's round is refused to whoever lost a table of
     it (he would never be paired); the winners and the byes check in."""
     event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", checkin=True, variant="draw",
         format="single", system="knockout", hands=1,
     )
     for u in range(100, 103):

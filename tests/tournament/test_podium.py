@@ -58,7 +58,9 @@ async def test_final_places_and_the_podium_achievement(
     places writes the same rows (twice: the second writes nothing), and forget-me deletes the
     person's achievement and leaves his place under his alias."""
     event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="partners",
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup",
+        checkin=True,
+        variant="partners",
         format="individual", system="knockout", hands=1,
     )
     for u in range(100, 106):
@@ -104,7 +106,7 @@ async def test_a_cancelled_event_stores_no_places(
     events: TournamentService, store: Store
 ) -> None:
     event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", checkin=True, variant="draw",
         format="single",
     )
     await events.register(event.id, 100, "P100")
@@ -120,7 +122,9 @@ async def duel(
     """A two-person knockout of draw played to its podium (created by ``host``, the owner by
     default; ``meanwhile`` called as its match begins); returns its final state."""
     options: dict[str, Any] = {
-        "name": name, "variant": "draw", "format": "single", "system": "knockout", "hands": 1,
+        "name": name,
+        "checkin": True,
+        "variant": "draw", "format": "single", "system": "knockout", "hands": 1,
     }
     if winner_role is not None:
         options["winner_role"] = winner_role
@@ -247,7 +251,8 @@ async def test_an_events_winner_role_is_chosen_only_by_who_may_give_it(
     admins = fake.add_role("Admins", position=6, permissions=8)  # Administrator
     clock = FakeClock()
     create_ = "domino tournament create"
-    options = {"name": "Cup", "variant": "draw", "format": "single", "system": "knockout"}
+    options = {"name": "Cup",
+    "checkin": True, "variant": "draw", "format": "single", "system": "knockout"}
     gone = "was chosen by someone who may no longer choose it (or who left): I did not give it."
     nobody = f"Nobody received <@&{prize.id}>."
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:

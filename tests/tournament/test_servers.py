@@ -60,7 +60,9 @@ async def test_two_servers_run_events_at_once(fake_discord: FakeDiscord, tmp_pat
                 host,
                 channel,
                 "domino tournament create",
-                {"name": name, "variant": "draw", "format": "single", "rounds": 1, "hands": 1},
+                {"name": name,
+                "checkin": True,
+                "variant": "draw", "format": "single", "rounds": 1, "hands": 1},
                 guild_id=guilds[name],
             )
             assert "open for registration" in made.text(), made.text()

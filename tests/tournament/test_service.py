@@ -23,6 +23,7 @@ async def individual(events: TournamentService, people: int, **kwargs: object) -
         channel_id=CHANNEL,
         host_id=HOST,
         name="Friday night",
+        checkin=True,
         variant="partners",
         format="individual",
         hands=1,
@@ -66,14 +67,17 @@ async def test_bad_input_changes_nothing(events: TournamentService) -> None:
             channel_id=CHANNEL,
             host_id=HOST,
             name="x",
+            checkin=True,
             variant="partners",
             format="individual",
         ),
         events.create(
-            guild_id=GUILD, channel_id=21, host_id=HOST, name="x", variant="draw", format="pairs"
+            guild_id=GUILD, channel_id=21, host_id=HOST, name="x",
+            checkin=True, variant="draw", format="pairs"
         ),
         events.create(
-            guild_id=GUILD, channel_id=21, host_id=HOST, name="x", variant="three", format="single"
+            guild_id=GUILD, channel_id=21, host_id=HOST, name="x",
+            checkin=True, variant="three", format="single"
         ),
         events.check_in(event_id, 100),
         events.withdraw(event_id, 555),
@@ -105,6 +109,7 @@ async def pairs_event(events: TournamentService, pairs: int, **kwargs: object) -
         channel_id=CHANNEL,
         host_id=HOST,
         name="Pairs night",
+        checkin=True,
         variant="partners",
         format="pairs",
         rounds=3,
@@ -175,6 +180,7 @@ async def test_time_limit_scores_the_round_as_it_stands(
         channel_id=CHANNEL,
         host_id=HOST,
         name="Long",
+        checkin=True,
         variant="partners",
         format="individual",
         system=system,
@@ -255,13 +261,15 @@ async def test_limits(events: TournamentService) -> None:
             channel_id=channel,
             host_id=HOST,
             name="e",
+            checkin=True,
             variant="draw",
             format="single",
             max_entrants=2,
         )
     with pytest.raises(ServiceError, match="3 open tournaments"):
         await events.create(
-            guild_id=GUILD, channel_id=4, host_id=HOST, name="e", variant="draw", format="single"
+            guild_id=GUILD, channel_id=4, host_id=HOST, name="e",
+            checkin=True, variant="draw", format="single"
         )
     event = await events.find(GUILD, 1)
     await events.register(event.id, 1, "a")
@@ -277,7 +285,7 @@ async def test_knockout_one_against_one(
     of the bracket, a champion and a finalist on the podium; who does not check in loses by
     walkover."""
     event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", variant="draw",
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Cup", checkin=True, variant="draw",
         format="single", system="knockout", hands=1,
     )
     for u in range(100, 105):
@@ -382,7 +390,9 @@ async def test_a_grace_run_again_counts_a_missed_round_once(
     """A grace handled again (a kill before its deadline was dropped) finds the board's mark,
     written with the missed round in one transaction, and counts nothing twice."""
     event = await events.create(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Twice", variant=variant,
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, name="Twice",
+        checkin=True,
+        variant=variant,
         format=fmt, hands=1, rounds=2, grace=60,
     )
     for u in range(100, 100 + people):
@@ -412,7 +422,9 @@ async def test_pairs_stored_waiting_for_their_partner_become_invitations(
     """A pair stored as an entry waiting for its partner (before invitations were kept apart)
     becomes an invitation: the partner is free to enter, and his Accept enters the pair."""
     event = await events.create(
-        guild_id=10, channel_id=20, host_id=1, name="Pairs", variant="partners", format="pairs",
+        guild_id=10, channel_id=20, host_id=1, name="Pairs",
+        checkin=True,
+        variant="partners", format="pairs",
     )
     async with store.transaction() as tx:
         await tx.db.execute("DROP TABLE tournament_invitations")
