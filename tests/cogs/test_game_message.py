@@ -346,8 +346,10 @@ async def test_a_new_hands_message_shows_the_new_hand(
         opening = (*second.history, second)[0]
         (picture,) = [a for a in opening.attachments if a.filename == "table.png"]
         alt = picture.description or ""
+        # (on a busy machine the first moves of hand 2 may come before its message is posted:
+        # the message shows hand 2 as it is then, never hand 1's end)
         assert alt.startswith("Table picture. Hand 2."), alt
-        assert "No tile on the table yet." in alt and "Pips left" not in alt, alt
+        assert "Pips left" not in alt, alt
         final = fake.message(first.id)
         (ended,) = [a for a in final.attachments if a.filename == "table.png"]
         assert (ended.description or "").startswith("Table picture. Hand 1."), ended.description
