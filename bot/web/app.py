@@ -44,7 +44,7 @@ from bot.records.seasons_service import SeasonBoard
 from bot.records.service import LEADERBOARD_ORDERS, LeaderboardPage
 from bot.store import DatabaseUnavailable
 from bot.tournaments.model import Bracket
-from bot.tournaments.pictures import round_title
+from bot.tournaments.naming import round_title
 from bot.web import links
 from bot.web.charts import rating_chart
 from bot.web.positions import Replay, position_json, to_json

@@ -9,9 +9,10 @@ from typing import Any, ClassVar, Protocol
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import N_, tr
 from bot.tournaments.service import TournamentService
 from bot.tournaments.store import EventRow
+from cogs.names import escape_name
 
 Interaction = discord.Interaction[Any]
 COG_NAME = "Tournament"
@@ -131,6 +132,38 @@ class PartnerButton(
     def read(cls, match: re.Match[str]) -> TournamentButton:
         extra = () if match["inviter"] is None else (match["inviter"],)
         return cls(int(match["event"]), match["arg"], *extra)
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Answer privately, and once the invited partner has answered, the invitation says
+        how and loses its buttons (edited through the click itself)."""
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if cog is None:
+            return
+        async with cog.guard(interaction, f"button {self.kind}"):
+            await interaction.response.defer()  # nothing changes unless the answer is taken
+            text = await self.clicked(cog, interaction)
+            event = await cog.events.get(self.event_id)
+            if self.inviter is None:  # (an invitation posted without its inviter's id)
+                text_id = N_("<@{partner}> accepted.") if self.arg == "yes" else (
+                    N_("<@{partner}> declined.")
+                )
+            elif self.arg == "yes":
+                text_id = N_(
+                    "<@{partner}> accepted: <@{user}> and <@{partner}> play {name} as a pair."
+                )
+            else:
+                text_id = N_("<@{partner}> declined the invitation of <@{user}> to {name}.")
+            answered = tr(
+                event.locale,
+                text_id,
+                partner=interaction.user.id,
+                user=self.inviter,
+                name=escape_name(event.name),
+            )
+            await interaction.edit_original_response(
+                content=answered, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+            await cog.reply(interaction, text)
 
     async def clicked(self, cog: Host, interaction: Interaction) -> str:
         locale = interaction.locale.value

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -45,8 +44,8 @@ from cogs.tournaments.posts import (
     announcement,
     board_result,
     entry_name,
+    knockout_lines,
     pairings_embed,
-    picture,
     standings_lines,
 )
 from cogs.web_links import web_button, web_url
@@ -378,12 +377,16 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 lines = [" ".join(f"<@{u}>" for u in people)[:1800]]
                 if byes:
                     lines.append(tr(locale, "Bye: {name}", name=" ".join(f"<@{u}>" for u in byes)))
+                places = await self._places(event, boards)
+                if places is None:  # a table's thread is being made: link it once it exists
+                    complete = False
+                    continue
                 await self._send(
                     event,
                     key,
                     here,
                     "\n".join(lines).strip() or None,
-                    embed=pairings_embed(state, number),
+                    embed=pairings_embed(state, number, places),
                     allowed_mentions=only(byes),
                     **self._linked(event, page),
                 )
@@ -433,6 +436,26 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 ),
             )
         return complete
+
+    async def _places(self, event: EventRow, boards: list[BoardRow]) -> dict[int, str] | None:
+        """Where each board's table is played, as a link: its thread, or its game message in
+        the channel while it has no thread; None while a table's thread is being made."""
+        places: dict[int, str] = {}
+        for b in boards:
+            if b.is_bye or b.table_id is None:
+                continue
+            info = await self.bot.service.get(b.table_id)  # type: ignore[attr-defined]
+            table = info.table
+            if table.thread_id:
+                places[b.board] = f"<#{table.thread_id}>"
+            elif table.message_id is not None and table.channel_id is not None:
+                places[b.board] = (
+                    f"https://discord.com/channels/{event.guild_id}/{table.channel_id}"
+                    f"/{table.message_id}"
+                )
+            elif info.status == "running":
+                return None
+        return places
 
     async def _round_start(self, event_id: int, number: int) -> float | None:
         return await self.events.due("t.start", event_id, number)
@@ -505,25 +528,14 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             round=number,
         )
         results = [board_result(locale, state, b) for b in state.boards_of(number)]
-        embed = discord.Embed(
-            title=title,
-            description="\n".join(standings_lines(state, number))[:3000],
-            colour=BLUE,
-        )
+        lines = standings_lines(state, number)
+        if state.in_playoff(number):
+            lines = knockout_lines(state, number)
+        embed = discord.Embed(title=title, description="\n".join(lines)[:4000], colour=BLUE)
         embed.add_field(
             name=tr(locale, "Results"), value="\n".join(results)[:1024] or "-", inline=False
         )
-        raw = tr(locale, "{name}: standings after round {round}", name=event.name, round=number)
-        png = await asyncio.to_thread(picture, state, number, raw)
-        embed.set_image(url="attachment://standings.png")
-        await self._send(
-            event,
-            key,
-            event.channel_id,
-            embed=embed,
-            file=discord.File(io.BytesIO(png), "standings.png", description=title[:1024]),
-            **self._linked(event, page),
-        )
+        await self._send(event, key, event.channel_id, embed=embed, **self._linked(event, page))
 
     async def _podium(self, state: EventState, page: str | None = None) -> None:
         event = state.event
@@ -538,20 +550,30 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             if place <= 3
         ]
         lines = []
+        knockout = event.system == "knockout"
         for place, entrant in places[:LINES_SHOWN]:
             before, after = changes.get(entrant, (0.0, 0.0))
-            lines.append(
-                tr(
-                    locale,
-                    "{rank}. {name}: {points} match points; rating {before} → {after} ({change})",
-                    rank=place,
-                    name=entry_name(state.entry(entrant), locale),
-                    points=points.get(entrant, 0),
-                    before=round(before),
-                    after=round(after),
-                    change=f"{round(after) - round(before):+d}",
-                )
+            name = entry_name(state.entry(entrant), locale)
+            rating = tr(
+                locale,
+                "rating {before} → {after} ({change}) from this tournament's tables",
+                before=round(before),
+                after=round(after),
+                change=f"{round(after) - round(before):+d}",
             )
+            if knockout:
+                lines.append(f"{place}. {name} · {rating}")
+            else:
+                lines.append(
+                    tr(
+                        locale,
+                        "{rank}. {name}: {points} match points",
+                        rank=place,
+                        name=name,
+                        points=points.get(entrant, 0),
+                    )
+                    + f" · {rating}"
+                )
         if len(places) > LINES_SHOWN:
             lines.append(tr(locale, "… and {count} more.", count=len(places) - LINES_SHOWN))
         embed = discord.Embed(
@@ -562,9 +584,6 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         embed.add_field(
             name=tr(locale, "Final standings"), value="\n".join(lines)[:1024] or "-", inline=False
         )
-        raw = tr(locale, "{name}: final standings", name=event.name)
-        png = await asyncio.to_thread(picture, state, None, raw, final=True)
-        embed.set_image(url="attachment://final.png")
         winners = [
             u for place, e in places if place == 1 for u in (state.entry(e) or _NONE).members
         ]
@@ -582,7 +601,6 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             " ".join(f"<@{u}>" for u in winners) or None,
             embed=embed,
             allowed_mentions=USERS_ONLY,
-            file=discord.File(io.BytesIO(png), "final.png", description=raw[:1024]),
             **self._linked(event, page),
         )
 

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.i18n import N_, tr
-from bot.tournaments import pictures
+from bot.tournaments import naming
 from bot.tournaments.service import (
     DEFAULT_GRACE,
     DEFAULT_TIME_LIMIT,
@@ -205,7 +205,7 @@ def playoff_lines(state: EventState) -> list[str]:
     per_table = 4 if tree.people else 2
     lines = []
     for matches, left in zip(tree.rounds, tree.left(), strict=False):
-        title = pictures.round_title(locale, left, per_table)
+        title = naming.round_title(locale, left, per_table)
         for m in matches:
             first, second = m.teams
             if not any(e is not None for e in first) or not any(e is not None for e in second):

@@ -1,14 +1,14 @@
-"""The words and pictures of an event's posts: the announcement, pairings, results, standings."""
+"""The words of an event's posts: the announcement, pairings, results, standings."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
-from bot.i18n import tr, trn
-from bot.tournaments import pictures
+from bot.i18n import N_, joined, tr, trn
+from bot.tournaments.naming import round_title
 from bot.tournaments.service import (
     EventState,
 )
@@ -19,7 +19,7 @@ from cogs.names import display_name, escape_name
 from cogs.tournaments.buttons import RegisterButton, WithdrawButton, view_of
 from cogs.web_links import web_button
 
-LINES_SHOWN = 20  # standings lines in an embed
+LINES_SHOWN = 40  # standings lines in an embed
 
 
 def entry_name(entry: EntryRow | None, locale: str | None = None) -> str:
@@ -92,6 +92,34 @@ def _terms(locale: str | None, event: EventRow) -> list[str]:
     return lines
 
 
+def stage_line(state: EventState) -> str:
+    """Where the event stands: when it starts, the round being played, or how it ended."""
+    event = state.event
+    locale = event.locale
+    if event.status == "finished":
+        winners = [state.entry(e) for place, e in state.places() if place == 1]
+        names = [entry_name(w, locale) for w in winners if w is not None]
+        if not names:
+            return tr(locale, "The tournament is over.")
+        if len(names) > 1:
+            return tr(
+                locale, "The tournament is over. Winners: {names}.", names=joined(locale, names)
+            )
+        return tr(locale, "The tournament is over. Winner: {names}.", names=names[0])
+    if event.status == "cancelled":
+        return tr(locale, "The tournament was cancelled.")
+    if event.status in ("running", "paused") and event.round:
+        if event.rounds:
+            return tr(
+                locale, "Round {round} of {rounds} is being played.",
+                round=event.round, rounds=event.rounds,
+            )
+        return tr(locale, "Round {round} is being played.", round=event.round)
+    if event.start_at is not None:
+        return tr(locale, "Starts {when}.", when=f"<t:{int(event.start_at)}:R>")
+    return tr(locale, "Starts when the host presses Start.")
+
+
 def announcement(
     state: EventState, link: str | None = None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -116,11 +144,8 @@ def announcement(
         *_terms(locale, event),
         tr(locale, "Host: <@{user}>.", user=event.host_id),
     ]
-    if event.start_at is not None:
-        lines.append(tr(locale, "Starts {when}.", when=f"<t:{int(event.start_at)}:R>"))
-    else:
-        lines.append(tr(locale, "Starts when the host presses Start."))
-    if event.format == "pairs":
+    lines.append(stage_line(state))
+    if event.format == "pairs" and event.is_open:
         lines.append(
             tr(locale, "Register your pair with /domino tournament register partner:@someone.")
         )
@@ -144,8 +169,13 @@ def announcement(
     return embed, view_of(*buttons)
 
 
-def pairings_embed(state: EventState, number: int) -> discord.Embed:
+def pairings_embed(
+    state: EventState, number: int, places: Mapping[int, str] | None = None
+) -> discord.Embed:
+    """Round ``number``'s pairings; ``places``: a link to each board's table (its thread, or
+    its game message), by board number."""
     locale = state.event.locale
+    places = places or {}
     lines = []
     if state.in_playoff(number):
         lines.append(
@@ -159,15 +189,16 @@ def pairings_embed(state: EventState, number: int) -> discord.Embed:
         if b.is_bye:
             lines.append(tr(locale, "Bye: {name}", name=side_text(locale, state, b.sides[0])))
             continue
-        lines.append(
-            tr(
-                locale,
-                "Table {board}: {first} against {second}",
-                board=b.board,
-                first=side_text(locale, state, b.sides[0]),
-                second=side_text(locale, state, b.sides[1]),
-            )
+        line = tr(
+            locale,
+            "Table {board}: {first} against {second}",
+            board=b.board,
+            first=side_text(locale, state, b.sides[0]),
+            second=side_text(locale, state, b.sides[1]),
         )
+        if b.board in places:
+            line += " · " + places[b.board]
+        lines.append(line)
     return discord.Embed(
         title=tr(
             locale,
@@ -203,37 +234,88 @@ def board_result(locale: str | None, state: EventState, b: BoardRow) -> str:
     return text
 
 
+#: Why a line is below the one above it when only a tie-break separates them, in words.
+PLACED_BY: dict[str, str] = {
+    "difference": N_("behind on points difference"),
+    "buchholz": N_("behind on opponents' match points"),
+    "head_to_head": N_("behind on the games between them"),
+    "rating": N_("behind on rating at the start"),
+}
+
+
 def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOWN) -> list[str]:
+    """The standings in words: a Swiss event's lines with match points, points difference
+    and the opponents' match points (what Buchholz is), each tie-break said where it placed
+    someone, and how ties are broken; a knockout's who is still in and who went out when."""
     locale = state.event.locale
+    if state.event.system == "knockout":
+        return knockout_lines(state, upto)
     out = []
     table = state.standings(upto)
     for s in table[:limit]:
-        note = " " + tr(locale, "(withdrawn)") if s.withdrawn else ""
-        out.append(
-            tr(
-                locale,
-                "{rank}. {name}: {points} match points, {difference} points, Buchholz {buchholz}",
-                rank=s.rank,
-                name=entry_name(state.entry(s.entrant), locale),
-                points=s.match_points,
-                difference=f"{s.difference:+d}",
-                buchholz=s.buchholz,
-            )
-            + note
+        line = tr(
+            locale,
+            "{rank}. {name}: {points} match points · points difference {difference} ·"
+            " opponents' match points {buchholz}",
+            rank=s.rank,
+            name=entry_name(state.entry(s.entrant), locale),
+            points=s.match_points,
+            difference=f"{s.difference:+d}",
+            buchholz=s.buchholz,
         )
+        if s.withdrawn:
+            line += " " + tr(locale, "(withdrawn)")
+        elif s.decided_by in PLACED_BY:
+            line += f" ({tr(locale, PLACED_BY[s.decided_by])})"
+        out.append(line)
     if len(table) > limit:
         out.append(tr(locale, "… and {count} more.", count=len(table) - limit))
+    if table:
+        out.append(
+            "-# "
+            + tr(
+                locale,
+                "Level on match points, the better points difference goes first, then the"
+                " more match points your opponents made (Buchholz), then the games between"
+                " those level, then the rating at the start.",
+            )
+        )
     return out
 
 
-def picture(state: EventState, upto: int | None, title: str, *, final: bool = False) -> bytes:
-    """The standings picture after round ``upto`` (None: the end); a knockout's, or a
-    playoff's from its first round on, is its bracket. Names raw: pictures render no
-    markdown."""
+def knockout_lines(state: EventState, upto: int | None) -> list[str]:
+    """A knockout in words: the champions once known, who is still in, and who went out in
+    which round (no match points: only who goes through counts)."""
     locale = state.event.locale
-    names = {e.entry: " & ".join(raw_names(e, locale)) for e in state.entries}
     tree = state.bracket(upto)
-    swiss = state.event.system == "swiss" and upto is not None and not state.in_playoff(upto)
-    if tree is not None and not swiss:
-        return pictures.bracket_png(locale, title, tree, names)
-    return pictures.standings_png(locale, title, state.standings(upto), names, final=final)
+    if tree is None or not tree.rounds:
+        return []
+    out: list[str] = []
+
+    def names(entries: Sequence[int]) -> str:
+        return joined(locale, [entry_name(state.entry(e), locale) for e in entries])
+
+    if tree.champions:
+        out.append(
+            tr(locale, "🏆 Champions: {names}", names=names(tree.champions))
+            if len(tree.champions) > 1
+            else tr(locale, "🏆 Champion: {names}", names=names(tree.champions))
+        )
+    else:
+        still = [e for m in tree.rounds[-1] for e in m.advancing]
+        if still:
+            out.append(tr(locale, "Still in: {names}", names=names(still)))
+    per_table = 4 if tree.people else 2
+    titles = [round_title(locale, left, per_table) for left in tree.left()]
+    for k in range(len(tree.rounds) - 1, -1, -1):
+        gone = [
+            e
+            for m in tree.rounds[k]
+            if m.decided
+            for e in m.entrants
+            if e is not None and e not in m.advancing and e not in tree.champions
+        ]
+        if gone:
+            title = titles[k] if k < len(titles) else str(k + 1)
+            out.append(tr(locale, "{round}: {names} went out", round=title, names=names(gone)))
+    return out

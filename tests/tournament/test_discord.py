@@ -4,6 +4,7 @@ two whole events on a SQLite file and on a real PostgreSQL server."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -189,7 +190,7 @@ async def test_individual_event_to_the_podium(fake_discord: FakeDiscord, databas
         assert titles[f"Friday \\*night\\*: standings after round {number}"] == 1
     assert titles["Friday \\*night\\*: the podium"] == 1
     (podium,) = titled(fake, "Friday \\*night\\*: the podium")
-    assert podium.attachments[0].is_png and "rating" in podium.text()
+    assert not podium.attachments and "rating" in podium.text()
     assert len(with_button(fake, "tournament:checkin:")) == 3
     assert not with_button(fake, "domino:rematch:")  # an event's table offers no rematch
 
@@ -215,6 +216,11 @@ async def register_pair(
     assert said == (
         "Your pair is registered." if accept else "You declined: the pair is not registered."
     )
+    # The answered invitation says how it was answered and offers no buttons any more.
+    answered = fake.message(ask.id)
+    assert not answered.custom_ids(), answered.custom_ids()
+    verb = "accepted" if accept else "declined"
+    assert answered.text().startswith(f"<@{second.id}> {verb}"), answered.text()
 
 
 async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url: str) -> None:
@@ -260,13 +266,9 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url
         assert "already registered" in taken.text()
         alone = await fake.slash(people[20], fake.channel_id, "domino tournament register", {})
         assert "register with your partner" in alone.text()
-        stranger_click = await fake.click(
-            people[21],
-            with_button(fake, "tournament:partner:")[0],
-            with_button(fake, "tournament:partner:")[0].custom_ids()[0],
-        )
-        await stranger_click.wait_for_followups(1)
-        assert "No pair is waiting" in stranger_click.followups[0].text()
+        # (answered invitations offer no buttons: a stranger's click on a waiting one is
+        # refused in test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping)
+        assert not with_button(fake, "tournament:partner:")
         await fake.slash(host, fake.channel_id, "domino tournament start", {})
         await step(bot, clock)
         event_id = (await tournament_cog(bot).events.find(fake.guild_id, fake.channel_id)).id
@@ -300,6 +302,18 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url
         assert titles[f"Pairs: pairings of round {number}"] == 1
         assert titles[f"Pairs: standings after round {number}"] == 1
     assert titles["Pairs: the podium"] == 1
+    # Each pairing links its table's thread; the standings say the tie-breaks in words; the
+    # announcement says the event is over and who won (no "Starts when the host presses Start").
+    (paired,) = titled(fake, "Pairs: pairings of round 1")
+    tables = [x for x in paired.text().splitlines() if x.startswith("Table ")]
+    assert tables and all(re.search(r" · <#\d+>$", x) for x in tables), tables
+    (standings,) = titled(fake, "Pairs: standings after round 1")
+    assert "opponents' match points" in standings.text()
+    assert "Level on match points, the better points difference goes first" in standings.text()
+    assert not standings.attachments
+    (announced,) = titled(fake, "Tournament: Pairs")
+    assert "The tournament is over. Winner: " in announced.text(), announced.text()
+    assert "Starts when" not in announced.text()
 
 
 async def test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping(
@@ -318,7 +332,13 @@ async def test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping(
     register = "domino tournament register"
 
     def pings(user: Any) -> list[StoredMessage]:
-        return [m for m in with_button(fake, "tournament:partner:") if f"<@{user.id}>," in m.text()]
+        """The invitations that asked ``user`` (answered ones included)."""
+        return [
+            m for m in fake.public_messages()
+            if f"<@{user.id}>, " in (*m.history, m)[0].text() and "registers with you" in (
+                (*m.history, m)[0].text()
+            )
+        ]
 
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
         made = await fake.slash(fake.owner, fake.channel_id, "domino tournament create", {
@@ -339,6 +359,14 @@ async def test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping(
         late = await fake.click(bea, ann_asks, button_of(ann_asks, "tournament:partner:"))
         await late.wait_for_followups(1)
         assert "already registered" in late.followups[0].text()
+        # A stranger's click is refused privately and changes nothing.
+        before = (ann_asks.text(), ann_asks.custom_ids(), ann_asks.edit_count)
+        stranger = await fake.click(eve, ann_asks, button_of(ann_asks, "tournament:partner:"))
+        await stranger.wait_for_followups(1)
+        assert stranger.followups[0].ephemeral
+        assert "No pair is waiting" in stranger.followups[0].text()
+        after = fake.message(ann_asks.id)
+        assert (after.text(), after.custom_ids(), after.edit_count) == before
         # A minute later Ann asks Dan, who declines; she may not ask him again.
         clock.advance(60)
         await register_pair(fake, ann, dan, accept=False)

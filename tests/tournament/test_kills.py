@@ -14,19 +14,17 @@ it (a post exists, an answer shows) and the bot never learnt it; "before": it ne
 - one against one, Swiss, SQLite: mid-hand in round 1 (a move's edit); before the standings
   post of round 1;
 - one against one, Swiss with a top-4 playoff, PostgreSQL: before the last Swiss round's
-  standings (the playoff's seeds are stored); after the semi-finals' standings post (the
-  bracket picture);
+  standings (the playoff's seeds are stored); after the semi-finals' standings post;
 - individual, Swiss with a top-4 playoff (one table of four), SQLite: before the last Swiss
   round's standings; after the final's pairings post (its table opening);
-- pairs, knockout, PostgreSQL: before the first table's seat post; before the podium post
-  (the bracket picture);
+- pairs, knockout, PostgreSQL: before the first table's seat post; before the podium post;
 - one against one, knockout, SQLite: after round 1's last "you are checked in"; before the
   final's match-end post;
 - individual, knockout, PostgreSQL: after round 1's first "you are at your table" (within the
-  grace); after the standings post of round 1 (the bracket picture).
+  grace); after the standings post of round 1.
 
-Every public post (announcement, check-ins, pairings, seat posts, standings with their
-picture, the podium with its picture) is checked once and equal to what the store says
+Every public post (announcement, check-ins, pairings with each table's place, seat posts,
+standings, the podium) is checked once and equal to what the store says
 (:func:`tests.tournament.live.check_posts`); whoever the bot told "you are checked in" was
 paired, whoever it told "you are at your table" did not forfeit.
 """
