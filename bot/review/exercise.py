@@ -125,8 +125,10 @@ def verdict(exercise: Exercise, tried: Action, values: dict[Action, float]) -> V
 
 
 def _values(view: View, table_id: int, seq: int, iterations: int) -> dict[Action, float]:
-    """The search's estimate of each move, as it judged the decision (same seed)."""
-    return dict(evaluate(view, random.Random(f"review/{table_id}/{seq}"), iterations).values)
+    """The search's estimate of each move, as it judged the decision (same seed, rounded as
+    the review keeps them)."""
+    found = evaluate(view, random.Random(f"review/{table_id}/{seq}"), iterations)
+    return {a: round(found.value(a), 2) for a in view.legal}
 
 
 class Exercises:

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.review.exercise import flagged, move_code
+from bot.review.exercise import BETTER, GOOD, WORSE, _values, flagged, move_code, verdict
 from bot.review.judge import at
 from cogs.domino import texts
 from domino import Tile, decode_action
@@ -18,7 +18,7 @@ from render.review import render_position
 from tests.cogs.helpers import TestBot, answer, factory, settle
 from tests.cogs.test_match_end import match_end
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage, running_bot
-from tests.review.test_review_command import played, reviewer
+from tests.review.test_review_command import FEW, played, reviewer
 
 
 def ids(message: StoredMessage, kind: str) -> list[str]:
@@ -198,6 +198,29 @@ async def test_forged_and_stale_exercise_buttons(
             forge(fake, message, custom_id)
             assert await answer(await fake.click(alice, message, custom_id)) == said, custom_id
         assert fake.message(message.id).edit_count == edits
+
+        # A try that is neither her move nor the expert's, judged by the review's search.
+        cog = reviewer(bot)
+        exercises = [await cog.exercises.exercise(tid, alice.id, alice.id, d.seq) for d in found]
+        exercise = next(e for e in exercises if len(e.moves) > 2)
+        third = next(a for a in exercise.moves if a not in (exercise.best, exercise.played))
+        seq3 = exercise.judged.seq
+        go = f"review:go:{tid}:{alice.id}:{seq3}"
+        if go not in fake.message(message.id).custom_ids():
+            forge(fake, message, go)
+        await (await fake.click(alice, message, go)).wait_for_edits(1, timeout=60)
+        try_id = f"review:try:{tid}:{alice.id}:{seq3}:{move_code(third)}"
+        label = labels(fake.message(message.id))[try_id]
+        await (await fake.click(alice, message, try_id)).wait_for_edits(1, timeout=60)
+        judged = verdict(exercise, third, _values(exercise.mine, tid, seq3, FEW))
+        points = max(1, round(judged.cost))
+        said = {
+            GOOD: f"✅ Good: {label} is about as good as the expert's move.",
+            BETTER: f"➖ Better than in the match, but {label} still gives away about {points} "
+                    "points.",
+            WORSE: f"❌ Not better: {label} gives away about {points} points.",
+        }[judged.outcome]
+        assert said in fake.message(message.id).text().splitlines()
         # Bob's own review of the same match is his, not hers: hers refuses him.
         assert await answer(await _click_on_public(fake, bob, tid, alice.id, seq)) == (
             "This exercise is someone else's: ask for your own with /domino review."
@@ -210,6 +233,12 @@ async def test_forged_and_stale_exercise_buttons(
         click = await fake.click(alice, review, open_id, locale="pt-BR")
         (portuguese,) = await click.wait_for_followups(1, timeout=60)
         assert portuguese.text().startswith("**Encontre uma jogada melhor · 1 de")
+        assert "Consegue encontrar uma jogada melhor? Toque nela, ou em Mostre-me." in (
+            portuguese.text())
+        assert [b for b in labels(portuguese).values() if not b[0].isdigit()][-2:] == [
+            "Próxima ▶", "Concluir"]
+        ((_, alt),) = portuguese.media()
+        assert alt is not None and alt.startswith("A mesa antes da jogada ")
         await settle(bot)
 
 
