@@ -277,11 +277,17 @@ def answer(locale: str | None, exercise: Exercise, found: Verdict | None) -> lis
 
 
 def move_buttons(locale: str | None, exercise: Exercise) -> list[ExerciseButton]:
-    """A button per legal move (at most :data:`MAX_MOVES`)."""
+    """A button per legal move, in the engine's order (at most :data:`MAX_MOVES`, always with
+    the expert's move and the one played)."""
+    moves = list(exercise.moves)
+    if len(moves) > MAX_MOVES:
+        keep = {exercise.best, exercise.played}
+        others = [a for a in moves if a not in keep][: MAX_MOVES - len(keep)]
+        moves = [a for a in moves if a in keep or a in others]
     return [
         TryButton(exercise.table_id, exercise.owner, exercise.judged.seq, move_code(action),
                   label=move_label(locale, exercise.mine, action), style=Style.primary)
-        for action in exercise.moves[:MAX_MOVES]
+        for action in moves
     ]
 
 

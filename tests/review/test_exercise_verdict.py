@@ -3,6 +3,8 @@ decision, so a try costs what the review would have said had it been played."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +22,7 @@ from bot.review.exercise import (
     verdict,
 )
 from bot.review.judge import INACCURACY, Judged, Position, judge_one
+from cogs.review.exercise import MAX_MOVES, move_buttons
 from domino import Draw, Pass, Play, Resign, Tile, encode_action
 from tests.review.test_evaluate import midgame
 
@@ -88,3 +91,21 @@ def test_a_try_costs_what_the_review_says_had_it_been_played(
             assert found.outcome == GOOD
         else:
             assert found.outcome == (BETTER if found.cost < first.cost else WORSE)
+
+
+def test_a_position_with_more_moves_than_buttons_keeps_the_experts_and_the_played() -> None:
+    """Our decision: at most 20 move buttons (four rows of five; the fifth row steps), always
+    with the expert's move and the one played."""
+    m = midgame("draw", 5, 0)
+    view = m.view(m.turn)
+    many = tuple(Play(Tile(a, b), end) for a in range(7) for b in range(a, 7)
+                 for end in ("left", "right"))
+    view = replace(view, legal=many)
+    best, played = many[-1], many[-2]
+    decision = Judged(1, 0, view.seat, encode_action(played), encode_action(best), 0.0, 9.0,
+                      "it is your only move.")
+    exercise = Exercise(TABLE, 1, decision, 1, 1, None, None, m.public_view(), view)
+    shown = [b.custom_id.rsplit(":", 1)[1] for b in move_buttons("en-US", exercise)]
+    assert len(shown) == MAX_MOVES and len(set(shown)) == MAX_MOVES
+    assert {move_code(best), move_code(played)} <= set(shown)
+    assert shown[:MAX_MOVES - 2] == [move_code(a) for a in many[:MAX_MOVES - 2]]
