@@ -63,8 +63,7 @@ async def test_find_a_better_move_in_a_finished_match(
     async with running_bot(fake, make) as bot:
         reviewer(bot)
         tid, thread = await played(fake, bot, alice, bob)
-        end = await fake.wait_for(lambda: match_end(fake, thread), timeout=30,
-                                  what="the match end")
+        end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
         message, found = await exercise_of(fake, bot, alice, tid)
         first = found[0]
 
