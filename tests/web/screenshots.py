@@ -61,7 +61,7 @@ def main() -> None:
         url = sqlite_url(Path(folder) / "db.sqlite3")
         _, more, events = asyncio.run(fill(url))
         pages = {
-            "web-phone-board.png": f"/s/{GUILD}?board=two-player&by=wins",
+            "web-phone-board.png": f"/s/{GUILD}?board=two-player&by=rating",
             "web-phone-match.png": f"/m/{more['cuban']}?hand=1&move=30",
             "web-phone-player.png": f"/s/{GUILD}/p/{ANA}",
             "web-phone-tournament.png": f"/s/{GUILD}/t/{events[0]}",
