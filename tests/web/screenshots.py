@@ -1,8 +1,9 @@
 """``python -m tests.web.screenshots``: the pages on a 380 px phone, as the docs show them.
 
 Seeds a database as the browser tests do (a partners match, a double-nine match, a draw game,
-two tournaments, a leaderboard), serves it and saves pictures taken by headless Chromium to
-``docs/`` (``--out`` elsewhere). Not a test: the tests check what these pictures show."""
+an All Fives match, two tournaments, a leaderboard), serves it and saves pictures taken by
+headless Chromium to ``docs/`` (``--out`` elsewhere). Not a test: the tests check what these
+pictures show."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ PHONE = 380
 
 
 async def fill(url: str) -> tuple[Seeded, dict[str, int], list[int]]:
-    """The browser tests' database, with a double-nine match and a draw game besides."""
+    """The browser tests' database, with a double-nine match, a draw game and an All Fives
+    match besides."""
     store = await Store.open(url)
     try:
         seeded = await seed(store)
@@ -31,7 +33,7 @@ async def fill(url: str) -> tuple[Seeded, dict[str, int], list[int]]:
         try:
             more = {
                 variant: await play_match(service, records, GUILD, variant=variant)
-                for variant in ("cuban", "draw")
+                for variant in ("cuban", "draw", "all-fives")
             }
         finally:
             await service.aclose()

@@ -45,6 +45,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             "partners": seeded.played,
             "cuban": more["cuban"],
             "draw": more["draw"],
+            "all-fives": more["all-fives"],
             "events": events,
         }
 
@@ -149,11 +150,22 @@ return {half: Math.min(...tiles.map(t => Math.min(t.width, t.height))),
 
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 def test_the_board_meets_the_picture_targets(site, browser, width: int) -> None:  # type: ignore[no-untyped-def]
-    """A double-nine match's long line (winding) and a draw game's: a half's side is 20 px or
-    more and a pip 4 px or more across, on screen inside the board; every pip of every tile is
-    drawn; the pile's size and the seat to play are shown beside the board."""
+    """A double-nine match's long line (winding), a draw game's and All Fives' cross: a
+    half's side is 20 px or more and a pip 4 px or more across, on screen inside the board;
+    every pip of every tile is drawn; the pile's size and the seat to play are shown beside
+    the board."""
     at(browser, width)
-    for key, hand, move in (("cuban", 1, 30), ("cuban", 1, 38), ("draw", 1, 6)):
+    fives = replay_data(site, site["all-fives"])["positions"]
+    cross = max(
+        (p for p in fives if not p["end"]), key=lambda p: len(p["arms"][0]) + len(p["arms"][1])
+    )
+    assert cross["arms"][0] or cross["arms"][1]
+    for key, hand, move in (
+        ("cuban", 1, 30),
+        ("cuban", 1, 38),
+        ("draw", 1, 6),
+        ("all-fives", cross["hand"], cross["move"]),
+    ):
         data = replay_data(site, site[key])
         position = next(p for p in data["positions"] if p["hand"] == hand and p["move"] == move)
         browser.get(f"{site['base']}/m/{site[key]}?hand={hand}&move={move}")
