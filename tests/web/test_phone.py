@@ -226,8 +226,8 @@ def test_the_move_list_links_every_position(site, browser, width: int) -> None: 
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 def test_focus_keys_and_language_links_in_the_replay(site, browser, width: int) -> None:  # type: ignore[no-untyped-def]
     """A button that can no longer be used keeps the focus; Home and End move the replay only
-    while the board has focus (elsewhere they scroll the page); the language links keep the
-    position shown."""
+    while the board has focus (elsewhere they scroll the page), the arrow keys anywhere but in
+    a table's scrolling box; the language links keep the position shown."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -262,6 +262,12 @@ def test_focus_keys_and_language_links_in_the_replay(site, browser, width: int) 
     assert wait_for(lambda: board_drawn(browser, 1, 0))
     ActionChains(browser).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT).perform()
     assert wait_for(lambda: board_drawn(browser, 1, 2))
+    # In the hands table's box the arrow keys scroll the table, not the replay.
+    box = browser.find_element("css selector", ".wide:has(table.hands)")
+    browser.execute_script("arguments[0].focus()", box)
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    assert browser.execute_script("return document.activeElement") == box
+    assert board_drawn(browser, 1, 2)
 
     for lang, words in (("es", "Mano 1, jugada 2 de "), ("pt-BR", "Mão 1, jogada 2 de ")):
         link = browser.find_element("css selector", f'.langs a[hreflang="{lang}"]')

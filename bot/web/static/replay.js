@@ -284,6 +284,7 @@
     document.addEventListener("keydown", function (event) {
       var tag = (event.target && event.target.tagName) || "";
       if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") { return; }
+      if (event.target.closest && event.target.closest(".wide")) { return; }  // a table's scroll
       if (event.altKey || event.ctrlKey || event.metaKey) { return; }
       var moves = {
         ArrowRight: function () { return index + 1; },
