@@ -103,8 +103,15 @@ for (const table of document.querySelectorAll('main table')) {
     seen.push([cell.textContent.trim(), Math.round(r.left), Math.round(r.right)]);
   }
 }
-const boxes = [...document.querySelectorAll('.wide')].map(
-  w => [w.scrollWidth, w.clientWidth, w.tabIndex]);
+const boxes = [...document.querySelectorAll('.wide')].map(w => {
+  w.scrollLeft = w.scrollWidth;  // scrolled to its end: the row's name is still in sight
+  const name = w.querySelector('tbody th');
+  const box = w.getBoundingClientRect();
+  const inside = !name || (name.getBoundingClientRect().left >= box.left - 1
+                           && name.getBoundingClientRect().right <= box.right + 1);
+  w.scrollLeft = 0;
+  return [w.scrollWidth, w.clientWidth, w.tabIndex, inside];
+});
 return {page: document.documentElement.scrollWidth, view: view, cells: seen, boxes: boxes};
 """
 
@@ -113,8 +120,8 @@ return {page: document.documentElement.scrollWidth, view: view, cells: seen, box
 def test_no_page_is_wider_than_the_screen(site, browser, width: int) -> None:  # type: ignore[no-untyped-def]
     """Every page kind in every language: the page never scrolls sideways; each table's key
     columns (the place, the name, and on a leaderboard the rating) are on screen; a table
-    wider than a phone scrolls in its own box, which takes the keyboard's focus; on a
-    desktop every table fits whole."""
+    wider than a phone scrolls in its own box, which takes the keyboard's focus, each row's
+    name staying in sight when it is scrolled; on a desktop every table fits whole."""
     at(browser, width)
     for lang in LANGS:
         for kind, path in pages(site).items():
@@ -127,8 +134,9 @@ def test_no_page_is_wider_than_the_screen(site, browser, width: int) -> None:  #
             assert found["page"] <= found["view"], (where, found)
             for text, left, right in found["cells"]:
                 assert left >= 0 and right <= found["view"], (where, text, left, right)
-            for scroll, box, tabindex in found["boxes"]:
+            for scroll, box, tabindex, named in found["boxes"]:
                 assert tabindex == 0, where
+                assert named, where
                 if width == DESKTOP:
                     assert scroll <= box, (where, found["boxes"])
             no_console_errors(browser, missing=address if kind == "missing" else None)
