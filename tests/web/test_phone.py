@@ -144,12 +144,14 @@ def test_no_page_is_wider_than_the_screen(site, browser, width: int) -> None:  #
 
 BOARD = """
 const board = document.getElementById('board');
-const tiles = [...board.querySelectorAll('g rect')].map(r => r.getBoundingClientRect());
+const tiles = [...board.querySelectorAll('g rect:not(.spinner)')].map(
+  r => r.getBoundingClientRect());
 const pips = [...board.querySelectorAll('circle')].map(c => c.getBoundingClientRect().width);
 const texts = [...board.querySelectorAll('text')].map(t => t.getBoundingClientRect().height);
 const box = board.getBoundingClientRect();
 return {half: Math.min(...tiles.map(t => Math.min(t.width, t.height))),
         pip: Math.min(...pips), pips: pips.length, texts: texts,
+        spinners: board.querySelectorAll('rect.spinner').length,
         left: Math.min(...tiles.map(t => t.left)), right: Math.max(...tiles.map(t => t.right)),
         boardLeft: box.left, boardRight: box.right,
         view: document.documentElement.clientWidth};
@@ -160,8 +162,8 @@ return {half: Math.min(...tiles.map(t => Math.min(t.width, t.height))),
 def test_the_board_meets_the_picture_targets(site, browser, width: int) -> None:  # type: ignore[no-untyped-def]
     """A double-nine match's long line (winding), a draw game's and All Fives' cross: a
     half's side is 20 px or more and a pip 4 px or more across, on screen inside the board;
-    every pip of every tile is drawn; the pile's size and the seat to play are shown beside
-    the board."""
+    every pip of every tile is drawn, the spinner marked; the pile's size and the seat to
+    play are shown beside the board."""
     at(browser, width)
     fives = replay_data(site, site["all-fives"])["positions"]
     cross = max(
@@ -186,6 +188,7 @@ def test_the_board_meets_the_picture_targets(site, browser, width: int) -> None:
         assert found["boardRight"] <= found["view"]
         tiles = position["line"] + position["arms"][0] + position["arms"][1]
         assert found["pips"] == sum(a + b for a, b in tiles)
+        assert found["spinners"] == (0 if position["spinner"] is None else 1)
         status = browser.find_element("id", "board-status").text
         turn = browser.find_element("css selector", "#board-status strong").text
         assert position["turn"] is not None

@@ -70,10 +70,16 @@
     });
   }
 
-  function tile(x, y, pair, upright, last, side) {
+  function tile(x, y, pair, upright, last, side, spinner) {
     var w = upright ? side : 2 * side;
     var h = upright ? 2 * side : side;
     var g = make("g", {}, board);
+    if (spinner) {  // All Fives' spinner, where the up and down arms start: a white ring
+      make("rect", {
+        "class": "spinner", x: x - 3, y: y - 3, width: w + 6, height: h + 6, rx: 6,
+        fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "4 3"
+      }, g);
+    }
     make("rect", {
       x: x, y: y, width: w, height: h, rx: 4, fill: "#faf6ea",
       stroke: last ? "#ffcc00" : "#5c4a2c", "stroke-width": last ? 4 : 1.5
@@ -91,7 +97,7 @@
 
   // Lays ``pairs`` in rows that wind like the bot's picture: left to right, then right to
   // left below, and so on (each tile turned so that touching halves still match).
-  function wind(pairs, top, last, width, side) {
+  function wind(pairs, top, last, width, side, spinner) {
     var right = 1;
     var x = PAD;
     var y = top;
@@ -105,7 +111,7 @@
       }
       var left = right === 1 ? x : x - w;
       var shown = right === 1 ? pair : [pair[1], pair[0]];
-      tile(left, y + (upright ? 0 : side / 2), shown, upright, i === last, side);
+      tile(left, y + (upright ? 0 : side / 2), shown, upright, i === last, side, i === spinner);
       x += right * (w + GAP);
     });
     return y + 2 * side + 4 * GAP;
@@ -116,12 +122,12 @@
     var width = Math.max(200, Math.round(board.parentNode.clientWidth || 320));
     var side = halfSide(width);
     var y = PAD;
-    if (p.line.length) { y = wind(p.line, y, p.last, width, side); }
+    if (p.line.length) { y = wind(p.line, y + 3, p.last, width, side, p.spinner); }
     [[p.arms[0], data.words.up], [p.arms[1], data.words.down]].forEach(function (arm) {
       if (!arm[0].length) { return; }
       make("text", { x: PAD, y: y + 14, fill: "#fff", "font-size": 15 }, board)
         .textContent = arm[1];
-      y = wind(arm[0], y + 22, -1, width, side);
+      y = wind(arm[0], y + 22, -1, width, side, -1);
     });
     var height = Math.max(y, 2 * side + 2 * PAD);
     board.setAttribute("viewBox", "0 0 " + width + " " + height);
