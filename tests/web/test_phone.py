@@ -296,10 +296,11 @@ def test_focus_keys_and_language_links_in_the_replay(site, browser, width: int) 
     no_console_errors(browser)
 
 
-def test_without_script_the_replay_has_no_dead_controls(site, browser) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_without_script_the_replay_has_no_dead_controls(site, browser, width: int) -> None:  # type: ignore[no-untyped-def]
     """Without script: no replay button, menu or key hint is shown; the page says the replay
     needs script and each hand's result stays in its table."""
-    at(browser, PHONE)
+    at(browser, width)
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     try:
         browser.get(f"{site['base']}/m/{site['partners']}?hand=2&move=4")
