@@ -317,5 +317,5 @@ def knockout_lines(state: EventState, upto: int | None) -> list[str]:
         ]
         if gone:
             title = titles[k] if k < len(titles) else str(k + 1)
-            out.append(tr(locale, "{round}: {names} went out", round=title, names=names(gone)))
+            out.append(tr(locale, "Out ({round}): {names}", round=title, names=names(gone)))
     return out
