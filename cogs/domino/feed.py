@@ -9,6 +9,10 @@ match end is posted exactly once, and the running hand's game message shows the 
 announced once. Posts carry a nonce, so a post whose mark a crash lost is
 not posted twice. A failed Discord call is retried with backoff; a deleted message is posted
 again with working buttons.
+
+The bot token's requests count against Discord's global limit: a message's redraw goes through
+the interaction of a click on that message when one can carry it (:class:`Carriers`), and the
+game message waits while computers reply to a person or a player draws (:func:`_held`).
 """
 
 from __future__ import annotations
