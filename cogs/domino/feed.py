@@ -83,6 +83,7 @@ class Carriers:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._by_message: dict[int, list[tuple[float, discord.Interaction[Any]]]] = {}
+        self._pruned = clock()
 
     async def seen(self, interaction: discord.Interaction[Any]) -> None:
         """Remember a click on a public message (the ``on_interaction`` listener)."""
@@ -92,8 +93,11 @@ class Carriers:
         if message.flags.ephemeral:
             return
         now = self.clock()
-        for key in [k for k, v in self._by_message.items() if now - v[-1][0] > CARRIER_LIFETIME]:
-            del self._by_message[key]
+        if now - self._pruned > 60:  # (at most once a minute: a click stays cheap)
+            self._pruned = now
+            stale = [k for k, v in self._by_message.items() if now - v[-1][0] > CARRIER_LIFETIME]
+            for key in stale:
+                del self._by_message[key]
         clicks = self._by_message.setdefault(message.id, [])
         clicks.append((now, interaction))
         del clicks[:-CARRIERS_PER_MESSAGE]
@@ -113,10 +117,6 @@ class Carriers:
         clicks = self._by_message.get(message_id)
         if clicks:
             clicks[:] = [c for c in clicks if c[1] is not interaction]
-
-    def forget(self, message_id: int | None) -> None:
-        if message_id is not None:
-            self._by_message.pop(message_id, None)
 
     async def edit(self, message: discord.PartialMessage, **fields: Any) -> None:
         """Edit the public ``message`` through a click's interaction when one can carry it,
