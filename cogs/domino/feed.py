@@ -187,6 +187,7 @@ class Feed:
         self._lock = asyncio.Lock()  # one round at a time
         self._practice: bool | None = None  # a practice table: its player is there, no pings
         self._thread_at = 0.0  # (service clock) the table's thread is not asked for before
+        self._end_drawn = False  # the game message shows the match's end (drawn by this feed)
 
     @property
     def service(self) -> Any:
@@ -365,14 +366,20 @@ class Feed:
         results = view.hand_results
         for result in results[feed.hands_announced :]:
             number = result.hand_number
-            if number == len(results) and info.status == "finished":
+            last = number == len(results) and info.status == "finished"
+            if last:
                 seq, final = info.seq, view
             else:
                 seq, final = await self.service.hand_end_view(self.table_id, number)
             picture = await self._picture(info, final, seq)
             shown = False
             if feed.game_hand == number and info.table.message_id is not None:
-                shown = await self._edit_game(info, final, picture, finished_hand=True, seq=seq)
+                if last:  # the match's end, drawn once: as the match-end round would draw it
+                    shown = self._end_drawn = await self._edit_game(info, final, picture)
+                else:
+                    shown = await self._edit_game(
+                        info, final, picture, finished_hand=True, seq=seq
+                    )
             await self._post_result(info, result, final, None if shown else picture)
             feed = await self._save(dataclasses.replace(feed, hands_announced=number))
         return feed
@@ -396,7 +403,8 @@ class Feed:
             return
         view = info.public_view()
         assert view is not None and view.outcome is not None
-        if info.table.message_id is not None and feed.game_hand == view.hand_number:
+        drawn = self._end_drawn  # (by this process's hand round just before)
+        if info.table.message_id is not None and feed.game_hand == view.hand_number and not drawn:
             # (a last hand that began and ended while the feed was behind has no message of its
             # own: the previous hand's message keeps that hand's final position, the last
             # hand's result post shows the last one; the match-end post is words only)

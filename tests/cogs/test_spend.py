@@ -131,3 +131,28 @@ async def test_computers_replies_are_one_edit_between_a_persons_moves(
         shown = [shown_seq(v) for v in versions]
         held = [s for s in shown if s is not None and _held(states, rows, kinds, s)]
         assert not held, f"edits for states the message should wait past: {held}"
+
+
+async def test_the_matchs_end_is_drawn_once_on_the_game_message(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The last hand's end is the match's end: its game message is edited once to show it (the
+    outcome, the final position, no buttons), not once as the hand's end and again as the
+    match's."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="partners", target=50)
+        assert result.message is not None
+        await start_with_computers(fake, bot, alice, result.message)
+        game = await game_message(fake, bot, tid)
+        await play_until_over(fake, bot, tid, [alice])
+        await settle(bot)
+        info = await bot.svc.get(tid)
+        assert info.status == "finished"
+        final = fake.message(info.table.message_id) if info.table.message_id else game
+        versions = [*final.history, final]
+        ended = [v for v in versions if shown_seq(v) is None]
+        assert len(ended) == 1, [v.text() for v in ended]
+        assert "won the match!" in ended[0].text() or "draw" in ended[0].text()
+        assert not ended[0].buttons() and ended[0].media()
