@@ -17,15 +17,19 @@ from tests.cogs.helpers import (
     button,
     factory,
     game_message,
+    hand_choice,
     human_to_move,
     match_states,
     new_table,
+    open_hand,
+    parse,
+    play_turn,
     play_until_over,
     settle,
     shown_seq,
     start_with_computers,
 )
-from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
+from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage, running_bot
 
 LOBBY_WEBHOOK = "PATCH /webhooks/{id}/{token}/messages/@original"
 
@@ -156,3 +160,47 @@ async def test_the_matchs_end_is_drawn_once_on_the_game_message(
         assert len(ended) == 1, [v.text() for v in ended]
         assert "won the match!" in ended[0].text() or "draw" in ended[0].text()
         assert not ended[0].buttons() and ended[0].media()
+
+
+async def test_a_restart_while_computers_reply_loses_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The bot stops while the game message waits for the computers' replies (nothing of it is
+    kept in memory): the next bot shows the whole run once Alice's turn is back, and her hand
+    offers that turn."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    make = factory(fake, tmp_path / "db.sqlite3", computer_delay=1.0)
+    hands: dict[int, InteractionResult] = {}
+    async with running_bot(fake, make) as bot:
+        result, tid = await new_table(fake, bot, alice, variant="partners", target=50)
+        assert result.message is not None
+        await start_with_computers(fake, bot, alice, result.message)
+        await play_until_over(fake, bot, tid, [alice], stop=lambda n: n >= 2, hands=hands)
+        await settle(bot)
+        await play_turn(fake, bot, tid, alice, hands)
+        moved = (await bot.svc.get(tid)).seq
+
+        def replying() -> bool:
+            info = next(t for t in bot.svc.open_tables() if t.id == tid)
+            row = info.turn_seat
+            return info.seq >= moved + 2 and row is not None and row.kind == "computer"
+
+        await fake.wait_for(replying, what="a computer replying after another")
+        game = await game_message(fake, bot, tid)
+        stopped = (await bot.svc.get(tid)).seq
+        assert (shown_seq(game) or 0) < stopped  # the run is not shown yet
+
+    async with running_bot(fake, make) as bot:
+        await fake.wait_for(lambda: human_to_move(bot, tid) == alice.id, what="Alice's turn")
+        await settle(bot)
+        info = await bot.svc.get(tid)
+        assert info.seq > stopped
+        game = await game_message(fake, bot, tid)
+        assert shown_seq(game) == info.seq
+        # (a new process has no token of her old hand message: My tiles opens it again)
+        opened = await open_hand(fake, bot, alice, tid)
+        hand = opened.message
+        assert hand is not None and hand.ephemeral
+        parsed = parse(hand_choice(hand))
+        assert parsed is not None and parsed[2][-1] == str(info.seq)
