@@ -42,7 +42,7 @@ COG_ROWS = {
         ("cog",),
     ),
     "cogs.daily": (("words",), ("cog",)),
-    "cogs.review": (("words",), ("cog",)),
+    "cogs.review": (("words",), ("exercise",), ("cog",)),
 }
 
 #: The web companion from the bottom up: addresses, words, the chart and its own queries; the

@@ -9,10 +9,14 @@ from markupsafe import Markup, escape
 
 __all__ = ["rating_chart"]
 
-WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
-#: Line colours with at least 4.5:1 contrast on the page's white.
-COLOURS = ("#1f5fa8", "#a8321f", "#2d6e2d", "#6b3fa0")
+#: A narrow drawing, so that its 14-unit labels stay 11 px or more on a 380 px phone
+#: (and the chart no wider than 560 px on a wide screen).
+WIDTH, HEIGHT = 400, 250
+LEFT, RIGHT, TOP, BOTTOM = 46, 46, 14, 30
+FONT = 14
+#: Each family's line, points and legend take a class (``s0``..``s3``) whose colours the
+#: style sheet sets, with at least 4.5:1 contrast in light and dark mode.
+SERIES = 4
 
 
 def _day(t: float) -> str:
@@ -22,7 +26,9 @@ def _day(t: float) -> str:
 def rating_chart(
     series: Mapping[str, Sequence[tuple[float, float]]], names: Mapping[str, str], title: str
 ) -> Markup:
-    """An SVG line per family (its rating after each rated match); empty without points."""
+    """An SVG line per family (its rating after each rated match), each point marked and
+    the latest labelled with its value, then a legend; empty without points. A family with
+    one rated match is its point, labelled."""
     lines = {k: v for k, v in series.items() if v}
     if not lines:
         return Markup("")
@@ -32,43 +38,58 @@ def rating_chart(
     low, high = min(values), max(values)
     if high - low < 20:
         low, high = low - 10, high + 10
-    span_t = (t1 - t0) or 1.0
+    span_t = t1 - t0
 
     def x(t: float) -> float:
+        if not span_t:  # one moment: in the middle
+            return (LEFT + WIDTH - RIGHT) / 2
         return LEFT + (t - t0) / span_t * (WIDTH - LEFT - RIGHT)
 
     def y(r: float) -> float:
         return TOP + (high - r) / (high - low) * (HEIGHT - TOP - BOTTOM)
 
+    base = HEIGHT - BOTTOM
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
         f' aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
-        f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="#555"/>',
-        f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}"'
-        ' stroke="#555"/>',
+        f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base}"/>',
+        f'<line class="axis" x1="{LEFT}" y1="{base}" x2="{WIDTH - RIGHT}" y2="{base}"/>',
     ]
     for value in (low, high):
         parts.append(
-            f'<text x="{LEFT - 4}" y="{y(value) + 4:.1f}" text-anchor="end" font-size="11"'
-            f' fill="#222">{round(value)}</text>'
+            f'<text x="{LEFT - 4}" y="{y(value) + 5:.1f}" text-anchor="end"'
+            f' font-size="{FONT}">{round(value)}</text>'
         )
-    for t, anchor in ((t0, "start"), (t1, "end")):
+    days = [(t0, "start" if span_t else "middle")] + ([(t1, "end")] if span_t else [])
+    for t, anchor in days:
         parts.append(
-            f'<text x="{x(t):.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}" font-size="11"'
-            f' fill="#222">{_day(t)}</text>'
+            f'<text x="{x(t):.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}"'
+            f' font-size="{FONT}">{_day(t)}</text>'
         )
+    legend = []
     for i, (family, points) in enumerate(sorted(lines.items())):
-        colour = COLOURS[i % len(COLOURS)]
-        coords = " ".join(f"{x(t):.1f},{y(r):.1f}" for t, r in points)
+        kind = f"s{i % SERIES}"
         label = escape(names.get(family, family))
+        if len(points) > 1:
+            coords = " ".join(f"{x(t):.1f},{y(r):.1f}" for t, r in points)
+            parts.append(
+                f'<polyline class="{kind}" stroke-width="2.5" points="{coords}">'
+                f"<title>{label}</title></polyline>"
+            )
+        marks = points if len(points) <= 40 else points[-1:]
+        for n, (t, r) in enumerate(marks):
+            size = 5 if n == len(marks) - 1 else 3
+            parts.append(
+                f'<circle class="{kind}" cx="{x(t):.1f}" cy="{y(r):.1f}" r="{size}">'
+                f"<title>{label}: {round(r)} ({_day(t)})</title></circle>"
+            )
+        t, r = points[-1]
         parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{coords}">'
-            f"<title>{label}</title></polyline>"
+            f'<text x="{x(t) + 8:.1f}" y="{y(r) + 5:.1f}" font-size="{FONT}"'
+            f' font-weight="bold">{round(r)}</text>'
         )
-        parts.append(
-            f'<text x="{WIDTH - RIGHT}" y="{TOP + 12 + 14 * i}" text-anchor="end" font-size="12"'
-            f' fill="{colour}">{label}</text>'
-        )
+        legend.append(f'<li class="{kind}">{label}: {round(r)}</li>')
     parts.append("</svg>")
+    parts.append(f'<ul class="legend">{"".join(legend)}</ul>')
     return Markup("".join(parts))

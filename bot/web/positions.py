@@ -18,7 +18,7 @@ from bot.store import ActionRow, MatchRow
 from bot.tables.replay import rebuild
 from domino import Match, Ruleset, View
 
-__all__ = ["Position", "Replay", "clamp", "describe", "positions", "to_json"]
+__all__ = ["Position", "Replay", "clamp", "describe", "positions", "sentences", "to_json"]
 
 Pair = tuple[int, int]
 
@@ -40,6 +40,7 @@ class Position:
     scores: tuple[int, ...]  # per side, after this move
     last: int | None  # index in ``line`` of the tile just laid
     result: dict[str, Any] | None  # the hand's result, at its last move
+    turn: int | None = None  # the seat to play next (None once the hand is over)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,7 @@ def _position(hand: int, move: int, view: View, seat: int | None, action: str | 
         view.scores,
         view.last_index,
         None,
+        view.turn if view.outcome is None else None,
     )
 
 
@@ -136,42 +138,46 @@ def _tiles(pairs: Sequence[Pair]) -> str:
     return " ".join(f"{a}-{b}" for a, b in pairs)
 
 
-def describe(locale: str, p: Position, ruleset: Ruleset, seat_names: Sequence[str]) -> str:
-    """The position in words: what a screen reader says, and the board's label."""
+def describe(
+    locale: str,
+    p: Position,
+    ruleset: Ruleset,
+    seat_names: Sequence[str],
+    said: dict[str, Any] | None = None,
+) -> str:
+    """The position in words: what a screen reader says, and the board's label (``said``: its
+    :func:`sentences`, when already made)."""
+    said = said or sentences(locale, p, ruleset, seat_names)
+    return " ".join([said["where"], said["act"], *said["table"], *said["status"]])
+
+
+def sentences(
+    locale: str, p: Position, ruleset: Ruleset, seat_names: Sequence[str]
+) -> dict[str, Any]:
+    """The position's sentences: where it is (``where``), what the move did and how the hand
+    ended (``act``), the tiles on the table (``table``) and the counts, the seat to play and
+    the score (``status``)."""
     sides = side_names(ruleset, seat_names)
-    said = [
-        tr(locale, "Hand {hand}, move {move} of {moves}.", hand=p.hand, move=p.move, moves=p.moves)
-    ]
+    where = tr(
+        locale, "Hand {hand}, move {move} of {moves}.", hand=p.hand, move=p.move, moves=p.moves
+    )
     if p.seat is None:
-        said.append(tr(locale, "The tiles are dealt."))
+        act = [tr(locale, "The tiles are dealt.")]
     else:
         name = seat_names[p.seat]
         words = (p.action or "").split()
         if words[:1] == ["play"]:
-            said.append(tr(locale, "{name} played {tile}.", name=name, tile=words[1]))
+            act = [tr(locale, "{name} played {tile}.", name=name, tile=words[1])]
         elif words[:1] == ["draw"]:
-            said.append(tr(locale, "{name} drew a tile.", name=name))
+            act = [tr(locale, "{name} drew a tile.", name=name)]
         else:
-            said.append(tr(locale, "{name} passed.", name=name))
-    if p.line:
-        said.append(tr(locale, "Line: {tiles}.", tiles=_tiles(p.line)))
-    else:
-        said.append(tr(locale, "The table is empty."))
-    if p.arms[0] or p.arms[1]:
-        said.append(tr(locale, "Up: {tiles}.", tiles=_tiles(p.arms[0]) or "-"))
-        said.append(tr(locale, "Down: {tiles}.", tiles=_tiles(p.arms[1]) or "-"))
-    held = ", ".join(f"{seat_names[s]} {n}" for s, n in enumerate(p.sizes))
-    said.append(tr(locale, "Tiles in hand: {counts}.", counts=held))
-    if p.pile:
-        said.append(tr(locale, "Pile: {count}.", count=p.pile))
-    score = ", ".join(f"{sides[s]} {n}" for s, n in enumerate(p.scores))
-    said.append(tr(locale, "Score: {scores}.", scores=score))
+            act = [tr(locale, "{name} passed.", name=name)]
     if p.result is not None:
         side = p.result.get("winner_side")
         if side is None:
-            said.append(tr(locale, "Hand over: nobody scores."))
+            act.append(tr(locale, "Hand over: nobody scores."))
         else:
-            said.append(
+            act.append(
                 tr(
                     locale,
                     "Hand over: {side} scores {points}.",
@@ -179,7 +185,22 @@ def describe(locale: str, p: Position, ruleset: Ruleset, seat_names: Sequence[st
                     points=p.result["points"][side],
                 )
             )
-    return " ".join(said)
+    if p.line:
+        table = [tr(locale, "Line: {tiles}.", tiles=_tiles(p.line))]
+    else:
+        table = [tr(locale, "The table is empty.")]
+    if p.arms[0] or p.arms[1]:
+        table.append(tr(locale, "Up: {tiles}.", tiles=_tiles(p.arms[0]) or "-"))
+        table.append(tr(locale, "Down: {tiles}.", tiles=_tiles(p.arms[1]) or "-"))
+    held = ", ".join(f"{seat_names[s]} {n}" for s, n in enumerate(p.sizes))
+    status = [tr(locale, "Tiles in hand: {counts}.", counts=held)]
+    if p.pile:
+        status.append(tr(locale, "Pile: {count}.", count=p.pile))
+    if p.turn is not None and 0 <= p.turn < len(seat_names):
+        status.append(tr(locale, "{name} to play.", name=seat_names[p.turn]))
+    score = ", ".join(f"{sides[s]} {n}" for s, n in enumerate(p.scores))
+    status.append(tr(locale, "Score: {scores}.", scores=score))
+    return {"where": where, "act": " ".join(act), "table": table, "status": status}
 
 
 def side_names(ruleset: Ruleset, seat_names: Sequence[str]) -> list[str]:
@@ -208,6 +229,7 @@ def position_json(
     locale: str, p: Position, ruleset: Ruleset, seat_names: Sequence[str]
 ) -> dict[str, Any]:
     """One position as the page's script reads it: only what everyone at the table saw."""
+    said = sentences(locale, p, ruleset, seat_names)
     return {
         "hand": p.hand,
         "move": p.move,
@@ -221,5 +243,8 @@ def position_json(
         "scores": list(p.scores),
         "last": p.last,
         "end": p.result is not None,
-        "text": describe(locale, p, ruleset, seat_names),
+        "turn": p.turn,
+        "act": said["act"],
+        "status": said["status"],
+        "text": describe(locale, p, ruleset, seat_names, said),
     }

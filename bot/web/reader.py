@@ -87,6 +87,7 @@ class MatchPage:
     record: MatchRecord
     seats: tuple[Seat, ...]  # participants, by side
     hands: tuple[dict[str, Any], ...]  # each hand's result, in order
+    discord_url: str | None = None  # where it was played (its review and exercises are there)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,11 +307,14 @@ class Reader:
                 return None
             seats = await self._seats(store, await records.entries_of([table_id]), server.guild_id)
             hands: list[HandResultRow] = await store.hand_results.list(table_id)
+            table = await store.tables.get(table_id)
+        place = table and (table.thread_id or table.channel_id)
         return MatchPage(
             server,
             record,
             tuple(seats),
             tuple(h.result for h in sorted(hands, key=lambda h: h.hand_number)),
+            f"https://discord.com/channels/{record.guild_id}/{place}" if place else None,
         )
 
     async def replay(self, table_id: int) -> Replay:

@@ -5,6 +5,7 @@ and refreshed when his turn comes through the interaction token it was sent with
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
@@ -254,6 +255,12 @@ class HandMessages:
         self._hands: dict[tuple[int, int], _HandMessage] = {}
         # (table, user) -> the table's version when he last opened his tiles or clicked one
         self._seen: dict[tuple[int, int], int] = {}
+        # (table, user) -> held while his message is read and sent: the later sender has read
+        # the later state, so a slow redraw never overwrites a newer one
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def _lock(self, table_id: int, user_id: int) -> asyncio.Lock:
+        return self._locks.setdefault((table_id, user_id), asyncio.Lock())
 
     def seen_at(self, table_id: int, user_id: int) -> int | None:
         """The table's version (``seq``) when ``user_id`` last opened his tiles there or
@@ -270,6 +277,8 @@ class HandMessages:
             del self._hands[key]
         for key in [k for k in self._seen if k[0] == table_id]:
             del self._seen[key]
+        for key in [k for k in self._locks if k[0] == table_id and not self._locks[k].locked()]:
+            del self._locks[key]
 
     async def state_for(self, table_id: int, user_id: int) -> tuple[TableInfo, list[View]]:
         """The table and the user's private views, taken at the same moment (an open table is
@@ -288,6 +297,18 @@ class HandMessages:
         notice: str | None = None,
     ) -> None:
         """Send (``new``) or edit the user's private hand message for the current state."""
+        async with self._lock(table_id, interaction.user.id):
+            await self._show(interaction, table_id, new=new, choose=choose, notice=notice)
+
+    async def _show(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        *,
+        new: bool,
+        choose: Tile | None = None,
+        notice: str | None = None,
+    ) -> None:
         user_id = interaction.user.id
         locale = interaction.locale.value
         try:
@@ -375,21 +396,37 @@ class HandMessages:
     async def refresh(self, info: TableInfo, *, everyone: bool = False) -> None:
         """Refresh the remembered hand messages of the player to move, and of a player whose
         message still offers actions although his turn is gone (``everyone``: all)."""
-        for (table_id, user_id), hand in list(self._hands.items()):
-            if table_id != info.id:
-                continue
-            if time.monotonic() - hand.since > HAND_TOKEN_LIFETIME:
-                del self._hands[(table_id, user_id)]
-                continue
-            if hand.seq == info.seq:
-                continue
-            if not everyone and not hand.acting and info.turn not in info.seats_of(user_id):
-                continue
-            try:
-                # (a finished match: the message says so in place of the tiles)
-                await self.show(hand.interaction, info.id, new=False)
-                if (table_id, user_id) in self._hands:
-                    self._hands[(table_id, user_id)].since = hand.since
-            except (discord.HTTPException, ServiceError) as exc:
-                log.debug("table %s: hand of %s not refreshed: %s", info.id, user_id, exc)
-                self._hands.pop((table_id, user_id), None)
+        for table_id, user_id in [k for k in self._hands if k[0] == info.id]:
+            async with self._lock(table_id, user_id):
+                await self._refresh_one(table_id, user_id, everyone=everyone)
+
+    async def _refresh_one(self, table_id: int, user_id: int, *, everyone: bool) -> None:
+        """Redraw one remembered message if it is behind the table as it is now (read after
+        any redraw of his own click has been sent)."""
+        hand = self._hands.get((table_id, user_id))
+        if hand is None:
+            return
+        if time.monotonic() - hand.since > HAND_TOKEN_LIFETIME:
+            del self._hands[(table_id, user_id)]
+            return
+        try:
+            info = await self.service.get(table_id)
+        except ServiceError:
+            info = None
+        if info is not None and hand.seq == info.seq:
+            return
+        if (
+            info is not None
+            and not everyone
+            and not hand.acting
+            and info.turn not in info.seats_of(user_id)
+        ):
+            return
+        try:
+            # (a finished match: the message says so in place of the tiles)
+            await self._show(hand.interaction, table_id, new=False)
+            if (table_id, user_id) in self._hands:
+                self._hands[(table_id, user_id)].since = hand.since
+        except (discord.HTTPException, ServiceError) as exc:
+            log.debug("table %s: hand of %s not refreshed: %s", table_id, user_id, exc)
+            self._hands.pop((table_id, user_id), None)

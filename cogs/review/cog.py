@@ -14,13 +14,15 @@ from discord.ext import commands
 
 from bot.i18n import picture_options, tr, trn
 from bot.review import Reviews
+from bot.review.exercise import Exercise, Exercises, Verdict, flagged
 from bot.store.table_extras import FinishedRepo
 from bot.workers import pictures
 from cogs.colours import BLUE
-from cogs.domino.buttons import REVIEW_COG
+from cogs.domino.buttons import REVIEW_COG, BadButton
 from cogs.domino.game_message import card
 from cogs.domino.replay import match_title, replay_names
 from cogs.names import escape_name
+from cogs.review import exercise as ex
 from cogs.review.words import decision_text, picture_alt, summary_lines
 from render.review import render_position
 
@@ -56,6 +58,7 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
     def __init__(self, bot: commands.Bot, reviews: Reviews) -> None:
         self.bot = bot
         self.reviews = reviews
+        self.exercises = Exercises(reviews)
         self._group: app_commands.Group | None = None
 
     async def cog_load(self) -> None:
@@ -64,8 +67,10 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
             raise RuntimeError("the review cog needs the dominoes cog's /domino group")
         self._group = found
         found.add_command(review_command, override=True)
+        self.bot.add_dynamic_items(*ex.ALL)
 
     async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*ex.ALL)
         if self._group is not None:
             self._group.remove_command(review_command.name)
 
@@ -80,21 +85,33 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
         async with host.guard(interaction, what, table_id):  # type: ignore[attr-defined]
             yield
 
+    async def reply(self, interaction: Interaction, text: str) -> None:
+        """An ephemeral answer (the dominoes cog's)."""
+        host = self.bot.get_cog(DOMINO_COG)
+        if host is not None:
+            await host.reply(interaction, text)  # type: ignore[attr-defined]
+
+    async def _names(self, interaction: Interaction, table_id: int
+                     ) -> tuple[Any, list[str]]:
+        """The asker's finished match at ``table_id`` (None if hidden) and its seats' names."""
+        found = await FinishedRepo(self.reviews.store.db).visible(
+            interaction.user.id, None, table_id=table_id, limit=1, veil=None
+        )
+        if not found:
+            return None, []
+        return found[0], replay_names(
+            interaction.locale.value, found[0], interaction.user, interaction.guild_id
+        )
+
     async def answer(self, interaction: Interaction, table_id: int, hand: int | None) -> None:
         """Send the asker's review of ``table_id`` (``hand``: of that hand only) privately;
         the interaction is deferred already (ephemeral)."""
         locale = interaction.locale.value
         review = await self.reviews.review(table_id, interaction.user.id, hand)
-        found = await FinishedRepo(self.reviews.store.db).visible(
-            interaction.user.id, None, table_id=table_id, limit=1, veil=None
-        )
-        names = (
-            replay_names(locale, found[0], interaction.user, interaction.guild_id)
-            if found else []
-        )
+        found, names = await self._names(interaction, table_id)
         shown = review.costliest(hand)
         moments = await self.reviews.moments(review, shown)
-        title = match_title(locale, found[0], [escape_name(n) for n in names]) if found else ""
+        title = match_title(locale, found, [escape_name(n) for n in names]) if found else ""
         if hand is not None:
             title = tr(locale, "{match} · hand {hand}", match=title, hand=hand)
         lines = [
@@ -132,7 +149,84 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
             items.append(discord.ui.MediaGallery(
                 discord.MediaGalleryItem(f"attachment://{name}", description=alt)
             ))
+        to_find = flagged(review.of_hand(hand))
+        if to_find:
+            items.append(discord.ui.TextDisplay("-# " + tr(
+                locale,
+                "Find a better move: try each costly decision yourself before the expert "
+                "answers.",
+            )))
+            items.append(discord.ui.ActionRow(ex.OpenButton(
+                table_id, interaction.user.id, to_find[0].seq,
+                label=tr(locale, "Find a better move"), style=discord.ButtonStyle.primary,
+            )))
         await interaction.followup.send(
             view=card(BLUE, *items), files=files, ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    async def exercise_click(self, interaction: Interaction, button: ex.ExerciseButton) -> None:
+        """An exercise's button clicked (the interaction is deferred already)."""
+        locale = interaction.locale.value
+        user = interaction.user.id
+        if isinstance(button, ex.DoneButton):
+            await self.exercises.first(button.table_id, button.owner, user)  # the checks
+            await interaction.edit_original_response(
+                view=card(BLUE, discord.ui.TextDisplay(tr(
+                    locale,
+                    "Done. Your review of table {table_id} stays there: ask /domino review "
+                    "again to go over it.",
+                    table_id=button.table_id,
+                ))),
+                attachments=[],
+            )
+            return
+        found: Verdict | None = None
+        if isinstance(button, ex.TryButton):
+            try:
+                move = button.action()
+            except ValueError as exc:
+                raise BadButton(str(exc)) from exc
+            exercise, found = await self.exercises.attempt(
+                button.table_id, button.owner, user, button.seq, move
+            )
+        else:
+            exercise = await self.exercises.exercise(
+                button.table_id, button.owner, user, button.seq
+            )
+        answered = isinstance(button, ex.TryButton | ex.ShowButton)
+        layout, file = await self._exercise_message(interaction, exercise, found, answered)
+        if button.new_message:
+            await interaction.followup.send(
+                view=layout, file=file, ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        else:
+            await interaction.edit_original_response(
+                view=layout, attachments=[file], allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    async def _exercise_message(
+        self, interaction: Interaction, exercise: Exercise, found: Verdict | None,
+        answered: bool,
+    ) -> tuple[discord.ui.LayoutView, discord.File]:
+        """The exercise's message: its words, the picture, the buttons."""
+        locale = interaction.locale.value
+        _, names = await self._names(interaction, exercise.table_id)
+        lines = (ex.answer(locale, exercise, found) if answered
+                 else ex.question(locale, exercise))
+        png = await pictures.offload(render_position, exercise.public, exercise.mine, names,
+                                     **picture_options(locale))
+        name = f"exercise-{exercise.judged.seq + 1}.png"
+        alt = picture_alt(locale, exercise.judged, exercise.mine)
+        items: list[discord.ui.Item[Any]] = [
+            discord.ui.TextDisplay("\n".join(lines)),
+            discord.ui.MediaGallery(
+                discord.MediaGalleryItem(f"attachment://{name}", description=alt)
+            ),
+        ]
+        if not answered:
+            items.extend(ex.rows(ex.move_buttons(locale, exercise)))
+        items.extend(ex.rows(ex.steps(locale, exercise, answered=answered)))
+        file = discord.File(io.BytesIO(png), filename=name, description=alt)
+        return card(BLUE, *items), file

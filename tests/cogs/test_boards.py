@@ -151,7 +151,7 @@ async def test_the_past_week_is_posted_once_even_when_the_post_is_cut_short(
         # at that instant (the board is not marked, the deadline not moved).
         wire = fake.tripwire(the_post, lambda: None, before=False, name="board")
         clock.now = week.end + 1
-        await fake.wait_for(lambda: wire.fired.is_set(), timeout=10)
+        await fake.wait_for(lambda: wire.fired.is_set())
         await fake.wait_for(lambda: len(boards_in(fake, channel.id)) == 1)
     assert len(boards_in(fake, channel.id)) == 1
     async with running_bot(fake, make) as bot:  # the next process posts what is owed

@@ -94,7 +94,7 @@ async def play_fives(
     chosen: list[str | None] = []
     for _ in range(max_turns):
         who = await fake.wait_for(
-            lambda: human_to_move(bot, tid), timeout=20, what="a human's turn or the end"
+            lambda: human_to_move(bot, tid), what="a human's turn or the end"
         )
         if who == "over":
             return chosen

@@ -120,7 +120,7 @@ async def test_forget_me_reaches_the_tables_of_another_process(
         )
         yes = next(c for c in asked.message.custom_ids() if ":yes:" in c)
         done = await fake.click(alice, asked.message, yes)
-        await done.wait_for_edits(1, timeout=30)  # the other process within its poll
+        await done.wait_for_edits(1)  # the other process within its poll
         assert asked.message.content == (
             "Done: your name and figures are deleted from the records."
         )

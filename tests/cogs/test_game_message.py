@@ -77,7 +77,7 @@ async def test_the_move_log_keeps_every_event_of_a_burst(
         hands: dict[int, InteractionResult] = {}
         bursts = 0
         for _ in range(12):
-            who = await fake.wait_for(lambda: human_to_move(bot, tid), timeout=20)
+            who = await fake.wait_for(lambda: human_to_move(bot, tid))
             if who == "over":
                 break
             await settle(bot)

@@ -54,7 +54,7 @@ async def three_hands(fake: FakeDiscord, bot: TestBot, alice: FakeUser, bob: Fak
     users = {alice.id: alice, bob.id: bob}
     hands: dict[int, InteractionResult] = {}
     while len(await bot.svc.store.hand_results.list(tid)) < 2:
-        who = await fake.wait_for(lambda: human_to_move(bot, tid), timeout=20)
+        who = await fake.wait_for(lambda: human_to_move(bot, tid))
         await play_turn(fake, bot, tid, users[int(who)], hands)
     thread = (await game_message(fake, bot, tid)).channel_id
     asked = await fake.slash(alice, thread, "domino leave", {})

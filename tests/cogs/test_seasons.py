@@ -129,7 +129,7 @@ async def test_a_seasons_end_is_announced_once_even_when_the_post_is_cut_short(
                          {"board_channel": channel.id})
         wire = fake.tripwire(the_post, lambda: None, before=False, name="season")
         clock.now = season.end + 1
-        await fake.wait_for(lambda: wire.fired.is_set(), timeout=10)
+        await fake.wait_for(lambda: wire.fired.is_set())
         await fake.wait_for(lambda: len(announcements()) == 1)
     async with running_bot(fake, make) as bot:
         assert await wait_posted(bot, fake.guild_id, season.key)

@@ -149,7 +149,7 @@ async def test_a_stop_at_a_hand_end_loses_no_announcement(
     fake._failures.clear()
 
     async with running_bot(fake, make) as bot:
-        await fake.wait_for(lambda: results_posted(fake, place) == [1], timeout=10)
+        await fake.wait_for(lambda: results_posted(fake, place) == [1])
         await play_until_over(fake, bot, tid, [alice, bob])
         await settle(bot)
         info = await bot.svc.get(tid)
@@ -270,7 +270,6 @@ async def test_eight_tables_started_at_once_from_one_channel(
         await fake.wait_for(
             lambda: len([t for t in bot.svc.open_tables() if t.status == "running"]) == 8
             or not any(t.status == "lobby" for t in bot.svc.open_tables()),
-            timeout=10,
         )
         await settle(bot)
         tables = [await bot.svc.get(t) for t in range(1, 9)]
@@ -313,11 +312,11 @@ async def test_a_dropped_gateway_and_an_invalid_session_leave_no_one_stuck(
         tid, game = await two_humans(fake, bot, target=50)
         await play_until_over(fake, bot, tid, [alice, bob], stop=lambda n: n >= 3)
         await fake.disconnect_gateway()  # resumable: discord.py RESUMEs
-        await fake.wait_connected(timeout=20)
+        await fake.wait_connected()
         await play_until_over(fake, bot, tid, [alice, bob], stop=lambda n: n >= 3)
         sessions = len(fake._sessions)
         await fake.disconnect_gateway(code=1000)  # not resumable: a new session (IDENTIFY)
-        await fake.wait_for(lambda: len(fake._sessions) > sessions and fake.connected, timeout=20)
+        await fake.wait_for(lambda: len(fake._sessions) > sessions and fake.connected)
         await play_until_over(fake, bot, tid, [alice, bob])
         await settle(bot)
         info = await bot.svc.get(tid)

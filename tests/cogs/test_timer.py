@@ -74,7 +74,7 @@ async def test_reminder_timeout_and_takeover(fake_discord: FakeDiscord, tmp_path
                 break
             clock.advance(1)
             await bot.svc.tick()
-        await fake.wait_for(lambda: not bot.svc.open_tables(), timeout=20)
+        await fake.wait_for(lambda: not bot.svc.open_tables())
         await settle(bot)
         info = await bot.svc.get(tid)
         assert info.status == "finished"

@@ -49,6 +49,7 @@ from .models import (
     FLAG_EPHEMERAL,
     FLAG_SUPPRESS_EMBEDS,
     JSON,
+    PATIENCE,
     PUBLIC_THREAD,
     TEXT_CHANNEL,
     FakeChannel,
@@ -416,7 +417,7 @@ class FakeDiscord:
     async def wait_for(
         self,
         predicate: Callable[[], T],
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
         *,
         what: str | None = None,
         poll_interval: float = 0.02,
@@ -1096,10 +1097,10 @@ class FakeDiscord:
         """True while a bot has an identified gateway connection."""
         return bool(self._live_sessions())
 
-    async def wait_connected(self, timeout: float = 5.0) -> None:
+    async def wait_connected(self, timeout: float = PATIENCE) -> None:
         await self.wait_for(lambda: self.connected, timeout, what="a gateway connection")
 
-    async def wait_disconnected(self, timeout: float = 5.0) -> None:
+    async def wait_disconnected(self, timeout: float = PATIENCE) -> None:
         await self.wait_for(lambda: not self._connections, timeout, what="gateway disconnect")
 
     async def _broadcast(self, event: str, data: JSON, intent: int | None = None) -> None:
@@ -1397,7 +1398,7 @@ class FakeDiscord:
         *,
         guild_id: int | None = None,
         locale: str = "en-US",
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
         wait: bool = True,
     ) -> InteractionResult:
         """A user runs a slash command ("domino new" = command ``domino``, subcommand ``new``).
@@ -1425,7 +1426,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         locale: str = "en-US",
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
     ) -> InteractionResult:
         """A user types in option ``focused``; the result's ``choices`` hold the bot's answer."""
         invoker = self._user(user)
@@ -1578,7 +1579,7 @@ class FakeDiscord:
         custom_id: str,
         *,
         locale: str = "en-US",
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
         wait: bool = True,
     ) -> InteractionResult:
         """A user clicks the button ``custom_id`` on a stored message (public or ephemeral).
@@ -1596,7 +1597,7 @@ class FakeDiscord:
         values: Sequence[Any],
         *,
         locale: str = "en-US",
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
         wait: bool = True,
     ) -> InteractionResult:
         """A user picks ``values`` in the select menu ``custom_id`` (string/user/role/channel)."""
@@ -1678,7 +1679,7 @@ class FakeDiscord:
         *,
         user: UserLike | None = None,
         locale: str = "en-US",
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
         wait: bool = True,
     ) -> InteractionResult:
         """Submit the modal the bot answered ``source`` with. ``values`` maps custom ids to the

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .models import JSON, FakeUser, StoredAttachment, StoredMessage
+from .models import JSON, PATIENCE, FakeUser, StoredAttachment, StoredMessage
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
@@ -136,12 +136,14 @@ class InteractionResult:
         return self.fake.message(self.source_message_id)
 
     async def wait_until(
-        self, predicate: Callable[[InteractionResult], T], timeout: float = 5.0
+        self, predicate: Callable[[InteractionResult], T], timeout: float = PATIENCE
     ) -> T:
         """Wait until ``predicate(self)`` is truthy; returns its value."""
         return await self.fake.wait_for(lambda: predicate(self), timeout=timeout)
 
-    async def wait_for_followups(self, count: int = 1, timeout: float = 5.0) -> list[StoredMessage]:
+    async def wait_for_followups(
+        self, count: int = 1, timeout: float = PATIENCE
+    ) -> list[StoredMessage]:
         """Wait until at least ``count`` followups were sent; returns all of them."""
         await self.fake.wait_for(
             lambda: len(self.followups) >= count,
@@ -150,7 +152,7 @@ class InteractionResult:
         )
         return list(self.followups)
 
-    async def wait_for_edits(self, count: int = 1, timeout: float = 5.0) -> list[JSON]:
+    async def wait_for_edits(self, count: int = 1, timeout: float = PATIENCE) -> list[JSON]:
         """Wait until ``@original`` was edited at least ``count`` times; returns the payloads."""
         await self.fake.wait_for(
             lambda: len(self.edits) >= count,
@@ -159,7 +161,7 @@ class InteractionResult:
         )
         return list(self.edits)
 
-    async def wait_for_response(self, timeout: float = 5.0) -> InteractionResult:
+    async def wait_for_response(self, timeout: float = PATIENCE) -> InteractionResult:
         """Wait for the initial response (``fake.slash(..., wait=False)`` does not)."""
         try:
             # Not asyncio.wait_for: before Python 3.12 it loses a cancellation that comes as

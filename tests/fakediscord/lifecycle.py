@@ -15,6 +15,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from .fake import FakeDiscord
+from .models import PATIENCE
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -80,7 +81,7 @@ async def running_bot(
     factory: BotFactory[ClientT],
     *,
     token: str | None = None,
-    ready_timeout: float = 10.0,
+    ready_timeout: float = PATIENCE,
     wait_for_sync: bool | None = None,
     guild_ready_timeout: float | None = 0.05,
     raise_bot_errors: bool = True,
@@ -161,10 +162,10 @@ async def _stop(
         await bot.close()
     if task is not None:
         with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, timeout=5.0)
+            await asyncio.wait_for(task, timeout=PATIENCE)
     new_sessions = [s for sid, s in fake._sessions.items() if sid not in sessions_before]
     await fake.wait_for(
         lambda: all(s.connection is None for s in new_sessions),
-        timeout=5.0,
+        timeout=PATIENCE,
         what="the bot's gateway connection to close",
     )

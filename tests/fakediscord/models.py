@@ -17,6 +17,10 @@ from typing import Any
 import discord
 
 JSON = dict[str, Any]
+#: How long a wait of the tests may last by default: a guard against a hang, not a margin.
+#: Every wait is on an event (a request arriving, a message changing), so it returns as soon
+#: as that happens; on a machine busy with other work that may take many seconds.
+PATIENCE = 60.0
 
 DISCORD_EPOCH_MS = 1420070400000
 

@@ -60,7 +60,7 @@ async def test_a_players_review_through_the_button_and_the_command(
         cog = reviewer(bot)
         tid, thread = await played(fake, bot, alice, bob)
         end = await fake.wait_for(
-            lambda: match_end(fake, thread), timeout=30, what="the match end"
+            lambda: match_end(fake, thread), what="the match end"
         )
         review_id = button(end, "review")
         assert "Review: the expert goes over your own moves" in end.text()
@@ -109,7 +109,7 @@ async def test_a_players_review_through_the_button_and_the_command(
         # The command: the same review, one hand, from the store (judged once).
         asked = await fake.slash(alice, fake.channel_id, "domino review", {"table": tid,
                                                                            "hand": 1})
-        (again,) = await asked.wait_for_followups(1, timeout=30)
+        (again,) = await asked.wait_for_followups(1)
         assert review_of(again).startswith(f"**Review: Table {tid} · Draw game (two players)")
         assert "· hand 1**" in review_of(again).splitlines()[0]
         assert cog.reviews.judged == 1
@@ -138,7 +138,7 @@ async def test_the_review_counts_every_real_choice_of_the_player(
         reviewer(bot)
         tid, thread = await played(fake, bot, alice, bob, like_buttons=True)
         end = await fake.wait_for(
-            lambda: match_end(fake, thread), timeout=30, what="the match end"
+            lambda: match_end(fake, thread), what="the match end"
         )
         click = await fake.click(alice, end, button(end, "review"))
         (message,) = await click.wait_for_followups(1, timeout=60)
@@ -209,7 +209,7 @@ async def test_many_asks_at_once_and_discord_failing(
         cog = reviewer(bot)
         tid, thread = await played(fake, bot, alice, bob)
         end = await fake.wait_for(
-            lambda: match_end(fake, thread), timeout=30, what="the match end"
+            lambda: match_end(fake, thread), what="the match end"
         )
         # Discord refuses the first review's answer: the asker is told; the review is kept.
         fake.fail("POST", r"/webhooks/\d+/[^/]+$", status=403, code=50013,

@@ -45,12 +45,14 @@ async def play_match(
     *,
     finish: bool = True,
     channel_id: int = 7,
+    variant: str = "partners",
     **place: object,
 ) -> int:
-    """A partners match of Ana, Bea and two computers, played move by move in ``channel_id``
-    (by default a channel everyone on the server can view; ``place``: where it is)."""
+    """A match of Ana, Bea and computers in the free seats (by default partners: two
+    computers), played move by move in ``channel_id`` (by default a channel everyone on the
+    server can view; ``place``: where it is)."""
     table = await service.create_table(
-        host_id=ANA, host_name=NICKNAME, variant="partners", guild_id=guild_id,
+        host_id=ANA, host_name=NICKNAME, variant=variant, guild_id=guild_id,
         channel_id=channel_id, **{"public_place": True, **place},  # type: ignore[arg-type]
     )
     await service.join(table.id, BEA, "Bea nick")
@@ -76,17 +78,23 @@ async def play_match(
     return table.id
 
 
+def services(store: Store, clock: FakeClock) -> tuple[Records, TableService]:
+    """The records and the table service the seed plays through (computers answer at once)."""
+    records = Records(store, clock=clock, names=_names)
+    service = TableService(
+        store, clock=clock, seed_source=lambda: 7, computer_delay=0.0, hand_pause=0.0,
+        computer_pace=None,
+    )
+    return records, service
+
+
 async def seed(store: Store, *, duels: int = 30) -> Seeded:
     """Fill ``store`` (migrated, empty): see the module's docstring."""
     clock = FakeClock()
     settings = ServerSettings(store, clock=clock)
     await settings.update(GUILD, web=True, web_name="Domino <Club>")
     await settings.update(DARK, variant="draw")
-    records = Records(store, clock=clock, names=_names)
-    service = TableService(
-        store, clock=clock, seed_source=lambda: 7, computer_delay=0.0, hand_pause=0.0,
-        computer_pace=None,
-    )
+    records, service = services(store, clock)
     try:
         played = await play_match(service, records, GUILD)
         dark = await play_match(service, records, DARK)

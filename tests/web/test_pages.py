@@ -127,7 +127,8 @@ async def test_a_finished_match_page_its_replay_and_preview(
         assert shown["sizes"] == list(p.sizes) and shown["scores"] == list(p.scores)
         # Nothing but what everyone saw: the line, counts and scores.
         assert set(shown) == {"hand", "move", "moves", "seat", "line", "spinner", "arms",
-                              "sizes", "pile", "scores", "last", "end", "text"}
+                              "sizes", "pile", "scores", "last", "end", "turn", "act",
+                              "status", "text"}
     assert data["seats"][0] == "Ana Global" and NICKNAME not in json.dumps(data)
     assert data["positions"][-1]["scores"] == list(record.scores)
 
@@ -139,7 +140,7 @@ async def test_a_players_page(client: TestClient, seeded: tuple[Store, Seeded]) 
     _, s = seeded
     page = await text(client, f"/s/{GUILD}/p/{ANA}")
     assert "<h1>Ana Global</h1>" in page and NICKNAME not in page
-    assert '<svg class="chart"' in page and "<polyline" in page
+    assert '<svg class="chart"' in page and "<circle" in page  # one rated match: a point
     assert f'href="/m/{s.played}"' in page and f'href="/m/{s.dark}"' not in page
     assert "Partners (Latin)" in page
     assert "Computer" not in page or "easy" in page  # against each computer level
