@@ -56,10 +56,13 @@ from bot.web.words import (
     FAMILY_NAMES,
     LANGUAGE_NAMES,
     LANGUAGES,
+    MINIMUM_NOTE,
     PERIOD_RANK,
     SEASON_RANK,
+    SEASON_WINS_RANK,
     bucket_name,
     choose_language,
+    ending_text,
     player_name,
     result_name,
     variant_name,
@@ -317,12 +320,14 @@ async def server_page(request: web.Request) -> web.Response:
     if board not in BUCKETS or by not in LEADERBOARD_ORDERS or period not in PERIODS:
         raise web.HTTPBadRequest()
     wanted = max(0, (optional_number(request, "page") or 1) - 1)
+    if period in PERIOD_KINDS:
+        by = "wins"  # a week's or month's board ranks by wins: there is no rating of a week
     if period == ALL_TIME:
         leaders: LeaderboardPage | PeriodBoard | SeasonBoard = await reader.leaderboard(
             guild_id, board, by, wanted, PER_PAGE
         )
     else:
-        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE)
+        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE, by)
     lang = language(request)
     locale = LANGUAGES[lang]
     recent = []
@@ -364,12 +369,17 @@ async def server_page(request: web.Request) -> web.Response:
             "board_name": bucket_name(locale, board),
             "by": by,
             "period": period,
-            "periods": [(p, tr(locale, PERIOD_NAMES[p])) for p in PERIODS],
+            "periods": [(p, tr(locale, PERIOD_NAMES[p]), False) for p in PERIODS],
             "period_name": _period_name(locale, leaders),
             "ranking": "" if period == ALL_TIME
-            else tr(locale, SEASON_RANK if period == SEASON else PERIOD_RANK),
+            else tr(locale, PERIOD_RANK) if period != SEASON
+            else tr(locale, SEASON_RANK if by == "rating" else SEASON_WINS_RANK),
             "rated": (period == ALL_TIME and by == "rating") or period == SEASON,
-            "boards": boards,
+            "orders": [("rating", tr(locale, "Rating"), period in PERIOD_KINDS),
+                       ("wins", tr(locale, "Wins"), False)],
+            "minimum": tr(locale, MINIMUM_NOTE, count=getattr(leaders, "least", 1))
+            if by == "rating" else "",
+            "boards": [(value, text, False) for value, text in boards],
             "leaders": leaders,
             "rows": rows,
             "recent": recent,
@@ -407,6 +417,7 @@ class BoardRow:
     losses: int
     draws: int
     points: str  # the points difference of a week or month ("" otherwise)
+    provisional: bool = False  # a rating still uncertain (marked "?")
 
 
 async def _board_rows(
@@ -418,6 +429,7 @@ async def _board_rows(
     """The page's lines; people who left this server's or the global boards read "a
     player", without a link."""
     left = await request.app[READER].left_boards(guild_id, [r.player_id for r in board.rows])
+    provisional = await request.app[READER].provisional(board)
     rows = []
     for row in board.rows:
         kind = getattr(row, "kind", "human")
@@ -441,6 +453,7 @@ async def _board_rows(
                 row.draws,
                 format_number(locale, row.diff, signed=True) if isinstance(board, PeriodBoard)
                 else "",
+                row.player_id in provisional,
             )
         )
     return rows
@@ -493,6 +506,11 @@ async def match_page(request: web.Request) -> web.Response:
     side_names = [" & ".join(sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
+    record = found.record
+    ending = [] if found.ending is None else ending_text(
+        locale, found.ending, winner_side=record.winner_side, draw=record.draw,
+        hands_played=len(found.hands), side_names=side_names, seat_names=names,
+    )
     return page(
         request,
         "match.html",
@@ -509,6 +527,8 @@ async def match_page(request: web.Request) -> web.Response:
             "canonical": links.url(request.app[BASE_URL], link(request, f"/m/{table_id}")),
             "result_name": functools.partial(result_name, locale),
             "seat_name": functools.partial(seat_name, locale, names=names),
+            "ending": " ".join(ending),
+            "event": found.event,
         },
     )
 

@@ -250,6 +250,14 @@ class WebRepo:
         row = await self._db.fetchone("SELECT public_place FROM tables WHERE id = ?", (table_id,))
         return row is not None and bool(row[0])
 
+    async def taken_over(self, table_id: int) -> tuple[int, ...]:
+        """The seats a computer took over after too many time-outs, in the order it did."""
+        rows = await self._db.fetchall(
+            "SELECT seat FROM actions WHERE table_id = ? AND made_by = 'takeover' ORDER BY seq",
+            (table_id,),
+        )
+        return tuple(dict.fromkeys(int(r[0]) for r in rows))
+
     async def global_names(self, player_ids: Sequence[int]) -> dict[int, str]:
         """The global names the records hold of people (never a server nickname); those
         never recorded are absent."""

@@ -7,6 +7,7 @@ message ids the bot's messages use, so they read the same in Discord and on the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.i18n import N_, tr
 from bot.records.record import ALL, FAMILIES, computer_level
@@ -15,6 +16,7 @@ __all__ = [
     "LANGUAGES",
     "bucket_name",
     "choose_language",
+    "ending_text",
     "player_name",
     "result_name",
     "variant_name",
@@ -33,6 +35,13 @@ SEASON_RANK = N_(
     "Ranked by the season's rating. Each season starts from your all-time rating pulled halfway "
     "back to the newcomer's, and less certain; the all-time ratings go on beside it."
 )
+
+#: Who a rating board lists and what its "?" means (the bot's leaderboard says the same).
+MINIMUM_NOTE = N_(
+    "Players are listed after {count} matches; a ? marks a provisional rating (still uncertain)."
+)
+
+SEASON_WINS_RANK = N_("Ranked by the season's wins, then by the season's rating.")
 
 VARIANT_NAMES = {
     "partners": N_("Partners (Latin)"),
@@ -124,6 +133,69 @@ def bucket_name(locale: str, bucket: str) -> str:
 def bucket_groups() -> Sequence[tuple[str, tuple[str, ...]]]:
     """The families and their variants, in the order the pages list them."""
     return tuple(FAMILIES.items())
+
+
+def ending_text(
+    locale: str,
+    ending: Any,
+    *,
+    winner_side: int | None,
+    draw: bool,
+    hands_played: int,
+    side_names: Sequence[str],
+    seat_names: Sequence[str],
+) -> list[str]:
+    """How a match ended, in sentences: who won and how (reaching the target, on points
+    after the set number of hands, by a resignation in which hand), and the seats a
+    computer took over after too many time-outs. ``ending``: the reader's
+    :class:`~bot.web.reader.Ending`."""
+    said: list[str] = []
+
+    def side(number: int | None) -> str:
+        if number is None or not 0 <= number < len(side_names):
+            return "?"
+        return side_names[number]
+
+    def seat(number: int | None) -> str:
+        if number is None or not 0 <= number < len(seat_names):
+            return tr(locale, "a player")
+        return seat_names[number]
+
+    if ending.reason == "resign":
+        said.append(
+            tr(
+                locale,
+                "{name} resigned during hand {hand}, so {side} won the match.",
+                name=seat(ending.resigned_seat),
+                hand=hands_played + 1,
+                side=side(winner_side),
+            )
+        )
+    elif draw or winner_side is None:
+        said.append(tr(locale, "The match was drawn after {hands} hands.", hands=hands_played))
+    elif ending.reason == "hands":
+        said.append(
+            tr(
+                locale,
+                "{side} won the match on points after {hands} hands.",
+                side=side(winner_side),
+                hands=hands_played,
+            )
+        )
+    else:
+        said.append(
+            tr(
+                locale,
+                "{side} won the match by reaching {target} points.",
+                side=side(winner_side),
+                target=ending.target or 0,
+            )
+        )
+    for taken in ending.taken_over:
+        said.append(
+            tr(locale, "A computer played for {name} after too many time-outs.", name=seat(taken))
+        )
+    return said
 
 
 def result_name(locale: str, result: str) -> str:

@@ -143,7 +143,7 @@ async def test_leaderboard_by_rating_with_computers_and_global_scope(
     alice = fake.add_user(1001, "alice", "Alice")
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
         records = records_of(bot)
-        for i in range(3):
+        for i in range(5):  # the rating boards' minimum
             await records.record_match(
                 make_record(
                     i + 1,
