@@ -31,6 +31,7 @@ from urllib.parse import urlencode
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
 from bot.i18n import N_, picture_options, tr
@@ -70,6 +71,8 @@ from bot.web.words import (
 )
 from bot.workers import pictures
 from render.badges import badge_png
+from render.table import HEIGHT as TABLE_HEIGHT
+from render.table import WIDTH as TABLE_WIDTH
 
 __all__ = ["RateLimiter", "create_app", "run_web"]
 
@@ -217,12 +220,21 @@ def page(
         "switch": switch,
         "chosen": request.query.get("lang") if request.query.get("lang") in LANGUAGES else None,
         "links": links,
+        # the link previews' addresses (Open Graph needs absolute ones: none without a base)
+        "page_url": links.url(request.app[BASE_URL], request.path) if status == 200 else None,
+        "site_image": links.url(request.app[BASE_URL], SITE_IMAGE),
         **context,
     }
     response = aiohttp_jinja2.render_template(template, request, full, status=status)
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language"
     return response
+
+
+#: The link previews' picture of every page but a match's (1200×630, the size Open Graph's
+#: readers show whole), and the size of a match's (the bot's table picture).
+SITE_IMAGE = "/static/preview.png"
+PREVIEW_SIZE = (TABLE_WIDTH, TABLE_HEIGHT)
 
 
 def number(text: str | None, *, low: int = 0, high: int = MAX_ID) -> int:
@@ -274,7 +286,9 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 def error_page(request: web.Request, status: int) -> web.Response:
     title, text = ERRORS[status]
-    response = page(request, "error.html", {"title": title, "text": text}, status=status)
+    server = request.get(SERVER_FOUND)  # a server whose pages are on, named by the address
+    context = {"title": title, "text": text, "server": server}
+    response = page(request, "error.html", context, status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -300,6 +314,14 @@ async def security_headers(request: web.Request, response: web.StreamResponse) -
 
 async def home(request: web.Request) -> web.Response:
     return page(request, "home.html", {})
+
+
+SERVER_FOUND = "server_found"  # the request's server with pages on, for its 404 page's link
+
+
+async def find_server(request: web.Request) -> web.Response:
+    """The home page's form: a server's pages by its id (a 404 there if it has none)."""
+    raise web.HTTPSeeOther(link(request, links.server_path(number(request.query.get("server")))))
 
 
 async def health(request: web.Request) -> web.Response:
@@ -335,14 +357,21 @@ async def server_page(request: web.Request) -> web.Response:
         sides = []
         for side, score in enumerate(match.scores):
             names = [
-                player_name(locale, s.name, s.kind, shown=s.shown) for s in seats if s.side == side
+                Markup('<a href="{}">{}</a>').format(
+                    link(request, links.player_path(guild_id, s.player_id)),
+                    player_name(locale, s.name, s.kind),
+                )
+                if s.shown and s.kind == "human" and s.player_id > 0
+                else escape(player_name(locale, s.name, s.kind, shown=s.shown))
+                for s in seats
+                if s.side == side
             ]
-            sides.append(f"{' & '.join(names)} {score}")
+            sides.append(Markup("{} {}").format(Markup(" &amp; ").join(names), score))
         recent.append(
             (
                 link(request, links.match_path(match.table_id)),
                 variant_name(locale, match.variant),
-                " — ".join(sides),
+                Markup(" — ").join(sides),
                 match.finished_at,
             )
         )
@@ -528,6 +557,7 @@ async def match_page(request: web.Request) -> web.Response:
             "result_name": functools.partial(result_name, locale),
             "seat_name": functools.partial(seat_name, locale, names=names),
             "ending": " ".join(ending),
+            "preview_size": PREVIEW_SIZE,
             "event": found.event,
         },
     )
@@ -634,6 +664,7 @@ async def player_page(request: web.Request) -> web.Response:
         raise web.HTTPNotFound()
     found = await reader.player(server, player_id)
     if found is None:
+        request[SERVER_FOUND] = server
         raise web.HTTPNotFound()
     locale = LANGUAGES[language(request)]
     families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
@@ -667,27 +698,35 @@ async def tournament_page(request: web.Request) -> web.Response:
     server = await reader.server(guild_id)
     found = None if server is None else await reader.tournament(server, event_id)
     if server is None or found is None:
+        request[SERVER_FOUND] = server
         raise web.HTTPNotFound()
     state, known = found
     locale = LANGUAGES[language(request)]
+    pages = await reader.with_pages(guild_id, [p for p, name in known.items() if name])
 
-    def entrant(number: int | None) -> str:
+    def entrant(number: int | None) -> Markup:
+        """The entrant's people, each linked to his page where he has one (escaped)."""
         entry = state.entry(number)
         if entry is None:
-            return tr(locale, "Computer")
-        names = [
-            known.get(member)
-            or (tr(locale, "a player") if member > 0 else tr(locale, "a former player"))
-            for member in entry.members
-        ]
-        return " & ".join(names)
+            return escape(tr(locale, "Computer"))
+        names = []
+        for member in entry.members:
+            name = known.get(member) or (
+                tr(locale, "a player") if member > 0 else tr(locale, "a former player")
+            )
+            if member in pages:
+                href = link(request, links.player_path(guild_id, member))
+                names.append(Markup('<a href="{}">{}</a>').format(href, name))
+            else:
+                names.append(escape(name))
+        return Markup(" &amp; ").join(names)
 
     standings = [(line, entrant(line.entrant)) for line in state.standings()]
     rounds = []
     for r in sorted(state.rounds, key=lambda r: r.number, reverse=True):
         boards = []
         for b in sorted(state.boards_of(r.number), key=lambda b: b.board):
-            sides = [" & ".join(entrant(e) for e in side) for side in b.sides]
+            sides = [Markup(" &amp; ").join(entrant(e) for e in side) for side in b.sides]
             boards.append(
                 (b, sides, "–".join(map(str, b.points or ())), word(locale, BOARD_ENDINGS, b.how))
             )
@@ -707,13 +746,14 @@ async def tournament_page(request: web.Request) -> web.Response:
             "rounds": rounds,
             "bracket": [] if bracket is None else bracket_rounds(locale, bracket, entrant),
             "live": event.is_open,
+            "knockout": event.system == "knockout",
         },
     )
 
 
 def bracket_rounds(
-    locale: str, bracket: Bracket, entrant: Callable[[int | None], str]
-) -> list[tuple[str, list[tuple[list[str], str, str]]]]:
+    locale: str, bracket: Bracket, entrant: Callable[[int | None], Markup]
+) -> list[tuple[str, list[tuple[list[Markup], str, Markup]]]]:
     """A knockout's rounds as far as they go: each titled from the final backwards, each
     match as its two sides' names (an individual knockout: two partners a side), the table's
     points and who went through."""
@@ -724,12 +764,12 @@ def bracket_rounds(
         rows = [
             (
                 [
-                    " & ".join(entrant(e) for e in side) if any(e is not None for e in side)
-                    else bye
+                    Markup(" &amp; ").join(entrant(e) for e in side)
+                    if any(e is not None for e in side) else escape(bye)
                     for side in m.teams
                 ],
                 "–".join(map(str, m.points or ())),
-                " & ".join(entrant(e) for e in m.advancing),
+                Markup(" &amp; ").join(entrant(e) for e in m.advancing),
             )
             for m in matches
         ]
@@ -749,7 +789,8 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The application; ``reader`` is closed with it."""
-    app = web.Application(middlewares=[errors, limits])
+    slashes = web.normalize_path_middleware(append_slash=False, remove_slash=True)
+    app = web.Application(middlewares=[errors, limits, slashes])
     app[READER] = reader
     app[LIMITER] = RateLimiter(rate_limit, clock)
     app[BASE_URL] = base_url.rstrip("/")
@@ -772,6 +813,7 @@ def create_app(
     env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
     app.router.add_get("/", home)
     app.router.add_get("/health", health)
+    app.router.add_get("/s", find_server)
     app.router.add_get("/s/{guild}", server_page)
     app.router.add_get("/s/{guild}/p/{player}", player_page)
     app.router.add_get("/badges/{code}.png", badge_image)

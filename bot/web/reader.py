@@ -34,7 +34,14 @@ from bot.achievements.store import Earned
 from bot.records.board_sql import provisional_among
 from bot.records.boards import PeriodBoard, PeriodBoards
 from bot.records.rating import display_rating
-from bot.records.record import ALL, GLOBAL, MatchRecord, computer_level, family_of
+from bot.records.record import (
+    ALL,
+    FAMILIES,
+    GLOBAL,
+    MatchRecord,
+    computer_level,
+    family_of,
+)
 from bot.records.seasons import SEASON, SeasonCalendar
 from bot.records.seasons_service import SeasonBoard, Seasons
 from bot.records.service import (
@@ -420,6 +427,11 @@ class Reader:
         shown = tuple(e for e in earned if e.code in BY_CODE)
         return PlayerPage(server, stats, tuple(history), shown)
 
+    async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
+        """Those of ``player_ids`` who have a page on the server's pages."""
+        async with self.reading() as store:
+            return await WebRepo(store.db).with_pages(guild_id, player_ids)
+
     # -- tournaments -----------------------------------------------------------------------
 
     async def tournaments(self, guild_id: int) -> list[EventRow]:
@@ -454,6 +466,16 @@ class Reader:
             names = await WebRepo(store.db).global_names(people)
         left = {p for p, scopes in hidden.items() if scopes & {GLOBAL, server.guild_id}}
         return state, {p: "" if p in left else names.get(p, "") for p in people}
+
+
+#: The order a person's lines are listed in: every variant, then each family followed by its
+#: variants, as the server's board menu lists them.
+NATURAL_ORDER = (ALL, *(b for family, variants in FAMILIES.items() for b in (family, *variants)))
+
+
+def _ordered(found: Mapping[str, Any]) -> list[str]:
+    """The keys of ``found`` in :data:`NATURAL_ORDER` (any other after them, sorted)."""
+    return [b for b in NATURAL_ORDER if b in found] + sorted(set(found) - set(NATURAL_ORDER))
 
 
 def public_stats(
@@ -497,9 +519,11 @@ def public_stats(
                 (e.finished_at, display_rating(e.mu_after, e.sigma_after))
             )
     lines = {
-        bucket: StatRow(guild_id, bucket, player_id, *t, None, last[bucket], name, "human")
-        for bucket, t in tally.items()
+        bucket: StatRow(guild_id, bucket, player_id, *tally[bucket], None, last[bucket], name,
+                        "human")
+        for bucket in _ordered(tally)
     }
+    ratings = {f: ratings[f] for f in _ordered(ratings)}
     levels: dict[str, list[int]] = {}
     for computer, result in versus:
         figures = levels.setdefault(computer_level(computer), [0, 0, 0])

@@ -23,8 +23,13 @@ __all__ = [
 ]
 
 #: The pages' languages: the code a reader picks (``?lang=``) and the bot's locale for it.
-LANGUAGES: dict[str, str] = {"en": "en-US", "es": "es-ES", "pt-BR": "pt-BR"}
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt-BR": "Português (Brasil)"}
+LANGUAGES: dict[str, str] = {"en": "en-US", "es": "es-ES", "es-419": "es-419", "pt-BR": "pt-BR"}
+LANGUAGE_NAMES = {
+    "en": "English",
+    "es": "Español (España)",
+    "es-419": "Español (Latinoamérica)",
+    "pt-BR": "Português (Brasil)",
+}
 
 #: How a week's or month's board and a season's board rank (the bot's boards say the same).
 PERIOD_RANK = N_(
@@ -91,7 +96,9 @@ def word(locale: str, words: dict[str, str], key: str | None) -> str:
 
 def choose_language(asked: str | None, accept: str | None) -> str:
     """The page's language: ``?lang=`` when it names one, else the best of the browser's
-    ``Accept-Language`` (by quality, then order), else English."""
+    ``Accept-Language`` (by quality, then order), else English. Spanish of Spain (``es``,
+    ``es-ES``) reads the ``es`` catalogue, any other Spanish (``es-419``, ``es-MX``,
+    ``es-AR``…) the Latin American one."""
     if asked in LANGUAGES:
         return asked
     ranked: list[tuple[float, int, str]] = []
@@ -109,8 +116,10 @@ def choose_language(asked: str | None, accept: str | None) -> str:
             continue
         if tag.startswith("pt"):
             return "pt-BR"
-        if tag.startswith("es"):
+        if tag in ("es", "es-es"):
             return "es"
+        if tag.startswith("es-"):
+            return "es-419"
         if tag.startswith("en"):
             return "en"
     return "en"

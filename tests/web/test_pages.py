@@ -311,7 +311,7 @@ async def test_a_missing_pages_language_links_stay_on_the_site(client: TestClien
         writer.close()
     assert answer.startswith("HTTP/1.1 404")
     links = re.findall(r'<a href="([^"]*)" hreflang="', answer)
-    assert len(links) == 3 and all(href.startswith("?") for href in links), links
+    assert len(links) == 4 and all(href.startswith("?") for href in links), links
     assert "evil.example" not in answer
     page = await text(client, f"/s/{GUILD}?board=partners&lang=es")
     assert 'href="?board=partners&amp;lang=pt-BR" hreflang="pt-BR"' in page
