@@ -352,6 +352,9 @@ async def server_page(request: web.Request) -> web.Response:
         leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE, by)
     lang = language(request)
     locale = LANGUAGES[lang]
+    ranked_by = PERIOD_RANK if period != SEASON else SEASON_WINS_RANK if by == "wins" else (
+        SEASON_RANK
+    )
     recent = []
     for match, seats in await reader.recent(guild_id):
         sides = []
@@ -400,9 +403,7 @@ async def server_page(request: web.Request) -> web.Response:
             "period": period,
             "periods": [(p, tr(locale, PERIOD_NAMES[p]), False) for p in PERIODS],
             "period_name": _period_name(locale, leaders),
-            "ranking": "" if period == ALL_TIME
-            else tr(locale, PERIOD_RANK) if period != SEASON
-            else tr(locale, SEASON_RANK if by == "rating" else SEASON_WINS_RANK),
+            "ranking": "" if period == ALL_TIME else tr(locale, ranked_by),
             "rated": (period == ALL_TIME and by == "rating") or period == SEASON,
             "orders": [("rating", tr(locale, "Rating"), period in PERIOD_KINDS),
                        ("wins", tr(locale, "Wins"), False)],
