@@ -35,7 +35,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 821  # the last migration the pages need (the boards' sizes, kept by the database)
+WEB_SCHEMA = 898  # the last migration the pages need (the rating boards' minimum of matches)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
