@@ -293,3 +293,34 @@ async def test_no_base_address_no_preview_picture(database_url: str, site: Site)
         page = await text(c, f"/s/{GUILD}")
     assert meta(page, "og:title") and meta(page, "og:image") is None
 
+
+
+def test_one_word_for_a_hand_and_for_the_computer() -> None:
+    """Our decision: Brazilian Portuguese calls a hand "mão" wherever the English names one
+    (never "rodada", a tournament's round, nor "partida", a match); Spain's Spanish calls the
+    computer "máquina" and Latin America's "computadora", in the pages and in Discord."""
+    from bot import i18n, locales
+    from bot.i18n import COMMAND_NAME, OPTION_NAME, tr
+
+    # (the English word is a placeholder's, or a seat's: "both hands of a pair")
+    not_a_noun = {"Table picture. {hand}.", "{variant} · {hand}",
+                  "Your turn: you open the hand."}
+    checked = 0
+    for m in locales.read(i18n.catalogue_path("pt_BR"), "pt_BR"):
+        text = m.id if isinstance(m.id, str) else m.id[0]
+        english = re.sub(r"\{\w+\}", "", text)
+        if not m.string or m.context in (COMMAND_NAME, OPTION_NAME) or text in not_a_noun:
+            continue
+        if not re.search(r"\bhands?\b", english, re.I) or "hands of a pair" in english:
+            continue
+        said = tr("pt-BR", text) if not m.context else str(m.string)
+        assert re.search(r"\bm[ãa]os?\b", said, re.I), (text, said)
+        checked += 1
+    assert checked > 30
+    for m in locales.read(i18n.catalogue_path("es"), "es"):
+        text = m.id if isinstance(m.id, str) else m.id[0]
+        if m.context or not re.search(r"\bcomputers?\b", text, re.I):
+            continue
+        spain, latin = tr("es-ES", text), tr("es-419", text)
+        assert "máquina" in spain.lower() and "computadora" not in spain.lower(), spain
+        assert "computadora" in latin.lower() and "máquina" not in latin.lower(), latin
