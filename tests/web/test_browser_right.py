@@ -123,7 +123,10 @@ def test_the_rating_board_waits_for_the_minimum_and_marks_provisional(site, brow
 
 
 def test_home_404_trailing_slash_and_languages(site, browser) -> None:  # type: ignore[no-untyped-def]
-    base, _, _ = site
+    base, ids, _ = site
+    for path in ("/", f"/s/{GUILD}/t/{ids['swiss']}", f"/s/{GUILD}/p/999999"):
+        browser.get(base + path)
+        assert not axe_violations(browser), path
     browser.get(f"{base}/")
     field = browser.find_element("id", "server-id")
     field.send_keys(str(GUILD))
