@@ -431,8 +431,10 @@ class RecordsRepo:
         lines of that many, one range of its index)."""
         if by == "rating" and least > 1:
             value = await self._db.fetchval(
+                # (one range of the rating board's index, which holds the matches: "+" keeps
+                # SQLite from reading the lines themselves by primary key instead)
                 "SELECT count(*) FROM record_stats k WHERE k.scope = ? AND k.bucket = ?"
-                " AND k.hidden = 0 AND k.rating IS NOT NULL AND k.player_id > 0"
+                " AND k.hidden = 0 AND k.rating IS NOT NULL AND +k.player_id > 0"
                 + _least("k", least),
                 (scope, bucket),
             )
