@@ -31,6 +31,7 @@ from urllib.parse import urlencode
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
 from bot.i18n import N_, picture_options, tr
@@ -56,10 +57,13 @@ from bot.web.words import (
     FAMILY_NAMES,
     LANGUAGE_NAMES,
     LANGUAGES,
+    MINIMUM_NOTE,
     PERIOD_RANK,
     SEASON_RANK,
+    SEASON_WINS_RANK,
     bucket_name,
     choose_language,
+    ending_text,
     player_name,
     result_name,
     variant_name,
@@ -67,6 +71,8 @@ from bot.web.words import (
 )
 from bot.workers import pictures
 from render.badges import badge_png
+from render.table import HEIGHT as TABLE_HEIGHT
+from render.table import WIDTH as TABLE_WIDTH
 
 __all__ = ["RateLimiter", "create_app", "run_web"]
 
@@ -214,12 +220,21 @@ def page(
         "switch": switch,
         "chosen": request.query.get("lang") if request.query.get("lang") in LANGUAGES else None,
         "links": links,
+        # the link previews' addresses (Open Graph needs absolute ones: none without a base)
+        "page_url": links.url(request.app[BASE_URL], request.path) if status == 200 else None,
+        "site_image": links.url(request.app[BASE_URL], SITE_IMAGE),
         **context,
     }
     response = aiohttp_jinja2.render_template(template, request, full, status=status)
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language"
     return response
+
+
+#: The link previews' picture of every page but a match's (1200×630, the size Open Graph's
+#: readers show whole), and the size of a match's (the bot's table picture).
+SITE_IMAGE = "/static/preview.png"
+PREVIEW_SIZE = (TABLE_WIDTH, TABLE_HEIGHT)
 
 
 def number(text: str | None, *, low: int = 0, high: int = MAX_ID) -> int:
@@ -271,7 +286,9 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 def error_page(request: web.Request, status: int) -> web.Response:
     title, text = ERRORS[status]
-    response = page(request, "error.html", {"title": title, "text": text}, status=status)
+    server = request.get(SERVER_FOUND)  # a server whose pages are on, named by the address
+    context = {"title": title, "text": text, "server": server}
+    response = page(request, "error.html", context, status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -299,6 +316,22 @@ async def home(request: web.Request) -> web.Response:
     return page(request, "home.html", {})
 
 
+AND = Markup(" &amp; ")  # between the names of one side
+
+
+def anchor(href: str, text: str) -> Markup:
+    """A link, both parts escaped (markupsafe's own ``format`` costs ten times more)."""
+    return Markup(f'<a href="{escape(href)}">{escape(text)}</a>')
+
+
+SERVER_FOUND = "server_found"  # the request's server with pages on, for its 404 page's link
+
+
+async def find_server(request: web.Request) -> web.Response:
+    """The home page's form: a server's pages by its id (a 404 there if it has none)."""
+    raise web.HTTPSeeOther(link(request, links.server_path(number(request.query.get("server")))))
+
+
 async def health(request: web.Request) -> web.Response:
     """200 while the database answers (for the reverse proxy's checks), else 503."""
     await request.app[READER].server(0)
@@ -317,27 +350,39 @@ async def server_page(request: web.Request) -> web.Response:
     if board not in BUCKETS or by not in LEADERBOARD_ORDERS or period not in PERIODS:
         raise web.HTTPBadRequest()
     wanted = max(0, (optional_number(request, "page") or 1) - 1)
+    if period in PERIOD_KINDS:
+        by = "wins"  # a week's or month's board ranks by wins: there is no rating of a week
     if period == ALL_TIME:
         leaders: LeaderboardPage | PeriodBoard | SeasonBoard = await reader.leaderboard(
             guild_id, board, by, wanted, PER_PAGE
         )
     else:
-        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE)
+        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE, by)
     lang = language(request)
     locale = LANGUAGES[lang]
+    ranked_by = PERIOD_RANK if period != SEASON else SEASON_WINS_RANK if by == "wins" else (
+        SEASON_RANK
+    )
     recent = []
     for match, seats in await reader.recent(guild_id):
         sides = []
         for side, score in enumerate(match.scores):
             names = [
-                player_name(locale, s.name, s.kind, shown=s.shown) for s in seats if s.side == side
+                anchor(
+                    link(request, links.player_path(guild_id, s.player_id)),
+                    player_name(locale, s.name, s.kind),
+                )
+                if s.shown and s.kind == "human" and s.player_id > 0
+                else escape(player_name(locale, s.name, s.kind, shown=s.shown))
+                for s in seats
+                if s.side == side
             ]
-            sides.append(f"{' & '.join(names)} {score}")
+            sides.append(Markup(f"{AND.join(names)} {int(score)}"))
         recent.append(
             (
                 link(request, links.match_path(match.table_id)),
                 variant_name(locale, match.variant),
-                " — ".join(sides),
+                Markup(" — ").join(sides),
                 match.finished_at,
             )
         )
@@ -364,12 +409,15 @@ async def server_page(request: web.Request) -> web.Response:
             "board_name": bucket_name(locale, board),
             "by": by,
             "period": period,
-            "periods": [(p, tr(locale, PERIOD_NAMES[p])) for p in PERIODS],
+            "periods": [(p, tr(locale, PERIOD_NAMES[p]), False) for p in PERIODS],
             "period_name": _period_name(locale, leaders),
-            "ranking": "" if period == ALL_TIME
-            else tr(locale, SEASON_RANK if period == SEASON else PERIOD_RANK),
+            "ranking": "" if period == ALL_TIME else tr(locale, ranked_by),
             "rated": (period == ALL_TIME and by == "rating") or period == SEASON,
-            "boards": boards,
+            "orders": [("rating", tr(locale, "Rating"), period in PERIOD_KINDS),
+                       ("wins", tr(locale, "Wins"), False)],
+            "minimum": tr(locale, MINIMUM_NOTE, count=getattr(leaders, "least", 1))
+            if by == "rating" else "",
+            "boards": [(value, text, False) for value, text in boards],
             "leaders": leaders,
             "rows": rows,
             "recent": recent,
@@ -407,6 +455,7 @@ class BoardRow:
     losses: int
     draws: int
     points: str  # the points difference of a week or month ("" otherwise)
+    provisional: bool = False  # a rating still uncertain (marked "?")
 
 
 async def _board_rows(
@@ -418,6 +467,7 @@ async def _board_rows(
     """The page's lines; people who left this server's or the global boards read "a
     player", without a link."""
     left = await request.app[READER].left_boards(guild_id, [r.player_id for r in board.rows])
+    provisional = await request.app[READER].provisional(board)
     rows = []
     for row in board.rows:
         kind = getattr(row, "kind", "human")
@@ -441,6 +491,7 @@ async def _board_rows(
                 row.draws,
                 format_number(locale, row.diff, signed=True) if isinstance(board, PeriodBoard)
                 else "",
+                row.player_id in provisional,
             )
         )
     return rows
@@ -493,6 +544,11 @@ async def match_page(request: web.Request) -> web.Response:
     side_names = [" & ".join(sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
+    record = found.record
+    ending = [] if found.ending is None else ending_text(
+        locale, found.ending, winner_side=record.winner_side, draw=record.draw,
+        hands_played=len(found.hands), side_names=side_names, seat_names=names,
+    )
     return page(
         request,
         "match.html",
@@ -509,6 +565,9 @@ async def match_page(request: web.Request) -> web.Response:
             "canonical": links.url(request.app[BASE_URL], link(request, f"/m/{table_id}")),
             "result_name": functools.partial(result_name, locale),
             "seat_name": functools.partial(seat_name, locale, names=names),
+            "ending": " ".join(ending),
+            "preview_size": PREVIEW_SIZE,
+            "event": found.event,
         },
     )
 
@@ -614,6 +673,7 @@ async def player_page(request: web.Request) -> web.Response:
         raise web.HTTPNotFound()
     found = await reader.player(server, player_id)
     if found is None:
+        request[SERVER_FOUND] = server
         raise web.HTTPNotFound()
     locale = LANGUAGES[language(request)]
     families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
@@ -647,27 +707,35 @@ async def tournament_page(request: web.Request) -> web.Response:
     server = await reader.server(guild_id)
     found = None if server is None else await reader.tournament(server, event_id)
     if server is None or found is None:
+        request[SERVER_FOUND] = server
         raise web.HTTPNotFound()
     state, known = found
     locale = LANGUAGES[language(request)]
+    pages = await reader.with_pages(guild_id, [p for p, name in known.items() if name])
 
-    def entrant(number: int | None) -> str:
+    def entrant(number: int | None) -> Markup:
+        """The entrant's people, each linked to his page where he has one (escaped)."""
         entry = state.entry(number)
         if entry is None:
-            return tr(locale, "Computer")
-        names = [
-            known.get(member)
-            or (tr(locale, "a player") if member > 0 else tr(locale, "a former player"))
-            for member in entry.members
-        ]
-        return " & ".join(names)
+            return escape(tr(locale, "Computer"))
+        names = []
+        for member in entry.members:
+            name = known.get(member) or (
+                tr(locale, "a player") if member > 0 else tr(locale, "a former player")
+            )
+            if member in pages:
+                href = link(request, links.player_path(guild_id, member))
+                names.append(anchor(href, name))
+            else:
+                names.append(escape(name))
+        return AND.join(names)
 
     standings = [(line, entrant(line.entrant)) for line in state.standings()]
     rounds = []
     for r in sorted(state.rounds, key=lambda r: r.number, reverse=True):
         boards = []
         for b in sorted(state.boards_of(r.number), key=lambda b: b.board):
-            sides = [" & ".join(entrant(e) for e in side) for side in b.sides]
+            sides = [AND.join(entrant(e) for e in side) for side in b.sides]
             boards.append(
                 (b, sides, "–".join(map(str, b.points or ())), word(locale, BOARD_ENDINGS, b.how))
             )
@@ -687,13 +755,14 @@ async def tournament_page(request: web.Request) -> web.Response:
             "rounds": rounds,
             "bracket": [] if bracket is None else bracket_rounds(locale, bracket, entrant),
             "live": event.is_open,
+            "knockout": event.system == "knockout",
         },
     )
 
 
 def bracket_rounds(
-    locale: str, bracket: Bracket, entrant: Callable[[int | None], str]
-) -> list[tuple[str, list[tuple[list[str], str, str]]]]:
+    locale: str, bracket: Bracket, entrant: Callable[[int | None], Markup]
+) -> list[tuple[str, list[tuple[list[Markup], str, Markup]]]]:
     """A knockout's rounds as far as they go: each titled from the final backwards, each
     match as its two sides' names (an individual knockout: two partners a side), the table's
     points and who went through."""
@@ -704,12 +773,12 @@ def bracket_rounds(
         rows = [
             (
                 [
-                    " & ".join(entrant(e) for e in side) if any(e is not None for e in side)
-                    else bye
+                    AND.join(entrant(e) for e in side)
+                    if any(e is not None for e in side) else escape(bye)
                     for side in m.teams
                 ],
                 "–".join(map(str, m.points or ())),
-                " & ".join(entrant(e) for e in m.advancing),
+                AND.join(entrant(e) for e in m.advancing),
             )
             for m in matches
         ]
@@ -729,7 +798,8 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The application; ``reader`` is closed with it."""
-    app = web.Application(middlewares=[errors, limits])
+    slashes = web.normalize_path_middleware(append_slash=False, remove_slash=True)
+    app = web.Application(middlewares=[errors, limits, slashes])
     app[READER] = reader
     app[LIMITER] = RateLimiter(rate_limit, clock)
     app[BASE_URL] = base_url.rstrip("/")
@@ -752,6 +822,7 @@ def create_app(
     env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
     app.router.add_get("/", home)
     app.router.add_get("/health", health)
+    app.router.add_get("/s", find_server)
     app.router.add_get("/s/{guild}", server_page)
     app.router.add_get("/s/{guild}/p/{player}", player_page)
     app.router.add_get("/badges/{code}.png", badge_image)

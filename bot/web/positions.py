@@ -31,7 +31,7 @@ class Position:
     move: int  # 0: the deal
     moves: int  # the hand's number of moves
     seat: int | None  # who moved (None at the deal)
-    action: str | None  # "play 3-5 left", "pass", "draw"
+    action: str | None  # "play 3-5 left", "pass", "draw", "resign 2"
     line: tuple[Pair, ...]
     spinner: int | None
     arms: tuple[tuple[Pair, ...], tuple[Pair, ...]]
@@ -170,6 +170,8 @@ def sentences(
             act = [tr(locale, "{name} played {tile}.", name=name, tile=words[1])]
         elif words[:1] == ["draw"]:
             act = [tr(locale, "{name} drew a tile.", name=name)]
+        elif words[:1] == ["resign"]:
+            act = [tr(locale, "{name} resigned.", name=name)]
         else:
             act = [tr(locale, "{name} passed.", name=name)]
     if p.result is not None:

@@ -35,7 +35,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 821  # the last migration the pages need (the boards' sizes, kept by the database)
+WEB_SCHEMA = 898  # the last migration the pages need (the rating boards' minimum of matches)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -250,6 +250,14 @@ class WebRepo:
         row = await self._db.fetchone("SELECT public_place FROM tables WHERE id = ?", (table_id,))
         return row is not None and bool(row[0])
 
+    async def taken_over(self, table_id: int) -> tuple[int, ...]:
+        """The seats a computer took over after too many time-outs, in the order it did."""
+        rows = await self._db.fetchall(
+            "SELECT seat FROM actions WHERE table_id = ? AND made_by = 'takeover' ORDER BY seq",
+            (table_id,),
+        )
+        return tuple(dict.fromkeys(int(r[0]) for r in rows))
+
     async def global_names(self, player_ids: Sequence[int]) -> dict[int, str]:
         """The global names the records hold of people (never a server nickname); those
         never recorded are absent."""
@@ -282,6 +290,27 @@ class WebRepo:
             (player_id, GLOBAL, guild_id, guild_id, ALL, *params),
         )
         return None if row is None else str(row[0] or "")
+
+    async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
+        """Which of ``player_ids`` have a page on the server's pages (the test of
+        :meth:`player_here`, for a few people at once)."""
+        ids = sorted({p for p in player_ids if p > 0})
+        if not ids:
+            return frozenset()
+        marks = ", ".join("?" for _ in ids)
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        rows = await self._db.fetchall(
+            "SELECT s.player_id FROM record_stats s"
+            f" WHERE s.scope = ? AND s.bucket = ? AND s.player_id IN ({marks})"
+            " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = s.player_id"
+            " AND v.scope IN (?, ?))"
+            " AND EXISTS (SELECT 1 FROM record_players p WHERE p.player_id = s.player_id"
+            " AND p.kind = 'human')"
+            f" AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = s.player_id"
+            f" AND {public})",
+            (guild_id, ALL, *ids, GLOBAL, guild_id, *params),
+        )
+        return frozenset(int(r[0]) for r in rows)
 
     async def public_entries(self, guild_id: int, player_id: int) -> list[PublicEntry]:
         """A person's entries in the server's public matches, oldest first."""
