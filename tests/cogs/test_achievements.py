@@ -138,3 +138,10 @@ async def test_a_first_win_is_announced_once_and_shown_with_its_badge(
         gone = await fake.slash(alice, fake.channel_id, "domino achievements", {})
         (after,) = await gone.wait_for_followups(1)
         assert f"0 of {TOTAL} achievements earned." in after.text()
+
+    # After a restart the post's Details button still answers; what forget-me took is gone.
+    async with running_bot(fake, any_backend):
+        click = await fake.click(carol, final, details)
+        (said,) = await click.wait_for_followups(1)
+        assert said.ephemeral and said.content == "No achievements were earned in this match."
+        assert final.text() == before.text()
