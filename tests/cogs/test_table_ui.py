@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.achievements.store import Earned
 from bot.i18n import tr
+from cogs.records.achievements import earned_summary
 from tests.cogs.helpers import (
     TestBot,
     answer,
@@ -158,3 +160,19 @@ async def test_the_hand_message_and_the_match_end_say_who_won_first(
         final = next(m for m in fake.messages(game.channel_id) if m.title() == "Match over")
         lines = final.text().splitlines()
         assert lines[0] == "**Match over**" and lines[1] == "Bob resigned. Alice won the match!"
+
+
+def test_eight_achievements_of_four_people_are_one_line() -> None:
+    """The match-end post's achievements stay one line however many were earned: the count,
+    then each achievement's name once (who earned which: the Details button)."""
+    codes = ["first-win", "capicua", "first-win", "tranque", "one-pip", "first-win",
+             "comeback", "five-hands"]
+    earned = [Earned(1001 + i % 4, code, 7, 1, 1_000.0) for i, code in enumerate(codes)]
+    line = earned_summary("en-US", earned)
+    assert line is not None and "\n" not in line
+    assert line.startswith("🏅 8 achievements: **First win**, **Capicúa**")
+    assert line.count("First win") == 1 and "<@" not in line
+    spanish = earned_summary("es-ES", earned)
+    assert spanish is not None and spanish.startswith("🏅 8 logros: ")
+    assert earned_summary("en-US", earned[:1]) == "🏅 1 achievement: **First win**"
+    assert earned_summary("en-US", []) is None
