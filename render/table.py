@@ -58,6 +58,15 @@ def seat_grid(seats: int) -> tuple[int, int]:
     return (2, 2) if seats == 4 else (seats, 1)
 
 
+def seat_cell(seats: int, seat: int) -> tuple[int, int]:
+    """A seat's card as (column, row). Two by two, the seats go round the grid as round a
+    table (top left, top right, bottom right, bottom left): partners sit across."""
+    cols, rows = seat_grid(seats)
+    if rows == 2 and cols == 2:
+        return ((0, 0), (1, 0), (1, 1), (0, 1))[seat]
+    return seat % cols, seat // cols
+
+
 def card_lines(seats: int) -> int:
     """Lines of text on each seat card: name, tile count, last move (two when two by two)."""
     return 2 if seat_grid(seats)[1] > 1 else 3
@@ -602,7 +611,7 @@ def seat_boxes(seats: int) -> list[tuple[int, int, int, int]]:
     height = card_lines(seats) * CARD_ROW + 12
     boxes = []
     for seat in range(seats):
-        col, row = seat % cols, seat // cols
+        col, row = seat_cell(seats, seat)
         x0 = 12 + col * (width + 12)
         y0 = band + row * (height + CARD_GAP)
         boxes.append((x0, y0, x0 + width, y0 + height))

@@ -22,7 +22,7 @@ FORBIDDEN_IN_ENGINE = ("discord", "PIL", "aiosqlite", "asyncpg")
 #: messages and the replay (its page buttons); their publication; the observer; what commands
 #: and clicks share; the commands.
 DOMINO_ROWS = (
-    ("texts", "alt_text", "choices", "practice", "server_settings"),
+    ("texts", "alt_text", "choices", "practice", "server_settings", "rules_pages"),
     ("buttons",),
     ("lobby", "game_message", "hand_message", "replay"),
     ("feed", "matchend"),
@@ -36,7 +36,7 @@ DOMINO_ROWS = (
 COG_ROWS = {
     "cogs.tournaments": (("buttons",), ("posts",), ("commands",), ("cog",)),
     "cogs.records": (
-        ("buttons", "words", "prizes"),
+        ("buttons", "words", "prizes", "share"),
         ("leaderboard", "stats", "history", "privacy", "forget", "boards", "achievements"),
         ("commands",),
         ("cog",),

@@ -41,6 +41,7 @@ from cogs.domino import game_message, texts
 from cogs.domino.alt_text import table_alt_text
 from cogs.domino.game_message import LOG_LINES, TABLE_PICTURE, Picture
 from cogs.domino.lobby import lobby_payload
+from cogs.domino.practice import practice_card
 from domino import HandResult, View
 from render.moves import last_moves
 
@@ -290,6 +291,10 @@ class Feed:
         if feed.lobby_shown == key:
             return feed
         layout = lobby_payload(info, info.table.locale)
+        if self._practice is None:
+            self._practice = await practice.is_practice(self.service, info.id)
+        if self._practice:  # the practice card keeps saying so
+            layout = practice_card(layout, info.table.locale)
         channel = self.bot.get_partial_messageable(
             info.table.channel_id, guild_id=info.table.guild_id
         )

@@ -250,23 +250,26 @@ def match_end_layout(
     link: discord.ui.Button[Any] | None = None,
     review: DominoButton | None = None,
     achievements: Sequence[str] = (),
+    details: DominoButton | None = None,
 ) -> discord.ui.LayoutView:
-    """The announcement of the match's result: who won, the final score, the rating changes,
-    the achievements the match earned, the rematch offer (its words, and its button while it
-    is open), ``review``, the button of a player's private review, and ``link``, a button to
-    the match's web page."""
+    """The announcement of the match's result: who won (first), the final score, the rating
+    changes, the achievements the match earned (with ``details``, the button that tells them
+    privately, beside them), the rematch offer (its words, and its button while it is open),
+    ``review``, the button of a player's private review, and ``link``, a button to the
+    match's web page."""
     title = tr(locale, "Match over")
-    lines = [f"**{title}**"]
+    lines = [f"**{title}**", texts.outcome_text(locale, info, outcome)]
     if mentions:
         lines.append(mentions)
-    lines.append(texts.outcome_text(locale, info, outcome))
     lines.append(tr(locale, "Final score: {scores}", scores=scores_line(locale, info, scores)))
     items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(lines))]
     if ratings:
         items.append(
             discord.ui.TextDisplay("\n".join(["**" + tr(locale, "Ratings") + "**", *ratings]))
         )
-    if achievements:
+    if achievements and details is not None:
+        items.append(discord.ui.Section("\n".join(achievements), accessory=details))
+    elif achievements:
         heading = "**" + tr(locale, "Achievements") + "**"
         items.append(discord.ui.TextDisplay("\n".join([heading, *achievements])))
     if review is not None:

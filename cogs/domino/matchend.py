@@ -27,8 +27,8 @@ from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
 from bot.web import links
 from cogs.domino import game_message, texts
-from cogs.domino.buttons import REVIEW_COG, RematchButton, ReviewButton
-from cogs.records.achievements import earned_lines, shown_at_match_end
+from cogs.domino.buttons import REVIEW_COG, AchievementsButton, RematchButton, ReviewButton
+from cogs.records.achievements import earned_summary, shown_at_match_end
 from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,8 @@ class Wrapup:
         assert view is not None and view.outcome is not None
         recording = wait and self.bot.get_cog("Records") is not None  # else nobody rates it
         changes = await self.core.rating_changes(info.id, wait=RECORD_WAIT if recording else 0.0)
-        earned = await shown_at_match_end(self.service.store, info.id)
+        # One line on the post; who earned which, and why, privately on demand.
+        summary = earned_summary(locale, await shown_at_match_end(self.service.store, info.id))
         page = None
         if info.table.public_place:  # the pages show no other match
             page = await web_url(
@@ -141,7 +142,8 @@ class Wrapup:
             rematch=rematch,
             link=None if page is None else web_button(locale, page),
             review=review,
-            achievements=earned_lines(locale, earned),
+            achievements=[summary] if summary else [],
+            details=AchievementsButton(info.id, label=tr(locale, "Details")) if summary else None,
         )
 
     async def _show_offer(

@@ -228,7 +228,10 @@ class ReplayMixin:
             labels = replay.labels_for(public)
             replays = self.replays()
             shown = await asyncio.to_thread(replays.cached, wanted, names, labels)
-            with replays.admit(interaction.user.id) if shown is None else nullcontext():
+            # A page turn: the cooldown is for asking for replays, not for reading one.
+            slot = (replays.admit(interaction.user.id, turning=True) if shown is None
+                    else nullcontext())
+            with slot:
                 if shown is None:
                     shown = await replays.draw(wanted, names, labels)
             content, file, view = _message(public, match, wanted, names, shown, interaction,

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.client import DominoBot
+from bot.i18n import tr
 from bot.records.record import computer_id
 from bot.records.service import Records
 from bot.store import POSTGRES, SQLITE
@@ -195,7 +196,7 @@ async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
 
         stats = await fake.slash(alice, fake.channel_id, "domino stats", {})
         (shown,) = await stats.wait_for_followups(1)
-        assert not shown.ephemeral
+        assert shown.ephemeral  # private unless she shares them
         text = shown.text()
         assert "Statistics of Alice" in text
         assert "Matches: 1 · wins 0 (0%) · losses 1 · draws 0" in text
@@ -391,8 +392,11 @@ async def test_stats_count_results_against_each_computer_level(
         for locale, (everywhere, here) in expected.items():
             asked = await fake.slash(alice, fake.channel_id, "domino stats", {}, locale=locale)
             (shown,) = await asked.wait_for_followups(1)
-            fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
-            overall, server = list(fields.values())[-2:]
+            texts = [c["content"] for c in shown.all_components() if c.get("type") == 10]
+            # Her figures everywhere differ from this server's: two blocks, each titled.
+            overall, server = texts[-1].split("\n**")[-2:]
+            assert overall.startswith("**" + tr(locale, "Everywhere") + "**"), locale
+            assert server.startswith(tr(locale, "On this server") + "**"), locale
             assert overall.splitlines()[-1] == everywhere, locale
             assert server.splitlines()[-1] == here, locale
             assert "normal" not in overall and "normal" not in server
