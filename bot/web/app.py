@@ -45,9 +45,11 @@ from bot.records.service import LEADERBOARD_ORDERS, LeaderboardPage
 from bot.store import DatabaseUnavailable
 from bot.tournaments.model import Bracket
 from bot.tournaments.pictures import round_title
+from bot.web import kept as kept_pages
 from bot.web import links
 from bot.web.charts import rating_chart
 from bot.web.positions import Replay, position_json, to_json
+from bot.web.queries import PageRepo
 from bot.web.reader import MatchPage, Reader, Seat
 from bot.web.words import (
     BOARD_ENDINGS,
@@ -106,6 +108,7 @@ FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
 REPLAYS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("replays", dict)
 BUILDING: web.AppKey[asyncio.Lock] = web.AppKey("building", asyncio.Lock)
+KEPT: web.AppKey[kept_pages.KeptPages] = web.AppKey("kept", kept_pages.KeptPages)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -284,6 +287,18 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
     if wait > 0:
         raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
     return await handler(request)
+
+
+@web.middleware
+async def kept(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The kinds of page :mod:`bot.web.kept` keeps rendered: served from memory (or a 304)
+    while unchanged."""
+    route = request.match_info.route.name
+    policy = kept_pages.POLICIES.get(route or "")
+    if policy is None or request.method != "GET":
+        return await handler(request)
+    key = (request.path, request.query_string, language(request))
+    return await request.app[KEPT].serve(request, key, policy, lambda: handler(request))
 
 
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -674,7 +689,7 @@ async def tournament_page(request: web.Request) -> web.Response:
         rounds.append((r, boards))
     bracket = state.bracket()
     event = state.event
-    return page(
+    response = page(
         request,
         "tournament.html",
         {
@@ -689,6 +704,9 @@ async def tournament_page(request: web.Request) -> web.Response:
             "live": event.is_open,
         },
     )
+    if event.is_open:
+        response[kept_pages.FRESH] = kept_pages.BOARD  # changes with each result
+    return response
 
 
 def bracket_rounds(
@@ -729,7 +747,7 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The application; ``reader`` is closed with it."""
-    app = web.Application(middlewares=[errors, limits])
+    app = web.Application(middlewares=[errors, limits, kept])
     app[READER] = reader
     app[LIMITER] = RateLimiter(rate_limit, clock)
     app[BASE_URL] = base_url.rstrip("/")
@@ -737,6 +755,12 @@ def create_app(
     app[PREVIEWS] = {}
     app[REPLAYS] = {}
     app[BUILDING] = asyncio.Lock()
+
+    async def read_stamp() -> int:
+        async with reader.reading() as store:
+            return await PageRepo(store.db).stamp()
+
+    app[KEPT] = kept_pages.KeptPages(read_stamp, clock=clock)
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -750,13 +774,13 @@ def create_app(
     env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
     env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
-    app.router.add_get("/", home)
+    app.router.add_get("/", home, name="home")
     app.router.add_get("/health", health)
-    app.router.add_get("/s/{guild}", server_page)
-    app.router.add_get("/s/{guild}/p/{player}", player_page)
+    app.router.add_get("/s/{guild}", server_page, name="server")
+    app.router.add_get("/s/{guild}/p/{player}", player_page, name="player")
     app.router.add_get("/badges/{code}.png", badge_image)
-    app.router.add_get("/s/{guild}/t/{event}", tournament_page)
-    app.router.add_get("/m/{table}", match_page)
+    app.router.add_get("/s/{guild}/t/{event}", tournament_page, name="tournament")
+    app.router.add_get("/m/{table}", match_page, name="match")
     app.router.add_get("/m/{table}/replay.json", replay_data)
     app.router.add_get("/m/{table}/preview.png", preview_image)
     app.router.add_static("/static/", HERE / "static", append_version=False)

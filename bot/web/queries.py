@@ -35,7 +35,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 821  # the last migration the pages need (the boards' sizes, kept by the database)
+WEB_SCHEMA = 940  # the last migration the pages need (the kept pages' stamp, the name index)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -326,3 +326,63 @@ class WebRepo:
             (player_id, *params),
         )
         return [Earned(int(r[0]), str(r[1]), int(r[2]), r[3], float(r[4])) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTable:
+    """A table as its live page follows it: where it is and how far it has gone."""
+
+    table_id: int
+    guild_id: int
+    status: str
+    public_place: bool
+    moves: int  # actions stored so far
+
+
+class PageRepo:
+    """The statements of the kept pages, the live pages and the player search."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def stamp(self) -> int:
+        """The counter the database moves when a kept page may have to change (names,
+        privacy, a server's pages): see migration 0940."""
+        return int(await self._db.fetchval("SELECT stamp FROM web_stamp WHERE id = 1") or 0)
+
+    async def live_table(self, table_id: int) -> LiveTable | None:
+        """A table and the number of moves stored for it, in one read."""
+        row = await self._db.fetchone(
+            "SELECT t.guild_id, t.status, t.public_place,"
+            " (SELECT count(*) FROM actions a WHERE a.table_id = t.id)"
+            " FROM tables t WHERE t.id = ?",
+            (table_id,),
+        )
+        if row is None or row[0] is None:
+            return None
+        return LiveTable(table_id, int(row[0]), str(row[1]), bool(row[2]), int(row[3]))
+
+    async def search_players(self, guild_id: int, prefix: str, limit: int) -> list[tuple[int, str]]:
+        """People with a page on the server's pages whose global name starts with ``prefix``
+        (case-insensitively), by name: (player id, global name). The name index answers the
+        range (on PostgreSQL with the pattern operators, whatever the collation)."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        if self._db.dialect == SQLITE:
+            match = "lower(p.name) >= lower(?) AND lower(p.name) < lower(?) || char(1114111)"
+        else:
+            match = "lower(p.name) ~>=~ lower(?) AND lower(p.name) ~<~ lower(?) || chr(1114111)"
+        rows = await self._db.fetchall(
+            "SELECT p.player_id, p.name FROM record_players p"
+            f" WHERE {match} AND p.kind = 'human' AND p.player_id > 0"
+            " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
+            " AND v.scope IN (?, ?))"
+            " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
+            " AND s.player_id = p.player_id)"
+            " AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = p.player_id"
+            f" AND {public})"
+            " ORDER BY lower(p.name), p.player_id LIMIT ?",
+            (prefix, prefix, GLOBAL, guild_id, guild_id, ALL, *params, limit),
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]

@@ -1,0 +1,42 @@
+-- What the web companion (bot/web/) needs to keep its pages and follow running tables.
+-- A player search by the start of his global name, case-insensitively, by index (the pages
+-- ask for a range of lower(name), which this index answers).
+CREATE INDEX record_players_name ON record_players (lower(name));
+
+-- A counter the database moves whenever something a kept page may show changes outside a
+-- recorded match: who left the boards or was forgotten, a recorded name, a server's pages
+-- turned on or off or renamed, a match removed. The pages drop what they kept when it moves
+-- (a missing row counts as 0: the first move writes it).
+CREATE TABLE web_stamp (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    stamp INTEGER NOT NULL
+);
+INSERT INTO web_stamp (id, stamp) VALUES (1, 0);
+
+CREATE TRIGGER web_stamp_privacy_insert AFTER INSERT ON record_privacy
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_privacy_delete AFTER DELETE ON record_privacy
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_players_update AFTER UPDATE OF name ON record_players
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_players_delete AFTER DELETE ON record_players
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_entries_update AFTER UPDATE OF player_id, name ON record_entries
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_matches_delete AFTER DELETE ON record_matches
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_settings_insert AFTER INSERT ON guild_settings
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_settings_update AFTER UPDATE OF web, web_name ON guild_settings
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
+CREATE TRIGGER web_stamp_settings_delete AFTER DELETE ON guild_settings
+BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET stamp = web_stamp.stamp + 1; END;
