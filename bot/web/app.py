@@ -46,7 +46,7 @@ from bot.store import DatabaseUnavailable
 from bot.tournaments.model import Bracket
 from bot.tournaments.pictures import round_title
 from bot.web import kept as kept_pages
-from bot.web import links
+from bot.web import links, live
 from bot.web.charts import rating_chart
 from bot.web.positions import Replay, position_json, to_json
 from bot.web.queries import PageRepo
@@ -389,8 +389,29 @@ async def server_page(request: web.Request) -> web.Response:
             "rows": rows,
             "recent": recent,
             "events": events,
+            "search": await search_results(request, guild_id),
         },
     )
+
+
+SEARCH_LENGTH = 100  # characters of a searched name, at most (a global name has 32)
+SEARCH_RESULTS = 20
+
+
+async def search_results(request: web.Request, guild_id: int) -> dict[str, Any]:
+    """The player search of a server's pages (``?player=``: the start of a global name,
+    any case): what was asked, and the people with a page there whose name starts so, each
+    with his page's address. An address asking for more than ``SEARCH_LENGTH`` characters
+    is a 400."""
+    asked = " ".join(request.query.get("player", "").split())
+    if len(asked) > SEARCH_LENGTH:
+        raise web.HTTPBadRequest()
+    found: list[tuple[str, str]] = []
+    if asked:
+        async with request.app[READER].reading() as store:
+            people = await PageRepo(store.db).search_players(guild_id, asked, SEARCH_RESULTS)
+        found = [(name, link(request, links.player_path(guild_id, p))) for p, name in people]
+    return {"asked": asked, "found": found}
 
 
 #: The boards a server's page offers: all time (by rating or wins), and the running week's,
@@ -783,6 +804,7 @@ def create_app(
     app.router.add_get("/m/{table}", match_page, name="match")
     app.router.add_get("/m/{table}/replay.json", replay_data)
     app.router.add_get("/m/{table}/preview.png", preview_image)
+    live.add_routes(app, reader, live.PageTools(page, link, language, number))
     app.router.add_static("/static/", HERE / "static", append_version=False)
     app.on_response_prepare.append(security_headers)
 

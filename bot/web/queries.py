@@ -386,3 +386,24 @@ class PageRepo:
             (prefix, prefix, GLOBAL, guild_id, guild_id, ALL, *params, limit),
         )
         return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def event_version(self, event_id: int) -> tuple[Any, ...] | None:
+        """What changes whenever a tournament's page does (its state, entries, rounds,
+        boards and corrections counted), with its server and whether it is public; None
+        when there is no such event."""
+        row = await self._db.fetchone(
+            "SELECT t.guild_id, t.public_place, t.status,"
+            " (SELECT count(*) FROM tournament_entries e WHERE e.tournament_id = t.id),"
+            " (SELECT count(*) FROM tournament_entries e WHERE e.tournament_id = t.id"
+            " AND e.status = 'withdrawn'),"
+            " (SELECT count(*) FROM tournament_rounds r WHERE r.tournament_id = t.id),"
+            " (SELECT count(*) FROM tournament_rounds r WHERE r.tournament_id = t.id"
+            " AND r.status = 'done'),"
+            " (SELECT count(*) FROM tournament_boards b WHERE b.tournament_id = t.id),"
+            " (SELECT count(*) FROM tournament_boards b WHERE b.tournament_id = t.id"
+            " AND b.status = 'done'),"
+            " (SELECT count(*) FROM tournament_corrections c WHERE c.tournament_id = t.id)"
+            " FROM tournaments t WHERE t.id = ?",
+            (event_id,),
+        )
+        return None if row is None else tuple(row)
