@@ -370,9 +370,9 @@ class PageRepo:
         range (on PostgreSQL with the pattern operators, whatever the collation)."""
         public, params = Readable.public(guild_id).of_table("e.table_id")
         if self._db.dialect == SQLITE:
-            match = "lower(p.name) >= lower(?) AND lower(p.name) < lower(?) || char(1114111)"
+            match = "lower(p.name) >= lower(?) AND lower(p.name) < (lower(?) || char(1114111))"
         else:
-            match = "lower(p.name) ~>=~ lower(?) AND lower(p.name) ~<~ lower(?) || chr(1114111)"
+            match = "lower(p.name) ~>=~ lower(?) AND lower(p.name) ~<~ (lower(?) || chr(1114111))"
         rows = await self._db.fetchall(
             "SELECT p.player_id, p.name FROM record_players p"
             f" WHERE {match} AND p.kind = 'human' AND p.player_id > 0"

@@ -7,7 +7,8 @@ CREATE INDEX record_players_name ON record_players (lower(name) text_pattern_ops
 
 -- A counter the database moves whenever something a kept page may show changes outside a
 -- recorded match: who left the boards or was forgotten, a recorded name, a server's pages
--- turned on or off or renamed, a match removed. The pages drop what they kept when it moves
+-- turned on or off or renamed, a match removed (an update that writes the same value, as
+-- recording a match does to a player's name, moves nothing). The pages drop what they kept when it moves
 -- (a missing row counts as 0: the first move writes it).
 CREATE TABLE web_stamp (
     id    INTEGER PRIMARY KEY CHECK (id = 1),
@@ -26,14 +27,20 @@ $$;
 
 CREATE TRIGGER web_stamp_privacy AFTER INSERT OR DELETE ON record_privacy
     FOR EACH STATEMENT EXECUTE FUNCTION web_stamp_move();
-CREATE TRIGGER web_stamp_players AFTER UPDATE OF name OR DELETE ON record_players
+CREATE TRIGGER web_stamp_players AFTER DELETE ON record_players
     FOR EACH STATEMENT EXECUTE FUNCTION web_stamp_move();
-CREATE TRIGGER web_stamp_entries AFTER UPDATE OF player_id, name ON record_entries
-    FOR EACH STATEMENT EXECUTE FUNCTION web_stamp_move();
+CREATE TRIGGER web_stamp_players_name AFTER UPDATE OF name ON record_players FOR EACH ROW
+    WHEN (OLD.name IS DISTINCT FROM NEW.name) EXECUTE FUNCTION web_stamp_move();
+CREATE TRIGGER web_stamp_entries AFTER UPDATE OF player_id, name ON record_entries FOR EACH ROW
+    WHEN (OLD.player_id IS DISTINCT FROM NEW.player_id OR OLD.name IS DISTINCT FROM NEW.name)
+    EXECUTE FUNCTION web_stamp_move();
 CREATE TRIGGER web_stamp_matches AFTER DELETE ON record_matches
     FOR EACH STATEMENT EXECUTE FUNCTION web_stamp_move();
-CREATE TRIGGER web_stamp_settings AFTER INSERT OR DELETE OR UPDATE OF web, web_name
-    ON guild_settings FOR EACH STATEMENT EXECUTE FUNCTION web_stamp_move();
+CREATE TRIGGER web_stamp_settings AFTER INSERT OR DELETE ON guild_settings
+    FOR EACH STATEMENT EXECUTE FUNCTION web_stamp_move();
+CREATE TRIGGER web_stamp_settings_web AFTER UPDATE OF web, web_name ON guild_settings
+    FOR EACH ROW WHEN (OLD.web IS DISTINCT FROM NEW.web OR OLD.web_name IS DISTINCT FROM NEW.web_name)
+    EXECUTE FUNCTION web_stamp_move();
 
 -- Running tables and tournaments, followed live by the pages (LISTEN domino_web): a table's
 -- id after each move or change of state ('t<id>'), an event's after each change of its rows
