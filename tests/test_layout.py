@@ -51,7 +51,7 @@ WEB_ROWS = (
     ("links", "words", "charts", "queries", "kept"),
     ("positions",),
     ("reader",),
-    ("live",),
+    ("live", "warm"),
     ("app",),
 )
 

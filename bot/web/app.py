@@ -51,6 +51,7 @@ from bot.web.charts import rating_chart
 from bot.web.positions import Replay, position_json, to_json
 from bot.web.queries import PageRepo
 from bot.web.reader import MatchPage, Reader, Seat
+from bot.web.warm import warm
 from bot.web.words import (
     BOARD_ENDINGS,
     EVENT_STATUSES,
@@ -843,6 +844,12 @@ def run_web(settings: Any) -> int:
         rate_limit=settings.web_rate_limit,
         forwarded=settings.web_forwarded,
     )
+
+    async def warm_up(app: web.Application) -> None:
+        took = await warm(app, reader)
+        log.info("the pages are warm (%.2f s)", took)
+
+    app.on_startup.append(warm_up)  # before settle: what it loads is frozen too
     app.on_startup.append(settle)
     web.run_app(
         app,

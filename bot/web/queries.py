@@ -407,3 +407,24 @@ class PageRepo:
             (event_id,),
         )
         return None if row is None else tuple(row)
+
+    async def sample(self) -> tuple[int, int, int, int] | None:
+        """A server with pages and one of each thing its pages show (its latest public
+        match, a person who played it, its latest public event; 0 where it has none), for
+        the warm-up."""
+        row = await self._db.fetchone(
+            "SELECT g.guild_id,"
+            " coalesce((SELECT max(m.table_id) FROM record_matches m JOIN tables t"
+            " ON t.id = m.table_id AND t.public_place = 1 WHERE m.guild_id = g.guild_id), 0),"
+            " coalesce((SELECT max(e.id) FROM tournaments e WHERE e.guild_id = g.guild_id"
+            " AND e.public_place = 1), 0)"
+            " FROM guild_settings g WHERE g.web = 1 ORDER BY g.guild_id LIMIT 1"
+        )
+        if row is None:
+            return None
+        guild, table, event = int(row[0]), int(row[1]), int(row[2])
+        player = await self._db.fetchval(
+            "SELECT max(player_id) FROM record_entries WHERE table_id = ? AND kind = 'human'",
+            (table,),
+        )
+        return guild, int(player or 0), table, event

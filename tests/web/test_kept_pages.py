@@ -162,3 +162,35 @@ async def test_the_search_reads_the_name_index(seeded: tuple[Store, Seeded]) -> 
                 (prefix, prefix),
             )
         assert any("record_players_name" in str(r[0]) for r in rows), [r[0] for r in rows]
+
+
+async def test_the_warm_up_renders_each_kind_of_page(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """Before the first reader, each kind of page is rendered once per pool connection (its
+    statements prepared); a database without pages on has nothing to warm."""
+    from bot.web.warm import warm
+
+    store, s = seeded
+    await make_event(store, GUILD)
+    reader = Reader(database_url)
+    app = create_app(reader, rate_limit=0)
+    rendered: list[str] = []
+    for route in app.router.routes():
+        if route.name:
+            handler = route.handler
+
+            async def counted(request, handler=handler, name=route.name):  # type: ignore[no-untyped-def]
+                response = await handler(request)
+                rendered.append(name)
+                return response
+
+            route._handler = counted  # type: ignore[attr-defined]
+    try:
+        assert await warm(app, reader) > 0
+        assert set(rendered) == {"home", "server", "player", "match", "tournament"}
+        await ServerSettings(store).update(GUILD, web=None)
+        rendered.clear()
+        assert await warm(app, reader) == 0 and rendered == []
+    finally:
+        await reader.close()
