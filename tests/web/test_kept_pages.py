@@ -171,7 +171,7 @@ async def test_the_warm_up_renders_each_kind_of_page(
     statements prepared); a database without pages on has nothing to warm."""
     from bot.web.warm import warm
 
-    store, s = seeded
+    store, _ = seeded
     await make_event(store, GUILD)
     reader = Reader(database_url)
     app = create_app(reader, rate_limit=0)
