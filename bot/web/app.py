@@ -299,7 +299,11 @@ async def kept(request: web.Request, handler: Handler) -> web.StreamResponse:
     if policy is None or request.method != "GET":
         return await handler(request)
     key = (request.path, request.query_string, language(request))
-    return await request.app[KEPT].serve(request, key, policy, lambda: handler(request))
+    guild = request.match_info.get("guild", "")
+    guild_id = int(guild) if guild.isascii() and guild.isdigit() and len(guild) < 19 else None
+    return await request.app[KEPT].serve(
+        request, key, policy, lambda: handler(request), guild_id
+    )
 
 
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -727,7 +731,7 @@ async def tournament_page(request: web.Request) -> web.Response:
         },
     )
     if event.is_open:
-        response[kept_pages.FRESH] = kept_pages.BOARD  # changes with each result
+        response[kept_pages.FRESH] = kept_pages.EVENT  # changes with each result
     return response
 
 
@@ -778,9 +782,9 @@ def create_app(
     app[REPLAYS] = {}
     app[BUILDING] = asyncio.Lock()
 
-    async def read_stamp() -> int:
+    async def read_stamp(guild_id: int | None) -> tuple[Any, ...]:
         async with reader.reading() as store:
-            return await PageRepo(store.db).stamp()
+            return await PageRepo(store.db).stamp(guild_id)
 
     app[KEPT] = kept_pages.KeptPages(read_stamp, clock=clock)
     aiohttp_jinja2.setup(

@@ -8,8 +8,11 @@ How long a page is kept (:data:`POLICIES`):
   someone left the boards or was forgotten, a name changed, a server's pages were turned off
   or renamed, a match removed), or an hour at most; browsers may keep it a minute and then
   ask again (a 304 when it is unchanged);
-- a leaderboard, a player's page, a running tournament: :data:`RUNNING` seconds (the
-  matches being recorded change them), browsers as long.
+- a server's page (its leaderboards) and a player's page: until the server records another
+  match (its latest one is read with the stamp) or the stamp moves, or :data:`BOARDS`
+  seconds at most (the week's and month's boards roll over); browsers :data:`RUNNING`
+  seconds;
+- a running tournament: :data:`RUNNING` seconds, browsers as long.
 
 The stamp is one row read by key for each page (readers arriving while it is read share
 that reading), so a forget-me or a server turning its pages off shows on the next page, kept
@@ -38,7 +41,8 @@ __all__ = [
     "Policy",
 ]
 
-RUNNING = 5.0  # seconds a page that changes with each recorded match is kept
+RUNNING = 5.0  # seconds a running tournament is kept (and a board in browsers)
+BOARDS = 60.0  # seconds a board or a player's page is kept at most
 FINISHED = 3600.0  # at most, for a page that only the stamp changes
 MAX_BYTES = 64 * 2**20  # the kept pages' gzipped bodies, at most
 MAX_PAGES = 20_000
@@ -50,18 +54,20 @@ class Policy:
 
     kept: float
     browsers: int
+    per_server: bool = False  # also until the server records another match
 
 
 #: A handler may set ``response[FRESH]`` to another :class:`Policy` (a running tournament).
 FRESH = "kept.policy"
-BOARD = Policy(RUNNING, int(RUNNING))
+BOARD = Policy(BOARDS, int(RUNNING), per_server=True)
+EVENT = Policy(RUNNING, int(RUNNING))
 DONE = Policy(FINISHED, 60)
 #: The kept kinds of page, by route name.
 POLICIES: dict[str, Policy] = {
     "home": DONE,
     "server": BOARD,
     "player": BOARD,
-    "tournament": DONE,  # a running one says BOARD
+    "tournament": DONE,  # a running one says EVENT
     "match": DONE,
 }
 
@@ -74,7 +80,7 @@ class Page:
     etag: str
     modified: float  # when rendered (seconds since the epoch)
     made: float  # the same, on the monotonic clock
-    stamp: int
+    stamp: tuple[object, ...]
     policy: Policy
     content_type: str
     language: str
@@ -124,7 +130,7 @@ class KeptPages:
 
     def __init__(
         self,
-        read_stamp: Callable[[], Awaitable[int]],
+        read_stamp: Callable[[int | None], Awaitable[tuple[object, ...]]],
         *,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], float] = time.time,
@@ -140,22 +146,26 @@ class KeptPages:
             collections.OrderedDict()
         )
         self._making: dict[tuple[str, ...], asyncio.Future[Page | web.StreamResponse]] = {}
-        self._stamp_reading: asyncio.Future[int] | None = None
+        self._stamp_reading: dict[int | None, asyncio.Future[tuple[object, ...]]] = {}
 
     def __len__(self) -> int:
         return len(self._pages)
 
-    async def stamp(self) -> int:
-        """The database's stamp (one reading for the readers asking at the same time)."""
-        if self._stamp_reading is None:
-            self._stamp_reading = asyncio.ensure_future(self._read_stamp())
-        return await asyncio.shield(self._stamp_reading)
+    async def stamp(self, guild_id: int | None = None) -> tuple[object, ...]:
+        """The database's stamp, with the server's latest match when ``guild_id`` is given
+        (one reading for the readers asking at the same time)."""
+        reading = self._stamp_reading.get(guild_id)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read_stamp(guild_id))
+            reading.add_done_callback(_seen)
+            self._stamp_reading[guild_id] = reading
+        return await asyncio.shield(reading)
 
-    async def _read_stamp(self) -> int:
+    async def _read_stamp(self, guild_id: int | None) -> tuple[object, ...]:
         try:
-            return await self.read_stamp()
+            return await self.read_stamp(guild_id)
         finally:
-            self._stamp_reading = None
+            del self._stamp_reading[guild_id]
 
     async def serve(
         self,
@@ -163,9 +173,12 @@ class KeptPages:
         key: tuple[str, ...],
         policy: Policy,
         render: Callable[[], Awaitable[web.StreamResponse]],
+        guild_id: int | None = None,
     ) -> web.StreamResponse:
-        """The page kept for ``key``, else the one ``render`` makes (kept when a 200)."""
-        stamp = await self.stamp()
+        """The page kept for ``key``, else the one ``render`` makes (kept when a 200);
+        ``guild_id``: the server whose latest match a :attr:`Policy.per_server` page
+        follows."""
+        stamp = await self.stamp(guild_id if policy.per_server else None)
         page = self._pages.get(key)
         if page is not None and page.stamp == stamp and self.clock() - page.made < page.policy.kept:
             self._pages.move_to_end(key)
@@ -185,7 +198,7 @@ class KeptPages:
         self,
         key: tuple[str, ...],
         policy: Policy,
-        stamp: int,
+        stamp: tuple[object, ...],
         render: Callable[[], Awaitable[web.StreamResponse]],
     ) -> Page | web.StreamResponse:
         try:
