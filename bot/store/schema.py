@@ -32,7 +32,7 @@ MIGRATION_LOCK = 0x646F6D696E6F  # advisory lock key while a process migrates ("
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 #: Tables the database fills itself, by triggers, from the rows of others (each a function of
 #: them): a copy of the database writes the others' rows and lets the triggers fill these.
-KEPT_BY_TRIGGERS = frozenset({"record_board_sizes", "web_stamp"})  # (web_stamp: a counter)
+KEPT_BY_TRIGGERS = frozenset({"record_board_sizes", "web_stamp", "web_boards"})  # (web_*: counters)
 
 
 def migrations(dialect: str = SQLITE) -> list[tuple[int, str, str]]:

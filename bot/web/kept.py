@@ -9,7 +9,8 @@ How long a page is kept (:data:`POLICIES`):
   or renamed, a match removed), or an hour at most; browsers may keep it a minute and then
   ask again (a 304 when it is unchanged);
 - a server's page (its leaderboards) and a player's page: until the server records another
-  match (its latest one is read with the stamp) or the stamp moves, or :data:`BOARDS`
+  match or a line of its boards is left off for inactivity (the server's own stamp, read
+  with the database's) or the database's stamp moves, or :data:`BOARDS`
   seconds at most (the week's and month's boards roll over); browsers :data:`RUNNING`
   seconds;
 - a running tournament: :data:`RUNNING` seconds, browsers as long.

@@ -35,7 +35,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 940  # the last migration the pages need (the kept pages' stamp, the name index)
+WEB_SCHEMA = 941  # the last migration the pages need (the kept pages' stamps, the name index)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -350,20 +350,18 @@ class PageRepo:
     async def stamp(self, guild_id: int | None = None) -> tuple[Any, ...]:
         """The counter the database moves when a kept page may have to change (names,
         privacy, a server's pages: see migration 0940) and, with ``guild_id``, the server's
-        latest recorded match (its boards change with each): one read, by key and index."""
+        own (migration 0941: a match recorded there, a line of its boards left off): one
+        read, by keys."""
         if guild_id is None:
             value = await self._db.fetchval("SELECT stamp FROM web_stamp WHERE id = 1")
             return (int(value or 0),)
         row = await self._db.fetchone(
             "SELECT (SELECT stamp FROM web_stamp WHERE id = 1),"
-            " (SELECT m.finished_at FROM record_matches m WHERE m.guild_id = ?"
-            " ORDER BY m.finished_at DESC LIMIT 1),"
-            " (SELECT m.table_id FROM record_matches m WHERE m.guild_id = ?"
-            " ORDER BY m.finished_at DESC, m.table_id DESC LIMIT 1)",
-            (guild_id, guild_id),
+            " (SELECT stamp FROM web_boards WHERE guild_id = ?)",
+            (guild_id,),
         )
         assert row is not None
-        return (int(row[0] or 0), row[1], row[2])
+        return (int(row[0] or 0), int(row[1] or 0))
 
     async def live_table(self, table_id: int) -> LiveTable | None:
         """A table and the number of moves stored for it, in one read."""
