@@ -14,6 +14,8 @@ starts at its time whether or not earlier ones finished; its latency counts from
   pages;
 - match pages: recorded matches of the biggest server (the played ones among them);
 - player pages: people of the biggest server's board;
+- popular pages: the first page of each board and the 40 most active players' pages, the
+  pages most read (kept rendered: what a page costs once rendered);
 - tournament pages: three 64-entrant Swiss events of the biggest server (one running, two
   finished), six rounds of 32 boards each;
 - the replay's data of the played matches, for reference (not in the target);
@@ -687,7 +689,8 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         action="append",
         choices=(
-            "leaderboard", "period board", "match", "player", "tournament", "replay data",
+            "leaderboard", "popular", "period board", "match", "player", "tournament",
+            "replay data",
             "static (peer)",
         ),
         help="measure only this kind of page (again for several)",
@@ -739,6 +742,8 @@ def main(argv: list[str] | None = None) -> int:
         rng.shuffle(players)
         mixes = {
             "leaderboard": boards,
+            # the pages most read (each board's first page, the top players): kept rendered
+            "popular": [p for p in boards if p.endswith("&page=1")][:40] + players[:40],
             "period board": periods,
             "match": matches,
             "player": players,

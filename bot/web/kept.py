@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import gzip
 import hashlib
 import time
@@ -85,10 +86,10 @@ class Page:
     policy: Policy
     content_type: str
     language: str
-    status: int = 200
+    fixed: dict[str, str] = dataclasses.field(default_factory=dict)  # the headers, once
 
-    def headers(self) -> dict[str, str]:
-        return {
+    def __post_init__(self) -> None:
+        self.fixed = {
             "ETag": self.etag,
             "Last-Modified": formatdate(self.modified, usegmt=True),
             "Cache-Control": f"public, max-age={self.policy.browsers}",
@@ -98,7 +99,7 @@ class Page:
 
     def answer(self, request: web.Request) -> web.Response:
         """This page, or 304 when the reader already holds it."""
-        headers = self.headers()
+        headers = dict(self.fixed)
         if not_modified(request, self):
             return web.Response(status=304, headers=headers)
         if "gzip" in request.headers.get("Accept-Encoding", ""):
