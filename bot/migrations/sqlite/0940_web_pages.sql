@@ -7,12 +7,12 @@ CREATE INDEX record_players_name ON record_players (lower(name));
 -- recorded match: who left the boards or was forgotten, a recorded name, a server's pages
 -- turned on or off or renamed, a match removed (an update that writes the same value, as
 -- recording a match does to a player's name, moves nothing). The pages drop what they kept when it moves
--- (a missing row counts as 0: the first move writes it).
+-- (no row until it first moves: a missing row counts as 0, and a copy of the database
+-- starts empty).
 CREATE TABLE web_stamp (
     id    INTEGER PRIMARY KEY CHECK (id = 1),
     stamp INTEGER NOT NULL
 );
-INSERT INTO web_stamp (id, stamp) VALUES (1, 0);
 
 CREATE TRIGGER web_stamp_privacy_insert AFTER INSERT ON record_privacy
 BEGIN INSERT INTO web_stamp (id, stamp) VALUES (1, 1)
