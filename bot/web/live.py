@@ -31,6 +31,7 @@ from bot.i18n import N_, tr
 from bot.records.record import GLOBAL
 from bot.records.store import RecordsRepo
 from bot.settings import POSTGRES_SCHEMES
+from bot.store import DatabaseUnavailable
 from bot.tournaments.store import OPEN
 from bot.web import links
 from bot.web.positions import Position, Replay, describe, positions, side_names
@@ -324,8 +325,8 @@ async def stream(
             state = await read()
             if state is None:
                 break
-    except ConnectionResetError:
-        pass  # the reader left
+    except (ConnectionResetError, DatabaseUnavailable):
+        pass  # the reader left, or the database did: his browser connects again later
     finally:
         live.streams -= 1
     return response
