@@ -56,7 +56,7 @@ class Policy:
 
     kept: float
     browsers: int
-    per_server: bool = False  # also until the server records another match
+    per_server: bool = False  # also until the server's own stamp moves (a match recorded)
 
 
 #: A handler may set ``response[FRESH]`` to another :class:`Policy` (a running tournament).
@@ -154,7 +154,7 @@ class KeptPages:
         return len(self._pages)
 
     async def stamp(self, guild_id: int | None = None) -> tuple[object, ...]:
-        """The database's stamp, with the server's latest match when ``guild_id`` is given
+        """The database's stamp, with the server's own when ``guild_id`` is given
         (one reading for the readers asking at the same time)."""
         reading = self._stamp_reading.get(guild_id)
         if reading is None:
@@ -178,7 +178,7 @@ class KeptPages:
         guild_id: int | None = None,
     ) -> web.StreamResponse:
         """The page kept for ``key``, else the one ``render`` makes (kept when a 200);
-        ``guild_id``: the server whose latest match a :attr:`Policy.per_server` page
+        ``guild_id``: the server whose own stamp a :attr:`Policy.per_server` page
         follows."""
         stamp = await self.stamp(guild_id if policy.per_server else None)
         page = self._pages.get(key)
