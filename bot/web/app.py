@@ -46,10 +46,13 @@ from bot.records.service import LEADERBOARD_ORDERS, LeaderboardPage
 from bot.store import DatabaseUnavailable
 from bot.tournaments.model import Bracket
 from bot.tournaments.pictures import round_title
-from bot.web import links
+from bot.web import kept as kept_pages
+from bot.web import links, live
 from bot.web.charts import rating_chart
 from bot.web.positions import Replay, position_json, to_json
+from bot.web.queries import PageRepo
 from bot.web.reader import MatchPage, Reader, Seat
+from bot.web.warm import warm
 from bot.web.words import (
     BOARD_ENDINGS,
     EVENT_STATUSES,
@@ -112,6 +115,7 @@ FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
 REPLAYS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("replays", dict)
 BUILDING: web.AppKey[asyncio.Lock] = web.AppKey("building", asyncio.Lock)
+KEPT: web.AppKey[kept_pages.KeptPages] = web.AppKey("kept", kept_pages.KeptPages)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -303,6 +307,22 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
     return await handler(request)
 
 
+@web.middleware
+async def kept(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The kinds of page :mod:`bot.web.kept` keeps rendered: served from memory (or a 304)
+    while unchanged."""
+    route = request.match_info.route.name
+    policy = kept_pages.POLICIES.get(route or "")
+    if policy is None or request.method != "GET":
+        return await handler(request)
+    key = (request.path, request.query_string, language(request))
+    guild = request.match_info.get("guild", "")
+    guild_id = int(guild) if guild.isascii() and guild.isdigit() and len(guild) < 19 else None
+    return await request.app[KEPT].serve(
+        request, key, policy, lambda: handler(request), guild_id
+    )
+
+
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
     for key, value in HEADERS.items():
         response.headers.setdefault(key, value)
@@ -422,8 +442,29 @@ async def server_page(request: web.Request) -> web.Response:
             "rows": rows,
             "recent": recent,
             "events": events,
+            "search": await search_results(request, guild_id),
         },
     )
+
+
+SEARCH_LENGTH = 100  # characters of a searched name, at most (a global name has 32)
+SEARCH_RESULTS = 20
+
+
+async def search_results(request: web.Request, guild_id: int) -> dict[str, Any]:
+    """The player search of a server's pages (``?player=``: the start of a global name,
+    any case): what was asked, and the people with a page there whose name starts so, each
+    with his page's address. An address asking for more than ``SEARCH_LENGTH`` characters
+    is a 400."""
+    asked = " ".join(request.query.get("player", "").split())
+    if len(asked) > SEARCH_LENGTH:
+        raise web.HTTPBadRequest()
+    found: list[tuple[str, str]] = []
+    if asked:
+        async with request.app[READER].reading() as store:
+            people = await PageRepo(store.db).search_players(guild_id, asked, SEARCH_RESULTS)
+        found = [(name, link(request, links.player_path(guild_id, p))) for p, name in people]
+    return {"asked": asked, "found": found}
 
 
 #: The boards a server's page offers: all time (by rating or wins), and the running week's,
@@ -742,7 +783,7 @@ async def tournament_page(request: web.Request) -> web.Response:
         rounds.append((r, boards))
     bracket = state.bracket()
     event = state.event
-    return page(
+    response = page(
         request,
         "tournament.html",
         {
@@ -758,6 +799,9 @@ async def tournament_page(request: web.Request) -> web.Response:
             "knockout": event.system == "knockout",
         },
     )
+    if event.is_open:
+        response[kept_pages.FRESH] = kept_pages.EVENT  # changes with each result
+    return response
 
 
 def bracket_rounds(
@@ -799,7 +843,7 @@ def create_app(
 ) -> web.Application:
     """The application; ``reader`` is closed with it."""
     slashes = web.normalize_path_middleware(append_slash=False, remove_slash=True)
-    app = web.Application(middlewares=[errors, limits, slashes])
+    app = web.Application(middlewares=[errors, limits, slashes, kept])
     app[READER] = reader
     app[LIMITER] = RateLimiter(rate_limit, clock)
     app[BASE_URL] = base_url.rstrip("/")
@@ -807,6 +851,12 @@ def create_app(
     app[PREVIEWS] = {}
     app[REPLAYS] = {}
     app[BUILDING] = asyncio.Lock()
+
+    async def read_stamp(guild_id: int | None) -> tuple[Any, ...]:
+        async with reader.reading() as store:
+            return await PageRepo(store.db).stamp(guild_id)
+
+    app[KEPT] = kept_pages.KeptPages(read_stamp, clock=clock)
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -820,16 +870,17 @@ def create_app(
     env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
     env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
-    app.router.add_get("/", home)
+    app.router.add_get("/", home, name="home")
     app.router.add_get("/health", health)
     app.router.add_get("/s", find_server)
-    app.router.add_get("/s/{guild}", server_page)
-    app.router.add_get("/s/{guild}/p/{player}", player_page)
+    app.router.add_get("/s/{guild}", server_page, name="server")
+    app.router.add_get("/s/{guild}/p/{player}", player_page, name="player")
     app.router.add_get("/badges/{code}.png", badge_image)
-    app.router.add_get("/s/{guild}/t/{event}", tournament_page)
-    app.router.add_get("/m/{table}", match_page)
+    app.router.add_get("/s/{guild}/t/{event}", tournament_page, name="tournament")
+    app.router.add_get("/m/{table}", match_page, name="match")
     app.router.add_get("/m/{table}/replay.json", replay_data)
     app.router.add_get("/m/{table}/preview.png", preview_image)
+    live.add_routes(app, reader, live.PageTools(page, link, language, number))
     app.router.add_static("/static/", HERE / "static", append_version=False)
     app.on_response_prepare.append(security_headers)
 
@@ -868,6 +919,12 @@ def run_web(settings: Any) -> int:
         rate_limit=settings.web_rate_limit,
         forwarded=settings.web_forwarded,
     )
+
+    async def warm_up(app: web.Application) -> None:
+        took = await warm(app, reader)
+        log.info("the pages are warm (%.2f s)", took)
+
+    app.on_startup.append(warm_up)  # before settle: what it loads is frozen too
     app.on_startup.append(settle)
     web.run_app(
         app,
