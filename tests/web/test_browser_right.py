@@ -82,7 +82,8 @@ def test_a_tournaments_match_leads_back_to_it_and_names_lead_to_pages(site, brow
     browser.find_element("link text", "Ana Global").click()
     assert wait_for(lambda: browser.current_url.endswith(f"/s/{GUILD}/p/{ANA}"))
     assert browser.find_element("tag name", "h1").text == "Ana Global"
-    rows = [e.text for e in browser.find_elements("css selector", "#results-1 ~ .wide table tbody th")]
+    cells = browser.find_elements("css selector", "#results-1 ~ .wide table tbody th")
+    rows = [e.text for e in cells]
     assert rows[:3] == ["All variants", "Partnership games", "Partners (Latin)"]
     browser.get(f"{base}/s/{GUILD}/t/{ids['knock']}")
     heads = text_of(browser, "table thead")
