@@ -42,6 +42,7 @@ from cogs.domino.alt_text import table_alt_text
 from cogs.domino.game_message import LOG_LINES, TABLE_PICTURE, Picture
 from cogs.domino.lobby import lobby_payload
 from cogs.domino.practice import practice_card
+from cogs.web_links import watch_button
 from domino import HandResult, View
 from render.moves import last_moves
 
@@ -564,6 +565,13 @@ class Feed:
             picture=picture,
             finished_hand=finished_hand,
             greeting=greeting,
+            watch=(
+                await watch_button(
+                    self.bot, self.service.store, locale, info.table.guild_id, info.id
+                )
+                if info.table.public_place
+                else None
+            ),
         )
         file = picture.file(TABLE_PICTURE) if picture.png is not None else None
         return layout, file

@@ -156,11 +156,13 @@ def game_layout(
     picture: Picture | None = None,
     finished_hand: bool = False,
     greeting: str | None = None,
+    watch: discord.ui.Button[Any] | None = None,
 ) -> discord.ui.LayoutView:
     """The public game message in one container: the heading, what just happened and the last
     moves, the table picture at full width, whose turn with My tiles beside it, Resign beside the
     table's number. ``finished_hand``: the hand that just ended (its final position);
-    ``greeting``: a first line (the players' mentions when the match begins)."""
+    ``greeting``: a first line (the players' mentions when the match begins); ``watch``: the
+    link to the table's live web page, while it runs."""
     over = view.outcome is not None or info.status != "running"
     hand_number = view.hand_number
     if view.outcome is not None:
@@ -207,6 +209,8 @@ def game_layout(
                 accessory=ResignButton(info.id, label=tr(locale, "Resign"), style=Style.danger),
             )
         )
+        if watch is not None:
+            items.append(discord.ui.ActionRow(watch))
     else:
         items.append(discord.ui.TextDisplay(footer_text(locale, info, view)))
     return card(colour, *items)
