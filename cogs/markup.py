@@ -2,7 +2,7 @@
 
 The bot hands over message ids with parameters as data (:func:`bot.i18n.error_message`);
 here words a reader types become code, channels and roles mentions, commands their clickable
-mentions (:func:`command`), lists comma-separated.
+mentions (:func:`slash_command`), lists comma-separated.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def code(word: str) -> str:
     return f"`{word}`"
 
 
-def command(locale: str | None, path: str, *, clickable: bool = True) -> str:
+def slash_command(locale: str | None, path: str, *, clickable: bool = True) -> str:
     """The slash command of ``path`` (``"domino daily board"``) in a message: Discord's
     clickable mention, which each reader's client shows in his own language, once this
     process knows the command's id; else (or where mentions show as raw text: embed titles
@@ -39,7 +39,7 @@ def command(locale: str | None, path: str, *, clickable: bool = True) -> str:
 def shown(locale: str | None, value: Any) -> Any:
     """A message parameter as Discord shows it."""
     if isinstance(value, Command):
-        return command(locale, value)
+        return slash_command(locale, value)
     if isinstance(value, Typed):
         return code(value)
     if isinstance(value, Ref):

@@ -3,7 +3,7 @@ process has synced its command tree, their ids (for Discord's clickable command 
 which each client shows in its own language).
 
 A message names a command by its English path (``"domino daily board"``) as a
-:class:`Command` parameter; the cogs show it (:func:`cogs.markup.command`), the web pages
+:class:`Command` parameter; the cogs show it (:func:`cogs.markup.slash_command`), the web pages
 write it as text (:func:`command_text`).
 """
 

@@ -15,7 +15,7 @@ from bot.store import ActionRow, MatchRow
 from bot.tables import replay
 from cogs.colours import BLUE
 from cogs.domino import texts
-from cogs.markup import command
+from cogs.markup import slash_command
 from cogs.names import escape_name
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ def result_text(
         if replay:
             lines.append(tr(locale, "Its play of the deal is in the replay below."))
     lines.append(tr(locale, "See how the others did: {command}.",
-                    command=command(locale, "domino daily board")))
+                    command=slash_command(locale, "domino daily board")))
     return "\n".join(lines)
 
 
@@ -134,7 +134,7 @@ def board_embed(locale: str | None, board: Board, streak: int) -> discord.Embed:
         description = tr(
             locale,
             "No spoilers: the results show once you have played today's deal ({command}).",
-            command=command(locale, "domino daily play"),
+            command=slash_command(locale, "domino daily play"),
         )
         description += "\n" + (
             trn(

@@ -36,6 +36,7 @@ from cogs.domino.lobby import lobby_payload
 from cogs.domino.practice import PracticeMixin
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
+from cogs.markup import slash_command
 from cogs.names import table_name
 from cogs.places import place_of
 from cogs.rules_text import common_rules, daily_rules, rules_text, tournament_rules
@@ -230,7 +231,10 @@ class DominoCog(
                         value=tr(locale, summary),
                         inline=False,
                     )
-                embed.set_footer(text=tr(locale, "/domino rules variant: … shows the full rules."))
+                embed.set_footer(text=tr(
+                    locale, "{command} with a variant shows its full rules.",
+                    command=slash_command(locale, "domino rules", clickable=False),
+                ))
             elif variant == "tournament":
                 embed = discord.Embed(description=tournament_rules(locale), colour=BLUE)
             elif variant == "daily":
@@ -398,5 +402,6 @@ def settings_text(locale: str | None, settings: PlayerSettingsRow, *, changed: b
                 "message still shows whose turn it is.",
             )
         )
-    lines.append(tr(locale, "Change them with /domino settings."))
+    lines.append(tr(locale, "Change them with {command}.",
+                    command=slash_command(locale, "domino settings")))
     return "\n".join(lines)

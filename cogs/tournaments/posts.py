@@ -15,6 +15,7 @@ from bot.tournaments.service import (
 from bot.tournaments.store import BoardRow, EntryRow, EventRow
 from cogs.colours import BLUE, GREEN, GREY
 from cogs.domino.texts import variant_name
+from cogs.markup import slash_command
 from cogs.names import display_name, escape_name
 from cogs.tournaments.buttons import RegisterButton, WithdrawButton, view_of
 from cogs.web_links import web_button
@@ -122,7 +123,8 @@ def announcement(
         lines.append(tr(locale, "Starts when the host presses Start."))
     if event.format == "pairs":
         lines.append(
-            tr(locale, "Register your pair with /domino tournament register partner:@someone.")
+            tr(locale, "Register your pair with {command}, naming your partner.",
+               command=slash_command(locale, "domino tournament register"))
         )
     embed = discord.Embed(
         title=tr(locale, "Tournament: {name}", name=escape_name(event.name)),
