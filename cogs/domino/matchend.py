@@ -60,22 +60,15 @@ class GameNotPosted(Exception):
 def rating_line(locale: str | None, change: RatingChange) -> str:
     """``<@user>: +23 → 1,487``; in a match of more than two sides, with the place the change
     follows (``placed 2nd of 3``)."""
+    said = {
+        "user": change.user_id,
+        "change": number(locale, change.delta, signed=True),
+        "rating": number(locale, change.after),
+    }
     if change.place is not None:
-        return tr(
-            locale,
-            "<@{user}>: {change} → {rating}, {place}",
-            user=change.user_id,
-            change=number(locale, change.delta, signed=True),
-            rating=number(locale, change.after),
-            place=placed(locale, change.place, change.sides),
-        )
-    return tr(
-        locale,
-        "<@{user}>: {change} → {rating}",
-        user=change.user_id,
-        change=number(locale, change.delta, signed=True),
-        rating=number(locale, change.after),
-    )
+        place = placed(locale, change.place, change.sides)
+        return tr(locale, "<@{user}>: {change} → {rating}, {place}", place=place, **said)
+    return tr(locale, "<@{user}>: {change} → {rating}", **said)
 
 
 def rematch_button(locale: str | None, table_id: int) -> RematchButton:
