@@ -34,6 +34,11 @@ def placed(locale: str | None, place: int, count: int) -> str:
     return tr(locale, PLACES.get(place, PLACES[4]), count=number(locale, count))
 
 
+def family_name(locale: str | None, family: str) -> str:
+    """The name of a family of variants, whose players share a rating."""
+    return tr(locale, FAMILY_NAMES.get(family, family))
+
+
 def _variant_name(locale: str | None, bucket: str) -> str:
     """The name of a bucket: a family, 'all' or a variant (named as the dominoes cog names it)."""
     if bucket in FAMILY_NAMES:

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import tr, trn
+from bot.i18n import joined, tr, trn
 from bot.tournaments import pictures
 from bot.tournaments.service import (
     EventState,
@@ -24,11 +24,11 @@ LINES_SHOWN = 20  # standings lines in an embed
 
 
 def entry_name(entry: EntryRow | None, locale: str | None = None) -> str:
-    """An entrant's name as Discord text (escaped; a pair: both names; someone forgotten:
-    "a former player")."""
+    """An entrant's name as Discord text (escaped; a pair: both names, joined by the
+    language's "and"; someone forgotten: "a former player")."""
     if entry is None:
         return "?"
-    return " & ".join(escape_name(n) for n in raw_names(entry, locale))
+    return joined(locale, [escape_name(n) for n in raw_names(entry, locale)])
 
 
 def raw_names(entry: EntryRow, locale: str | None) -> list[str]:
@@ -43,7 +43,7 @@ def side_text(locale: str | None, state: EventState, side: Sequence[int | None])
             names.append(tr(locale, "a computer"))
         else:
             names.append(entry_name(state.entry(number), locale))
-    return " & ".join(names)
+    return joined(locale, names)
 
 
 def format_name(locale: str | None, fmt: str) -> str:
