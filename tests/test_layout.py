@@ -36,7 +36,7 @@ DOMINO_ROWS = (
 COG_ROWS = {
     "cogs.tournaments": (("buttons",), ("posts",), ("commands",), ("cog",)),
     "cogs.records": (
-        ("buttons", "words", "prizes"),
+        ("buttons", "words", "said_of", "prizes"),
         ("leaderboard", "stats", "history", "privacy", "forget", "boards", "achievements"),
         ("commands",),
         ("cog",),

@@ -29,7 +29,7 @@ from bot.web import links
 from cogs.domino import game_message, texts
 from cogs.domino.buttons import REVIEW_COG, RematchButton, ReviewButton
 from cogs.records.achievements import earned_lines, shown_at_match_end
-from cogs.records.words import placed
+from cogs.records.said_of import placed
 from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.app_commands import Choice, locale_str
 
-from bot.i18n import N_, number, tr
+from bot.i18n import N_, tr
 from bot.records.record import ALL, FAMILIES
 from cogs.domino.texts import VARIANTS, variant_name
 from cogs.names import display_name, escape_name
@@ -20,20 +20,6 @@ FAMILY_NAMES: dict[str, str] = {
 }
 RESULT_MARKS = {"win": "✅", "loss": "❌", "draw": "➖"}
 RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
-#: A side's place among the sides of a match of three or four (the rating follows the place).
-PLACES = {
-    1: N_("placed 1st of {count}"),
-    2: N_("placed 2nd of {count}"),
-    3: N_("placed 3rd of {count}"),
-    4: N_("placed 4th of {count}"),
-}
-
-
-def placed(locale: str | None, place: int, count: int) -> str:
-    """``placed 2nd of 3``: a side's place in a match of ``count`` sides."""
-    return tr(locale, PLACES.get(place, PLACES[4]), count=number(locale, count))
-
-
 def family_name(locale: str | None, family: str) -> str:
     """The name of a family of variants, whose players share a rating."""
     return tr(locale, FAMILY_NAMES.get(family, family))
