@@ -33,8 +33,9 @@ import jinja2
 from aiohttp import web
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
-from bot.i18n import N_, picture_options, tr
+from bot.i18n import N_, joined, picture_options, tr
 from bot.i18n import number as written_number
+from bot.i18n.commands import command_text
 from bot.records.boards import PeriodBoard
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
 from bot.records.rating import display_ordinal
@@ -208,6 +209,7 @@ def page(
     ]
     full = {
         "_": functools.partial(tr, locale),
+        "command": functools.partial(command_text, locale),  # a command's names, as text
         "lang": lang,
         "locale": locale,
         "link": functools.partial(link, request),
@@ -332,7 +334,7 @@ async def server_page(request: web.Request) -> web.Response:
             names = [
                 player_name(locale, s.name, s.kind, shown=s.shown) for s in seats if s.side == side
             ]
-            sides.append(f"{' & '.join(names)} {score}")
+            sides.append(f"{joined(locale, names)} {score}")
         recent.append(
             (
                 link(request, links.match_path(match.table_id)),
@@ -490,7 +492,7 @@ async def match_page(request: web.Request) -> web.Response:
     sides: dict[int, list[str]] = {}
     for s in found.seats:
         sides.setdefault(s.side, []).append(seat_name(locale, s, names))
-    side_names = [" & ".join(sides.get(i, [])) for i in range(len(found.record.scores))]
+    side_names = [joined(locale, sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
     return page(
@@ -502,6 +504,7 @@ async def match_page(request: web.Request) -> web.Response:
             "server": found.server,
             "names": names,
             "side_names": side_names,
+            "and_": joined(locale, ["", ""]),  # between a side's two linked names
             "hand": hand,
             "move": move,
             "variant": variant_name(locale, found.record.variant),
@@ -660,14 +663,14 @@ async def tournament_page(request: web.Request) -> web.Response:
             or (tr(locale, "a player") if member > 0 else tr(locale, "a former player"))
             for member in entry.members
         ]
-        return " & ".join(names)
+        return joined(locale, names)
 
     standings = [(line, entrant(line.entrant)) for line in state.standings()]
     rounds = []
     for r in sorted(state.rounds, key=lambda r: r.number, reverse=True):
         boards = []
         for b in sorted(state.boards_of(r.number), key=lambda b: b.board):
-            sides = [" & ".join(entrant(e) for e in side) for side in b.sides]
+            sides = [joined(locale, [entrant(e) for e in side]) for side in b.sides]
             boards.append(
                 (b, sides, "–".join(map(str, b.points or ())), word(locale, BOARD_ENDINGS, b.how))
             )
@@ -704,12 +707,13 @@ def bracket_rounds(
         rows = [
             (
                 [
-                    " & ".join(entrant(e) for e in side) if any(e is not None for e in side)
+                    joined(locale, [entrant(e) for e in side])
+                    if any(e is not None for e in side)
                     else bye
                     for side in m.teams
                 ],
                 "–".join(map(str, m.points or ())),
-                " & ".join(entrant(e) for e in m.advancing),
+                joined(locale, [entrant(e) for e in m.advancing]),
             )
             for m in matches
         ]
