@@ -82,3 +82,17 @@ def test_every_achievement_has_words_said_of_someone() -> None:
         for locale in ("es-ES", "es-419"):
             said = achievement_said_of(locale, a.code, a.description)
             assert not said.startswith(("Ganaste", "Dominaste", "Jugaste", "Te ")), said
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "five"),
+    [
+        ("en-US", "Ana: +1 point", "Ana: +5 points"),
+        ("es-ES", "Ana: +1 punto", "Ana: +5 puntos"),
+        ("es-419", "Ana: +1 punto", "Ana: +5 puntos"),
+        ("pt-BR", "Ana: +1 ponto", "Ana: +5 pontos"),
+    ],
+)
+def test_a_hands_points_take_their_plural_form(locale: str, one: str, five: str) -> None:
+    assert trn(locale, "{side}: +{count} point", "{side}: +{count} points", 1, side="Ana") == one
+    assert trn(locale, "{side}: +{count} point", "{side}: +{count} points", 5, side="Ana") == five
