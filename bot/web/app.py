@@ -33,7 +33,7 @@ import jinja2
 from aiohttp import web
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
-from bot.i18n import N_, joined, picture_options, tr
+from bot.i18n import N_, joined, picture_options, tr, trc
 from bot.i18n import number as written_number
 from bot.i18n.commands import command_text
 from bot.records.boards import PeriodBoard
@@ -637,7 +637,8 @@ async def player_page(request: web.Request) -> web.Response:
             "level_name": lambda level: tr(locale, level),
             "achievement": lambda code: (
                 tr(locale, BY_CODE[code].name),
-                tr(locale, BY_CODE[code].description),
+                # said of the player to whoever reads his page (cogs/records/said_of.py)
+                trc(locale, "achievement, said of someone", BY_CODE[code].description),
             ),
         },
     )

@@ -8,7 +8,7 @@ import re
 import pytest
 from aiohttp.test_utils import TestClient
 
-from tests.web.seed import GUILD
+from tests.web.seed import BEA, GUILD
 from tests.web.test_pages import client, seeded, text
 
 __all__ = ["client", "seeded"]
@@ -30,3 +30,18 @@ async def test_sides_are_joined_with_the_languages_and(client: TestClient, lang:
     assert "&amp; " not in recent.replace("&amp;amp;", "")
     home = await text(client, f"/?lang={lang}")
     assert command in home, home
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Won a rated match."), ("es", "Ganó una partida puntuable."),
+     ("pt-BR", "Venceu uma partida que vale pontuação.")],
+)
+async def test_a_players_page_says_his_achievements_of_him(
+    client: TestClient, lang: str, said: str
+) -> None:
+    """The page is read by anyone: his achievements in the third person ("Ganó…"), never
+    written to the reader ("Ganaste…")."""
+    page = await text(client, f"/s/{GUILD}/p/{BEA}?lang={lang}")
+    assert "<strong>" in page and said in page, page[page.find("<ul"):][:2000]
+    assert "Ganaste" not in page
