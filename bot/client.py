@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bot.i18n import commands as named_commands
 from bot.i18n import translate_command_string
 from bot.log import setup_logging
 from bot.settings import Settings, redact_secrets, redact_url
@@ -324,7 +325,8 @@ class DominoBot(commands.AutoShardedBot):
                 log.info("extension %s loaded", name)
 
     async def sync_commands(self) -> None:
-        """Sync slash commands to DEV_GUILD_ID (instant) or globally."""
+        """Sync slash commands to DEV_GUILD_ID (instant) or globally, and keep their ids (the
+        messages' clickable command mentions; without them, commands are named as text)."""
         try:
             if self.settings.dev_guild_id is not None:
                 guild = discord.Object(id=self.settings.dev_guild_id)
@@ -335,7 +337,10 @@ class DominoBot(commands.AutoShardedBot):
                 synced = await self.tree.sync()
                 log.info("%d command(s) synced globally", len(synced))
         except discord.HTTPException as exc:
+            named_commands.forget()
             log.error("command sync failed: %s", exc)
+        else:
+            named_commands.remember((c.name, c.id) for c in synced)
 
     async def close(self) -> None:
         for opening in list(self._opening.values()):

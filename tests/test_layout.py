@@ -36,7 +36,7 @@ DOMINO_ROWS = (
 COG_ROWS = {
     "cogs.tournaments": (("buttons",), ("posts",), ("commands",), ("cog",)),
     "cogs.records": (
-        ("buttons", "words", "prizes", "share"),
+        ("buttons", "words", "said_of", "prizes", "share"),
         ("leaderboard", "stats", "history", "privacy", "forget", "boards", "achievements"),
         ("commands",),
         ("cog",),

@@ -21,7 +21,7 @@ import logging
 import math
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,8 +34,9 @@ from aiohttp import web
 from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
-from bot.i18n import N_, picture_options, tr
+from bot.i18n import N_, joined, picture_options, tr, trc
 from bot.i18n import number as written_number
+from bot.i18n.commands import command_text
 from bot.records.boards import PeriodBoard
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
 from bot.records.rating import display_ordinal
@@ -218,6 +219,7 @@ def page(
     ]
     full = {
         "_": functools.partial(tr, locale),
+        "command": functools.partial(command_text, locale),  # a command's names, as text
         "lang": lang,
         "locale": locale,
         "link": functools.partial(link, request),
@@ -336,7 +338,9 @@ async def home(request: web.Request) -> web.Response:
     return page(request, "home.html", {})
 
 
-AND = Markup(" &amp; ")  # between the names of one side
+def joined_markup(locale: str, names: Iterable[Markup]) -> Markup:
+    """Escaped names (links where they have pages) joined with the language's "and"."""
+    return Markup(joined(locale, [str(escape(n)) for n in names]))
 
 
 def anchor(href: str, text: str) -> Markup:
@@ -397,7 +401,7 @@ async def server_page(request: web.Request) -> web.Response:
                 for s in seats
                 if s.side == side
             ]
-            sides.append(Markup(f"{AND.join(names)} {int(score)}"))
+            sides.append(Markup(f"{joined_markup(locale, names)} {int(score)}"))
         recent.append(
             (
                 link(request, links.match_path(match.table_id)),
@@ -582,7 +586,7 @@ async def match_page(request: web.Request) -> web.Response:
     sides: dict[int, list[str]] = {}
     for s in found.seats:
         sides.setdefault(s.side, []).append(seat_name(locale, s, names))
-    side_names = [" & ".join(sides.get(i, [])) for i in range(len(found.record.scores))]
+    side_names = [joined(locale, sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
     record = found.record
@@ -599,6 +603,7 @@ async def match_page(request: web.Request) -> web.Response:
             "server": found.server,
             "names": names,
             "side_names": side_names,
+            "and_": joined(locale, ["", ""]),  # between a side's two linked names
             "hand": hand,
             "move": move,
             "variant": variant_name(locale, found.record.variant),
@@ -735,7 +740,8 @@ async def player_page(request: web.Request) -> web.Response:
             "level_name": lambda level: tr(locale, level),
             "achievement": lambda code: (
                 tr(locale, BY_CODE[code].name),
-                tr(locale, BY_CODE[code].description),
+                # said of the player to whoever reads his page (cogs/records/said_of.py)
+                trc(locale, "achievement, said of someone", BY_CODE[code].description),
             ),
         },
     )
@@ -769,14 +775,14 @@ async def tournament_page(request: web.Request) -> web.Response:
                 names.append(anchor(href, name))
             else:
                 names.append(escape(name))
-        return AND.join(names)
+        return joined_markup(locale, names)
 
     standings = [(line, entrant(line.entrant)) for line in state.standings()]
     rounds = []
     for r in sorted(state.rounds, key=lambda r: r.number, reverse=True):
         boards = []
         for b in sorted(state.boards_of(r.number), key=lambda b: b.board):
-            sides = [AND.join(entrant(e) for e in side) for side in b.sides]
+            sides = [joined_markup(locale, [entrant(e) for e in side]) for side in b.sides]
             boards.append(
                 (b, sides, "–".join(map(str, b.points or ())), word(locale, BOARD_ENDINGS, b.how))
             )
@@ -817,12 +823,12 @@ def bracket_rounds(
         rows = [
             (
                 [
-                    AND.join(entrant(e) for e in side)
+                    joined_markup(locale, [entrant(e) for e in side])
                     if any(e is not None for e in side) else escape(bye)
                     for side in m.teams
                 ],
                 "–".join(map(str, m.points or ())),
-                AND.join(entrant(e) for e in m.advancing),
+                joined_markup(locale, [entrant(e) for e in m.advancing]),
             )
             for m in matches
         ]

@@ -260,7 +260,7 @@ def payload(locale: str, state: LiveState, match_href: Callable[[int], str]) -> 
     out.update(
         {
             "hand": p.hand,
-            "sides": side_names(replay.ruleset, names),
+            "sides": side_names(locale, replay.ruleset, names),
             "scores": list(p.scores),
             "sizes": list(p.sizes),
             "pile": p.pile,

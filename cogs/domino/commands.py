@@ -35,6 +35,7 @@ from cogs.domino.lobby import lobby_payload
 from cogs.domino.practice import PracticeMixin
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
+from cogs.markup import slash_command
 from cogs.names import table_name
 from cogs.places import place_of
 from domino import PRESETS
@@ -372,5 +373,6 @@ def settings_text(locale: str | None, settings: PlayerSettingsRow, *, changed: b
                 "message still shows whose turn it is.",
             )
         )
-    lines.append(tr(locale, "Change them with /domino settings."))
+    lines.append(tr(locale, "Change them with {command}.",
+                    command=slash_command(locale, "domino settings")))
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from bot.web import links
 from cogs.domino import game_message, texts
 from cogs.domino.buttons import REVIEW_COG, AchievementsButton, RematchButton, ReviewButton
 from cogs.records.achievements import earned_summary, shown_at_match_end
+from cogs.records.said_of import placed
 from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)
@@ -57,14 +58,17 @@ class GameNotPosted(Exception):
 
 
 def rating_line(locale: str | None, change: RatingChange) -> str:
-    """``<@user>: +23 → 1,487``."""
-    return tr(
-        locale,
-        "<@{user}>: {change} → {rating}",
-        user=change.user_id,
-        change=number(locale, change.delta, signed=True),
-        rating=number(locale, change.after),
-    )
+    """``<@user>: +23 → 1,487``; in a match of more than two sides, with the place the change
+    follows (``placed 2nd of 3``)."""
+    said = {
+        "user": change.user_id,
+        "change": number(locale, change.delta, signed=True),
+        "rating": number(locale, change.after),
+    }
+    if change.place is not None:
+        place = placed(locale, change.place, change.sides)
+        return tr(locale, "<@{user}>: {change} → {rating}, {place}", place=place, **said)
+    return tr(locale, "<@{user}>: {change} → {rating}", **said)
 
 
 def rematch_button(locale: str | None, table_id: int) -> RematchButton:

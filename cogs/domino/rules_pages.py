@@ -15,6 +15,7 @@ import discord
 from bot.i18n import N_, tr
 from cogs.colours import BLUE
 from cogs.domino import texts
+from cogs.markup import slash_command
 from cogs.rules_text import common_rules, daily_rules, tournament_rules, variant_rules
 
 Interaction = discord.Interaction[Any]
@@ -60,7 +61,10 @@ def page(locale: str | None, topic: str, section: str | None = None) -> discord.
             embed.add_field(
                 name=f"{tr(locale, name)} (`{key}`)", value=tr(locale, summary), inline=False
             )
-        embed.set_footer(text=tr(locale, "/domino rules variant: … shows the full rules."))
+        embed.set_footer(text=tr(
+            locale, "{command} with a variant shows its full rules.",
+            command=slash_command(locale, "domino rules", clickable=False),
+        ))
         return embed
     title = texts.variant_name(locale, topic)
     if section == "full":
@@ -123,7 +127,7 @@ class RulesSelect(
         if interaction.user.id != self.user_id:
             await interaction.response.send_message(
                 tr(locale, "These rules were asked for by someone else: ask for your own with "
-                           "/domino rules."),
+                           "{command}.", command=slash_command(locale, "domino rules")),
                 ephemeral=True,
             )
             return

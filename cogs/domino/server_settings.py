@@ -37,6 +37,7 @@ from bot.web import links
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
+from cogs.markup import slash_command
 from cogs.records.boards import can_post
 from cogs.records.prizes import choose_problem, problem_text
 
@@ -474,7 +475,8 @@ def settings_embed(
         runners = tr(locale, "members with Manage Server, and <@&{role}>", role=organisers)
     embed.add_field(name=tr(locale, "Who may run tournaments"), value=runners, inline=False)
     embed.set_footer(
-        text=tr(locale, "/domino new uses these when its options are left out.")
+        text=tr(locale, "{command} uses these when its options are left out.",
+                command=slash_command(locale, "domino new", clickable=False))
     )
     return embed
 

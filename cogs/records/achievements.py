@@ -31,6 +31,7 @@ from bot.store import DatabaseUnavailable, Store
 from cogs.colours import GOLD
 from cogs.markup import reply_privately, unreachable_text
 from cogs.names import escape_name
+from cogs.records.said_of import achievement_said_of
 from cogs.records.share import ScreenButton, screen_card, share_buttons
 from render.badges import badge_png, badges_png
 
@@ -129,7 +130,7 @@ def earned_lines(locale: str | None, earned: Sequence[Earned]) -> list[str]:
             "🏅 <@{user}> earned **{achievement}**: {description}",
             user=e.player_id,
             achievement=_name(locale, e.code),
-            description=tr(locale, BY_CODE[e.code].description),
+            description=achievement_said_of(locale, e.code, BY_CODE[e.code].description),
         )
         for e in earned
         if e.code in BY_CODE

@@ -33,7 +33,7 @@ from bot.records.service import (
 )
 from bot.store import DatabaseUnavailable
 from bot.web import links
-from cogs.markup import reply_privately, unreachable_text
+from cogs.markup import reply_privately, slash_command, unreachable_text
 from cogs.names import escape_name, public_name
 from cogs.places import readable
 from cogs.records.achievements import latest_badge
@@ -390,7 +390,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             await self._reply(
                 interaction,
                 tr(locale, "This board was asked for by someone else: ask for your own with "
-                   "/domino leaderboard."),
+                   "{command}.", command=slash_command(locale, "domino leaderboard")),
             )
             return
         period = _period_named(button.period, self.seasons.calendar)

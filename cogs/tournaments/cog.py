@@ -16,9 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.i18n import N_, tr
+from bot.i18n import N_, number, tr
 from bot.records.seasons_service import TOURNAMENT, Seasons
 from bot.store import DatabaseUnavailable
+from bot.tournaments.core import family_of
 from bot.tournaments.service import (
     EventState,
     TournamentService,
@@ -31,6 +32,7 @@ from cogs.names import escape_name, table_name
 from cogs.records.achievements import earned_lines, shown_at_match_end
 from cogs.records.boards import Crowned, crown_champions, crowned_text
 from cogs.records.prizes import giving_problem
+from cogs.records.words import family_name
 from cogs.tournaments.buttons import (
     BUTTONS,
     COG_NAME,
@@ -532,6 +534,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         points = {s.entrant: s.match_points for s in table}
         places = state.places()
         changes = await self.events.rating_changes(state)
+        family = family_name(locale, family_of(event.variant))
         podium = [
             f"{MEDALS[place - 1]} {entry_name(state.entry(entrant), locale)}"
             for place, entrant in places
@@ -543,13 +546,15 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             lines.append(
                 tr(
                     locale,
-                    "{rank}. {name}: {points} match points; rating {before} → {after} ({change})",
+                    "{rank}. {name}: {points} match points · rating in {family}: {before} → "
+                    "{after} ({change} from this event)",
                     rank=place,
                     name=entry_name(state.entry(entrant), locale),
                     points=points.get(entrant, 0),
-                    before=round(before),
-                    after=round(after),
-                    change=f"{round(after) - round(before):+d}",
+                    family=family,
+                    before=number(locale, round(before)),
+                    after=number(locale, round(after)),
+                    change=number(locale, round(after) - round(before), signed=True),
                 )
             )
         if len(places) > LINES_SHOWN:

@@ -259,7 +259,10 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url
         )
         assert "already registered" in taken.text()
         alone = await fake.slash(people[20], fake.channel_id, "domino tournament register", {})
-        assert "register with your partner" in alone.text()
+        register = fake.find_command("domino", fake.guild_id)["id"]
+        assert f"register your pair with </domino tournament register:{register}>" in (
+            alone.text()
+        ), alone.text()
         stranger_click = await fake.click(
             people[21],
             with_button(fake, "tournament:partner:")[0],
