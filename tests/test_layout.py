@@ -48,7 +48,7 @@ COG_ROWS = {
 #: The web companion from the bottom up: addresses, words, the chart and its own queries; the
 #: replay's positions; the reader (what may be shown); the aiohttp application.
 WEB_ROWS = (
-    ("links", "words", "charts", "queries", "kept"),
+    ("links", "words", "charts", "queries", "kept", "ratelimit"),
     ("positions",),
     ("reader",),
     ("live", "warm"),
