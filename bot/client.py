@@ -247,7 +247,8 @@ class DominoBot(commands.AutoShardedBot):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
         self.store = await Store.open(self.settings.database_url)
         count, ids = shard_space(self.settings)
-        if self.store.dialect == POSTGRES:  # other processes may share the bot's budget
+        if self.store.dialect == POSTGRES or self.settings.shard_count is not None:
+            # other processes may share the bot's budget: booked in the database
             self.limiter.use(SharedBudget(BudgetRepo(self.store.driver), self._budget_share))
         self.leases = ShardLeases(
             self.store,

@@ -4,8 +4,9 @@ priority first.
 
 Discord refuses more than its global limit of bot-token requests a second for the whole
 application; interaction callbacks and interaction webhooks are not counted and never wait.
-The budget is kept in PostgreSQL when the processes share one (:class:`SharedBudget`, one
-statement per reservation), else in the process (:class:`LocalBudget`). Each process keeps its
+The budget is kept in the database when processes may share it (:class:`SharedBudget`, one
+statement per reservation: PostgreSQL, or SQLite with ``SHARD_COUNT``), else in the process
+(:class:`LocalBudget`). Each process keeps its
 waiting requests in priority order and hands each slot it reserved to the best one waiting
 when the slot comes. A priority also bounds how far ahead it may book the shared budget
 (:data:`HORIZON`), so that across processes a ping or a board waits while game messages fill
@@ -33,7 +34,6 @@ from typing import Any, Protocol
 
 import aiohttp
 
-from bot.store import DatabaseUnavailable
 from bot.store.budget import BudgetRepo, Grant
 from bot.traffic import BOT, PURPOSE, kind_of
 
@@ -135,7 +135,7 @@ class SharedBudget:
     async def reserve(self, count: int, interval: float, horizon: float) -> Grant:
         try:
             grant = await self.repo.reserve(GLOBAL, count, interval, horizon)
-        except (DatabaseUnavailable, OSError) as exc:
+        except Exception as exc:  # out of reach, or refused: the process keeps to its share
             if not self.down:
                 log.warning("Discord budget: database out of reach (%s); local share kept", exc)
                 self.down = True

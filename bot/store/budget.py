@@ -39,26 +39,29 @@ class BudgetRepo:
     def __init__(self, driver: Driver) -> None:
         self._driver = driver
         self._now = _NOW[driver.dialect]
+        self._made: set[str] = set()  # budgets whose row exists
 
     async def reserve(self, name: str, count: int, interval: float, horizon: float) -> Grant:
         """Up to ``count`` slots of budget ``name`` whose last starts at most ``horizon``
         seconds from now (the database's clock)."""
         db = self._driver.db
-        base = "max(d.tat, c.now)" if self._driver.dialect == SQLITE else "greatest(d.tat, c.now)"
+        base = "max(tat, c.now)" if self._driver.dialect == SQLITE else "greatest(tat, c.now)"
         room = f"floor((c.now + ? - {base}) / ?) + 1"
         granted = f"(CASE WHEN {room} < 1 THEN 0 WHEN {room} > ? THEN ? ELSE {room} END)"
         params = (horizon, interval, horizon, interval, count, count, horizon, interval)
-        await db.execute(
-            "INSERT INTO discord_budget (name, tat, granted) VALUES (?, 0, 0)"
-            " ON CONFLICT (name) DO NOTHING",
-            (name,),
-        )
+        if name not in self._made:
+            await db.execute(
+                "INSERT INTO discord_budget (name, tat, granted) VALUES (?, 0, 0)"
+                " ON CONFLICT (name) DO NOTHING",
+                (name,),
+            )
+            self._made.add(name)
         # (SQLite's RETURNING cannot name the FROM clause's tables: it reads the clock again)
         now = "c.now" if self._driver.dialect == POSTGRES else self._now
         sql = (
-            f"UPDATE discord_budget AS d SET granted = {granted}, tat = {base} + ? * {granted}"
-            f" FROM (SELECT {self._now} AS now) AS c WHERE d.name = ?"
-            f" RETURNING d.tat AS tat, d.granted AS granted, {now} AS now"
+            f"UPDATE discord_budget SET granted = {granted}, tat = {base} + ? * {granted}"
+            f" FROM (SELECT {self._now} AS now) AS c WHERE name = ?"
+            f" RETURNING tat, granted, {now} AS now"
         )
         row = await db.fetchone(sql, (*params, interval, *params, name))
         assert row is not None

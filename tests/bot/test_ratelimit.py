@@ -187,13 +187,13 @@ async def until(ready: Any) -> None:
         await asyncio.sleep(0.01)
 
 
-# ------------------------------------------------------------------ shared through PostgreSQL
+# ----------------------------------------------------------------- shared through the database
 
 
 @pytest.fixture
-async def two_stores(postgres_databases: Any) -> Any:
-    url = str(postgres_databases.migrated())
-    stores = [await Store.open(url), await Store.open(url)]
+async def two_stores(database_url: str) -> Any:
+    """Two processes' stores of one database (SQLite: several processes of one machine)."""
+    stores = [await Store.open(database_url), await Store.open(database_url)]
     yield stores
     for store in stores:
         await store.close()
