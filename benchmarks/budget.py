@@ -10,7 +10,8 @@ second (per-route limits generous: they are discord.py's business). Each of N pr
 limiter sharing one budget of ``--rate`` through the database (a temporary SQLite file, or
 PostgreSQL), then the same demand without the limiter: the peer. A refused request is sent
 again after its ``retry_after``, as discord.py does. Printed per run: global 429s, requests
-sent a second, and each priority's time from the request to its answer (p50, p99, max).
+sent a second, the slots lost (a process woke up too late for them), and each priority's time
+from the request to its answer (p50, p99).
 """
 
 from __future__ import annotations
@@ -78,11 +79,13 @@ async def source(options: dict[str, Any]) -> dict[str, Any]:
             tasks.append(asyncio.ensure_future(post(session, n)))
         await asyncio.gather(*tasks)
         took = loop.time() - start
+    late = 0
     if limiter is not None:
+        late = limiter.late
         await limiter.aclose()
     if store is not None:
         await store.close()
-    return {"times": times, "refused": refused, "sent": count, "seconds": took}
+    return {"times": times, "refused": refused, "sent": count, "seconds": took, "late": late}
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -128,6 +131,7 @@ async def one_run(
     sent = sum(r["sent"] for r in results)
     took = max(r["seconds"] for r in results)
     globals_ = limits.refused.count("global")
+    late = sum(r["late"] for r in results)
     lines = ", ".join(
         f"{kind} p50 {quantile(times[kind], 0.5):.2f} s, p99 {quantile(times[kind], 0.99):.2f} s"
         for kind in MIX
@@ -135,7 +139,8 @@ async def one_run(
     return (
         f"{processes} process(es), {'limiter' if limited else 'no limiter (peer)'}:"
         f" {sent} requests in {took:.1f} s ({sent / took:.1f}/s), global 429s {globals_}"
-        f" ({globals_ / (sent + globals_):.1%} of answers); {lines}   ({before} -> {load()})"
+        f" ({globals_ / (sent + globals_):.1%} of answers); slots lost to a late wake-up {late};"
+        f" {lines}   ({before} -> {load()})"
     )
 
 

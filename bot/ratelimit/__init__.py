@@ -167,8 +167,11 @@ class Limiter:
         self.late = 0  # slots not used: the process woke up too late for them
         self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
-        self._arrived: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._slots: deque[float] = deque()  # reserved, not yet come (this process's clock)
+        self._refused: tuple[int, float] | None = None  # (priority, until): booked too far
+        self._arrived: asyncio.Event | None = None  # a request came, or a slot was lost
+        self._reserved: asyncio.Event | None = None  # slots were added
+        self._tasks: list[asyncio.Task[None]] = []
 
     def use(self, budget: Budget) -> None:
         """Book ``budget`` from now on (the shared one, once the database is open)."""
@@ -182,11 +185,16 @@ class Limiter:
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[None] = loop.create_future()
         heapq.heappush(self._heap, (int(level), next(self._order), waiter))
-        if self._arrived is None:
-            self._arrived = asyncio.Event()
+        if self._arrived is None or self._reserved is None:
+            self._arrived, self._reserved = asyncio.Event(), asyncio.Event()
         self._arrived.set()
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._serve(), name="discord-limiter")
+        if not self._tasks or any(t.done() for t in self._tasks):
+            for task in self._tasks:
+                task.cancel()
+            self._tasks = [
+                loop.create_task(self._reserve(), name="discord-limiter-reserve"),
+                loop.create_task(self._hand_out(), name="discord-limiter-slots"),
+            ]
         await waiter  # cancelled: the future is dropped from the heap when it comes up
 
     async def trace_start(
@@ -217,25 +225,17 @@ class Limiter:
             heapq.heappop(self._heap)
         return (self._heap[0][0], self._heap[0][2]) if self._heap else None
 
-    async def _serve(self) -> None:
-        """Reserve slots for the requests waiting (the best first, each priority within its
-        horizon) and hand each slot, when it comes, to the best request waiting then."""
-        assert self._arrived is not None
-        slots: deque[float] = deque()  # reserved, not yet come (this process's clock)
-        refused: tuple[int, float] | None = None  # (priority, until): booked too far ahead
+    async def _reserve(self) -> None:
+        """Reserve slots for the requests waiting that have none: the best first, each
+        priority within its horizon."""
+        assert self._arrived is not None and self._reserved is not None
         while True:
             self._arrived.clear()
             now = self.clock()
-            while slots and slots[0] + LATE < now:
-                slots.popleft()
-                self.late += 1
-            if slots and slots[0] <= now:
-                slots.popleft()
-                self._release()
-                continue
-            if refused is not None and now >= refused[1]:
-                refused = None
-            uncovered = sorted(n for n, _, w in self._heap if not w.done())[len(slots) :]
+            if self._refused is not None and now >= self._refused[1]:
+                self._refused = None
+            uncovered = sorted(n for n, _, w in self._heap if not w.done())[len(self._slots) :]
+            refused = self._refused
             if uncovered and (refused is None or uncovered[0] < refused[0]):
                 level = Priority(uncovered[0])
                 count = min(self.batch, uncovered.count(level))
@@ -247,14 +247,33 @@ class Limiter:
                     grant = Grant(0, self.interval)
                 at = self.clock() + grant.wait
                 if grant.slots:
-                    slots.extend(at + n * self.interval for n in range(grant.slots))
+                    self._slots.extend(at + n * self.interval for n in range(grant.slots))
+                    self._reserved.set()
                 else:
-                    refused = (level, at if grant.wait > 0 else at + self.interval / 4)
+                    self._refused = (level, at if grant.wait > 0 else at + self.interval / 4)
                 continue
-            wake = [t for t in (slots[0] if slots else None, refused and refused[1]) if t]
             with contextlib.suppress(TimeoutError):
-                timeout = max(0.0, min(wake) - now) if wake else None
+                timeout = max(0.0, refused[1] - now) if refused is not None else None
                 await asyncio.wait_for(self._arrived.wait(), timeout)
+
+    async def _hand_out(self) -> None:
+        """Give each slot, when it comes, to the best request waiting then."""
+        assert self._arrived is not None and self._reserved is not None
+        while True:
+            self._reserved.clear()
+            if not self._slots:
+                await self._reserved.wait()
+                continue
+            delay = self._slots[0] - self.clock()
+            if delay > 0:
+                await asyncio.sleep(delay)
+                continue
+            slot = self._slots.popleft()
+            if self.clock() > slot + LATE:
+                self.late += 1
+                self._arrived.set()  # its request needs another slot
+                continue
+            self._release()
 
     def _release(self) -> None:
         """The slot that has come goes to the best request waiting (none: it goes unused)."""
@@ -267,11 +286,11 @@ class Limiter:
 
     async def aclose(self) -> None:
         """Stop handing out slots; requests still waiting are cancelled."""
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+                await task
+        self._tasks = []
         for _, _, waiter in self._heap:
             waiter.cancel()
         self._heap.clear()
