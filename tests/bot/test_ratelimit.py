@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -19,6 +20,7 @@ import discord
 import pytest
 
 from bot.ratelimit import HORIZON, Limiter, LocalBudget, Priority, SharedBudget, priority_of
+from bot.settings import sqlite_url
 from bot.store import Store
 from bot.store.budget import BudgetRepo
 from bot.traffic import Traffic, purpose
@@ -235,3 +237,20 @@ async def test_a_low_priority_process_waits_while_another_books_ahead(two_stores
     first_board = min(order.index(f"board{n}") for n in range(5))
     booked_ahead = int(20 * (2.0 - HORIZON[Priority.OTHER]))
     assert first_board >= min(30, booked_ahead) - 10, order
+
+
+async def test_a_process_that_loses_the_database_keeps_to_its_share(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Our decision: while the shared budget is out of reach (here: its connection closed),
+    a process holding half the shards books half the rate by itself (slots two intervals
+    apart)."""
+    store = await Store.open(sqlite_url(tmp_path / "bot.sqlite3"))
+    budget = SharedBudget(BudgetRepo(store.driver), share=lambda: 0.5)
+    assert (await budget.reserve(1, 0.1, 1.0)).slots == 1 and not budget.down
+    await store.close()
+    grant = await budget.reserve(5, 0.1, 1.0)
+    assert budget.down and "out of reach" in caplog.text
+    assert grant.slots == 5 and grant.wait == 0.0
+    again = await budget.reserve(1, 0.1, 1.0)
+    assert again.slots == 1 and again.wait == pytest.approx(1.0, abs=0.05)  # 5 slots of 0.2 s
