@@ -103,7 +103,7 @@ class Budget(Protocol):
 
 
 class LocalBudget:
-    """The budget of one process (SQLite: the bot is one process)."""
+    """The budget of one process (the one-process default on SQLite)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
