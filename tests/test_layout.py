@@ -69,7 +69,7 @@ BOT_FLOORS = (
     ("bot", "bot.errors", "bot.limits", "bot.traffic", "bot.i18n", "bot.workers", "bot.migrations"),
     ("bot.settings",),
     ("bot.log", "bot.store"),
-    ("bot.tables",),
+    ("bot.tables", "bot.ratelimit"),
     ("bot.records", "bot.review", "bot.daily", "bot.tournaments.store"),
     ("bot.achievements",),
     ("bot.records.service",),

@@ -59,6 +59,9 @@ COMMON: Rules = (
     (1, NC_("rules common", "Bonuses (premios: capicúa, pass on the first tile, dead 0-0…) "
                             "only in partners with the option {bonuses}; points for ends "
                             "adding up to multiples of five only in All Fives.")),
+    (1, NC_("rules common", "Computers answer at a person's pace. If the bot's machine is too "
+                            "busy for one to finish thinking in time, it plays that move by "
+                            "*normal*'s rules of thumb: the game never waits for it.")),
 )
 
 RULES: dict[str, Rules] = {
