@@ -1,6 +1,6 @@
 """Event-loop lag and computers' answer times while many computer-only tables play at once.
 
-``python -m benchmarks.loop [--tables 100] [--seconds 30] [--level expert] [--threads]``
+``python -m benchmarks.loop [--tables 25,50,100] [--seconds 30] [--level expert] [--threads]``
 
 Each table is a task that asks :func:`bot.tables.computer.decide` for every move (the table
 service's call) at a human pace and applies it, until its match ends, then starts another.
@@ -8,7 +8,7 @@ Decisions run where the bot's default settings put them (``AI_PROCESSES`` unset:
 pool with one process per core); ``--threads`` adds a run with them in worker threads
 (``AI_PROCESSES=0``), and ``--processes N`` a run with N processes.
 
-Two things are measured:
+Three things are measured, at each number of tables:
 
 - **Event-loop lag.** A sampler sleeps 10 ms at a time and records how late it wakes up: that
   lateness is what a person at any other table feels when pressing a button (target: p99
@@ -18,6 +18,11 @@ Two things are measured:
   compares the two distributions: with ``p`` above 0.05 nothing in the timing tells how many
   tiles a computer could play. ``--pace`` scales the answer times (a faster clock gives more
   decisions per second of run).
+- **Strength under load.** The share of the decisions that searched (two or more legal
+  actions, a level that searches) whose search had not answered by the drawn time, so that
+  ``normal``'s rules of thumb answered instead (``computer.fallback``). The most tables
+  whose share stays under :data:`FULL_STRENGTH` is how many tables the machine's cores serve
+  at the level's full strength.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from domino import Match, preset
 from domino.ai import ALL_LEVELS
 
 TICK = 0.01
+FULL_STRENGTH = 0.01  # at most this share of searched decisions answered by the fallback
 
 
 class Record:
@@ -149,10 +155,47 @@ def load() -> str:
     return f"load {one:.2f} {five:.2f} {fifteen:.2f}"
 
 
+def measure(
+    tables: int, args: argparse.Namespace, pace: computer.Pace, processes: int, label: str
+) -> Record:
+    """One run of ``tables`` tables with decisions in ``processes`` processes (0: threads);
+    prints its line."""
+    before = load()
+    if processes:
+        computer.use_processes(processes)
+    try:
+        started = time.perf_counter()
+        record = asyncio.run(run(tables, args.seconds, args.level, pace))
+        elapsed = time.perf_counter() - started
+    finally:
+        computer.use_executor(None, wait=True)
+    decisions = len(record.single) + len(record.several)
+    d, p = ks_test(record.single, record.several)
+    share = record.fallbacks / max(len(record.several), 1)
+    print(
+        f"{label:<34} {quantile(record.lags, 0.5) * 1000:>6.1f}ms"
+        f" {quantile(record.lags, 0.99) * 1000:>6.1f}ms {max(record.lags) * 1000:>6.1f}ms"
+        f" {decisions / elapsed:>6.1f} {share:>7.1%} |"
+        f" {len(record.single):>4} {quantile(record.single, 0.5):.2f} "
+        f"{quantile(record.single, 0.9):.2f} | {len(record.several):>4}"
+        f" {quantile(record.several, 0.5):.2f} {quantile(record.several, 0.9):.2f} |"
+        f" {d:.3f} {p:.3f}   ({before} -> {load()})",
+        flush=True,
+    )
+    single_late, several_late = record.late
+    print(f"{'':<34} answer later than drawn, 1 legal: p50"
+          f" {quantile(single_late, 0.5) * 1000:.1f} ms, p99"
+          f" {quantile(single_late, 0.99) * 1000:.1f} ms | 2+ legal: p50"
+          f" {quantile(several_late, 0.5) * 1000:.1f} ms, p99"
+          f" {quantile(several_late, 0.99) * 1000:.1f} ms", flush=True)
+    return record
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.loop", description=__doc__)
-    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--tables", default="25,50,100",
+                        help="numbers of tables, comma-separated: one run each")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--level", default="expert", choices=ALL_LEVELS)
     parser.add_argument("--threads", action="store_true",
@@ -171,51 +214,46 @@ def main(argv: list[str] | None = None) -> int:
         modes.append(("threads", 0))
     if args.processes is not None:
         modes.append((f"{args.processes} processes", args.processes))
+    counts = [int(n) for n in args.tables.split(",")]
     print(
-        f"{args.tables} computer-only partners tables, level {args.level}, answer time median"
-        f" {pace.median:.2f}s, {args.seconds:.0f}s per run, {os.cpu_count()} cores;"
+        f"{','.join(map(str, counts))} computer-only partners tables, level {args.level}, answer"
+        f" time median {pace.median:.2f}s, {args.seconds:.0f}s per run, {os.cpu_count()} cores;"
         f" default AI_PROCESSES={default}"
     )
-    print(f"{'decisions run in':<30} {'lag p50':>8} {'p99':>8} {'max':>8} {'dec/s':>6}"
+    print(f"{'tables, decisions run in':<34} {'lag p50':>8} {'p99':>8} {'max':>8} {'dec/s':>6}"
           f" {'fallback':>8} | answer s, 1 legal: n, p50, p90 | 2+ legal: n, p50, p90 |"
           f" KS D, p")
     verdict = []
-    for name, processes in modes:
-        before = load()
-        if processes:
-            computer.use_processes(processes)
-        try:
-            started = time.perf_counter()
-            record = asyncio.run(run(args.tables, args.seconds, args.level, pace))
-            elapsed = time.perf_counter() - started
-        finally:
-            computer.use_executor(None, wait=True)
-        decisions = len(record.single) + len(record.several)
-        d, p = ks_test(record.single, record.several)
-        label = f"{name} ({processes or 'threads'})"
-        print(
-            f"{label:<30} {quantile(record.lags, 0.5) * 1000:>6.1f}ms"
-            f" {quantile(record.lags, 0.99) * 1000:>6.1f}ms {max(record.lags) * 1000:>6.1f}ms"
-            f" {decisions / elapsed:>6.1f} {record.fallbacks / max(decisions, 1):>7.1%} |"
-            f" {len(record.single):>4} {quantile(record.single, 0.5):.2f} "
-            f"{quantile(record.single, 0.9):.2f} | {len(record.several):>4}"
-            f" {quantile(record.several, 0.5):.2f} {quantile(record.several, 0.9):.2f} |"
-            f" {d:.3f} {p:.3f}   ({before} -> {load()})",
-            flush=True,
-        )
-        single_late, several_late = record.late
-        print(f"{'':<30} answer later than drawn, 1 legal: p50"
-              f" {quantile(single_late, 0.5) * 1000:.1f} ms, p99"
-              f" {quantile(single_late, 0.99) * 1000:.1f} ms | 2+ legal: p50"
-              f" {quantile(several_late, 0.5) * 1000:.1f} ms, p99"
-              f" {quantile(several_late, 0.99) * 1000:.1f} ms", flush=True)
-        verdict.append((label, quantile(record.lags, 0.99), decisions, p))
+    strength: dict[tuple[str, int], list[tuple[int, float]]] = {}
+    for tables in counts:
+        for name, processes in modes:
+            label = f"{name} ({processes or 'threads'})"
+            record = measure(tables, args, pace, processes, f"{tables:>4} {label}")
+            share = record.fallbacks / max(len(record.several), 1)
+            strength.setdefault((label, processes), []).append((tables, share))
+            decisions = len(record.single) + len(record.several)
+            verdict.append(
+                (f"{tables} tables, {label}", quantile(record.lags, 0.99), decisions,
+                 ks_test(record.single, record.several)[1])
+            )
     for label, p99, decisions, p in verdict:
         print(
             f"{label}: lag p99 {p99 * 1000:.1f} ms (target < 50 ms:"
             f" {'met' if p99 < 0.05 else 'NOT met'}); {decisions} decisions, answer time"
             f" independent of the number of legal moves (KS p > 0.05:"
             f" {'met' if p > 0.05 and decisions >= 500 else 'NOT met'})"
+        )
+    for (label, processes), shares in strength.items():
+        served = [t for t, share in shares if share < FULL_STRENGTH]
+        figures = ", ".join(f"{t} tables {share:.1%}" for t, share in shares)
+        cores = processes or 1  # threads: the one interpreter
+        full = (
+            f"{max(served)} of those run ({max(served) / cores:.0f} a core)"
+            if served else "none of those run"
+        )
+        print(
+            f"{args.level} answered by the fallback (share of searched decisions), {label}:"
+            f" {figures}; at full strength (< {FULL_STRENGTH:.0%}): {full}"
         )
     return 0
 

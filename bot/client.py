@@ -20,10 +20,13 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bot.i18n import commands as named_commands
 from bot.i18n import translate_command_string
 from bot.log import setup_logging
+from bot.ratelimit import Limiter, SharedBudget
 from bot.settings import Settings, redact_secrets, redact_url
-from bot.store import DatabaseUnavailable, Store
+from bot.store import POSTGRES, DatabaseUnavailable, Store
+from bot.store.budget import BudgetRepo
 from bot.tables import computer
 from bot.tables.leases import ShardLeases
 from bot.tables.service import TableService
@@ -107,9 +110,12 @@ class DominoBot(commands.AutoShardedBot):
             if settings.shard_ids is not None:
                 shards["shard_ids"] = list(settings.shard_ids)
         self.traffic = Traffic()  # every request to Discord, counted
+        # Every bot-token request waits for a slot of the bot's budget (shared by its
+        # processes once the database is open), highest priority first.
+        self.limiter = Limiter(settings.discord_rate)
         super().__init__(
             **shards,
-            http_trace=self.traffic.trace(),
+            http_trace=self.limiter.trace(self.traffic.trace()),
             # A longer wait (a shared limit, e.g. thread creation) raises RateLimited: the
             # caller tries again later instead of holding its task for minutes.
             max_ratelimit_timeout=MAX_RATELIMIT_WAIT,
@@ -242,6 +248,9 @@ class DominoBot(commands.AutoShardedBot):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
         self.store = await Store.open(self.settings.database_url)
         count, ids = shard_space(self.settings)
+        if self.store.dialect == POSTGRES or self.settings.shard_count is not None:
+            # other processes may share the bot's budget: booked in the database
+            self.limiter.use(SharedBudget(BudgetRepo(self.store.driver), self._budget_share))
         self.leases = ShardLeases(
             self.store,
             shard_count=count,
@@ -280,6 +289,14 @@ class DominoBot(commands.AutoShardedBot):
         if self.freeze_after_start:
             freeze_start_up()
 
+    def _budget_share(self) -> float:
+        """This process's part of the bot (its shards over all): the budget it keeps to alone
+        while the shared one is out of reach."""
+        if self.leases is None:
+            return 1.0
+        count, _ids = shard_space(self.settings)
+        return len(self.leases.held) / count
+
     async def _log_traffic(self) -> None:
         seen = 0
         while True:
@@ -287,6 +304,7 @@ class DominoBot(commands.AutoShardedBot):
             if self.traffic.total() != seen:
                 seen = self.traffic.total()
                 log.info("%s", self.traffic.summary())
+                log.info("%s", self.limiter.summary())
 
     def _sigterm(self) -> None:
         self.stopping = True
@@ -324,7 +342,8 @@ class DominoBot(commands.AutoShardedBot):
                 log.info("extension %s loaded", name)
 
     async def sync_commands(self) -> None:
-        """Sync slash commands to DEV_GUILD_ID (instant) or globally."""
+        """Sync slash commands to DEV_GUILD_ID (instant) or globally, and keep their ids (the
+        messages' clickable command mentions; without them, commands are named as text)."""
         try:
             if self.settings.dev_guild_id is not None:
                 guild = discord.Object(id=self.settings.dev_guild_id)
@@ -335,7 +354,10 @@ class DominoBot(commands.AutoShardedBot):
                 synced = await self.tree.sync()
                 log.info("%d command(s) synced globally", len(synced))
         except discord.HTTPException as exc:
+            named_commands.forget()
             log.error("command sync failed: %s", exc)
+        else:
+            named_commands.remember((c.name, c.id) for c in synced)
 
     async def close(self) -> None:
         for opening in list(self._opening.values()):
@@ -344,12 +366,14 @@ class DominoBot(commands.AutoShardedBot):
             self._traffic_log.cancel()
             self._traffic_log = None
             log.info("%s", self.traffic.summary())
+            log.info("%s", self.limiter.summary())
         if self.service is not None:
             await self.service.aclose()
         if not hasattr(self, "_AutoShardedClient__queue"):
             # Never logged in: discord.py's sharded close posts to a queue made at login.
             self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         await super().close()
+        await self.limiter.aclose()
         if self.leases is not None:
             await self.leases.stop(release=True)  # after the feeds: the next holder may start
         if self.store is not None:

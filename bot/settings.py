@@ -29,6 +29,7 @@ SQLITE_SCHEME = "sqlite"
 DEFAULT_WEB_HOST = "127.0.0.1"
 DEFAULT_WEB_PORT = 8080
 DEFAULT_WEB_RATE = 120
+DEFAULT_DISCORD_RATE = 45
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
@@ -58,6 +59,9 @@ class Settings:
     ai_processes: int = field(default_factory=machine_processes)
     limits: Limits = field(default_factory=Limits)  # what one person or server may keep open
     shard_lease_seconds: float = 30.0  # a shard's lease lasts this long unless renewed
+    # Bot-token requests a second the whole bot (every process) sends at most: below Discord's
+    # global limit (50 unless Discord raised it for the bot).
+    discord_rate: int = DEFAULT_DISCORD_RATE
     web_host: str = DEFAULT_WEB_HOST  # where `python -m bot web` listens
     web_port: int = DEFAULT_WEB_PORT
     web_base_url: str = ""  # the pages' public address ("": the bot links to no page)
@@ -252,6 +256,7 @@ def load_settings(
         }
     )
     lease = _number(values, "SHARD_LEASE_SECONDS", 3, 3600) or 30
+    discord_rate = _number(values, "DISCORD_RATE_LIMIT", 1, 100_000) or DEFAULT_DISCORD_RATE
     web_port = _number(values, "WEB_PORT", 1, 65535) or DEFAULT_WEB_PORT
     web_rate = _number(values, "WEB_RATE_LIMIT", 0, 1_000_000)
     forwarded = values.get("WEB_FORWARDED", "").strip().lower()
@@ -270,6 +275,7 @@ def load_settings(
         ai_processes=ai_processes,
         limits=limits,
         shard_lease_seconds=float(lease),
+        discord_rate=discord_rate,
         web_host=values.get("WEB_HOST", "").strip() or DEFAULT_WEB_HOST,
         web_port=web_port,
         web_base_url=check_base_url(values.get("WEB_BASE_URL", "").strip()),
@@ -327,6 +333,7 @@ KEYS = frozenset(
         "TABLES_PER_SERVER",
         "NEW_TABLE_COOLDOWN",
         "SHARD_LEASE_SECONDS",
+        "DISCORD_RATE_LIMIT",
         "WEB_HOST",
         "WEB_PORT",
         "WEB_BASE_URL",

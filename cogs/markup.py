@@ -1,7 +1,8 @@
 """How the cogs show the bot's words in Discord: the markup the bot itself never writes.
 
 The bot hands over message ids with parameters as data (:func:`bot.i18n.error_message`);
-here words a reader types become code, channels and roles mentions, lists comma-separated.
+here words a reader types become code, channels and roles mentions, commands their clickable
+mentions (:func:`slash_command`), lists comma-separated.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.i18n import NO_OPTIONS, Ref, Typed, error_message, tr
+from bot.i18n.commands import Command, command_id, command_text
 
 MENTIONS = {"channel": "<#{id}>", "role": "<@&{id}>"}
 
@@ -23,8 +25,21 @@ def code(word: str) -> str:
     return f"`{word}`"
 
 
+def slash_command(locale: str | None, path: str, *, clickable: bool = True) -> str:
+    """The slash command of ``path`` (``"domino daily board"``) in a message: Discord's
+    clickable mention, which each reader's client shows in his own language, once this
+    process knows the command's id; else (or where mentions show as raw text: embed titles
+    and footers, ``clickable=False``) its names in ``locale``'s words."""
+    found = command_id(path) if clickable else None
+    if found is None:
+        return command_text(locale, path)
+    return f"</{' '.join(path.split())}:{found}>"
+
+
 def shown(locale: str | None, value: Any) -> Any:
     """A message parameter as Discord shows it."""
+    if isinstance(value, Command):
+        return slash_command(locale, value)
     if isinstance(value, Typed):
         return code(value)
     if isinstance(value, Ref):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from bot.i18n import CATALOGUES
 from bot.i18n import rules_text as rules
 from bot.i18n.rules_text import Paragraph
-from cogs.markup import code
+from cogs.markup import code, slash_command
 
 
 def markdown(paragraphs: Iterable[Paragraph]) -> str:
@@ -42,7 +42,9 @@ def tournament_rules(locale: str | None) -> str:
 
 def daily_rules(locale: str | None) -> str:
     """What ``/domino rules daily`` shows: how the daily deal is played."""
-    title, paragraphs = rules.daily_rules(locale, code)
+    title, paragraphs = rules.daily_rules(
+        locale, code, lambda path: slash_command(locale, path)
+    )
     return f"**{title}**\n" + markdown(paragraphs)
 
 

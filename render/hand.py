@@ -59,10 +59,36 @@ def hand_layout(view: View) -> list[HandSlot]:
     return slots
 
 
+def most_held(view: View) -> int:
+    """The most tiles the seat has held in this hand: the deal, then its draws and plays.
+
+    The picture keeps room for that many, so it keeps its height while the hand empties."""
+    held = most = view.ruleset.hand_size
+    for event in view.events:
+        if event.seat != view.seat:
+            continue
+        if event.kind == "draw":
+            held += 1
+        elif event.kind == "play":
+            held -= 1
+        most = max(most, held)
+    return max(most, len(view.hand or ()))
+
+
+def hand_rows(view: View) -> int:
+    """Rows of tiles the picture has room for: as many as the fullest the hand has been."""
+    return max(1, -(-most_held(view) // COLUMNS))
+
+
+def hand_height(view: View) -> int:
+    """The hand picture's height in pixels."""
+    return HEADER + hand_rows(view) * CELL_H + 10
+
+
 def draw_hand(view: View, labels: Mapping[str, str] | None = None) -> Image.Image:
-    """The hand picture as an image (RGB)."""
+    """The hand picture as an image (RGB), as tall through a hand as at its deal."""
     slots = hand_layout(view)
-    rows = max(1, -(-len(slots) // COLUMNS))
+    rows = max(hand_rows(view), -(-len(slots) // COLUMNS))
     img = Image.new("RGB", (WIDTH, HEADER + rows * CELL_H + 10), FELT)
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, WIDTH, HEADER - 10), fill=FELT_DARK)

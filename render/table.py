@@ -58,6 +58,15 @@ def seat_grid(seats: int) -> tuple[int, int]:
     return (2, 2) if seats == 4 else (seats, 1)
 
 
+def seat_cell(seats: int, seat: int) -> tuple[int, int]:
+    """A seat's card as (column, row). Two by two, the seats go round the grid as round a
+    table (top left, top right, bottom right, bottom left): partners sit across."""
+    cols, rows = seat_grid(seats)
+    if rows == 2 and cols == 2:
+        return ((0, 0), (1, 0), (1, 1), (0, 1))[seat]
+    return seat % cols, seat // cols
+
+
 def card_lines(seats: int) -> int:
     """Lines of text on each seat card: name, tile count, last move (two when two by two)."""
     return 2 if seat_grid(seats)[1] > 1 else 3
@@ -409,14 +418,25 @@ def _put(c: Canvas, role: str, xy: tuple[int, int], text: str, size: int,
     return w
 
 
-def side_names(view: View, names: Sequence[str]) -> list[str]:
-    """A display name per scoring side: ``Ana & Carla`` for a team, the name otherwise."""
+Join = Callable[[Sequence[str]], str]
+
+
+def _ampersand(people: Sequence[str]) -> str:
+    return " & ".join(people)
+
+
+def side_names(view: View, names: Sequence[str], join: Join = _ampersand, *,
+               full: bool = False) -> list[str]:
+    """A display name per scoring side: ``Ana & Carla`` for a team (``join``: how a team's
+    names are joined, e.g. "Ana and Carla" in words), the name otherwise; ``full``: names
+    not shortened to fit the picture."""
     rs = view.ruleset
+    name = _full_name if full else _name
     out = []
     for side in range(rs.sides):
         seats = rs.seats_of_side(side)
-        people = list(dict.fromkeys(_name(names, s) for s in seats))
-        out.append(" & ".join(people))
+        people = list(dict.fromkeys(name(names, s) for s in seats))
+        out.append(join(people))
     return out
 
 
@@ -509,17 +529,18 @@ def _header(c: Canvas, view: View, names: Sequence[str], labels: Mapping[str, st
 
 
 def news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
-         result: HandResult | None) -> list[str]:
-    """How the match, or the hand just finished, ended (one item a line); empty while playing."""
+         result: HandResult | None, join: Join = _ampersand) -> list[str]:
+    """How the match, or the hand just finished, ended (one item a line); empty while playing
+    (``join``: how a team's names are joined)."""
     rs = view.ruleset
-    sides = side_names(view, names)
+    sides = side_names(view, names, join)
     outcome = view.outcome
     lines: list[str] = []
     if outcome is not None:
         if outcome.reason == "resign" and outcome.resigned_seat is not None:
             lines.append(label(labels, "resigned", name=_name(names, outcome.resigned_seat)))
         elif result is not None:
-            lines.extend(_hand_news(view, names, labels, result))
+            lines.extend(_hand_news(view, names, labels, result, join))
         if outcome.draw:
             lines.append(label(labels, "draw"))
         else:
@@ -530,13 +551,13 @@ def news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
         return lines
     if result is None:
         return []
-    return _hand_news(view, names, labels, result)
+    return _hand_news(view, names, labels, result, join)
 
 
 def _hand_news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
-               result: HandResult) -> list[str]:
+               result: HandResult, join: Join = _ampersand) -> list[str]:
     rs = view.ruleset
-    sides = side_names(view, names)
+    sides = side_names(view, names, join)
     if result.ending == "stuck":  # penalty: the round's second ending, not a block
         return [label(labels, "stuck", pile=rs.draw_floor)]
     if result.winner_side is None:
@@ -602,7 +623,7 @@ def seat_boxes(seats: int) -> list[tuple[int, int, int, int]]:
     height = card_lines(seats) * CARD_ROW + 12
     boxes = []
     for seat in range(seats):
-        col, row = seat % cols, seat // cols
+        col, row = seat_cell(seats, seat)
         x0 = 12 + col * (width + 12)
         y0 = band + row * (height + CARD_GAP)
         boxes.append((x0, y0, x0 + width, y0 + height))

@@ -28,6 +28,16 @@ _names = itertools.count(1)
 
 
 @pytest.fixture(autouse=True)
+def _no_command_ids_of_an_earlier_test() -> Iterator[None]:
+    """Each test starts with no command ids known (a bot of an earlier test synced its own)."""
+    from bot.i18n import commands
+
+    commands.forget()
+    yield
+    commands.forget()
+
+
+@pytest.fixture(autouse=True)
 def _no_logging_into_closed_captures() -> None:
     """Drop root log handlers left writing to an earlier test's closed output capture (code
     under test may set logging up on the ``sys.stderr`` of its own test)."""

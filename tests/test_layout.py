@@ -22,7 +22,7 @@ FORBIDDEN_IN_ENGINE = ("discord", "PIL", "aiosqlite", "asyncpg")
 #: messages and the replay (its page buttons); their publication; the observer; what commands
 #: and clicks share; the commands.
 DOMINO_ROWS = (
-    ("texts", "alt_text", "choices", "practice", "server_settings"),
+    ("texts", "alt_text", "choices", "practice", "server_settings", "rules_pages"),
     ("buttons",),
     ("lobby", "game_message", "hand_message", "replay"),
     ("feed", "matchend"),
@@ -36,7 +36,7 @@ DOMINO_ROWS = (
 COG_ROWS = {
     "cogs.tournaments": (("buttons",), ("posts",), ("commands",), ("cog",)),
     "cogs.records": (
-        ("buttons", "words", "prizes"),
+        ("buttons", "words", "said_of", "prizes", "share"),
         ("leaderboard", "stats", "history", "privacy", "forget", "boards", "achievements"),
         ("commands",),
         ("cog",),
@@ -48,9 +48,10 @@ COG_ROWS = {
 #: The web companion from the bottom up: addresses, words, the chart and its own queries; the
 #: replay's positions; the reader (what may be shown); the aiohttp application.
 WEB_ROWS = (
-    ("links", "words", "charts", "queries"),
+    ("links", "words", "charts", "queries", "kept", "ratelimit"),
     ("positions",),
     ("reader",),
+    ("live", "warm"),
     ("app",),
 )
 
@@ -68,7 +69,7 @@ BOT_FLOORS = (
     ("bot", "bot.errors", "bot.limits", "bot.traffic", "bot.i18n", "bot.workers", "bot.migrations"),
     ("bot.settings",),
     ("bot.log", "bot.store"),
-    ("bot.tables",),
+    ("bot.tables", "bot.ratelimit"),
     ("bot.records", "bot.review", "bot.daily", "bot.tournaments.store"),
     ("bot.achievements",),
     ("bot.records.service",),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.i18n import NC_, OPTION_NAME, Key, lookup, trc
+from bot.i18n.commands import command_text
 
 OPTIONS = (
     "first_hand", "next_hand", "scoring", "blocked", "target", "bonuses", "players",
@@ -58,6 +59,9 @@ COMMON: Rules = (
     (1, NC_("rules common", "Bonuses (premios: capicúa, pass on the first tile, dead 0-0…) "
                             "only in partners with the option {bonuses}; points for ends "
                             "adding up to multiples of five only in All Fives.")),
+    (1, NC_("rules common", "Computers answer at a person's pace. If the bot's machine is too "
+                            "busy for one to finish thinking in time, it plays that move by "
+                            "*normal*'s rules of thumb: the game never waits for it.")),
 )
 
 RULES: dict[str, Rules] = {
@@ -379,8 +383,8 @@ TOURNAMENT: Rules = (
 DAILY_TITLE = NC_("rules daily", "The daily deal")
 DAILY: Rules = (
     (0, NC_("rules daily", "Each UTC day has one deal per variant among partners, draw and "
-                           "All Fives, the same for everyone (/domino daily play), played at "
-                           "once in a private thread against expert computers.")),
+                           "All Fives, the same for everyone ({play}), played at once in a "
+                           "private thread against expert computers.")),
     (1, NC_("rules daily", "Its seed is drawn at random by the day's first attempt and kept: "
                            "nobody can work it out ahead. **Our decision.**")),
     (1, NC_("rules daily", "One attempt per person, day and variant. An attempt keeps the UTC "
@@ -429,10 +433,10 @@ def option_names(locale: str | None, option: Callable[[str], str] = str) -> dict
 
 
 def translated(
-    locale: str | None, rules: Rules, option: Callable[[str], str] = str
+    locale: str | None, rules: Rules, option: Callable[[str], str] = str, **named: str
 ) -> list[Paragraph]:
-    """``rules`` in the language of ``locale``, option names filled in."""
-    names = option_names(locale, option)
+    """``rules`` in the language of ``locale``, option names (and ``named``) filled in."""
+    names = {**option_names(locale, option), **named}
     return [(depth, trc(locale, context, text, **names)) for depth, (context, text) in rules]
 
 
@@ -458,7 +462,12 @@ def tournament_rules(
 
 
 def daily_rules(
-    locale: str | None, option: Callable[[str], str] = str
+    locale: str | None,
+    option: Callable[[str], str] = str,
+    command: Callable[[str], str] | None = None,
 ) -> tuple[str, list[Paragraph]]:
-    """The title and the rules of the daily deal, in the language of ``locale``."""
-    return trc(locale, *DAILY_TITLE), translated(locale, DAILY, option)
+    """The title and the rules of the daily deal, in the language of ``locale`` (the command
+    that plays it shown by ``command``, from its English path; else in ``locale``'s words)."""
+    play = "domino daily play"
+    shown = command(play) if command is not None else command_text(locale, play)
+    return trc(locale, *DAILY_TITLE), translated(locale, DAILY, option, play=shown)

@@ -20,7 +20,63 @@ from typing import Any, Generic, Protocol, TypeVar
 from bot.records.periods import places
 from bot.store.connection import Db, Row
 
-__all__ = ["RankedBoard", "RankedPage", "hidden_value", "ranked_page"]
+__all__ = [
+    "DEFAULT_BOARD_MINIMUM",
+    "MAX_BOARD_MINIMUM",
+    "PROVISIONAL_SIGMA",
+    "RankedBoard",
+    "RankedPage",
+    "board_minimum",
+    "hidden_value",
+    "provisional_among",
+    "ranked_page",
+]
+
+#: Matches a person plays in a scope and bucket (or family) before its rating boards list him
+#: (a server's setting, ``/domino server-settings board_minimum``; the global boards use the
+#: default): a rating after one lucky match says little, as Lichess ranks nobody before he has
+#: played a number of rated games.
+DEFAULT_BOARD_MINIMUM = 5
+MAX_BOARD_MINIMUM = 50
+#: Our decision: a rating is provisional (marked "?") while its sigma, openskill's uncertainty,
+#: is above this (a newcomer's is 25/3 ≈ 8.3; about ten two-player matches, or twenty of
+#: partners, bring it below; weeks without a match raise it again).
+PROVISIONAL_SIGMA = 6.5
+
+
+async def board_minimum(db: Db, scope: int) -> int:
+    """The minimum of matches of the scope's rating boards (a server's own, else the
+    default)."""
+    if scope <= 0:
+        return DEFAULT_BOARD_MINIMUM
+    value = await db.fetchval(
+        "SELECT board_minimum FROM guild_settings WHERE guild_id = ?", (scope,)
+    )
+    return DEFAULT_BOARD_MINIMUM if value is None else int(value)
+
+
+async def provisional_among(
+    db: Db, family: str, player_ids: Sequence[int], *, season: str | None = None
+) -> frozenset[int]:
+    """Which of ``player_ids`` hold a provisional rating in ``family`` (all time, or the
+    ``season``'s own rating): its sigma is above :data:`PROVISIONAL_SIGMA`."""
+    ids = sorted({p for p in player_ids if p > 0})
+    if not ids:
+        return frozenset()
+    marks = ", ".join("?" for _ in ids)
+    if season is None:
+        rows = await db.fetchall(
+            f"SELECT player_id FROM record_ratings WHERE family = ? AND player_id IN ({marks})"
+            " AND sigma > ?",
+            (family, *ids, PROVISIONAL_SIGMA),
+        )
+    else:
+        rows = await db.fetchall(
+            "SELECT player_id FROM season_ratings WHERE season = ? AND family = ?"
+            f" AND player_id IN ({marks}) AND sigma > ?",
+            (season, family, *ids, PROVISIONAL_SIGMA),
+        )
+    return frozenset(int(r[0]) for r in rows)
 
 
 class _Placed(Protocol):
@@ -48,36 +104,43 @@ class RankedBoard:
     board: tuple[str, ...]  # the columns choosing one board (equal to the key's values)
     rank: tuple[str, ...]  # the figures ranked by, highest first, in order
     columns: str  # the selected line: columns of ``r`` (the line) and ``p`` (record_players)
+    counted: str | None = None  # the line's matches, for a board's minimum (in its index)
 
-    def _where(self, alias: str) -> str:
-        return " AND ".join(f"{alias}.{c} = ?" for c in self.board) + f" AND {alias}.hidden = 0"
+    def _where(self, alias: str, least: int = 1) -> str:
+        where = " AND ".join(f"{alias}.{c} = ?" for c in self.board) + f" AND {alias}.hidden = 0"
+        if self.counted and least > 1:
+            where += f" AND {alias}.{self.counted} >= {int(least)}"
+        return where
 
     def _order(self, alias: str) -> str:
         return ", ".join([*(f"{alias}.{c} DESC" for c in self.rank), f"{alias}.player_id"])
 
     async def page(
-        self, db: Db, key: Sequence[Any], *, limit: int, offset: int = 0
+        self, db: Db, key: Sequence[Any], *, limit: int, offset: int = 0, least: int = 1
     ) -> list[Row]:
         """One page of the listed lines, best first. The page's player ids come from the
         board's index alone (skipping is cheap), then their lines and names."""
         join = " AND ".join(f"r.{c} = ?" for c in self.board)
         return await db.fetchall(
             f"SELECT {self.columns} FROM (SELECT k.player_id FROM {self.table} k"
-            f" WHERE {self._where('k')} ORDER BY {self._order('k')} LIMIT ? OFFSET ?) AS page"
+            f" WHERE {self._where('k', least)} ORDER BY {self._order('k')} LIMIT ? OFFSET ?)"
+            " AS page"
             f" JOIN {self.table} r ON {join} AND r.player_id = page.player_id"
             " LEFT JOIN record_players p ON p.player_id = r.player_id"
             f" ORDER BY {self._order('r')}",
             (*key, limit, offset, *key),
         )
 
-    async def size(self, db: Db, key: Sequence[Any]) -> int:
+    async def size(self, db: Db, key: Sequence[Any], *, least: int = 1) -> int:
         """How many people the board lists."""
         value = await db.fetchval(
-            f"SELECT count(*) FROM {self.table} r WHERE {self._where('r')}", tuple(key)
+            f"SELECT count(*) FROM {self.table} r WHERE {self._where('r', least)}", tuple(key)
         )
         return int(value or 0)
 
-    async def ahead(self, db: Db, key: Sequence[Any], figures: Sequence[Any]) -> int:
+    async def ahead(
+        self, db: Db, key: Sequence[Any], figures: Sequence[Any], *, least: int = 1
+    ) -> int:
         """How many listed people rank strictly above ``figures`` (one value per rank
         column). One index range per count: an OR in one count would scan more."""
         counts: list[str] = []
@@ -85,19 +148,21 @@ class RankedBoard:
         for i, column in enumerate(self.rank):
             equal = "".join(f" AND r.{c} = ?" for c in self.rank[:i])
             counts.append(
-                f"(SELECT count(*) FROM {self.table} r WHERE {self._where('r')}{equal}"
+                f"(SELECT count(*) FROM {self.table} r WHERE {self._where('r', least)}{equal}"
                 f" AND r.{column} > ?)"
             )
             params += [*key, *figures[:i], figures[i]]
         value = await db.fetchval("SELECT " + " + ".join(counts), params)
         return int(value or 0)
 
-    async def line(self, db: Db, key: Sequence[Any], player_id: int) -> Row | None:
+    async def line(
+        self, db: Db, key: Sequence[Any], player_id: int, *, least: int = 1
+    ) -> Row | None:
         """The person's line, if the board lists him."""
         return await db.fetchone(
             f"SELECT {self.columns} FROM {self.table} r"
             " LEFT JOIN record_players p ON p.player_id = r.player_id"
-            f" WHERE {self._where('r')} AND r.player_id = ?",
+            f" WHERE {self._where('r', least)} AND r.player_id = ?",
             (*key, player_id),
         )
 
@@ -124,23 +189,29 @@ async def ranked_page(
     page: int,
     per_page: int,
     viewer_id: int | None = None,
+    least: int = 1,
 ) -> RankedPage[L]:
     """A page of ``board`` (``key``: its board columns' values) with places; ``read`` makes a
-    line of a row, ``figures`` gives a line's rank figures."""
-    total = await board.size(db, key)
+    line of a row, ``figures`` gives a line's rank figures; ``least``: the fewest matches a
+    listed line has (a rating board's minimum)."""
+    total = await board.size(db, key, least=least)
     pages = max(1, math.ceil(total / per_page))
     page = min(max(page, 0), pages - 1)
-    lines = [read(r) for r in await board.page(db, key, limit=per_page, offset=page * per_page)]
+    lines = [
+        read(r)
+        for r in await board.page(db, key, limit=per_page, offset=page * per_page, least=least)
+    ]
     rows: list[L] = []
     if lines:
-        first = 1 + await board.ahead(db, key, figures(lines[0]))
+        first = 1 + await board.ahead(db, key, figures(lines[0]), least=least)
         numbers = places([figures(x) for x in lines], first, page * per_page)
         rows = [dataclasses.replace(x, place=n) for n, x in zip(numbers, lines, strict=True)]
     viewer = None
     if viewer_id is not None:
         viewer = next((r for r in rows if r.player_id == viewer_id), None)
-        if viewer is None and (found := await board.line(db, key, viewer_id)) is not None:
+        found = None if viewer is not None else await board.line(db, key, viewer_id, least=least)
+        if found is not None:
             mine = read(found)
-            ahead = await board.ahead(db, key, figures(mine))
+            ahead = await board.ahead(db, key, figures(mine), least=least)
             viewer = dataclasses.replace(mine, place=1 + ahead)
     return RankedPage(page, pages, total, tuple(rows), viewer)

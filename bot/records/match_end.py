@@ -38,11 +38,15 @@ RECORD_WAIT = 5.0  # how long the match end waits for the records to rate the ma
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """A person's rating in the match's family, before and after it (display points)."""
+    """A person's rating in the match's family, before and after it (display points); in a
+    match of more than two sides, his side's ``place`` among the ``sides`` (equal places
+    shared), which the change follows (None in a match of two sides)."""
 
     user_id: int
     before: int
     after: int
+    place: int | None = None
+    sides: int = 2
 
     @property
     def delta(self) -> int:
@@ -100,7 +104,9 @@ class MatchEnd:
                 return []
             await asyncio.sleep(0.05)
         out = []
-        for e in await repo.entries_of([table_id]):
+        entries = await repo.entries_of([table_id])
+        sides = len({e.side for e in entries})
+        for e in entries:
             if e.kind != "human" or not e.rated or e.player_id <= 0:
                 continue
             out.append(
@@ -108,6 +114,8 @@ class MatchEnd:
                     e.player_id,
                     display_rating(e.mu_before, e.sigma_before),
                     display_rating(e.mu_after, e.sigma_after),
+                    e.rank if sides > 2 else None,
+                    sides,
                 )
             )
         return out

@@ -16,12 +16,19 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.records.board_sql import ranked_page
+from bot.records.board_sql import board_minimum, ranked_page
 from bot.records.periods import Period
 from bot.records.rating import ordinal, rate
 from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES, GLOBAL, MatchRecord
 from bot.records.seasons import SeasonCalendar, soft_reset
-from bot.records.seasons_store import BOARD, SeasonLine, SeasonRepo, WinnerRole, read_line
+from bot.records.seasons_store import (
+    BOARD,
+    WINS_BOARD,
+    SeasonLine,
+    SeasonRepo,
+    WinnerRole,
+    read_line,
+)
 from bot.records.store import FORMER_PLAYERS
 from bot.store import Store
 from bot.store.connection import Db
@@ -66,6 +73,8 @@ class SeasonBoard:
     total: int
     rows: tuple[SeasonLine, ...]
     viewer: SeasonLine | None = None
+    by: str = "rating"  # or "wins" (then the season's rating)
+    least: int = 1  # the fewest matches of a listed person (by rating: the minimum)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,27 +166,36 @@ class Seasons:
         page: int = 0,
         per_page: int = PER_PAGE,
         viewer_id: int | None = None,
+        least: int | None = None,
+        by: str = "rating",
     ) -> SeasonBoard:
         """A page of a season's board (the current season if ``period`` is None) of the family
-        of ``bucket`` (raises ValueError for an unknown one)."""
+        of ``bucket`` (raises ValueError for an unknown one); ``least``: the fewest matches of
+        a listed line (None: the scope's minimum, :func:`~bot.records.board_sql.board_minimum`,
+        by rating); ``by``: ``rating`` or ``wins`` (then rating)."""
+        if by not in ("rating", "wins"):
+            raise ValueError(f"unknown order {by!r}")
         if bucket not in BUCKETS:
             raise ValueError(f"unknown variant or family {bucket!r}")
         family = family_of_bucket(bucket)
         period = period or self.current()
+        if least is None:
+            least = await board_minimum(self.store.db, scope) if by == "rating" else 1
         found = await ranked_page(
             self.store.db,
-            BOARD,
+            BOARD if by == "rating" else WINS_BOARD,
             (period.key, scope, family),
             read=read_line,
-            figures=lambda x: (x.rating,),
+            figures=(lambda x: (x.rating,)) if by == "rating" else (lambda x: (x.wins, x.rating)),
             page=page,
             per_page=per_page,
             viewer_id=viewer_id,
+            least=least,
         )
         number = self.calendar.number_of(period)
         return SeasonBoard(
             scope, family, period, number, found.page, found.pages, found.total, found.rows,
-            found.viewer,
+            found.viewer, by, least,
         )
 
     async def standing(self, player_id: int, scope: int = GLOBAL) -> list[Finish]:
@@ -232,7 +250,9 @@ class Seasons:
         rating share a place, so a podium may hold more)."""
         out: dict[str, tuple[SeasonLine, ...]] = {}
         for family in await self.repo.families(period.key, scope):
-            board = await self.board(scope=scope, bucket=family, period=period, per_page=PODIUM + 3)
+            board = await self.board(
+                scope=scope, bucket=family, period=period, per_page=PODIUM + 3, least=1
+            )
             top = tuple(r for r in board.rows if r.place <= PODIUM)
             if top:
                 out[family] = top

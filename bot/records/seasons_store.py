@@ -55,6 +55,11 @@ BOARD = RankedBoard(
         "r.season, r.scope, r.family, r.player_id, coalesce(p.name, ''), r.matches, r.wins,"
         " r.losses, r.draws, r.rating"
     ),
+    counted="matches",
+)
+#: A season's board by wins (then by the season's rating), for the web pages' order menu.
+WINS_BOARD = RankedBoard(
+    table=BOARD.table, board=BOARD.board, rank=("wins", "rating"), columns=BOARD.columns
 )
 
 

@@ -27,6 +27,7 @@ from openskill.models import PlackettLuce
 
 from bot.achievements.rules import Moments, moments_of
 from bot.achievements.service import award_match
+from bot.records.board_sql import board_minimum, provisional_among
 from bot.records.inactivity import Inactivity
 from bot.records.periods import period_lines
 from bot.records.periods_store import PeriodRepo
@@ -42,7 +43,7 @@ from bot.records.record import (
     computer_level,
 )
 from bot.records.seasons import SeasonCalendar
-from bot.records.seasons_service import record_season
+from bot.records.seasons_service import family_of_bucket, record_season
 from bot.records.seasons_store import SeasonRepo
 from bot.records.store import (
     FORMER_PLAYERS,
@@ -113,6 +114,7 @@ class LeaderRow:
     losses: int
     draws: int
     best_streak: int
+    provisional: bool = False  # a rating still uncertain (board_sql.PROVISIONAL_SIGMA)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +129,7 @@ class LeaderboardPage:
     total: int
     rows: tuple[LeaderRow, ...]
     viewer_place: int | None = None
+    least: int = 1  # the fewest matches of a listed person (a rating board's minimum)
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,8 +411,11 @@ class Records(TableObserver):
         page: int = 0,
         per_page: int = PER_PAGE,
         viewer_id: int | None = None,
+        least: int | None = None,
     ) -> LeaderboardPage:
-        """A page of a leaderboard. Ranking by rating over 'all' ranks the default family."""
+        """A page of a leaderboard. Ranking by rating over 'all' ranks the default family, and
+        lists people of at least ``least`` matches there (None: the scope's minimum, see
+        :func:`~bot.records.board_sql.board_minimum`), their provisional ratings marked."""
         if by not in LEADERBOARD_ORDERS:
             raise ValueError(f"by must be one of {LEADERBOARD_ORDERS}")
         if bucket not in BUCKETS:
@@ -417,13 +423,22 @@ class Records(TableObserver):
         if by == "rating" and bucket == ALL:
             bucket = DEFAULT_FAMILY
         repo = self.repo
-        total = await repo.leaderboard_size(scope, bucket, by)
+        if least is None:
+            least = await board_minimum(self.store.db, scope) if by == "rating" else 1
+        total = await repo.leaderboard_size(scope, bucket, by, least)
         pages = max(1, math.ceil(total / per_page))
         page = min(max(page, 0), pages - 1)
-        rows = await repo.leaderboard(scope, bucket, by, limit=per_page, offset=page * per_page)
+        rows = await repo.leaderboard(
+            scope, bucket, by, limit=per_page, offset=page * per_page, least=least
+        )
         place = None
         if viewer_id is not None:
-            place = await repo.position(scope, bucket, by, viewer_id)
+            place = await repo.position(scope, bucket, by, viewer_id, least)
+        provisional: frozenset[int] = frozenset()
+        if by == "rating" and rows:
+            provisional = await provisional_among(
+                self.store.db, family_of_bucket(bucket), [r.player_id for r in rows]
+            )
         lines = tuple(
             LeaderRow(
                 place=page * per_page + i + 1,
@@ -436,10 +451,11 @@ class Records(TableObserver):
                 losses=r.losses,
                 draws=r.draws,
                 best_streak=r.best_streak,
+                provisional=r.player_id in provisional,
             )
             for i, r in enumerate(rows)
         )
-        return LeaderboardPage(scope, bucket, by, page, pages, total, lines, place)
+        return LeaderboardPage(scope, bucket, by, page, pages, total, lines, place, least)
 
     async def stats(
         self,

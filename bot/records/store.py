@@ -125,6 +125,11 @@ _ORDER = {
 }
 
 
+def _least(alias: str, least: int) -> str:
+    """The condition of a rating board's minimum of matches (none below 2)."""
+    return f" AND {alias}.matches >= {int(least)}" if least > 1 else ""
+
+
 def _stat(row: Row) -> StatRow:
     return StatRow(*row)
 
@@ -400,14 +405,15 @@ class RecordsRepo:
     # -- reading -----------------------------------------------------------------------------
 
     async def leaderboard(
-        self, scope: int, bucket: str, by: str, *, limit: int, offset: int
+        self, scope: int, bucket: str, by: str, *, limit: int, offset: int, least: int = 1
     ) -> list[StatRow]:
-        """One page of visible summary lines, best first; ties go to the lower player id."""
+        """One page of visible summary lines, best first; ties go to the lower player id (by
+        rating: lines of at least ``least`` matches)."""
         order = _ORDER[by]
         # (people only: computer players, whose ids are below 1, are not ranked among them)
         where = "k.scope = ? AND k.bucket = ? AND k.hidden = 0 AND k.player_id > 0"
         if by == "rating":
-            where += " AND k.rating IS NOT NULL"
+            where += " AND k.rating IS NOT NULL" + _least("k", least)
         # The page's keys come from the covering index alone (cheap to skip), then their rows.
         rows = await self._db.fetchall(
             f"SELECT {_STAT_COLUMNS} FROM (SELECT k.player_id FROM record_stats k"
@@ -419,9 +425,20 @@ class RecordsRepo:
         )
         return [_stat(r) for r in rows]
 
-    async def leaderboard_size(self, scope: int, bucket: str, by: str) -> int:
+    async def leaderboard_size(self, scope: int, bucket: str, by: str, least: int = 1) -> int:
         """How many visible lines a leaderboard has (kept by the database as it writes them:
-        one row, ``record_board_sizes``)."""
+        one row, ``record_board_sizes``; a rating board with a minimum of matches counts its
+        lines of that many, one range of its index)."""
+        if by == "rating" and least > 1:
+            value = await self._db.fetchval(
+                # (one range of the rating board's index, which holds the matches: "+" keeps
+                # SQLite from reading the lines themselves by primary key instead)
+                "SELECT count(*) FROM record_stats k WHERE k.scope = ? AND k.bucket = ?"
+                " AND k.hidden = 0 AND k.rating IS NOT NULL AND +k.player_id > 0"
+                + _least("k", least),
+                (scope, bucket),
+            )
+            return int(value or 0)
         row = await self._db.fetchone(
             f"SELECT {'listed_rated' if by == 'rating' else 'listed'} FROM record_board_sizes"
             " WHERE scope = ? AND bucket = ?",
@@ -429,19 +446,23 @@ class RecordsRepo:
         )
         return 0 if row is None else int(row[0])
 
-    async def position(self, scope: int, bucket: str, by: str, player_id: int) -> int | None:
+    async def position(
+        self, scope: int, bucket: str, by: str, player_id: int, least: int = 1
+    ) -> int | None:
         """The 1-based place of ``player_id`` on a leaderboard (None when not on it)."""
         row = await self._db.fetchone(
-            "SELECT rating, wins, losses, hidden FROM record_stats"
+            "SELECT rating, wins, losses, hidden, matches FROM record_stats"
             " WHERE scope = ? AND bucket = ? AND player_id = ?",
             (scope, bucket, player_id),
         )
         if row is None or row[3] or (by == "rating" and row[0] is None) or player_id <= 0:
             return None
+        if by == "rating" and int(row[4]) < least:
+            return None
         # One index range per condition: an OR in one count is many times slower.
         base = (
             "(SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
-            " AND +player_id > 0"
+            " AND +player_id > 0" + (_least("record_stats", least) if by == "rating" else "")
         )
         key = (scope, bucket)
         if by == "rating":

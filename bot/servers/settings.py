@@ -16,6 +16,7 @@ from typing import Any
 from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import Ref
 from bot.limits import NO_LIMITS, Gate, Limits
+from bot.records.board_sql import MAX_BOARD_MINIMUM
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
 from bot.tables.service import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER
@@ -37,7 +38,7 @@ MAX_CHANNELS = 25
 LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
 FIELDS = (
     "variant", "target", "turn_timer", "host_role", "channels", *LIMITS, "web", "web_name",
-    "ping_delay",
+    "ping_delay", "board_minimum",
 )
 MAX_LIMIT = {
     "lobbies_per_member": 20,
@@ -144,6 +145,13 @@ def check(settings: GuildSettings) -> None:
             "The idle ping must come after {min} to {max} seconds (0: no pings).",
             min=MIN_PING_DELAY,
             max=MAX_PING_DELAY,
+        )
+    if settings.board_minimum is not None and not (
+        1 <= settings.board_minimum <= MAX_BOARD_MINIMUM
+    ):
+        raise InvalidOptions(
+            "The minimum of matches on the rating boards must be between 1 and {max}.",
+            max=MAX_BOARD_MINIMUM,
         )
     if settings.target is not None:
         variant = settings.variant or DEFAULT_VARIANT

@@ -43,6 +43,7 @@ class GuildSettings:
     web: bool | None = None  # its pages on the web companion (None: off, the default)
     web_name: str | None = None  # the server's name when its settings were last saved
     ping_delay: int | None = None  # seconds idle on a turn before a ping (None: default, 0: off)
+    board_minimum: int | None = None  # matches before a person is on a rating board (None: 5)
 
     def allows_channel(self, *channel_ids: int | None) -> bool:
         """True if tables may be opened here (a thread counts as its parent channel)."""
@@ -54,7 +55,8 @@ class GuildSettings:
 _LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
 _WEB = ("web", "web_name")
 _SETTINGS = (
-    "variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB, "ping_delay"
+    "variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB, "ping_delay",
+    "board_minimum",
 )
 
 
@@ -84,6 +86,7 @@ class GuildSettingsRepo:
             web=None if row["web"] is None else bool(row["web"]),
             web_name=row["web_name"],
             ping_delay=row["ping_delay"],
+            board_minimum=row["board_minimum"],
         )
 
     async def put(self, settings: GuildSettings, *, now: float) -> None:

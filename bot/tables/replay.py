@@ -347,12 +347,14 @@ class Replays:
         except (OSError, ValueError):
             return None
 
-    def admit(self, user_id: int) -> Slot:
+    def admit(self, user_id: int, *, turning: bool = False) -> Slot:
         """A drawing slot for ``user_id``; refused (and nothing changes) when
-        :attr:`at_once` replays are being drawn or his cooldown runs."""
+        :attr:`at_once` replays are being drawn or his cooldown runs. ``turning``: a page
+        turn of a replay he already has, which the cooldown (for new replays) neither stops
+        nor starts."""
         now = self.clock()
         since = now - self.last.get(user_id, -1e18)
-        if since < self.cooldown:
+        if since < self.cooldown and not turning:
             raise ServiceError(
                 "You can ask for another replay in {seconds} seconds.",
                 seconds=max(1, round(self.cooldown - since)),
@@ -362,6 +364,8 @@ class Replays:
                 "The bot is drawing other replays right now; try again in a minute."
             )
         self.drawing += 1
+        if turning:
+            return Slot(self)
         self.last[user_id] = now
         if len(self.last) > 10_000:  # forget cooldowns long over
             self.last = {u: t for u, t in self.last.items() if now - t < self.cooldown}

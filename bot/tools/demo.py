@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.i18n import CATALOGUES, DEFAULT_LOCALE, N_, picture_options, tr
+from bot.i18n import CATALOGUES, DEFAULT_LOCALE, N_, joined, picture_options, tr
 from bot.store import Store
 from bot.tables.service import TableInfo, TableService
 from bot.workers.pictures import table_renderer
@@ -148,9 +148,9 @@ def seat_names(table: TableInfo, locale: str | None = None) -> list[str]:
 
 
 def side_name(ruleset: Ruleset, names: list[str], side: int, locale: str | None = None) -> str:
-    """ "Team 1 (A & B)" or a player's name."""
+    """ "Team 1 (A and B)" or a player's name."""
     seats = ruleset.seats_of_side(side)
-    people = " & ".join(dict.fromkeys(names[s] for s in seats))
+    people = joined(locale, list(dict.fromkeys(names[s] for s in seats)))
     if not ruleset.teams:
         return people
     return tr(locale, "Team {number} ({names})", number=side + 1, names=people)

@@ -16,6 +16,7 @@ from bot.errors import (
     TableFull,
     WrongStatus,
 )
+from bot.i18n.commands import Command
 from bot.records.rating import display_rating
 from bot.records.store import RecordsRepo
 from bot.store import IntegrityError
@@ -36,8 +37,9 @@ class Registration(Part):
             await self._check_entry(event, user_id)
             if event.format == "pairs":
                 raise InvalidOptions(
-                    "This is a pairs event: register with your partner"
-                    " (/domino tournament register partner:@someone)."
+                    "This is a pairs event: register your pair with {command}, naming your"
+                    " partner.",
+                    command=Command("domino tournament register"),
                 )
             entry = await self._enter(event, user_id, name, None)
         self.ctx.changed(event_id)

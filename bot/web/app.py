@@ -10,18 +10,16 @@ gets 400, anything that is not there (or not public) 404, a database that does n
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
 import gc
 import gzip
-import ipaddress
 import itertools
 import json
 import logging
 import math
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,10 +29,12 @@ from urllib.parse import urlencode
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
-from bot.i18n import N_, picture_options, tr
+from bot.i18n import N_, joined, picture_options, tr, trc
 from bot.i18n import number as written_number
+from bot.i18n.commands import command_text
 from bot.records.boards import PeriodBoard
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
 from bot.records.rating import display_ordinal
@@ -45,10 +45,14 @@ from bot.records.service import LEADERBOARD_ORDERS, LeaderboardPage
 from bot.store import DatabaseUnavailable
 from bot.tournaments.model import Bracket
 from bot.tournaments.naming import round_title
-from bot.web import links
+from bot.web import kept as kept_pages
+from bot.web import links, live
 from bot.web.charts import rating_chart
 from bot.web.positions import Replay, position_json, to_json
+from bot.web.queries import PageRepo
+from bot.web.ratelimit import RateLimiter
 from bot.web.reader import MatchPage, Reader, Seat
+from bot.web.warm import warm
 from bot.web.words import (
     BOARD_ENDINGS,
     EVENT_STATUSES,
@@ -56,10 +60,13 @@ from bot.web.words import (
     FAMILY_NAMES,
     LANGUAGE_NAMES,
     LANGUAGES,
+    MINIMUM_NOTE,
     PERIOD_RANK,
     SEASON_RANK,
+    SEASON_WINS_RANK,
     bucket_name,
     choose_language,
+    ending_text,
     player_name,
     result_name,
     variant_name,
@@ -67,6 +74,8 @@ from bot.web.words import (
 )
 from bot.workers import pictures
 from render.badges import badge_png
+from render.table import HEIGHT as TABLE_HEIGHT
+from render.table import WIDTH as TABLE_WIDTH
 
 __all__ = ["RateLimiter", "create_app", "run_web"]
 
@@ -106,57 +115,9 @@ FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
 REPLAYS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("replays", dict)
 BUILDING: web.AppKey[asyncio.Lock] = web.AppKey("building", asyncio.Lock)
+KEPT: web.AppKey[kept_pages.KeptPages] = web.AppKey("kept", kept_pages.KeptPages)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-class RateLimiter:
-    """A token bucket per client: ``per_minute`` requests a minute, in bursts of a quarter of
-    that (at least 10); 0 turns it off. A client is an IPv4 address or an IPv6 /64 (one
-    subscriber's network). The last ``MAX_ADDRESSES`` clients are remembered, the one unseen
-    longest forgotten first (it starts again with a full bucket)."""
-
-    MAX_ADDRESSES = 10_000
-
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = per_minute / 60.0
-        self.burst = float(max(10, per_minute // 4))
-        self.clock = clock
-        self._buckets: collections.OrderedDict[str, tuple[float, float]] = (
-            collections.OrderedDict()
-        )  # client -> (tokens, when), the least recently seen first
-
-    def __len__(self) -> int:
-        return len(self._buckets)
-
-    def wait(self, address: str) -> float:
-        """0 when ``address`` may go on (a token is taken), else the seconds to wait."""
-        if self.rate <= 0:
-            return 0.0
-        client = client_key(address)
-        now = self.clock()
-        tokens, when = self._buckets.pop(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - when) * self.rate)
-        wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
-        self._buckets[client] = (tokens - 1.0 if wait == 0 else tokens, now)
-        if len(self._buckets) > self.MAX_ADDRESSES:
-            self._buckets.popitem(last=False)
-        return wait
-
-
-@functools.lru_cache(maxsize=4096)
-def client_key(address: str) -> str:
-    """Whom a request is counted for: an IPv4 address (also when written as IPv6), an IPv6
-    address's /64 network, or the text itself when it is no address."""
-    try:
-        ip = ipaddress.ip_address(address.split("%")[0])
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", RateLimiter)
@@ -208,18 +169,28 @@ def page(
     ]
     full = {
         "_": functools.partial(tr, locale),
+        "command": functools.partial(command_text, locale),  # a command's names, as text
         "lang": lang,
         "locale": locale,
         "link": functools.partial(link, request),
         "switch": switch,
         "chosen": request.query.get("lang") if request.query.get("lang") in LANGUAGES else None,
         "links": links,
+        # the link previews' addresses (Open Graph needs absolute ones: none without a base)
+        "page_url": links.url(request.app[BASE_URL], request.path) if status == 200 else None,
+        "site_image": links.url(request.app[BASE_URL], SITE_IMAGE),
         **context,
     }
     response = aiohttp_jinja2.render_template(template, request, full, status=status)
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language"
     return response
+
+
+#: The link previews' picture of every page but a match's (1200×630, the size Open Graph's
+#: readers show whole), and the size of a match's (the bot's table picture).
+SITE_IMAGE = "/static/preview.png"
+PREVIEW_SIZE = (TABLE_WIDTH, TABLE_HEIGHT)
 
 
 def number(text: str | None, *, low: int = 0, high: int = MAX_ID) -> int:
@@ -271,7 +242,9 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 def error_page(request: web.Request, status: int) -> web.Response:
     title, text = ERRORS[status]
-    response = page(request, "error.html", {"title": title, "text": text}, status=status)
+    server = request.get(SERVER_FOUND)  # a server whose pages are on, named by the address
+    context = {"title": title, "text": text, "server": server}
+    response = page(request, "error.html", context, status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -286,6 +259,22 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
     return await handler(request)
 
 
+@web.middleware
+async def kept(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The kinds of page :mod:`bot.web.kept` keeps rendered: served from memory (or a 304)
+    while unchanged."""
+    route = request.match_info.route.name
+    policy = kept_pages.POLICIES.get(route or "")
+    if policy is None or request.method != "GET":
+        return await handler(request)
+    key = (request.path, request.query_string, language(request))
+    guild = request.match_info.get("guild", "")
+    guild_id = int(guild) if guild.isascii() and guild.isdigit() and len(guild) < 19 else None
+    return await request.app[KEPT].serve(
+        request, key, policy, lambda: handler(request), guild_id
+    )
+
+
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
     for key, value in HEADERS.items():
         response.headers.setdefault(key, value)
@@ -297,6 +286,24 @@ async def security_headers(request: web.Request, response: web.StreamResponse) -
 
 async def home(request: web.Request) -> web.Response:
     return page(request, "home.html", {})
+
+
+def joined_markup(locale: str, names: Iterable[Markup]) -> Markup:
+    """Escaped names (links where they have pages) joined with the language's "and"."""
+    return Markup(joined(locale, [str(escape(n)) for n in names]))
+
+
+def anchor(href: str, text: str) -> Markup:
+    """A link, both parts escaped (markupsafe's own ``format`` costs ten times more)."""
+    return Markup(f'<a href="{escape(href)}">{escape(text)}</a>')
+
+
+SERVER_FOUND = "server_found"  # the request's server with pages on, for its 404 page's link
+
+
+async def find_server(request: web.Request) -> web.Response:
+    """The home page's form: a server's pages by its id (a 404 there if it has none)."""
+    raise web.HTTPSeeOther(link(request, links.server_path(number(request.query.get("server")))))
 
 
 async def health(request: web.Request) -> web.Response:
@@ -317,27 +324,39 @@ async def server_page(request: web.Request) -> web.Response:
     if board not in BUCKETS or by not in LEADERBOARD_ORDERS or period not in PERIODS:
         raise web.HTTPBadRequest()
     wanted = max(0, (optional_number(request, "page") or 1) - 1)
+    if period in PERIOD_KINDS:
+        by = "wins"  # a week's or month's board ranks by wins: there is no rating of a week
     if period == ALL_TIME:
         leaders: LeaderboardPage | PeriodBoard | SeasonBoard = await reader.leaderboard(
             guild_id, board, by, wanted, PER_PAGE
         )
     else:
-        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE)
+        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE, by)
     lang = language(request)
     locale = LANGUAGES[lang]
+    ranked_by = PERIOD_RANK if period != SEASON else SEASON_WINS_RANK if by == "wins" else (
+        SEASON_RANK
+    )
     recent = []
     for match, seats in await reader.recent(guild_id):
         sides = []
         for side, score in enumerate(match.scores):
             names = [
-                player_name(locale, s.name, s.kind, shown=s.shown) for s in seats if s.side == side
+                anchor(
+                    link(request, links.player_path(guild_id, s.player_id)),
+                    player_name(locale, s.name, s.kind),
+                )
+                if s.shown and s.kind == "human" and s.player_id > 0
+                else escape(player_name(locale, s.name, s.kind, shown=s.shown))
+                for s in seats
+                if s.side == side
             ]
-            sides.append(f"{' & '.join(names)} {score}")
+            sides.append(Markup(f"{joined_markup(locale, names)} {int(score)}"))
         recent.append(
             (
                 link(request, links.match_path(match.table_id)),
                 variant_name(locale, match.variant),
-                " — ".join(sides),
+                Markup(" — ").join(sides),
                 match.finished_at,
             )
         )
@@ -364,18 +383,42 @@ async def server_page(request: web.Request) -> web.Response:
             "board_name": bucket_name(locale, board),
             "by": by,
             "period": period,
-            "periods": [(p, tr(locale, PERIOD_NAMES[p])) for p in PERIODS],
+            "periods": [(p, tr(locale, PERIOD_NAMES[p]), False) for p in PERIODS],
             "period_name": _period_name(locale, leaders),
-            "ranking": "" if period == ALL_TIME
-            else tr(locale, SEASON_RANK if period == SEASON else PERIOD_RANK),
+            "ranking": "" if period == ALL_TIME else tr(locale, ranked_by),
             "rated": (period == ALL_TIME and by == "rating") or period == SEASON,
-            "boards": boards,
+            "orders": [("rating", tr(locale, "Rating"), period in PERIOD_KINDS),
+                       ("wins", tr(locale, "Wins"), False)],
+            "minimum": tr(locale, MINIMUM_NOTE, count=getattr(leaders, "least", 1))
+            if by == "rating" else "",
+            "boards": [(value, text, False) for value, text in boards],
             "leaders": leaders,
             "rows": rows,
             "recent": recent,
             "events": events,
+            "search": await search_results(request, guild_id),
         },
     )
+
+
+SEARCH_LENGTH = 100  # characters of a searched name, at most (a global name has 32)
+SEARCH_RESULTS = 20
+
+
+async def search_results(request: web.Request, guild_id: int) -> dict[str, Any]:
+    """The player search of a server's pages (``?player=``: the start of a global name,
+    any case): what was asked, and the people with a page there whose name starts so, each
+    with his page's address. An address asking for more than ``SEARCH_LENGTH`` characters
+    is a 400."""
+    asked = " ".join(request.query.get("player", "").split())
+    if len(asked) > SEARCH_LENGTH:
+        raise web.HTTPBadRequest()
+    found: list[tuple[str, str]] = []
+    if asked:
+        async with request.app[READER].reading() as store:
+            people = await PageRepo(store.db).search_players(guild_id, asked, SEARCH_RESULTS)
+        found = [(name, link(request, links.player_path(guild_id, p))) for p, name in people]
+    return {"asked": asked, "found": found}
 
 
 #: The boards a server's page offers: all time (by rating or wins), and the running week's,
@@ -407,6 +450,7 @@ class BoardRow:
     losses: int
     draws: int
     points: str  # the points difference of a week or month ("" otherwise)
+    provisional: bool = False  # a rating still uncertain (marked "?")
 
 
 async def _board_rows(
@@ -418,6 +462,7 @@ async def _board_rows(
     """The page's lines; people who left this server's or the global boards read "a
     player", without a link."""
     left = await request.app[READER].left_boards(guild_id, [r.player_id for r in board.rows])
+    provisional = await request.app[READER].provisional(board)
     rows = []
     for row in board.rows:
         kind = getattr(row, "kind", "human")
@@ -441,6 +486,7 @@ async def _board_rows(
                 row.draws,
                 format_number(locale, row.diff, signed=True) if isinstance(board, PeriodBoard)
                 else "",
+                row.player_id in provisional,
             )
         )
     return rows
@@ -490,9 +536,14 @@ async def match_page(request: web.Request) -> web.Response:
     sides: dict[int, list[str]] = {}
     for s in found.seats:
         sides.setdefault(s.side, []).append(seat_name(locale, s, names))
-    side_names = [" & ".join(sides.get(i, [])) for i in range(len(found.record.scores))]
+    side_names = [joined(locale, sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
+    record = found.record
+    ending = [] if found.ending is None else ending_text(
+        locale, found.ending, winner_side=record.winner_side, draw=record.draw,
+        hands_played=len(found.hands), side_names=side_names, seat_names=names,
+    )
     return page(
         request,
         "match.html",
@@ -502,6 +553,7 @@ async def match_page(request: web.Request) -> web.Response:
             "server": found.server,
             "names": names,
             "side_names": side_names,
+            "and_": joined(locale, ["", ""]),  # between a side's two linked names
             "hand": hand,
             "move": move,
             "variant": variant_name(locale, found.record.variant),
@@ -509,6 +561,9 @@ async def match_page(request: web.Request) -> web.Response:
             "canonical": links.url(request.app[BASE_URL], link(request, f"/m/{table_id}")),
             "result_name": functools.partial(result_name, locale),
             "seat_name": functools.partial(seat_name, locale, names=names),
+            "ending": " ".join(ending),
+            "preview_size": PREVIEW_SIZE,
+            "event": found.event,
         },
     )
 
@@ -614,6 +669,7 @@ async def player_page(request: web.Request) -> web.Response:
         raise web.HTTPNotFound()
     found = await reader.player(server, player_id)
     if found is None:
+        request[SERVER_FOUND] = server
         raise web.HTTPNotFound()
     locale = LANGUAGES[language(request)]
     families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
@@ -634,7 +690,8 @@ async def player_page(request: web.Request) -> web.Response:
             "level_name": lambda level: tr(locale, level),
             "achievement": lambda code: (
                 tr(locale, BY_CODE[code].name),
-                tr(locale, BY_CODE[code].description),
+                # said of the player to whoever reads his page (cogs/records/said_of.py)
+                trc(locale, "achievement, said of someone", BY_CODE[code].description),
             ),
         },
     )
@@ -647,34 +704,42 @@ async def tournament_page(request: web.Request) -> web.Response:
     server = await reader.server(guild_id)
     found = None if server is None else await reader.tournament(server, event_id)
     if server is None or found is None:
+        request[SERVER_FOUND] = server
         raise web.HTTPNotFound()
     state, known = found
     locale = LANGUAGES[language(request)]
+    pages = await reader.with_pages(guild_id, [p for p, name in known.items() if name])
 
-    def entrant(number: int | None) -> str:
+    def entrant(number: int | None) -> Markup:
+        """The entrant's people, each linked to his page where he has one (escaped)."""
         entry = state.entry(number)
         if entry is None:
-            return tr(locale, "Computer")
-        names = [
-            known.get(member)
-            or (tr(locale, "a player") if member > 0 else tr(locale, "a former player"))
-            for member in entry.members
-        ]
-        return " & ".join(names)
+            return escape(tr(locale, "Computer"))
+        names = []
+        for member in entry.members:
+            name = known.get(member) or (
+                tr(locale, "a player") if member > 0 else tr(locale, "a former player")
+            )
+            if member in pages:
+                href = link(request, links.player_path(guild_id, member))
+                names.append(anchor(href, name))
+            else:
+                names.append(escape(name))
+        return joined_markup(locale, names)
 
     standings = [(line, entrant(line.entrant)) for line in state.standings()]
     rounds = []
     for r in sorted(state.rounds, key=lambda r: r.number, reverse=True):
         boards = []
         for b in sorted(state.boards_of(r.number), key=lambda b: b.board):
-            sides = [" & ".join(entrant(e) for e in side) for side in b.sides]
+            sides = [joined_markup(locale, [entrant(e) for e in side]) for side in b.sides]
             boards.append(
                 (b, sides, "–".join(map(str, b.points or ())), word(locale, BOARD_ENDINGS, b.how))
             )
         rounds.append((r, boards))
     bracket = state.bracket()
     event = state.event
-    return page(
+    response = page(
         request,
         "tournament.html",
         {
@@ -687,13 +752,17 @@ async def tournament_page(request: web.Request) -> web.Response:
             "rounds": rounds,
             "bracket": [] if bracket is None else bracket_rounds(locale, bracket, entrant),
             "live": event.is_open,
+            "knockout": event.system == "knockout",
         },
     )
+    if event.is_open:
+        response[kept_pages.FRESH] = kept_pages.EVENT  # changes with each result
+    return response
 
 
 def bracket_rounds(
-    locale: str, bracket: Bracket, entrant: Callable[[int | None], str]
-) -> list[tuple[str, list[tuple[list[str], str, str]]]]:
+    locale: str, bracket: Bracket, entrant: Callable[[int | None], Markup]
+) -> list[tuple[str, list[tuple[list[Markup], str, Markup]]]]:
     """A knockout's rounds as far as they go: each titled from the final backwards, each
     match as its two sides' names (an individual knockout: two partners a side), the table's
     points and who went through."""
@@ -704,12 +773,12 @@ def bracket_rounds(
         rows = [
             (
                 [
-                    " & ".join(entrant(e) for e in side) if any(e is not None for e in side)
-                    else bye
+                    joined_markup(locale, [entrant(e) for e in side])
+                    if any(e is not None for e in side) else escape(bye)
                     for side in m.teams
                 ],
                 "–".join(map(str, m.points or ())),
-                " & ".join(entrant(e) for e in m.advancing),
+                joined_markup(locale, [entrant(e) for e in m.advancing]),
             )
             for m in matches
         ]
@@ -729,7 +798,8 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The application; ``reader`` is closed with it."""
-    app = web.Application(middlewares=[errors, limits])
+    slashes = web.normalize_path_middleware(append_slash=False, remove_slash=True)
+    app = web.Application(middlewares=[errors, limits, slashes, kept])
     app[READER] = reader
     app[LIMITER] = RateLimiter(rate_limit, clock)
     app[BASE_URL] = base_url.rstrip("/")
@@ -737,6 +807,12 @@ def create_app(
     app[PREVIEWS] = {}
     app[REPLAYS] = {}
     app[BUILDING] = asyncio.Lock()
+
+    async def read_stamp(guild_id: int | None) -> tuple[Any, ...]:
+        async with reader.reading() as store:
+            return await PageRepo(store.db).stamp(guild_id)
+
+    app[KEPT] = kept_pages.KeptPages(read_stamp, clock=clock)
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -750,15 +826,17 @@ def create_app(
     env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
     env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
-    app.router.add_get("/", home)
+    app.router.add_get("/", home, name="home")
     app.router.add_get("/health", health)
-    app.router.add_get("/s/{guild}", server_page)
-    app.router.add_get("/s/{guild}/p/{player}", player_page)
+    app.router.add_get("/s", find_server)
+    app.router.add_get("/s/{guild}", server_page, name="server")
+    app.router.add_get("/s/{guild}/p/{player}", player_page, name="player")
     app.router.add_get("/badges/{code}.png", badge_image)
-    app.router.add_get("/s/{guild}/t/{event}", tournament_page)
-    app.router.add_get("/m/{table}", match_page)
+    app.router.add_get("/s/{guild}/t/{event}", tournament_page, name="tournament")
+    app.router.add_get("/m/{table}", match_page, name="match")
     app.router.add_get("/m/{table}/replay.json", replay_data)
     app.router.add_get("/m/{table}/preview.png", preview_image)
+    live.add_routes(app, reader, live.PageTools(page, link, language, number))
     app.router.add_static("/static/", HERE / "static", append_version=False)
     app.on_response_prepare.append(security_headers)
 
@@ -797,6 +875,12 @@ def run_web(settings: Any) -> int:
         rate_limit=settings.web_rate_limit,
         forwarded=settings.web_forwarded,
     )
+
+    async def warm_up(app: web.Application) -> None:
+        took = await warm(app, reader)
+        log.info("the pages are warm (%.2f s)", took)
+
+    app.on_startup.append(warm_up)  # before settle: what it loads is frozen too
     app.on_startup.append(settle)
     web.run_app(
         app,

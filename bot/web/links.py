@@ -9,6 +9,7 @@ from bot.store.table_extras import GuildSettingsRepo
 
 __all__ = [
     "badge_path",
+    "live_path",
     "match_path",
     "page_url",
     "player_path",
@@ -42,6 +43,11 @@ def match_path(table_id: int, *, hand: int | None = None, move: int | None = Non
     """A finished match's page; with ``hand`` and ``move``, a position of its replay."""
     query = {k: v for k, v in (("hand", hand), ("move", move)) if v is not None}
     return f"/m/{table_id}" + (f"?{urlencode(query)}" if query else "")
+
+
+def live_path(table_id: int) -> str:
+    """A running table's live page (followed move by move)."""
+    return f"/live/{table_id}"
 
 
 def url(base_url: str, path: str) -> str | None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import tr
+from bot.i18n import joined, tr
 from bot.store import ActionRow, MatchRow
 from bot.tables.replay import rebuild
 from domino import Match, Ruleset, View
@@ -31,7 +31,7 @@ class Position:
     move: int  # 0: the deal
     moves: int  # the hand's number of moves
     seat: int | None  # who moved (None at the deal)
-    action: str | None  # "play 3-5 left", "pass", "draw"
+    action: str | None  # "play 3-5 left", "pass", "draw", "resign 2"
     line: tuple[Pair, ...]
     spinner: int | None
     arms: tuple[tuple[Pair, ...], tuple[Pair, ...]]
@@ -157,7 +157,7 @@ def sentences(
     """The position's sentences: where it is (``where``), what the move did and how the hand
     ended (``act``), the tiles on the table (``table``) and the counts, the seat to play and
     the score (``status``)."""
-    sides = side_names(ruleset, seat_names)
+    sides = side_names(locale, ruleset, seat_names)
     where = tr(
         locale, "Hand {hand}, move {move} of {moves}.", hand=p.hand, move=p.move, moves=p.moves
     )
@@ -170,6 +170,8 @@ def sentences(
             act = [tr(locale, "{name} played {tile}.", name=name, tile=words[1])]
         elif words[:1] == ["draw"]:
             act = [tr(locale, "{name} drew a tile.", name=name)]
+        elif words[:1] == ["resign"]:
+            act = [tr(locale, "{name} resigned.", name=name)]
         else:
             act = [tr(locale, "{name} passed.", name=name)]
     if p.result is not None:
@@ -203,14 +205,15 @@ def sentences(
     return {"where": where, "act": " ".join(act), "table": table, "status": status}
 
 
-def side_names(ruleset: Ruleset, seat_names: Sequence[str]) -> list[str]:
-    """Each side's name: its seats' names joined (a person holding two seats, once)."""
+def side_names(locale: str | None, ruleset: Ruleset, seat_names: Sequence[str]) -> list[str]:
+    """Each side's name: its seats' names joined with the language's "and" (a person holding
+    two seats, once)."""
     sides: list[list[str]] = [[] for _ in range(ruleset.sides)]
     for seat, name in enumerate(seat_names):
         names = sides[ruleset.side_of(seat)]
         if name not in names:
             names.append(name)
-    return [" & ".join(n) for n in sides]
+    return [joined(locale, n) for n in sides]
 
 
 def to_json(
@@ -219,7 +222,7 @@ def to_json(
     """What the page's script draws: the seats, the sides and every position."""
     return {
         "seats": list(seat_names),
-        "sides": side_names(ruleset, seat_names),
+        "sides": side_names(locale, ruleset, seat_names),
         "teams": ruleset.teams,
         "positions": [position_json(locale, p, ruleset, seat_names) for p in found],
     }

@@ -35,7 +35,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 821  # the last migration the pages need (the boards' sizes, kept by the database)
+WEB_SCHEMA = 941  # the last migration the pages need (the kept pages' stamps, the name index)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -250,6 +250,14 @@ class WebRepo:
         row = await self._db.fetchone("SELECT public_place FROM tables WHERE id = ?", (table_id,))
         return row is not None and bool(row[0])
 
+    async def taken_over(self, table_id: int) -> tuple[int, ...]:
+        """The seats a computer took over after too many time-outs, in the order it did."""
+        rows = await self._db.fetchall(
+            "SELECT seat FROM actions WHERE table_id = ? AND made_by = 'takeover' ORDER BY seq",
+            (table_id,),
+        )
+        return tuple(dict.fromkeys(int(r[0]) for r in rows))
+
     async def global_names(self, player_ids: Sequence[int]) -> dict[int, str]:
         """The global names the records hold of people (never a server nickname); those
         never recorded are absent."""
@@ -282,6 +290,27 @@ class WebRepo:
             (player_id, GLOBAL, guild_id, guild_id, ALL, *params),
         )
         return None if row is None else str(row[0] or "")
+
+    async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
+        """Which of ``player_ids`` have a page on the server's pages (the test of
+        :meth:`player_here`, for a few people at once)."""
+        ids = sorted({p for p in player_ids if p > 0})
+        if not ids:
+            return frozenset()
+        marks = ", ".join("?" for _ in ids)
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        rows = await self._db.fetchall(
+            "SELECT s.player_id FROM record_stats s"
+            f" WHERE s.scope = ? AND s.bucket = ? AND s.player_id IN ({marks})"
+            " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = s.player_id"
+            " AND v.scope IN (?, ?))"
+            " AND EXISTS (SELECT 1 FROM record_players p WHERE p.player_id = s.player_id"
+            " AND p.kind = 'human')"
+            f" AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = s.player_id"
+            f" AND {public})",
+            (guild_id, ALL, *ids, GLOBAL, guild_id, *params),
+        )
+        return frozenset(int(r[0]) for r in rows)
 
     async def public_entries(self, guild_id: int, player_id: int) -> list[PublicEntry]:
         """A person's entries in the server's public matches, oldest first."""
@@ -326,3 +355,116 @@ class WebRepo:
             (player_id, *params),
         )
         return [Earned(int(r[0]), str(r[1]), int(r[2]), r[3], float(r[4])) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTable:
+    """A table as its live page follows it: where it is and how far it has gone."""
+
+    table_id: int
+    guild_id: int
+    status: str
+    public_place: bool
+    moves: int  # actions stored so far
+
+
+class PageRepo:
+    """The statements of the kept pages, the live pages and the player search."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def stamp(self, guild_id: int | None = None) -> tuple[Any, ...]:
+        """The counter the database moves when a kept page may have to change (names,
+        privacy, a server's pages: see migration 0940) and, with ``guild_id``, the server's
+        own (migration 0941: a match recorded there, a line of its boards left off): one
+        read, by keys."""
+        if guild_id is None:
+            value = await self._db.fetchval("SELECT stamp FROM web_stamp WHERE id = 1")
+            return (int(value or 0),)
+        row = await self._db.fetchone(
+            "SELECT (SELECT stamp FROM web_stamp WHERE id = 1),"
+            " (SELECT stamp FROM web_boards WHERE guild_id = ?)",
+            (guild_id,),
+        )
+        assert row is not None
+        return (int(row[0] or 0), int(row[1] or 0))
+
+    async def live_table(self, table_id: int) -> LiveTable | None:
+        """A table and the number of moves stored for it, in one read."""
+        row = await self._db.fetchone(
+            "SELECT t.guild_id, t.status, t.public_place,"
+            " (SELECT count(*) FROM actions a WHERE a.table_id = t.id)"
+            " FROM tables t WHERE t.id = ?",
+            (table_id,),
+        )
+        if row is None or row[0] is None:
+            return None
+        return LiveTable(table_id, int(row[0]), str(row[1]), bool(row[2]), int(row[3]))
+
+    async def search_players(self, guild_id: int, prefix: str, limit: int) -> list[tuple[int, str]]:
+        """People with a page on the server's pages whose global name starts with ``prefix``
+        (case-insensitively), by name: (player id, global name). The name index answers the
+        range (on PostgreSQL with the pattern operators, whatever the collation)."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        if self._db.dialect == SQLITE:
+            match = "lower(p.name) >= lower(?) AND lower(p.name) < (lower(?) || char(1114111))"
+        else:
+            match = "lower(p.name) ~>=~ lower(?) AND lower(p.name) ~<~ (lower(?) || chr(1114111))"
+        rows = await self._db.fetchall(
+            "SELECT p.player_id, p.name FROM record_players p"
+            f" WHERE {match} AND p.kind = 'human' AND p.player_id > 0"
+            " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
+            " AND v.scope IN (?, ?))"
+            " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
+            " AND s.player_id = p.player_id)"
+            " AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = p.player_id"
+            f" AND {public})"
+            " ORDER BY lower(p.name), p.player_id LIMIT ?",
+            (prefix, prefix, GLOBAL, guild_id, guild_id, ALL, *params, limit),
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def event_version(self, event_id: int) -> tuple[Any, ...] | None:
+        """What changes whenever a tournament's page does (its state, entries, rounds,
+        boards and corrections counted), with its server and whether it is public; None
+        when there is no such event."""
+        row = await self._db.fetchone(
+            "SELECT t.guild_id, t.public_place, t.status,"
+            " (SELECT count(*) FROM tournament_entries e WHERE e.tournament_id = t.id),"
+            " (SELECT count(*) FROM tournament_entries e WHERE e.tournament_id = t.id"
+            " AND e.status = 'withdrawn'),"
+            " (SELECT count(*) FROM tournament_rounds r WHERE r.tournament_id = t.id),"
+            " (SELECT count(*) FROM tournament_rounds r WHERE r.tournament_id = t.id"
+            " AND r.status = 'done'),"
+            " (SELECT count(*) FROM tournament_boards b WHERE b.tournament_id = t.id),"
+            " (SELECT count(*) FROM tournament_boards b WHERE b.tournament_id = t.id"
+            " AND b.status = 'done'),"
+            " (SELECT count(*) FROM tournament_corrections c WHERE c.tournament_id = t.id)"
+            " FROM tournaments t WHERE t.id = ?",
+            (event_id,),
+        )
+        return None if row is None else tuple(row)
+
+    async def sample(self) -> tuple[int, int, int, int] | None:
+        """A server with pages and one of each thing its pages show (its latest public
+        match, a person who played it, its latest public event; 0 where it has none), for
+        the warm-up."""
+        row = await self._db.fetchone(
+            "SELECT g.guild_id,"
+            " coalesce((SELECT max(m.table_id) FROM record_matches m JOIN tables t"
+            " ON t.id = m.table_id AND t.public_place = 1 WHERE m.guild_id = g.guild_id), 0),"
+            " coalesce((SELECT max(e.id) FROM tournaments e WHERE e.guild_id = g.guild_id"
+            " AND e.public_place = 1), 0)"
+            " FROM guild_settings g WHERE g.web = 1 ORDER BY g.guild_id LIMIT 1"
+        )
+        if row is None:
+            return None
+        guild, table, event = int(row[0]), int(row[1]), int(row[2])
+        player = await self._db.fetchval(
+            "SELECT max(player_id) FROM record_entries WHERE table_id = ? AND kind = 'human'",
+            (table,),
+        )
+        return guild, int(player or 0), table, event

@@ -31,9 +31,17 @@ from typing import Any
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import Earned
+from bot.records.board_sql import provisional_among
 from bot.records.boards import PeriodBoard, PeriodBoards
 from bot.records.rating import display_rating
-from bot.records.record import ALL, GLOBAL, MatchRecord, computer_level, family_of
+from bot.records.record import (
+    ALL,
+    FAMILIES,
+    GLOBAL,
+    MatchRecord,
+    computer_level,
+    family_of,
+)
 from bot.records.seasons import SEASON, SeasonCalendar
 from bot.records.seasons_service import SeasonBoard, Seasons
 from bot.records.service import (
@@ -53,7 +61,7 @@ from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
 from bot.web.queries import PublicEntry, WebRepo, WebServer, open_read_only
 
-__all__ = ["MatchPage", "PlayerPage", "Reader", "Seat"]
+__all__ = ["Ending", "MatchPage", "PlayerPage", "Reader", "Seat"]
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +96,22 @@ class MatchPage:
     seats: tuple[Seat, ...]  # participants, by side
     hands: tuple[dict[str, Any], ...]  # each hand's result, in order
     discord_url: str | None = None  # where it was played (its review and exercises are there)
+    ending: Ending | None = None  # how the match ended (None: not known)
+    event: EventRow | None = None  # the public tournament whose board it was
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a finished match ended: its reason (``target``: a side reached the points to win;
+    ``hands``: the set number of hands was played; ``resign``), the seat that resigned, the
+    rules' target or number of hands, and the seats a computer took over after too many
+    time-outs."""
+
+    reason: str
+    resigned_seat: int | None
+    target: int | None
+    hands: int | None
+    taken_over: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,16 +261,33 @@ class Reader:
             )
 
     async def period_board(
-        self, guild_id: int, bucket: str, kind: str, page: int, per_page: int
+        self, guild_id: int, bucket: str, kind: str, page: int, per_page: int,
+        by: str = "rating",
     ) -> PeriodBoard | SeasonBoard:
-        """The server's board of the running week, month or season (``kind``)."""
+        """The server's board of the running week, month or season (``kind``; a season's
+        ``by`` its rating or by wins, a week and a month by wins)."""
         async with self.reading() as store:
             if kind == SEASON:
                 return await Seasons(store, self.seasons, clock=self.now).board(
-                    scope=guild_id, bucket=bucket, page=page, per_page=per_page
+                    scope=guild_id, bucket=bucket, page=page, per_page=per_page, by=by
                 )
             return await PeriodBoards(store, clock=self.now, seasons=self.seasons).board(
                 scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page
+            )
+
+    async def provisional(
+        self, board: LeaderboardPage | PeriodBoard | SeasonBoard
+    ) -> frozenset[int]:
+        """The people of a rating board's page whose rating is provisional (a week's or
+        month's board has none)."""
+        if isinstance(board, LeaderboardPage):
+            return frozenset(r.player_id for r in board.rows if r.provisional)
+        if not isinstance(board, SeasonBoard) or not board.rows:
+            return frozenset()
+        async with self.reading() as store:
+            return await provisional_among(
+                store.db, board.family, [r.player_id for r in board.rows],
+                season=board.period.key,
             )
 
     async def left_boards(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
@@ -307,15 +348,42 @@ class Reader:
                 return None
             seats = await self._seats(store, await records.entries_of([table_id]), server.guild_id)
             hands: list[HandResultRow] = await store.hand_results.list(table_id)
+            row = await store.matches.get(table_id)
+            taken = await WebRepo(store.db).taken_over(table_id)
+            event = await self._event_of(store, table_id, server.guild_id)
             table = await store.tables.get(table_id)
         place = table and (table.thread_id or table.channel_id)
+        ending = None
+        if row is not None and row.outcome is not None:
+            rules = row.ruleset
+            ending = Ending(
+                str(row.outcome.get("reason") or record.reason),
+                row.outcome.get("resigned_seat"),
+                rules.get("target"),
+                rules.get("hands"),
+                taken,
+            )
         return MatchPage(
             server,
             record,
             tuple(seats),
             tuple(h.result for h in sorted(hands, key=lambda h: h.hand_number)),
             f"https://discord.com/channels/{record.guild_id}/{place}" if place else None,
+            ending,
+            event,
         )
+
+    @staticmethod
+    async def _event_of(store: Store, table_id: int, guild_id: int) -> EventRow | None:
+        """The server's public tournament whose board was played at the table, if any."""
+        repo = TournamentRepo(store.db)
+        board = await repo.board_of_table(table_id)
+        if board is None:
+            return None
+        event = await repo.get(board.tournament_id)
+        if event is None or event.guild_id != guild_id or not event.public_place:
+            return None
+        return event
 
     async def replay(self, table_id: int) -> Replay:
         """Every position of a finished match (kept: a finished match never changes; readers
@@ -363,6 +431,11 @@ class Reader:
         shown = tuple(e for e in earned if e.code in BY_CODE)
         return PlayerPage(server, stats, tuple(history), shown)
 
+    async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
+        """Those of ``player_ids`` who have a page on the server's pages."""
+        async with self.reading() as store:
+            return await WebRepo(store.db).with_pages(guild_id, player_ids)
+
     # -- tournaments -----------------------------------------------------------------------
 
     async def tournaments(self, guild_id: int) -> list[EventRow]:
@@ -397,6 +470,16 @@ class Reader:
             names = await WebRepo(store.db).global_names(people)
         left = {p for p, scopes in hidden.items() if scopes & {GLOBAL, server.guild_id}}
         return state, {p: "" if p in left else names.get(p, "") for p in people}
+
+
+#: The order a person's lines are listed in: every variant, then each family followed by its
+#: variants, as the server's board menu lists them.
+NATURAL_ORDER = (ALL, *(b for family, variants in FAMILIES.items() for b in (family, *variants)))
+
+
+def _ordered(found: Mapping[str, Any]) -> list[str]:
+    """The keys of ``found`` in :data:`NATURAL_ORDER` (any other after them, sorted)."""
+    return [b for b in NATURAL_ORDER if b in found] + sorted(set(found) - set(NATURAL_ORDER))
 
 
 def public_stats(
@@ -440,9 +523,11 @@ def public_stats(
                 (e.finished_at, display_rating(e.mu_after, e.sigma_after))
             )
     lines = {
-        bucket: StatRow(guild_id, bucket, player_id, *t, None, last[bucket], name, "human")
-        for bucket, t in tally.items()
+        bucket: StatRow(guild_id, bucket, player_id, *tally[bucket], None, last[bucket], name,
+                        "human")
+        for bucket in _ordered(tally)
     }
+    ratings = {f: ratings[f] for f in _ordered(ratings)}
     levels: dict[str, list[int]] = {}
     for computer, result in versus:
         figures = levels.setdefault(computer_level(computer), [0, 0, 0])

@@ -7,6 +7,7 @@ message ids the bot's messages use, so they read the same in Discord and on the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.i18n import N_, tr
 from bot.records.record import ALL, FAMILIES, computer_level
@@ -15,14 +16,20 @@ __all__ = [
     "LANGUAGES",
     "bucket_name",
     "choose_language",
+    "ending_text",
     "player_name",
     "result_name",
     "variant_name",
 ]
 
 #: The pages' languages: the code a reader picks (``?lang=``) and the bot's locale for it.
-LANGUAGES: dict[str, str] = {"en": "en-US", "es": "es-ES", "pt-BR": "pt-BR"}
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt-BR": "Português (Brasil)"}
+LANGUAGES: dict[str, str] = {"en": "en-US", "es": "es-ES", "es-419": "es-419", "pt-BR": "pt-BR"}
+LANGUAGE_NAMES = {
+    "en": "English",
+    "es": "Español (España)",
+    "es-419": "Español (Latinoamérica)",
+    "pt-BR": "Português (Brasil)",
+}
 
 #: How a week's or month's board and a season's board rank (the bot's boards say the same).
 PERIOD_RANK = N_(
@@ -33,6 +40,13 @@ SEASON_RANK = N_(
     "Ranked by the season's rating. Each season starts from your all-time rating pulled halfway "
     "back to the newcomer's, and less certain; the all-time ratings go on beside it."
 )
+
+#: Who a rating board lists and what its "?" means (the bot's leaderboard says the same).
+MINIMUM_NOTE = N_(
+    "Players are listed after {count} matches; a ? marks a provisional rating (still uncertain)."
+)
+
+SEASON_WINS_RANK = N_("Ranked by the season's wins, then by the season's rating.")
 
 VARIANT_NAMES = {
     "partners": N_("Partners (Latin)"),
@@ -82,7 +96,9 @@ def word(locale: str, words: dict[str, str], key: str | None) -> str:
 
 def choose_language(asked: str | None, accept: str | None) -> str:
     """The page's language: ``?lang=`` when it names one, else the best of the browser's
-    ``Accept-Language`` (by quality, then order), else English."""
+    ``Accept-Language`` (by quality, then order), else English. Spanish of Spain (``es``,
+    ``es-ES``) reads the ``es`` catalogue, any other Spanish (``es-419``, ``es-MX``,
+    ``es-AR``…) the Latin American one."""
     if asked in LANGUAGES:
         return asked
     ranked: list[tuple[float, int, str]] = []
@@ -100,8 +116,10 @@ def choose_language(asked: str | None, accept: str | None) -> str:
             continue
         if tag.startswith("pt"):
             return "pt-BR"
-        if tag.startswith("es"):
+        if tag in ("es", "es-es"):
             return "es"
+        if tag.startswith("es-"):
+            return "es-419"
         if tag.startswith("en"):
             return "en"
     return "en"
@@ -124,6 +142,69 @@ def bucket_name(locale: str, bucket: str) -> str:
 def bucket_groups() -> Sequence[tuple[str, tuple[str, ...]]]:
     """The families and their variants, in the order the pages list them."""
     return tuple(FAMILIES.items())
+
+
+def ending_text(
+    locale: str,
+    ending: Any,
+    *,
+    winner_side: int | None,
+    draw: bool,
+    hands_played: int,
+    side_names: Sequence[str],
+    seat_names: Sequence[str],
+) -> list[str]:
+    """How a match ended, in sentences: who won and how (reaching the target, on points
+    after the set number of hands, by a resignation in which hand), and the seats a
+    computer took over after too many time-outs. ``ending``: the reader's
+    :class:`~bot.web.reader.Ending`."""
+    said: list[str] = []
+
+    def side(number: int | None) -> str:
+        if number is None or not 0 <= number < len(side_names):
+            return "?"
+        return side_names[number]
+
+    def seat(number: int | None) -> str:
+        if number is None or not 0 <= number < len(seat_names):
+            return tr(locale, "a player")
+        return seat_names[number]
+
+    if ending.reason == "resign":
+        said.append(
+            tr(
+                locale,
+                "{name} resigned during hand {hand}, so {side} won the match.",
+                name=seat(ending.resigned_seat),
+                hand=hands_played + 1,
+                side=side(winner_side),
+            )
+        )
+    elif draw or winner_side is None:
+        said.append(tr(locale, "The match was drawn after {hands} hands.", hands=hands_played))
+    elif ending.reason == "hands":
+        said.append(
+            tr(
+                locale,
+                "{side} won the match on points after {hands} hands.",
+                side=side(winner_side),
+                hands=hands_played,
+            )
+        )
+    else:
+        said.append(
+            tr(
+                locale,
+                "{side} won the match by reaching {target} points.",
+                side=side(winner_side),
+                target=ending.target or 0,
+            )
+        )
+    for taken in ending.taken_over:
+        said.append(
+            tr(locale, "A computer played for {name} after too many time-outs.", name=seat(taken))
+        )
+    return said
 
 
 def result_name(locale: str, result: str) -> str:

@@ -15,7 +15,14 @@ from discord.ext import commands
 
 from bot.daily.service import LEGS, VARIANTS, AttemptRow, DailyService
 from bot.i18n import tr
-from cogs.daily.words import board_embed, draw_expert, expert_points, nonce, result_text
+from cogs.daily.words import (
+    board_embed,
+    draw_expert,
+    expert_alt_text,
+    expert_points,
+    nonce,
+    result_text,
+)
 from cogs.domino import texts
 from cogs.names import public_name, table_name
 
@@ -285,10 +292,16 @@ class DailyCog(commands.Cog, name=COG_NAME):
                 expert = expert_points(play)
                 gif = await asyncio.to_thread(draw_expert, play, locale)
                 if gif is not None:
-                    file = discord.File(io.BytesIO(gif), filename="expert.gif")
+                    file = discord.File(
+                        io.BytesIO(gif),
+                        filename="expert.gif",
+                        description=expert_alt_text(locale, play),
+                    )
             except Exception:
                 log.exception("the expert's play of %s %s failed", fresh.day, fresh.variant)
-            content = f"<@{fresh.user_id}> " + result_text(locale, fresh, legs, streak, expert)
+            content = f"<@{fresh.user_id}> " + result_text(
+                locale, fresh, legs, streak, expert, replay=file is not None
+            )
             where = self.bot.get_partial_messageable(fresh.channel_id, guild_id=fresh.guild_id)
             for attempt_number in range(POST_TRIES):
                 try:

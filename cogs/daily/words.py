@@ -15,6 +15,7 @@ from bot.store import ActionRow, MatchRow
 from bot.tables import replay
 from cogs.colours import BLUE
 from cogs.domino import texts
+from cogs.markup import slash_command
 from cogs.names import escape_name
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,11 @@ def result_text(
     legs: list[int],
     streak: int,
     expert: int | None,
+    *,
+    replay: bool = False,
 ) -> str:
-    """The attempt's result post: the points, each leg's, the streak, the expert's score."""
+    """The attempt's result post: the points, each leg's, the streak, how the expert did
+    (``replay``: its play is attached)."""
     assert attempt.result is not None
     lines = [
         tr(
@@ -64,16 +68,56 @@ def result_text(
             streak)
     )
     if expert is not None:
-        lines.append(
-            tr(
-                locale,
-                "The expert, dealt your first seat's tiles, scored {points}. Here is how it "
-                "played the deal:",
-                points=points_text(locale, expert),
-            )
-        )
-    lines.append(tr(locale, "See how the others did: /domino daily board."))
+        lines.append(expert_text(locale, legs[0] if legs else attempt.result, expert))
+        if replay:
+            lines.append(tr(locale, "Its play of the deal is in the replay below."))
+    lines.append(tr(locale, "See how the others did: {command}.",
+                    command=slash_command(locale, "domino daily board")))
     return "\n".join(lines)
+
+
+def expert_text(locale: str | None, mine: int, expert: int) -> str:
+    """Who did better from the same seat and tiles, the person (``mine``: his first leg's
+    points) or the expert, in words, with both scores."""
+    said = {
+        "mine": points_text(locale, mine),
+        "expert": points_text(locale, expert),
+    }
+    if mine > expert:
+        return trn(
+            locale,
+            "You beat the expert by {count} point: with the same tiles you scored {mine}, "
+            "the expert {expert}.",
+            "You beat the expert by {count} points: with the same tiles you scored {mine}, "
+            "the expert {expert}.",
+            mine - expert,
+            **said,
+        )
+    if mine < expert:
+        return trn(
+            locale,
+            "The expert did {count} point better: with the same tiles it scored {expert}, "
+            "you {mine}.",
+            "The expert did {count} points better: with the same tiles it scored {expert}, "
+            "you {mine}.",
+            expert - mine,
+            **said,
+        )
+    return tr(locale, "You matched the expert: with the same tiles you both scored {mine}.",
+              **said)
+
+
+def expert_alt_text(locale: str | None, play: ExpertPlay) -> str:
+    """The alt text of the expert's replay: what it shows and how it ended for seat 0."""
+    return tr(
+        locale,
+        "Replay of the expert's own play of the {variant} deal of {day}, every seat an "
+        "expert, from your first seat's tiles: {count} moves, {points} for your seat's side.",
+        variant=texts.variant_name(locale, play.variant),
+        day=play.day,
+        count=number(locale, len(play.moves)),
+        points=points_text(locale, expert_points(play)),
+    )[:1024]
 
 
 def board_embed(locale: str | None, board: Board, streak: int) -> discord.Embed:
@@ -89,8 +133,8 @@ def board_embed(locale: str | None, board: Board, streak: int) -> discord.Embed:
     if not board.shown:
         description = tr(
             locale,
-            "No spoilers: the results show once you have played today's deal "
-            "(/domino daily play).",
+            "No spoilers: the results show once you have played today's deal ({command}).",
+            command=slash_command(locale, "domino daily play"),
         )
         description += "\n" + (
             trn(

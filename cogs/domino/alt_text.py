@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import named_ends, tr, trn
+from bot.i18n import joined, named_ends, tr, trn
 from domino import View
 from render.moves import LastMove, last_moves
 from render.table import LABELS, last_words, news, scene, side_names
@@ -59,11 +59,14 @@ def table_alt_text(view: View, names: Sequence[str], locale: str | None, *,
         goal = trn(locale, "{count} hand", "{count} hands", view.hands_total) + "."
     else:
         goal = ""
-    scores = ", ".join(f"{side} {score}"
-                       for side, score in zip(side_names(view, names), view.scores, strict=True))
+    def join(people: Sequence[str]) -> str:
+        return joined(locale, people)
+
+    sides = side_names(view, names, join, full=True)
+    scores = ", ".join(f"{side} {score}" for side, score in zip(sides, view.scores, strict=True))
     parts = [tr(locale, "Table picture. {hand}.", hand=hand), goal,
              tr(locale, "Scores: {scores}.", scores=scores)]
-    parts.extend(_sentence(line) for line in news(view, names, _labels(locale), s.result))
+    parts.extend(_sentence(line) for line in news(view, names, _labels(locale), s.result, join))
     if s.result is not None:
         pips = ", ".join(f"{_name(names, seat)} {p}" for seat, p in enumerate(s.result.pips))
         parts.append(_sentence(tr(locale, "Pips left: {pips}", pips=pips)))

@@ -36,7 +36,9 @@ from bot.errors import (
 from bot.i18n import tr, trn
 from bot.tables.service import TableInfo, TableService
 from cogs.domino import practice, texts
+from cogs.domino.rules_pages import RulesSelect
 from cogs.names import table_name
+from cogs.records.achievements import earned_lines, shown_at_match_end
 from domino import Draw, Pass, Play, Tile
 
 Interaction = discord.Interaction[Any]
@@ -436,10 +438,30 @@ class ConfirmResignButton(DominoButton, template=rf"domino:resignok:{_TABLE}"):
         )
 
 
+class KeepPlayingButton(DominoButton, template=rf"domino:keepplaying:{_TABLE}"):
+    """The resignation's cancel: nothing changes, the question goes."""
+
+    kind = "keepplaying"
+
+    async def clicked(self, host: Host, interaction: Interaction) -> None:
+        info = await host.service.get(self.table_id)
+        if not info.is_seated(interaction.user.id):
+            raise NotSeated("You are not seated at this table.")
+        locale = interaction.locale.value
+        if info.status != "running":
+            words = tr(locale, "The match is over.")
+        else:
+            words = tr(locale, "You keep playing.")
+        await interaction.edit_original_response(content=words, view=None)
+
+
 def confirm_resign(locale: str | None, table_id: int) -> tuple[str, discord.ui.View]:
-    """The ephemeral question (text and button) that confirms a resignation."""
-    button = ConfirmResignButton(table_id, label=tr(locale, "Resign"), style=Style.danger)
-    return tr(locale, "Resign? Your side loses the match."), make_view([button])
+    """The ephemeral question that confirms a resignation: Resign, or Keep playing."""
+    buttons: list[DominoButton] = [
+        ConfirmResignButton(table_id, label=tr(locale, "Resign"), style=Style.danger),
+        KeepPlayingButton(table_id, label=tr(locale, "Keep playing"), style=Style.secondary),
+    ]
+    return tr(locale, "Resign? Your side loses the match."), make_view(buttons)
 
 
 class RematchButton(DominoButton, template=rf"domino:rematch:{_TABLE}"):
@@ -463,6 +485,22 @@ class ReviewButton(DominoButton, template=rf"domino:review:{_TABLE}"):
         if reviewer is None:
             raise ServiceError("Reviews are not available right now.")
         await reviewer.answer(interaction, self.table_id, None)
+
+
+class AchievementsButton(DominoButton, template=rf"domino:achv:{_TABLE}"):
+    """On the match-end post: who earned which achievement in the match and what it is for,
+    answered privately to whoever asks (the post says it in one line)."""
+
+    kind = "achv"
+    new_message = True
+
+    async def clicked(self, host: Host, interaction: Interaction) -> None:
+        locale = interaction.locale.value
+        lines = earned_lines(locale, await shown_at_match_end(host.service.store, self.table_id))
+        text = "\n".join(lines) or tr(locale, "No achievements were earned in this match.")
+        await interaction.followup.send(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
 
 # ----------------------------------------------------------------------------- replay
@@ -643,8 +681,10 @@ KINDS: tuple[type[DominoButton], ...] = (
     TilesButton,
     ResignButton,
     ConfirmResignButton,
+    KeepPlayingButton,
     RematchButton,
     ReviewButton,
+    AchievementsButton,
     ReplayPageButton,
     PlayButton,
     DrawButton,
@@ -662,7 +702,7 @@ def _unread(kinds: tuple[type[discord.ui.DynamicItem[Any]], ...]) -> re.Pattern[
     return re.compile(rf"(?!(?:{read})\Z){ANY_ID.pattern}")
 
 
-class InvalidButton(DominoButton, template=_unread((*KINDS, AddComputerSelect))):
+class InvalidButton(DominoButton, template=_unread((*KINDS, AddComputerSelect, RulesSelect))):
     """An id of ours that no kind reads (forged, or from an incompatible version)."""
 
     kind = "invalid"
@@ -685,4 +725,6 @@ class InvalidButton(DominoButton, template=_unread((*KINDS, AddComputerSelect)))
 
 
 #: What the cog registers with ``bot.add_dynamic_items``: each id has exactly one reader.
-ALL: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*KINDS, AddComputerSelect, InvalidButton)
+ALL: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    *KINDS, AddComputerSelect, RulesSelect, InvalidButton
+)

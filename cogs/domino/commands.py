@@ -21,8 +21,7 @@ from bot.errors import InvalidOptions
 from bot.i18n import N_, tr
 from bot.store import PlayerSettingsRow
 from bot.tables.service import MAX_TURN_TIMER, MIN_TURN_TIMER, TableInfo
-from cogs.colours import BLUE
-from cogs.domino import texts
+from cogs.domino import rules_pages, texts
 from cogs.domino.buttons import COG_NAME, confirm_resign
 from cogs.domino.choices import (
     ON_OFF_CHOICES,
@@ -36,9 +35,9 @@ from cogs.domino.lobby import lobby_payload
 from cogs.domino.practice import PracticeMixin
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
+from cogs.markup import slash_command
 from cogs.names import table_name
 from cogs.places import place_of
-from cogs.rules_text import common_rules, daily_rules, rules_text, tournament_rules
 from domino import PRESETS
 
 log = logging.getLogger(__name__)
@@ -218,37 +217,13 @@ class DominoCog(
         """The rules text (with the decisions where the sources are silent)."""
         locale = locale_of(interaction)
         async with self.guard(interaction, "/domino rules", None):
-            if variant is None:
-                embed = discord.Embed(
-                    title=tr(locale, "Dominoes variants"),
-                    description=common_rules(locale),
-                    colour=BLUE,
-                )
-                for key, (name, summary) in texts.VARIANTS.items():
-                    embed.add_field(
-                        name=f"{tr(locale, name)} (`{key}`)",
-                        value=tr(locale, summary),
-                        inline=False,
-                    )
-                embed.set_footer(text=tr(locale, "/domino rules variant: … shows the full rules."))
-            elif variant == "tournament":
-                embed = discord.Embed(description=tournament_rules(locale), colour=BLUE)
-            elif variant == "daily":
-                embed = discord.Embed(description=daily_rules(locale), colour=BLUE)
-            else:
-                # Five lines first (what a newcomer needs at the table), then every rule.
-                short = discord.Embed(
-                    title=texts.variant_name(locale, variant),
-                    description="\n".join(
-                        f"{i}. {line}"
-                        for i, line in enumerate(texts.rules_summary(locale, variant), start=1)
-                    ),
-                    colour=BLUE,
-                )
-                full = discord.Embed(description=rules_text(locale, variant), colour=BLUE)
-                await interaction.response.send_message(embeds=[short, full], ephemeral=True)
-                return
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            # One section at a time; the menu under it turns to the others.
+            embed, view = rules_pages.answer(
+                locale, interaction.user.id, variant or rules_pages.OVERVIEW
+            )
+            await interaction.response.send_message(
+                embed=embed, view=view or discord.utils.MISSING, ephemeral=True
+            )
 
     @app_commands.command(name="settings", description=locale_str("Your own settings"))
     @app_commands.describe(
@@ -398,5 +373,6 @@ def settings_text(locale: str | None, settings: PlayerSettingsRow, *, changed: b
                 "message still shows whose turn it is.",
             )
         )
-    lines.append(tr(locale, "Change them with /domino settings."))
+    lines.append(tr(locale, "Change them with {command}.",
+                    command=slash_command(locale, "domino settings")))
     return "\n".join(lines)

@@ -9,6 +9,10 @@ match end is posted exactly once, and the running hand's game message shows the 
 announced once. Posts carry a nonce, so a post whose mark a crash lost is
 not posted twice. A failed Discord call is retried with backoff; a deleted message is posted
 again with working buttons.
+
+The bot token's requests count against Discord's global limit: a message's redraw goes through
+the interaction of a click on that message when one can carry it (:class:`Carriers`), and the
+game message waits while computers reply to a person or a player draws (:func:`_held`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import dataclasses
 import hashlib
 import logging
 import random
+import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import aiohttp
@@ -35,6 +41,8 @@ from cogs.domino import game_message, texts
 from cogs.domino.alt_text import table_alt_text
 from cogs.domino.game_message import LOG_LINES, TABLE_PICTURE, Picture
 from cogs.domino.lobby import lobby_payload
+from cogs.domino.practice import practice_card
+from cogs.web_links import watch_button
 from domino import HandResult, View
 from render.moves import last_moves
 
@@ -54,12 +62,89 @@ RETRYABLE = (
 )
 
 
+#: How long after a click its interaction's token is used (Discord: valid for 15 minutes).
+CARRIER_LIFETIME = 14 * 60
+#: The latest clicks kept per public message.
+CARRIERS_PER_MESSAGE = 4
+_UPDATES = (
+    discord.InteractionResponseType.deferred_message_update,
+    discord.InteractionResponseType.message_update,
+)
+
+
+class Carriers:
+    """Clicks on the bot's public messages whose interaction can edit that message for free.
+
+    Discord: a component interaction answered with ``DEFERRED_UPDATE_MESSAGE`` (6) or
+    ``UPDATE_MESSAGE`` (7) has the message the component is on as its original response, which
+    ``PATCH /webhooks/{application}/{token}/messages/@original`` edits for 15 minutes; webhook
+    endpoints are outside the bot token's global rate limit. A click answered with a new message
+    (4 or 5, e.g. an ephemeral one) carries nothing.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._by_message: dict[int, list[tuple[float, discord.Interaction[Any]]]] = {}
+        self._pruned = clock()
+
+    async def seen(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember a click on a public message (the ``on_interaction`` listener)."""
+        message = interaction.message
+        if interaction.type is not discord.InteractionType.component or message is None:
+            return
+        if message.flags.ephemeral:
+            return
+        now = self.clock()
+        if now - self._pruned > 60:  # (at most once a minute: a click stays cheap)
+            self._pruned = now
+            stale = [k for k, v in self._by_message.items() if now - v[-1][0] > CARRIER_LIFETIME]
+            for key in stale:
+                del self._by_message[key]
+        clicks = self._by_message.setdefault(message.id, [])
+        clicks.append((now, interaction))
+        del clicks[:-CARRIERS_PER_MESSAGE]
+
+    def carrier(self, message_id: int) -> discord.Interaction[Any] | None:
+        """The newest click on ``message_id`` whose token can still edit it, if any."""
+        now = self.clock()
+        for at, interaction in reversed(self._by_message.get(message_id, ())):
+            if now - at > CARRIER_LIFETIME:
+                break
+            if interaction.response.type in _UPDATES:
+                return interaction
+        return None
+
+    def drop(self, message_id: int, interaction: discord.Interaction[Any]) -> None:
+        """``interaction`` can no longer edit ``message_id`` (its token was refused)."""
+        clicks = self._by_message.get(message_id)
+        if clicks:
+            clicks[:] = [c for c in clicks if c[1] is not interaction]
+
+    async def edit(self, message: discord.PartialMessage, **fields: Any) -> None:
+        """Edit the public ``message`` through a click's interaction when one can carry it,
+        else with the bot token (``discord.NotFound`` propagates when the message is gone)."""
+        while (interaction := self.carrier(message.id)) is not None:
+            try:
+                await interaction.edit_original_response(**fields)
+                return
+            except discord.HTTPException as exc:
+                if exc.status >= 500 or exc.status == 429:
+                    raise
+                log.info("message %s: click's token refused (%s)", message.id, _describe(exc))
+                self.drop(message.id, interaction)
+                for file in fields.get("attachments") or ():
+                    if isinstance(file, discord.File):
+                        file.reset()
+        await message.edit(**fields)
+
+
 class FeedHost(Protocol):
     """What a feed needs of the presenter that owns it."""
 
     bot: Any
     service: Any
     closing: bool
+    carriers: Carriers
 
     async def make_thread(
         self, channel: discord.TextChannel, info: TableInfo
@@ -104,6 +189,7 @@ class Feed:
         self._lock = asyncio.Lock()  # one round at a time
         self._practice: bool | None = None  # a practice table: its player is there, no pings
         self._thread_at = 0.0  # (service clock) the table's thread is not asked for before
+        self._end_drawn = False  # the game message shows the match's end (drawn by this feed)
 
     @property
     def service(self) -> Any:
@@ -206,13 +292,19 @@ class Feed:
         if feed.lobby_shown == key:
             return feed
         layout = lobby_payload(info, info.table.locale)
+        if self._practice is None:
+            self._practice = await practice.is_practice(self.service, info.id)
+        if self._practice:  # the practice card keeps saying so
+            layout = practice_card(layout, info.table.locale)
         channel = self.bot.get_partial_messageable(
             info.table.channel_id, guild_id=info.table.guild_id
         )
         message = channel.get_partial_message(info.table.lobby_message_id)
         try:
             # (content and embed cleared: a lobby of an earlier version becomes the layout)
-            await message.edit(content=None, embed=None, view=layout, allowed_mentions=NO_PINGS)
+            await self.presenter.carriers.edit(
+                message, content=None, embed=None, view=layout, allowed_mentions=NO_PINGS
+            )
         except discord.NotFound:
             log.info("table %s: lobby message is gone", self.table_id)
         return await self._save(dataclasses.replace(feed, lobby_shown=key))
@@ -228,7 +320,9 @@ class Feed:
             )
             message = self._where(info).get_partial_message(info.table.message_id)
             with contextlib.suppress(discord.NotFound):
-                await message.edit(content=None, embed=None, attachments=[], view=layout)
+                await self.presenter.carriers.edit(
+                    message, content=None, embed=None, attachments=[], view=layout
+                )
         await self._save(dataclasses.replace(feed, match_announced=True))
         self.closed = True
 
@@ -278,14 +372,20 @@ class Feed:
         results = view.hand_results
         for result in results[feed.hands_announced :]:
             number = result.hand_number
-            if number == len(results) and info.status == "finished":
+            last = number == len(results) and info.status == "finished"
+            if last:
                 seq, final = info.seq, view
             else:
                 seq, final = await self.service.hand_end_view(self.table_id, number)
             picture = await self._picture(info, final, seq)
             shown = False
             if feed.game_hand == number and info.table.message_id is not None:
-                shown = await self._edit_game(info, final, picture, finished_hand=True, seq=seq)
+                if last:  # the match's end, drawn once: as the match-end round would draw it
+                    shown = self._end_drawn = await self._edit_game(info, final, picture)
+                else:
+                    shown = await self._edit_game(
+                        info, final, picture, finished_hand=True, seq=seq
+                    )
             await self._post_result(info, result, final, None if shown else picture)
             feed = await self._save(dataclasses.replace(feed, hands_announced=number))
         return feed
@@ -309,7 +409,8 @@ class Feed:
             return
         view = info.public_view()
         assert view is not None and view.outcome is not None
-        if info.table.message_id is not None and feed.game_hand == view.hand_number:
+        drawn = self._end_drawn  # (by this process's hand round just before)
+        if info.table.message_id is not None and feed.game_hand == view.hand_number and not drawn:
             # (a last hand that began and ended while the feed was behind has no message of its
             # own: the previous hand's message keeps that hand's final position, the last
             # hand's result post shows the last one; the match-end post is words only)
@@ -348,6 +449,9 @@ class Feed:
             return feed
         if feed.shown_seq == info.seq and self.checked:
             return feed
+        if self.checked and _held(info, view):
+            await self.presenter.refresh_hands(info)
+            return feed  # shown with the move that ends the run (the feed is woken by it)
         shown = info.seq
         picture = await self._picture(info, view, info.seq, running=True)
         if not await self._edit_game(info, view, picture):
@@ -414,8 +518,8 @@ class Feed:
         message = self._where(info).get_partial_message(info.table.message_id)
         try:
             # (content and embed cleared: a message of an earlier version becomes the layout)
-            await message.edit(
-                content=None, embed=None, attachments=[file] if file else [], view=layout
+            await self.presenter.carriers.edit(
+                message, content=None, embed=None, attachments=[file] if file else [], view=layout
             )
         except discord.NotFound:
             log.info("table %s: game message %s is gone", info.id, info.table.message_id)
@@ -461,6 +565,13 @@ class Feed:
             picture=picture,
             finished_hand=finished_hand,
             greeting=greeting,
+            watch=(
+                await watch_button(
+                    self.bot, self.service.store, locale, info.table.guild_id, info.id
+                )
+                if info.table.public_place
+                else None
+            ),
         )
         file = picture.file(TABLE_PICTURE) if picture.png is not None else None
         return layout, file
@@ -588,6 +699,23 @@ class Feed:
                 )
             feed = await self._save(dataclasses.replace(feed, takeovers_announced=seq + 1))
         return feed
+
+
+def _held(info: TableInfo, view: View) -> bool:
+    """Whether the game message waits for more moves before it shows the latest: computers
+    reply to a person (their replies are shown together, with the log's lines, when the turn
+    comes back to a person), or a player draws and is still to move (shown with what he does
+    next). Never at a table where no person plays any more (nothing would end the wait)."""
+    if info.status != "running" or view.outcome is not None or not view.events:
+        return False
+    turn = info.turn_seat
+    if turn is None or not any(s is not None and s.kind == "human" for s in info.seats):
+        return False
+    last = view.events[-1]
+    if last.kind == "draw" and last.seat == view.turn:
+        return True
+    mover = info.seats[last.seat] if last.seat is not None and last.seat < len(info.seats) else None
+    return turn.kind == "computer" and mover is not None and mover.kind == "computer"
 
 
 def _woken(info: TableInfo, people: list[int]) -> list[int]:

@@ -156,11 +156,13 @@ def game_layout(
     picture: Picture | None = None,
     finished_hand: bool = False,
     greeting: str | None = None,
+    watch: discord.ui.Button[Any] | None = None,
 ) -> discord.ui.LayoutView:
     """The public game message in one container: the heading, what just happened and the last
     moves, the table picture at full width, whose turn with My tiles beside it, Resign beside the
     table's number. ``finished_hand``: the hand that just ended (its final position);
-    ``greeting``: a first line (the players' mentions when the match begins)."""
+    ``greeting``: a first line (the players' mentions when the match begins); ``watch``: the
+    link to the table's live web page, while it runs."""
     over = view.outcome is not None or info.status != "running"
     hand_number = view.hand_number
     if view.outcome is not None:
@@ -207,6 +209,8 @@ def game_layout(
                 accessory=ResignButton(info.id, label=tr(locale, "Resign"), style=Style.danger),
             )
         )
+        if watch is not None:
+            items.append(discord.ui.ActionRow(watch))
     else:
         items.append(discord.ui.TextDisplay(footer_text(locale, info, view)))
     return card(colour, *items)
@@ -250,23 +254,26 @@ def match_end_layout(
     link: discord.ui.Button[Any] | None = None,
     review: DominoButton | None = None,
     achievements: Sequence[str] = (),
+    details: DominoButton | None = None,
 ) -> discord.ui.LayoutView:
-    """The announcement of the match's result: who won, the final score, the rating changes,
-    the achievements the match earned, the rematch offer (its words, and its button while it
-    is open), ``review``, the button of a player's private review, and ``link``, a button to
-    the match's web page."""
+    """The announcement of the match's result: who won (first), the final score, the rating
+    changes, the achievements the match earned (with ``details``, the button that tells them
+    privately, beside them), the rematch offer (its words, and its button while it is open),
+    ``review``, the button of a player's private review, and ``link``, a button to the
+    match's web page."""
     title = tr(locale, "Match over")
-    lines = [f"**{title}**"]
+    lines = [f"**{title}**", texts.outcome_text(locale, info, outcome)]
     if mentions:
         lines.append(mentions)
-    lines.append(texts.outcome_text(locale, info, outcome))
     lines.append(tr(locale, "Final score: {scores}", scores=scores_line(locale, info, scores)))
     items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(lines))]
     if ratings:
         items.append(
             discord.ui.TextDisplay("\n".join(["**" + tr(locale, "Ratings") + "**", *ratings]))
         )
-    if achievements:
+    if achievements and details is not None:
+        items.append(discord.ui.Section("\n".join(achievements), accessory=details))
+    elif achievements:
         heading = "**" + tr(locale, "Achievements") + "**"
         items.append(discord.ui.TextDisplay("\n".join([heading, *achievements])))
     if review is not None:

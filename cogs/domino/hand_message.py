@@ -91,6 +91,16 @@ async def hint_buttons(
     ]
 
 
+def match_over(locale: str | None, info: TableInfo, view: View | None = None) -> str:
+    """``The match is over. Bob won the match!`` (who won, when the match has a result)."""
+    over = tr(locale, "The match is over.")
+    outcome = view.outcome if view is not None else None
+    if outcome is None and info.status == "finished":
+        public = info.public_view()
+        outcome = public.outcome if public is not None else None
+    return over if outcome is None else over + " " + texts.outcome_text(locale, info, outcome)
+
+
 def acting_view(info: TableInfo, views: Sequence[View]) -> View | None:
     """The view of the user's seat that is to move now, if any."""
     for view in views:
@@ -142,7 +152,7 @@ def hand_payload(
     buttons: list[DominoButton] = []
     t = info.id
     if info.status != "running" or shown.outcome is not None:
-        lines.append(tr(locale, "The match is over."))
+        lines.append(match_over(locale, info, shown))
         return "\n".join(lines), buttons
     if any(
         (row := info.seats[v.seat]) is not None and row.kind != "human"
@@ -319,8 +329,8 @@ class HandMessages:
             info = await self.service.get(table_id)
             if info.status == "running":
                 raise
-            # The match is over (or was cancelled): say so in place of the tiles.
-            content = "\n".join(x for x in (notice, tr(locale, "The match is over.")) if x)
+            # The match is over (or was cancelled): say so, and who won, in place of the tiles.
+            content = "\n".join(x for x in (notice, match_over(locale, info)) if x)
             self.drop(table_id, user_id)
             layout = card(GREY, discord.ui.TextDisplay(content))
             if new:

@@ -27,8 +27,9 @@ from bot.tables import practice
 from bot.tables.service import TableInfo, TableService
 from bot.web import links
 from cogs.domino import game_message, texts
-from cogs.domino.buttons import REVIEW_COG, RematchButton, ReviewButton
-from cogs.records.achievements import earned_lines, shown_at_match_end
+from cogs.domino.buttons import REVIEW_COG, AchievementsButton, RematchButton, ReviewButton
+from cogs.records.achievements import earned_summary, shown_at_match_end
+from cogs.records.said_of import placed
 from cogs.web_links import web_button, web_url
 
 log = logging.getLogger(__name__)
@@ -57,14 +58,17 @@ class GameNotPosted(Exception):
 
 
 def rating_line(locale: str | None, change: RatingChange) -> str:
-    """``<@user>: +23 → 1,487``."""
-    return tr(
-        locale,
-        "<@{user}>: {change} → {rating}",
-        user=change.user_id,
-        change=number(locale, change.delta, signed=True),
-        rating=number(locale, change.after),
-    )
+    """``<@user>: +23 → 1,487``; in a match of more than two sides, with the place the change
+    follows (``placed 2nd of 3``)."""
+    said = {
+        "user": change.user_id,
+        "change": number(locale, change.delta, signed=True),
+        "rating": number(locale, change.after),
+    }
+    if change.place is not None:
+        place = placed(locale, change.place, change.sides)
+        return tr(locale, "<@{user}>: {change} → {rating}, {place}", place=place, **said)
+    return tr(locale, "<@{user}>: {change} → {rating}", **said)
 
 
 def rematch_button(locale: str | None, table_id: int) -> RematchButton:
@@ -111,7 +115,8 @@ class Wrapup:
         assert view is not None and view.outcome is not None
         recording = wait and self.bot.get_cog("Records") is not None  # else nobody rates it
         changes = await self.core.rating_changes(info.id, wait=RECORD_WAIT if recording else 0.0)
-        earned = await shown_at_match_end(self.service.store, info.id)
+        # One line on the post; who earned which, and why, privately on demand.
+        summary = earned_summary(locale, await shown_at_match_end(self.service.store, info.id))
         page = None
         if info.table.public_place:  # the pages show no other match
             page = await web_url(
@@ -141,7 +146,8 @@ class Wrapup:
             rematch=rematch,
             link=None if page is None else web_button(locale, page),
             review=review,
-            achievements=earned_lines(locale, earned),
+            achievements=[summary] if summary else [],
+            details=AchievementsButton(info.id, label=tr(locale, "Details")) if summary else None,
         )
 
     async def _show_offer(

@@ -172,6 +172,18 @@ class PracticeMixin:
                 await interaction.delete_original_response()
 
 
+def practice_card(layout: discord.ui.LayoutView, locale: str | None) -> discord.ui.LayoutView:
+    """A practice table's card (its lobby message) with the note that practice is not rated,
+    as the announcement said before the card replaced it."""
+    note = discord.ui.TextDisplay("-# " + tr(locale, "Practice is not rated."))
+    for item in layout.children:
+        if isinstance(item, discord.ui.Container):
+            item.add_item(note)
+            return layout
+    layout.add_item(note)
+    return layout
+
+
 async def hint_answer(
     service: TableService, locale: str | None, table_id: int, user_id: int, seq: int
 ) -> str:
@@ -183,4 +195,4 @@ async def hint_answer(
     return hint_text(locale, *found)
 
 
-__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_answer"]
+__all__ = ["HINT_LEVEL", "PracticeMixin", "hint_answer", "practice_card"]

@@ -22,7 +22,7 @@ from bot.i18n import tr
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 from bot.traffic import counted_as
 from cogs.domino import texts
-from cogs.domino.feed import Feed, ThreadLater
+from cogs.domino.feed import Carriers, Feed, ThreadLater
 from cogs.domino.hand_message import HandMessages
 from cogs.domino.matchend import Wrapup
 from domino import HandResult, Outcome
@@ -44,6 +44,7 @@ class Presenter(TableObserver):
         self.service = service
         self.feeds: dict[int, Feed] = {}
         self.hands = HandMessages(service)
+        self.carriers = Carriers()  # clicks whose interaction can edit a public message
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.wrapup = Wrapup(bot, service, self)
@@ -55,6 +56,7 @@ class Presenter(TableObserver):
         self.service.add_observer(self)
         self.bot.add_listener(self._on_tables_adopted, "on_tables_adopted")
         self.bot.add_listener(self._on_tables_released, "on_tables_released")
+        self.bot.add_listener(self.carriers.seen, "on_interaction")
         self.wrapup.start()
         self._spawn(self._recover(), "domino-recover")
 
@@ -65,6 +67,7 @@ class Presenter(TableObserver):
             self.service.remove_observer(self)
         self.bot.remove_listener(self._on_tables_adopted, "on_tables_adopted")
         self.bot.remove_listener(self._on_tables_released, "on_tables_released")
+        self.bot.remove_listener(self.carriers.seen, "on_interaction")
         await self.wrapup.close()
         workers = [f._task for f in self.feeds.values() if f._task is not None]
         if workers:

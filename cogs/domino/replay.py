@@ -23,6 +23,7 @@ from discord.app_commands import Choice, locale_str
 from bot.daily import service as daily
 from bot.errors import InvalidOptions, StaleAction, TableNotFound
 from bot.i18n import tr
+from bot.i18n.commands import Command
 from bot.store.table_extras import FinishedMatch, FinishedRepo
 from bot.tables import replay
 from cogs.domino import buttons, texts
@@ -200,7 +201,8 @@ class ReplayMixin:
         if interaction.user.id != page.owner:
             raise InvalidOptions(
                 "Only the person who asked for this replay turns its pages; ask for your own"
-                " with /domino replay."
+                " with {command}.",
+                command=Command("domino replay"),
             )
         message = interaction.message
         lock = self._page_locks.setdefault(message.id if message else 0, asyncio.Lock())
@@ -228,7 +230,10 @@ class ReplayMixin:
             labels = replay.labels_for(public)
             replays = self.replays()
             shown = await asyncio.to_thread(replays.cached, wanted, names, labels)
-            with replays.admit(interaction.user.id) if shown is None else nullcontext():
+            # A page turn: the cooldown is for asking for replays, not for reading one.
+            slot = (replays.admit(interaction.user.id, turning=True) if shown is None
+                    else nullcontext())
+            with slot:
                 if shown is None:
                     shown = await replays.draw(wanted, names, labels)
             content, file, view = _message(public, match, wanted, names, shown, interaction,

@@ -16,6 +16,7 @@ from discord.app_commands import Choice, locale_str
 
 from bot.errors import LimitReached, ServiceError
 from bot.i18n import N_, tr
+from bot.records.board_sql import DEFAULT_BOARD_MINIMUM, MAX_BOARD_MINIMUM
 from bot.records.boards import PeriodBoards
 from bot.records.inactivity import Inactivity
 from bot.records.match_end import RematchLimit
@@ -36,6 +37,7 @@ from bot.web import links
 from cogs.colours import BLUE
 from cogs.domino import texts
 from cogs.domino.choices import TARGET_CHOICES, VARIANT_CHOICES
+from cogs.markup import slash_command
 from cogs.records.boards import can_post
 from cogs.records.prizes import choose_problem, problem_text
 
@@ -53,6 +55,7 @@ RESET_CHOICES = [
     Choice(name=locale_str("Web pages"), value="web"),
     Choice(name=locale_str("Board channel"), value="board_channel"),
     Choice(name=locale_str("Idle weeks"), value="idle_weeks"),
+    Choice(name=locale_str("Rating boards' minimum"), value="board_minimum"),
     Choice(name=locale_str("Champions' role"), value="champion_role"),
     Choice(name=locale_str("Tournament winners' role"), value="tournament_winner_role"),
 ]
@@ -177,6 +180,7 @@ class ServerSettingsMixin:
         tournament_role=locale_str("This role may create and run tournaments (@everyone: none)"),
         board_channel=locale_str("Post last week's and last month's boards here"),
         idle_weeks=locale_str("Weeks without a match before a player leaves the boards (4)"),
+        board_minimum=locale_str("Matches a player needs before the rating boards list him (5)"),
         champion_role=locale_str("A role the bot gives this server's season champions"),
         tournament_winner_role=locale_str(
             "A role the bot gives the winners of this server's latest tournament"
@@ -207,6 +211,7 @@ class ServerSettingsMixin:
         tournament_role: discord.Role | None = None,
         board_channel: discord.TextChannel | None = None,
         idle_weeks: app_commands.Range[int, 1, 52] | None = None,
+        board_minimum: app_commands.Range[int, 1, MAX_BOARD_MINIMUM] | None = None,
         champion_role: discord.Role | None = None,
         tournament_winner_role: discord.Role | None = None,
     ) -> None:
@@ -286,6 +291,8 @@ class ServerSettingsMixin:
                 changes["turn_timer"] = turn_timer
             if idle_ping is not None:
                 changes["ping_delay"] = idle_ping
+            if board_minimum is not None:
+                changes["board_minimum"] = board_minimum
             for name, value in (
                 ("lobbies_per_member", lobbies_per_member),
                 ("matches_per_member", matches_per_member),
@@ -451,12 +458,25 @@ def settings_embed(
     else:
         shown = tr(locale, "on: {url}", url=page)
     embed.add_field(name=tr(locale, "Web pages"), value=shown, inline=False)
+    least = settings.board_minimum
+    embed.add_field(
+        name=tr(locale, "Rating boards"),
+        value=tr(locale, "Minimum of matches: {count}", count=least)
+        if least is not None
+        else tr(
+            locale,
+            "Minimum of matches: {count} (the bot's default)",
+            count=DEFAULT_BOARD_MINIMUM,
+        ),
+        inline=False,
+    )
     runners = tr(locale, "members with Manage Server")
     if organisers is not None:
         runners = tr(locale, "members with Manage Server, and <@&{role}>", role=organisers)
     embed.add_field(name=tr(locale, "Who may run tournaments"), value=runners, inline=False)
     embed.set_footer(
-        text=tr(locale, "/domino new uses these when its options are left out.")
+        text=tr(locale, "{command} uses these when its options are left out.",
+                command=slash_command(locale, "domino new", clickable=False))
     )
     return embed
 

@@ -179,16 +179,18 @@ def _points_lines(locale: str | None, info: TableInfo, points: tuple[int, ...]) 
         return tr(locale, "Nobody scores.")
     if ruleset.scoring == "penalty":
         return "\n".join(
-            tr(
+            trn(
                 locale,
-                "{side}: +{points} penalty points",
+                "{side}: +{count} penalty point",
+                "{side}: +{count} penalty points",
+                p,
                 side=side_label(locale, info, side),
-                points=p,
             )
             for side, p in scored
         )
     return "\n".join(
-        tr(locale, "{side}: +{points} points", side=side_label(locale, info, side), points=p)
+        trn(locale, "{side}: +{count} point", "{side}: +{count} points", p,
+            side=side_label(locale, info, side))
         for side, p in scored
     )
 

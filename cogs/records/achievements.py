@@ -31,6 +31,8 @@ from bot.store import DatabaseUnavailable, Store
 from cogs.colours import GOLD
 from cogs.markup import reply_privately, unreachable_text
 from cogs.names import escape_name
+from cogs.records.said_of import achievement_said_of
+from cogs.records.share import ScreenButton, screen_card, share_buttons
 from render.badges import badge_png, badges_png
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "AchievementsCog",
     "badges_alt_text",
     "earned_lines",
+    "earned_summary",
     "latest_badge",
     "setup",
 ]
@@ -62,52 +65,49 @@ def _name(locale: str | None, code: str) -> str:
 
 
 def _holders(locale: str | None, count: int) -> str:
-    if not count:
-        return tr(locale, "nobody has it yet")
     return trn(locale, "{count} player has it", "{count} players have it", count)
 
 
-def board_embed(locale: str | None, board: Board, shown: str) -> discord.Embed:
-    """The embed of ``/domino achievements``: earned ones with dates, then the others with how
-    many players hold each (the badges' picture is attached as ``badges.png``)."""
+def board_layout(
+    locale: str | None,
+    board: Board,
+    shown: str,
+    *,
+    alt: str,
+    buttons: Sequence[discord.ui.Item[Any]] = (),
+) -> discord.ui.LayoutView:
+    """``/domino achievements`` as one container: how many are earned, each earned one on a
+    line with its date, the others' names on one line (what each asks: the How to earn
+    button), the badges (attached as ``badges.png``) and ``buttons``."""
     total = len(ACHIEVEMENTS)
-    embed = discord.Embed(title=tr(locale, "Achievements of {name}", name=shown), colour=GOLD)
-    embed.description = trn(
-        locale,
-        "{count} of {total} achievement earned.",
-        "{count} of {total} achievements earned.",
-        len(board.earned),
-        total=total,
-    )
-    if board.earned:
-        lines = [
-            f"🏅 **{_name(locale, e.code)}** · {_date(e.earned_at)}\n"
-            f"-# {tr(locale, BY_CODE[e.code].description)}"
-            for e in board.earned
-        ]
-        embed.add_field(name=tr(locale, "Earned"), value="\n".join(lines)[:1024], inline=False)
-    missing = board.missing
-    if missing:
-        lines = [
-            f"▫️ **{_name(locale, code)}**: {tr(locale, BY_CODE[code].description)} "
-            f"({_holders(locale, board.holders.get(code, 0))})"
-            for code in missing
-        ]
-        _long_field(embed, tr(locale, "Not yet"), lines)
-    embed.set_image(url=f"attachment://{BADGES_FILE}")
-    return embed
+    title = tr(locale, "Achievements of {name}", name=shown)
+    lines = [
+        f"**{title}**",
+        trn(
+            locale,
+            "{count} of {total} achievement earned.",
+            "{count} of {total} achievements earned.",
+            len(board.earned),
+            total=total,
+        ),
+    ]
+    lines += [f"🏅 **{_name(locale, e.code)}** · {_date(e.earned_at)}" for e in board.earned]
+    if board.missing:
+        heading = tr(locale, "Not yet")
+        names = ", ".join(_name(locale, code) for code in board.missing)
+        lines.append(f"-# {heading}: {names}")
+    return screen_card(GOLD, [discord.ui.TextDisplay("\n".join(lines))], BADGES_FILE, alt, buttons)
 
 
-def _long_field(embed: discord.Embed, name: str, lines: Sequence[str]) -> None:
-    """Lines in fields of at most 1,024 characters (the first one named)."""
-    chunk: list[str] = []
-    for line in lines:
-        if chunk and len("\n".join([*chunk, line])) > 1024:
-            embed.add_field(name=name, value="\n".join(chunk), inline=False)
-            name, chunk = "\u200b", []
-        chunk.append(line)
-    if chunk:
-        embed.add_field(name=name, value="\n".join(chunk), inline=False)
+def missing_text(locale: str | None, board: Board) -> str:
+    """What each achievement not earned yet asks, and how many players hold it (if any)."""
+    lines = []
+    for code in board.missing:
+        line = f"▫️ **{_name(locale, code)}**: {tr(locale, BY_CODE[code].description)}"
+        if held := board.holders.get(code, 0):
+            line += " (" + _holders(locale, held) + ")"
+        lines.append(line)
+    return "\n".join(lines) or tr(locale, "Every achievement is earned.")
 
 
 def badges_alt_text(locale: str | None, board: Board, shown: str) -> str:
@@ -130,11 +130,27 @@ def earned_lines(locale: str | None, earned: Sequence[Earned]) -> list[str]:
             "🏅 <@{user}> earned **{achievement}**: {description}",
             user=e.player_id,
             achievement=_name(locale, e.code),
-            description=tr(locale, BY_CODE[e.code].description),
+            description=achievement_said_of(locale, e.code, BY_CODE[e.code].description),
         )
         for e in earned
         if e.code in BY_CODE
     ]
+
+
+def earned_summary(locale: str | None, earned: Sequence[Earned]) -> str | None:
+    """What a match earned in one line for its match-end post: how many, and each
+    achievement's name once, in the order earned (None: nothing earned)."""
+    shown = [e for e in earned if e.code in BY_CODE]
+    if not shown:
+        return None
+    names = list(dict.fromkeys(_name(locale, e.code) for e in shown))
+    return "🏅 " + trn(
+        locale,
+        "{count} achievement: {names}",
+        "{count} achievements: {names}",
+        len(shown),
+        names=", ".join(f"**{n}**" for n in names),
+    )
 
 
 async def latest_badge(
@@ -172,11 +188,16 @@ async def shown_at_match_end(store: Store, table_id: int) -> list[Earned]:
 
 
 @app_commands.command(name="achievements", description=locale_str("Achievements of a player"))
-@app_commands.describe(user=locale_str("Whose achievements (yours if left out)"))
-async def achievements_command(interaction: Interaction, user: discord.User | None = None) -> None:
+@app_commands.describe(
+    user=locale_str("Whose achievements (yours if left out)"),
+    share=locale_str("Post them for everyone here (only you see them if left out)"),
+)
+async def achievements_command(
+    interaction: Interaction, user: discord.User | None = None, share: bool = False
+) -> None:
     cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
     assert cog is not None
-    await cog.show(interaction, user)
+    await cog.show(interaction, user, share)
 
 
 class AchievementsCog(commands.Cog, name=COG_NAME):
@@ -199,6 +220,7 @@ class AchievementsCog(commands.Cog, name=COG_NAME):
             self._own_group = True
             self.bot.tree.add_command(self._group, override=True)
         self._group.add_command(achievements_command, override=True)
+        self.bot.add_dynamic_items(ScreenButton)
 
     async def cog_unload(self) -> None:
         if self._group is not None:
@@ -222,38 +244,72 @@ class AchievementsCog(commands.Cog, name=COG_NAME):
                 interaction, tr(locale, "Sorry, something went wrong on my side. Please try again.")
             )
 
-    async def show(self, interaction: Interaction, user: discord.User | None) -> None:
-        """A player's achievements (someone else's only if he is on the global boards)."""
+    async def _hidden(self, target: discord.abc.User) -> bool:
+        """Whether ``target`` left the global leaderboards."""
+        hidden = await RecordsRepo(self.achievements.store.db).hidden_scopes([target.id])
+        return GLOBAL in hidden.get(target.id, set())
+
+    async def _refused(
+        self, interaction: Interaction, target: discord.abc.User, hidden: bool
+    ) -> bool:
+        """Answer (privately) why ``target``'s achievements are not shown, if they are not."""
+        locale = interaction.locale.value
+        if hidden and target.id != interaction.user.id:
+            shown = escape_name(target.display_name)
+            await self._reply(
+                interaction, tr(locale, "No achievements to show for {name}.", name=shown)
+            )
+            return True
+        if getattr(target, "bot", False):
+            await self._reply(interaction, tr(locale, "Computers and bots earn no achievements."))
+            return True
+        return False
+
+    async def show(
+        self, interaction: Interaction, user: discord.abc.User | None, share: bool = False
+    ) -> None:
+        """A player's achievements (someone else's only if he is on the global boards):
+        privately, unless the asker shares them."""
         async with self._guard(interaction):
             locale = interaction.locale.value
             target = user or interaction.user
             shown = escape_name(target.display_name)
-            store = self.achievements.store
-            hidden = GLOBAL in (await RecordsRepo(store.db).hidden_scopes([target.id])).get(
-                target.id, set()
-            )
-            own = target.id == interaction.user.id
-            if hidden and not own:
-                await self._reply(
-                    interaction, tr(locale, "No achievements to show for {name}.", name=shown)
-                )
+            hidden = await self._hidden(target)
+            if await self._refused(interaction, target, hidden):
                 return
-            if getattr(target, "bot", False):
-                await self._reply(
-                    interaction, tr(locale, "Computers and bots earn no achievements.")
-                )
-                return
-            await interaction.response.defer(thinking=True, ephemeral=hidden)
+            private = hidden or not share
+            await interaction.response.defer(thinking=True, ephemeral=private)
             board = await self.achievements.board(target.id)
             picture = await asyncio.to_thread(badges_png, LOOKS, board.codes)
+            alt = badges_alt_text(locale, board, shown)
+            buttons = share_buttons(
+                locale, "achv", interaction.user.id, target.id, more=bool(board.missing)
+            )
+            if not private or hidden:  # shared already, or never to be shared
+                buttons = [b for b in buttons if b.action != "share"]
             await interaction.followup.send(
-                embed=board_embed(locale, board, shown),
-                file=discord.File(
-                    io.BytesIO(picture),
-                    filename=BADGES_FILE,
-                    description=badges_alt_text(locale, board, shown),
-                ),
-                ephemeral=hidden,
+                view=board_layout(locale, board, shown, alt=alt, buttons=buttons),
+                file=discord.File(io.BytesIO(picture), filename=BADGES_FILE, description=alt),
+                ephemeral=private,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def share(self, interaction: Interaction, screen: str, user: discord.abc.User) -> None:
+        """Share pressed under private achievements: the same, for everyone here."""
+        await self.show(interaction, None if user.id == interaction.user.id else user, True)
+
+    async def more(self, interaction: Interaction, user: discord.abc.User) -> None:
+        """How to earn the others: what each achievement ``user`` lacks asks, privately."""
+        async with self._guard(interaction):
+            hidden = await self._hidden(user)
+            if await self._refused(interaction, user, hidden):
+                return
+            board = await self.achievements.board(user.id)
+            layout = discord.ui.LayoutView(timeout=None)
+            text = missing_text(interaction.locale.value, board)[:4000]
+            layout.add_item(discord.ui.Container(discord.ui.TextDisplay(text), accent_colour=GOLD))
+            await interaction.response.send_message(
+                view=layout, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
 

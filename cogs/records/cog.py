@@ -33,10 +33,10 @@ from bot.records.service import (
 )
 from bot.store import DatabaseUnavailable
 from bot.web import links
-from cogs.markup import reply_privately, unreachable_text
+from cogs.markup import reply_privately, slash_command, unreachable_text
 from cogs.names import escape_name, public_name
 from cogs.places import readable
-from cogs.records.achievements import BADGE_FILE, latest_badge
+from cogs.records.achievements import latest_badge
 from cogs.records.boards import BoardPoster, period_embed, season_embed
 from cogs.records.buttons import (
     BUTTONS,
@@ -54,7 +54,8 @@ from cogs.records.forget import forget_buttons, forget_embed
 from cogs.records.history import history_embed
 from cogs.records.leaderboard import leaderboard_buttons, leaderboard_embed, period_buttons
 from cogs.records.privacy import privacy_buttons, privacy_embed
-from cogs.records.stats import chart_alt_text, season_text, stats_embed
+from cogs.records.share import ScreenButton, share_buttons
+from cogs.records.stats import chart_alt_text, season_text, stats_layout
 from cogs.records.words import FAMILY_NAMES, PICTURE, _variant_name
 from cogs.web_links import web_button, web_url
 from render.stats import rating_chart
@@ -89,7 +90,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         self.inactivity = Inactivity(records.store, clock=clock)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*BUTTONS)
+        self.bot.add_dynamic_items(*BUTTONS, ScreenButton)
         found = self.bot.tree.get_command(GROUP_NAME)
         if isinstance(found, app_commands.Group):
             self._group = found
@@ -132,7 +133,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 self._group.remove_command(command.name)
             if self._own_group:
                 self.bot.tree.remove_command(GROUP_NAME)
-        self.bot.remove_dynamic_items(*BUTTONS)
+        self.bot.remove_dynamic_items(*BUTTONS, ScreenButton)
 
     async def _catch_up_now(self) -> int:
         try:
@@ -389,7 +390,7 @@ class RecordsCog(commands.Cog, name=COG_NAME):
             await self._reply(
                 interaction,
                 tr(locale, "This board was asked for by someone else: ask for your own with "
-                   "/domino leaderboard."),
+                   "{command}.", command=slash_command(locale, "domino leaderboard")),
             )
             return
         period = _period_named(button.period, self.seasons.calendar)
@@ -433,7 +434,10 @@ class RecordsCog(commands.Cog, name=COG_NAME):
         target = user or interaction.user
         return escape_name(target.display_name)
 
-    async def stats(self, interaction: Interaction, user: discord.User | None) -> None:
+    async def stats(
+        self, interaction: Interaction, user: discord.abc.User | None, share: bool = False
+    ) -> None:
+        """A player's figures: privately, unless the asker shares them."""
         async with self._guard(interaction, "stats"):
             locale = _locale(interaction)
             target = user or interaction.user
@@ -447,9 +451,10 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 )
                 return
             # His own figures, while he is off a leaderboard: for his eyes only.
-            private = target.id == interaction.user.id and bool(
+            hidden = target.id == interaction.user.id and bool(
                 found.hidden & {GLOBAL, interaction.guild_id}
             )
+            private = hidden or not share
             await interaction.response.defer(thinking=True, ephemeral=private)
             labels = {f: tr(locale, name) for f, name in FAMILY_NAMES.items()}
             picture = await asyncio.to_thread(
@@ -461,12 +466,14 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                 start=DISPLAY_BASE,
                 number=lambda value: number(locale, value),
             )
-            extra: dict[str, Any] = {}
+            buttons: list[discord.ui.Item[Any]] = []
+            if private and not hidden:
+                buttons += share_buttons(locale, "stats", interaction.user.id, target.id)
             guild = interaction.guild_id
             if found.server and guild is not None and not found.hidden & {GLOBAL, guild}:
                 path = links.player_path(guild, target.id)
                 if url := await web_url(self.bot, self.records.store, guild, path):
-                    extra["view"] = _view([]).add_item(web_button(locale, url))
+                    buttons.append(web_button(locale, url))
             alt = chart_alt_text(locale, found, shown, labels)
             season = None
             if GLOBAL not in found.hidden:  # his places are on the global boards
@@ -476,21 +483,24 @@ class RecordsCog(commands.Cog, name=COG_NAME):
                     await self.seasons.standing(target.id),
                     await self.seasons.best_finish(target.id),
                 )
-            embed = stats_embed(locale, found, shown, season)
             files = [discord.File(io.BytesIO(picture), filename=PICTURE, description=alt)]
             shown_to = GLOBAL not in found.hidden or target.id == interaction.user.id
             badge = await latest_badge(self.records.store, target.id, locale) if shown_to else None
-            if badge is not None:  # above the figures
-                names = [f.name for f in embed.fields]
-                at = next((i for i, n in enumerate(names) if n == tr(locale, "Everywhere")), -1)
-                embed.insert_field_at(
-                    at if at >= 0 else len(names), name=badge[0], value=badge[1], inline=False
-                )
-                embed.set_thumbnail(url=f"attachment://{BADGE_FILE}")
+            if badge is not None:
                 files.append(badge[2])
-            await interaction.followup.send(
-                embed=embed, files=files, ephemeral=private, **extra
+            layout = stats_layout(
+                locale, found, shown, chart_alt=alt, season=season,
+                badge=None if badge is None else (badge[0], badge[1], badge[2].description or ""),
+                buttons=buttons,
             )
+            await interaction.followup.send(
+                view=layout, files=files, ephemeral=private,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def share(self, interaction: Interaction, screen: str, user: discord.abc.User) -> None:
+        """Share pressed under a private ``/domino stats``: the same figures, for everyone."""
+        await self.stats(interaction, None if user.id == interaction.user.id else user, True)
 
     # -- /domino history ----------------------------------------------------------------------
 

@@ -28,7 +28,9 @@ class RecordsHost(Protocol):
         period: str | None = None,
     ) -> None: ...
 
-    async def stats(self, interaction: Interaction, user: discord.User | None) -> None: ...
+    async def stats(
+        self, interaction: Interaction, user: discord.User | None, share: bool = False
+    ) -> None: ...
 
     async def history(self, interaction: Interaction, user: discord.User | None) -> None: ...
 
@@ -79,9 +81,14 @@ async def leaderboard_command(
 
 
 @app_commands.command(name="stats", description=locale_str("Figures and rating of a player"))
-@app_commands.describe(user=locale_str("Whose figures (yours if left out)"))
-async def stats_command(interaction: Interaction, user: discord.User | None = None) -> None:
-    await _cog(interaction).stats(interaction, user)
+@app_commands.describe(
+    user=locale_str("Whose figures (yours if left out)"),
+    share=locale_str("Post them for everyone here (only you see them if left out)"),
+)
+async def stats_command(
+    interaction: Interaction, user: discord.User | None = None, share: bool = False
+) -> None:
+    await _cog(interaction).stats(interaction, user, share)
 
 
 @app_commands.command(name="history", description=locale_str("Recent matches of a player"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import number, tr
+from bot.i18n import N_, number, tr
 from bot.records.periods import Period
 from bot.records.record import GLOBAL
 from bot.records.service import (
@@ -13,6 +13,11 @@ from bot.records.service import (
 from cogs.colours import GOLD
 from cogs.records.buttons import LeaderboardButton, PeriodButton, RecordsButton
 from cogs.records.words import _name, _variant_name
+
+#: Who a rating board lists and what its "?" means (the web pages say the same).
+MINIMUM_NOTE = N_(
+    "Players are listed after {count} matches; a ? marks a provisional rating (still uncertain)."
+)
 
 
 def leaderboard_embed(locale: str | None, page: LeaderboardPage) -> discord.Embed:
@@ -34,11 +39,13 @@ def leaderboard_embed(locale: str | None, page: LeaderboardPage) -> discord.Embe
             draws=row.draws,
         )
         if page.by == "rating":
-            rating = number(locale, row.rating)
+            rating = number(locale, row.rating) + ("?" if row.provisional else "")
             lines.append(f"**{row.place}.** {name} — **{rating}** · {record}")
         else:
             lines.append(f"**{row.place}.** {name} — {record}")
     description = "\n".join(lines) or tr(locale, "Nobody is on this leaderboard yet.")
+    if page.by == "rating":
+        description += "\n-# " + tr(locale, MINIMUM_NOTE, count=page.least)
     embed = discord.Embed(title=title, description=description, colour=GOLD)
     footer = tr(
         locale,

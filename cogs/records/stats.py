@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 
@@ -16,6 +17,8 @@ from bot.records.service import (
 )
 from bot.records.store import StatRow
 from cogs.colours import BLUE
+from cogs.records.achievements import BADGE_FILE
+from cogs.records.share import screen_card
 from cogs.records.words import FAMILY_NAMES, PICTURE
 
 
@@ -32,6 +35,7 @@ def _versus_text(locale: str | None, versus: Sequence[VersusLevel]) -> str:
 
 
 def _line_text(locale: str | None, line: StatRow, versus: Sequence[VersusLevel] = ()) -> str:
+    """A scope's figures in three lines (a fourth against computers)."""
     share = round(100 * line.wins / line.matches) if line.matches else 0
     lines = [_versus_text(locale, versus)] if versus else []
     return "\n".join(
@@ -57,8 +61,9 @@ def _line_text(locale: str | None, line: StatRow, versus: Sequence[VersusLevel] 
                 "Points: {points_for} for, {points_against} against",
                 points_for=line.points_for,
                 points_against=line.points_against,
-            ),
-            tr(
+            )
+            + " · "
+            + tr(
                 locale,
                 "Winning streak: {streak} (best {best})",
                 streak=line.streak,
@@ -67,6 +72,32 @@ def _line_text(locale: str | None, line: StatRow, versus: Sequence[VersusLevel] 
             *lines,
         ]
     )
+
+
+def _figures(line: StatRow) -> tuple[int, ...]:
+    """What a scope's block shows (not when it was last updated)."""
+    return (line.matches, line.wins, line.losses, line.draws, line.hands_won, line.dominoes,
+            line.blocks_won, line.points_for, line.points_against, line.streak,
+            line.best_streak)
+
+
+def figures_text(locale: str | None, stats: PlayerStats) -> str:
+    """Everywhere's figures and this server's; one block when they are the same (every
+    recorded match played here)."""
+    everywhere = stats.overall.get(ALL)
+    here = stats.server.get(ALL)
+    blocks = []
+    if everywhere is not None and here is not None and (
+        _figures(everywhere), stats.versus) == (_figures(here), stats.versus_server):
+        title = tr(locale, "Everywhere and on this server")
+        return f"**{title}**\n" + _line_text(locale, everywhere, stats.versus)
+    if everywhere is not None:
+        title = tr(locale, "Everywhere")
+        blocks.append(f"**{title}**\n" + _line_text(locale, everywhere, stats.versus))
+    if here is not None:
+        title = tr(locale, "On this server")
+        blocks.append(f"**{title}**\n" + _line_text(locale, here, stats.versus_server))
+    return "\n".join(blocks)
 
 
 def season_text(
@@ -99,44 +130,56 @@ def season_text(
     return tr(locale, "Season {number}", number=number_), "\n".join(lines)
 
 
-def stats_embed(
+def ratings_text(locale: str | None, stats: PlayerStats) -> str:
+    """The ratings, one family a line, under their heading ("" without a rated match)."""
+    if not stats.ratings:
+        return ""
+    ratings = [
+        trn(
+            locale,
+            "{family}: **{rating}** (one rated match)",
+            "{family}: **{rating}** ({count} rated matches)",
+            r.matches,
+            family=tr(locale, FAMILY_NAMES.get(family, family)),
+            rating=number(locale, r.display),
+        )
+        for family, r in sorted(stats.ratings.items())
+    ]
+    heading = tr(locale, "Ratings")
+    return "\n".join([f"**{heading}**", *ratings])
+
+
+def stats_layout(
     locale: str | None,
     stats: PlayerStats,
     shown: str,
+    *,
+    chart_alt: str,
     season: tuple[str, str] | None = None,
-) -> discord.Embed:
-    """The embed of ``/domino stats`` (the picture is attached as ``rating.png``; ``season``:
-    the season field's name and value)."""
-    embed = discord.Embed(title=tr(locale, "Statistics of {name}", name=shown), colour=BLUE)
-    if stats.ratings:
-        ratings = [
-            trn(
-                locale,
-                "{family}: **{rating}** (one rated match)",
-                "{family}: **{rating}** ({count} rated matches)",
-                r.matches,
-                family=tr(locale, FAMILY_NAMES.get(family, family)),
-                rating=number(locale, r.display),
-            )
-            for family, r in sorted(stats.ratings.items())
-        ]
-        embed.add_field(name=tr(locale, "Ratings"), value="\n".join(ratings), inline=False)
+    badge: tuple[str, str, str] | None = None,
+    buttons: Sequence[discord.ui.Item[Any]] = (),
+) -> discord.ui.LayoutView:
+    """``/domino stats`` as one container: the name, the ratings and the season, the latest
+    achievement (``badge``: its heading, its line and its picture's alt text, the picture
+    attached as ``badge.png``), the figures, the rating chart (attached as ``rating.png``)
+    and ``buttons`` (Share while it is private, the web page)."""
+    title = tr(locale, "Statistics of {name}", name=shown)
+    head = [f"**{title}**"]
+    if ratings := ratings_text(locale, stats):
+        head.append(ratings)
     if season is not None:
-        embed.add_field(name=season[0], value=season[1], inline=False)
-    if ALL in stats.overall:
-        embed.add_field(
-            name=tr(locale, "Everywhere"),
-            value=_line_text(locale, stats.overall[ALL], stats.versus),
-            inline=False,
+        head.append(f"**{season[0]}**\n{season[1]}")
+    items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(head))]
+    if badge is not None:
+        items.append(
+            discord.ui.Section(
+                f"**{badge[0]}**\n{badge[1]}",
+                accessory=discord.ui.Thumbnail(f"attachment://{BADGE_FILE}", description=badge[2]),
+            )
         )
-    if ALL in stats.server:
-        embed.add_field(
-            name=tr(locale, "On this server"),
-            value=_line_text(locale, stats.server[ALL], stats.versus_server),
-            inline=False,
-        )
-    embed.set_image(url=f"attachment://{PICTURE}")
-    return embed
+    if figures := figures_text(locale, stats):
+        items.append(discord.ui.TextDisplay(figures))
+    return screen_card(BLUE, items, PICTURE, chart_alt, buttons)
 
 
 def chart_alt_text(

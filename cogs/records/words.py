@@ -20,6 +20,9 @@ FAMILY_NAMES: dict[str, str] = {
 }
 RESULT_MARKS = {"win": "✅", "loss": "❌", "draw": "➖"}
 RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
+def family_name(locale: str | None, family: str) -> str:
+    """The name of a family of variants, whose players share a rating."""
+    return tr(locale, FAMILY_NAMES.get(family, family))
 
 
 def _variant_name(locale: str | None, bucket: str) -> str:

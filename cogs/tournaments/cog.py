@@ -15,9 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.i18n import N_, tr
+from bot.i18n import N_, number, tr
 from bot.records.seasons_service import TOURNAMENT, Seasons
 from bot.store import DatabaseUnavailable
+from bot.tournaments.core import family_of
 from bot.tournaments.service import (
     EventState,
     TournamentService,
@@ -30,6 +31,7 @@ from cogs.names import escape_name, table_name
 from cogs.records.achievements import earned_lines, shown_at_match_end
 from cogs.records.boards import Crowned, crown_champions, crowned_text
 from cogs.records.prizes import giving_problem
+from cogs.records.words import family_name
 from cogs.tournaments.buttons import (
     BUTTONS,
     COG_NAME,
@@ -544,6 +546,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         points = {s.entrant: s.match_points for s in table}
         places = state.places()
         changes = await self.events.rating_changes(state)
+        family = family_name(locale, family_of(event.variant))
         podium = [
             f"{MEDALS[place - 1]} {entry_name(state.entry(entrant), locale)}"
             for place, entrant in places
@@ -556,10 +559,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             name = entry_name(state.entry(entrant), locale)
             rating = tr(
                 locale,
-                "rating {before} → {after} ({change}) from this tournament's tables",
-                before=round(before),
-                after=round(after),
-                change=f"{round(after) - round(before):+d}",
+                "rating in {family}: {before} → {after} ({change} from this event)",
+                family=family,
+                before=number(locale, round(before)),
+                after=number(locale, round(after)),
+                change=number(locale, round(after) - round(before), signed=True),
             )
             if knockout:
                 lines.append(f"{place}. {name} · {rating}")
@@ -576,13 +580,14 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 )
         if len(places) > LINES_SHOWN:
             lines.append(tr(locale, "… and {count} more.", count=len(places) - LINES_SHOWN))
+        # (the standings in the description, which holds 4,096 characters; a field holds 1,024)
+        description = "\n".join(podium) or tr(locale, "Nobody finished.")
+        if lines:
+            description += "\n\n**" + tr(locale, "Final standings") + "**\n" + "\n".join(lines)
         embed = discord.Embed(
             title=tr(locale, "{name}: the podium", name=escape_name(event.name)),
-            description="\n".join(podium) or tr(locale, "Nobody finished."),
+            description=description[:4096],
             colour=GOLD,
-        )
-        embed.add_field(
-            name=tr(locale, "Final standings"), value="\n".join(lines)[:1024] or "-", inline=False
         )
         winners = [
             u for place, e in places if place == 1 for u in (state.entry(e) or _NONE).members

@@ -21,6 +21,7 @@ from cogs.colours import BLUE
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.domino.host import missing_permissions
 from cogs.domino.texts import permission_text
+from cogs.markup import slash_command
 from cogs.names import escape_name
 from cogs.places import place_of
 from cogs.records.prizes import choose_problem, problem_text
@@ -115,7 +116,9 @@ async def create_command(
     async with cog.guard(interaction, "/domino tournament create"):
         locale = interaction.locale.value
         if not await cog.is_manager(interaction):
-            await cog.reply(interaction, tr(locale, ORGANISERS_ONLY))
+            await cog.reply(interaction, tr(
+                locale, ORGANISERS_ONLY, command=slash_command(locale, "domino server-settings")
+            ))
             return
         missing = missing_permissions(interaction)
         if missing:  # the event's posts, pictures and tables' threads would never appear
@@ -340,20 +343,30 @@ async def help_command(interaction: Interaction) -> None:
             description=tournament_rules(locale)[:4000],
             colour=BLUE,
         )
-        embed.add_field(name=tr(locale, "Commands"), value=tr(locale, HELP_COMMANDS)[:1024])
+        embed.add_field(name=tr(locale, "Commands"), value=help_commands(locale)[:1024])
         await cog.reply(interaction, "", embed=embed)
 
 
 ORGANISERS_ONLY = N_(
-    "Only members with Manage Server, or the tournament role of /domino server-settings, may"
-    " create tournaments."
+    "Only members with Manage Server, or the tournament role of {command}, may create"
+    " tournaments."
 )
 HELP_COMMANDS = N_(
-    "/domino tournament create: open a tournament (organisers).\n"
-    "/domino tournament register: enter (pairs: partner:@someone, who confirms).\n"
-    "/domino tournament withdraw: leave.\n"
-    "/domino tournament standings, pairings: where everyone stands.\n"
-    "/domino tournament start, pause, resume, cancel, correct: the host's.\n"
+    "{create}: open a tournament (organisers).\n"
+    "{register}: enter (pairs: name your partner, who confirms).\n"
+    "{withdraw}: leave.\n"
+    "{standings}, {pairings}: where everyone stands.\n"
+    "{start}, {pause}, {resume}, {cancel}, {correct}: the host's.\n"
     "Each round: press I'm here in your table's thread (first Check in, where the host turned"
     " check-in on)."
 )
+#: The commands ``HELP_COMMANDS`` names, by its placeholders.
+HELP_NAMED = ("create", "register", "withdraw", "standings", "pairings", "start", "pause",
+              "resume", "cancel", "correct")
+
+
+def help_commands(locale: str | None) -> str:
+    """The tournament commands, each a clickable mention, and what each is for."""
+    return tr(locale, HELP_COMMANDS, **{
+        name: slash_command(locale, f"domino tournament {name}") for name in HELP_NAMED
+    })

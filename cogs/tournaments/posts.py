@@ -15,6 +15,7 @@ from bot.tournaments.service import (
 from bot.tournaments.store import BoardRow, EntryRow, EventRow
 from cogs.colours import BLUE, GREEN, GREY
 from cogs.domino.texts import variant_name
+from cogs.markup import slash_command
 from cogs.names import display_name, escape_name
 from cogs.tournaments.buttons import RegisterButton, WithdrawButton, view_of
 from cogs.web_links import web_button
@@ -23,11 +24,11 @@ LINES_SHOWN = 40  # standings lines in an embed
 
 
 def entry_name(entry: EntryRow | None, locale: str | None = None) -> str:
-    """An entrant's name as Discord text (escaped; a pair: both names; someone forgotten:
-    "a former player")."""
+    """An entrant's name as Discord text (escaped; a pair: both names, joined by the
+    language's "and"; someone forgotten: "a former player")."""
     if entry is None:
         return "?"
-    return " & ".join(escape_name(n) for n in raw_names(entry, locale))
+    return joined(locale, [escape_name(n) for n in raw_names(entry, locale)])
 
 
 def raw_names(entry: EntryRow, locale: str | None) -> list[str]:
@@ -42,7 +43,7 @@ def side_text(locale: str | None, state: EventState, side: Sequence[int | None])
             names.append(tr(locale, "a computer"))
         else:
             names.append(entry_name(state.entry(number), locale))
-    return " & ".join(names)
+    return joined(locale, names)
 
 
 def format_name(locale: str | None, fmt: str) -> str:
@@ -147,7 +148,8 @@ def announcement(
     lines.append(stage_line(state))
     if event.format == "pairs" and event.is_open:
         lines.append(
-            tr(locale, "Register your pair with /domino tournament register partner:@someone.")
+            tr(locale, "Register your pair with {command}, naming your partner.",
+               command=slash_command(locale, "domino tournament register"))
         )
     embed = discord.Embed(
         title=tr(locale, "Tournament: {name}", name=escape_name(event.name)),

@@ -168,6 +168,7 @@ async def test_a_leaderboard_pages_by_the_kept_size(store: Store) -> None:
     ]
     await _apply(store, clock, [*steps, ("privacy", 2, GUILDS[0], True)])
     board = await Records(store).leaderboard(
+        least=1,
         scope=GUILDS[0], bucket="two-player", page=9, per_page=2
     )
     assert (board.total, board.pages, board.page) == (5, 3, 2)

@@ -495,7 +495,7 @@ def test_one_word_for_each_thing_in_each_language() -> None:
     assert tr("es-ES", "Open ends: {left} and {right}.", left=3, right=5).startswith("Puntas")
     for name, banned in {
         "es": ("Extremo", "a tu lado", "trancarlo", "juega {tile}"),
-        "pt_BR": ("bucha", "Rating", "rating", "Replay", "Fim da rodada"),
+        "pt_BR": ("bucha", "Rating", "rating", "Replay", "replay", "Fim da rodada"),
     }.items():
         for context, text in _strings(name):
             if context in (COMMAND_NAME, OPTION_NAME) or (context or "").startswith("rules"):

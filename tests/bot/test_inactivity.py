@@ -79,11 +79,11 @@ async def test_boards_rank_by_the_decayed_ordinal_and_leave_idle_players_off(
     await record_duel(records, clock, 1, 11, 12)  # 11 and 21 win alike, 11 three weeks earlier
     clock.advance(2 * WEEK)
     await record_duel(records, clock, 2, 21, 22)
-    board = await records.leaderboard(scope=GUILD, bucket="two-player")
+    board = await records.leaderboard(least=1, scope=GUILD, bucket="two-player")
     assert [r.player_id for r in board.rows][:2] == [11, 21]  # equal ratings: the lower id
     changed = await inactivity.sweep()
     assert changed == 2  # 11 and 12: two idle weeks
-    board = await records.leaderboard(scope=GUILD, bucket="two-player")
+    board = await records.leaderboard(least=1, scope=GUILD, bucket="two-player")
     assert [r.player_id for r in board.rows][:2] == [21, 11]
     mu, sigma = (await records.repo.ratings([11], "two-player"))[11]
     assert board.rows[1].rating == display_ordinal(ordinal(mu, decayed_sigma(sigma, 2)))
@@ -91,21 +91,21 @@ async def test_boards_rank_by_the_decayed_ordinal_and_leave_idle_players_off(
     # Past the server's idle weeks (4), 11 and 12 leave this server's and the global boards.
     clock.advance(3 * WEEK)
     await inactivity.sweep()
-    board = await records.leaderboard(scope=GUILD, bucket="two-player")
+    board = await records.leaderboard(least=1, scope=GUILD, bucket="two-player")
     assert {r.player_id for r in board.rows} == {21, 22}
     assert await inactivity.idle_count(GUILD, "two-player", "rating") == 2
     assert await inactivity.idle_count(GLOBAL, "two-player", "rating") == 2
     # A server that waits 8 weeks shows them again; the global boards keep the default.
     await inactivity.set_idle_weeks(GUILD, 8)
     assert await inactivity.idle_weeks_of(GUILD) == 8
-    board = await records.leaderboard(scope=GUILD, bucket="two-player")
+    board = await records.leaderboard(least=1, scope=GUILD, bucket="two-player")
     assert {r.player_id for r in board.rows} == {11, 12, 21, 22}
     await inactivity.set_idle_weeks(GUILD, None)
     assert await inactivity.idle_weeks_of(GUILD) == DEFAULT_IDLE_WEEKS
     # His next match puts him back at once, and his privacy choice is not undone.
     await records.set_privacy(12, GUILD, True)
     await record_duel(records, clock, 3, 11, 12)
-    board = await records.leaderboard(scope=GUILD, bucket="two-player")
+    board = await records.leaderboard(least=1, scope=GUILD, bucket="two-player")
     assert {r.player_id for r in board.rows} == {11, 21, 22}
     await inactivity.sweep()
     assert await store.db.fetchval(

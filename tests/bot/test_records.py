@@ -250,10 +250,10 @@ async def test_computer_players_get_a_rating(records: Records) -> None:
     # Our decision: the leaderboards rank people; a computer level has its figures (/domino
     # stats) but no place among them.
     for by in ("rating", "wins"):
-        page = await records.leaderboard(bucket="two-player", by=by, viewer_id=ANA)
+        page = await records.leaderboard(least=1, bucket="two-player", by=by, viewer_id=ANA)
         assert [r.player_id for r in page.rows] == [ANA] and page.total == 1
         assert page.viewer_place == 1
-        hard = await records.leaderboard(by=by, viewer_id=computer_id("hard"))
+        hard = await records.leaderboard(least=1, by=by, viewer_id=computer_id("hard"))
         assert hard.viewer_place is None
 
 
@@ -318,7 +318,7 @@ async def test_leaderboard_orders_and_pages_with_deterministic_ties(records: Rec
     last = await records.leaderboard(bucket=ALL, by="wins", page=99)
     assert last.page == 2 and len(last.rows) == 6
     # By rating: best first, the loser last.
-    by_rating = await records.leaderboard(bucket="two-player", by="rating", per_page=30)
+    by_rating = await records.leaderboard(least=1, bucket="two-player", by="rating", per_page=30)
     ratings = [(r.rating, r.player_id) for r in by_rating.rows]
     assert ratings == sorted(ratings, key=lambda t: (-t[0], t[1]))  # type: ignore[operator]
     assert by_rating.rows[-1].player_id == 900
@@ -328,7 +328,7 @@ async def test_equal_ratings_are_ordered_by_player_id(records: Records) -> None:
     # Four newcomers: two identical wins, two identical losses.
     await duel(records, 1, 40, 10)
     await duel(records, 2, 20, 30, at=5000.0)
-    page = await records.leaderboard(bucket="two-player", by="rating", viewer_id=30)
+    page = await records.leaderboard(least=1, bucket="two-player", by="rating", viewer_id=30)
     assert [r.player_id for r in page.rows] == [20, 40, 10, 30]
     assert page.rows[0].rating == page.rows[1].rating > 1000 > page.rows[2].rating
     assert page.rows[2].rating == page.rows[3].rating
@@ -337,11 +337,11 @@ async def test_equal_ratings_are_ordered_by_player_id(records: Records) -> None:
 
 async def test_rating_over_all_variants_ranks_the_default_family(records: Records) -> None:
     await records.record_match(partners_match())
-    page = await records.leaderboard(by="rating")
+    page = await records.leaderboard(least=1, by="rating")
     assert page.bucket == "partnership" and page.total == 4
     assert {r.player_id for r in page.rows[:2]} == {ANA, CID}
     with pytest.raises(ValueError):
-        await records.leaderboard(bucket="chess")
+        await records.leaderboard(least=1, bucket="chess")
 
 
 async def test_variant_leaderboard_lists_only_that_variant(records: Records) -> None:

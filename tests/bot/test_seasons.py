@@ -187,7 +187,7 @@ async def test_a_season_starts_from_the_soft_reset_and_the_all_time_rating_goes_
         )
     }
     assert now[11] < before[11][0] and now[11] > autumn[11][0]
-    board = await seasons.board(scope=GUILD, bucket="draw")
+    board = await seasons.board(least=1, scope=GUILD, bucket="draw")
     assert board.period.key == "season:2026-10" and board.number == 4
     assert [r.player_id for r in board.rows] == [12, 11]
     assert board.rows[0].rating == pytest.approx(ordinal(*autumn[12]))
@@ -201,25 +201,26 @@ async def test_the_season_board_lists_people_who_played_it_and_may_be_listed(
     await game(records, 3, 14, 15, at(2026, 10, 12), rated=False)  # practice: nobody
     await game(records, 4, 16, 17, at(2026, 10, 12), guild_id=OTHER)
     await game(records, 5, 18, 19, at(2026, 9, 12))  # last season
-    board = await seasons.board(scope=GUILD, bucket="two-player", viewer_id=12)
+    board = await seasons.board(least=1, scope=GUILD, bucket="two-player", viewer_id=12)
     assert [r.player_id for r in board.rows] == [11, 13, 12]
     assert [r.place for r in board.rows] == [1, 1, 3]  # equal season ratings share a place
     assert board.viewer is not None and board.viewer.place == 3
-    everywhere = await seasons.board(scope=GLOBAL, bucket="all")  # 'all': the partnership
+    everywhere = await seasons.board(least=1, scope=GLOBAL, bucket="all")  # 'all': the partnership
     assert everywhere.family == "partnership" and everywhere.rows == ()
-    everywhere = await seasons.board(scope=GLOBAL, bucket="two-player")
+    everywhere = await seasons.board(least=1, scope=GLOBAL, bucket="two-player")
     assert {r.player_id for r in everywhere.rows} == {11, 12, 13, 16, 17}
     await records.set_privacy(11, GUILD, True)
-    assert 11 not in [r.player_id for r in (await seasons.board(scope=GUILD)).rows]
-    assert 11 in [r.player_id for r in (await seasons.board(scope=GLOBAL, bucket="draw")).rows]
+    assert 11 not in [r.player_id for r in (await seasons.board(least=1, scope=GUILD)).rows]
+    drawn = await seasons.board(least=1, scope=GLOBAL, bucket="draw")
+    assert 11 in [r.player_id for r in drawn.rows]
     await forget_person(records, 12)
     for table in ("season_lines", "season_ratings"):
         left = await store.db.fetchval(f"SELECT count(*) FROM {table} WHERE player_id = 12")
         assert left == 0
-    second = await seasons.board(scope=GLOBAL, bucket="draw", page=1, per_page=2)
+    second = await seasons.board(least=1, scope=GLOBAL, bucket="draw", page=1, per_page=2)
     assert second.page == 1 and second.pages == 2 and len(second.rows) == 2
     with pytest.raises(ValueError):
-        await seasons.board(scope=GUILD, bucket="no-such-game")
+        await seasons.board(least=1, scope=GUILD, bucket="no-such-game")
 
 
 async def test_the_current_place_and_the_best_past_finish(

@@ -182,6 +182,9 @@ async def test_idle_players_are_left_off_and_counted_on_the_board(
         await win(bot, 2, 1002, 2003, 30, clock.now - 60, g)  # today
         cog = bot.get_cog("Records")
         await cog.inactivity.sweep()  # type: ignore[union-attr]
+        least = await fake.slash(boss, fake.channel_id, "domino server-settings",
+                                 {"board_minimum": 1})  # one match is enough to be listed
+        assert "Minimum of matches: 1" in least.text()
         shown = await fake.slash(alice, fake.channel_id, "domino leaderboard", TWO)
         assert shown.embed is not None
         assert shown.embed["description"].endswith("-# 2 idle players hidden")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cogs.domino import texts
-from cogs.rules_text import common_rules, rules_text, tournament_rules
+from cogs.rules_text import common_rules, rules_text, tournament_rules, variant_rules
 from tests.cogs.helpers import (
     answer,
     button,
@@ -17,7 +17,7 @@ from tests.cogs.helpers import (
     settle,
     table_id_of,
 )
-from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
 
 
 async def test_challenge_accepted_by_everyone_starts_with_computers(
@@ -105,15 +105,25 @@ async def test_challenge_declined_and_bad_invitations(
         assert [t.id for t in bot.svc.open_tables()] == []
 
 
+def _sections(message: StoredMessage) -> tuple[str, list[tuple[str, str, bool]]]:
+    """The rules answer's menu: its custom id and its options (value, label, shown)."""
+    (menu,) = [c for c in message.all_components() if c.get("type") == 3]
+    return menu["custom_id"], [
+        (o["value"], o["label"], bool(o.get("default"))) for o in menu["options"]
+    ]
+
+
 @pytest.mark.parametrize("variant", list(texts.VARIANTS))
 async def test_rules_of_every_variant(
     fake_discord: FakeDiscord, tmp_path: Path, variant: str
 ) -> None:
+    """Our decision: the rules come one section at a time (in short, the variant's rules, the
+    rules every variant shares), a menu under them turning to the others in place."""
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")):
         result = await fake.slash(alice, fake.channel_id, "domino rules", {"variant": variant})
-        assert result.ephemeral and result.embed is not None
+        assert result.ephemeral and result.embed is not None and len(result.embeds) == 1
         name, _ = texts.VARIANTS[variant]
         assert result.embed["title"] == name
         # Five lines first: who plays, the tiles, a turn, a hand's end, the score.
@@ -122,13 +132,65 @@ async def test_rules_of_every_variant(
         assert "players" in summary[0] or "people" in summary[0]
         assert "tiles each" in summary[1] and "On your turn" in summary[2]
         assert "wins" in summary[4] or "win" in summary[4]
-        text = result.embeds[1]["description"]
-        assert text == rules_text("en-US", variant) and common_rules("en-US") in text
+        menu, options = _sections(result.message)  # type: ignore[arg-type]
+        assert [(v, shown) for v, _, shown in options] == [
+            ("short", True), ("full", False), ("common", False)
+        ]
+        message = result.message
+        assert message is not None
+        turned = await fake.select(alice, message, menu, ["full"])
+        assert turned.type == 7  # the answer itself changes: no new message
+        text = message.embed["description"] if message.embed else ""
+        assert text == variant_rules("en-US", variant)
         if variant in ("partners", "spanish", "venezuelan", "cuban", "three", "two"):
             assert "**Our decision:**" in text  # the decisions of RULES.md are spelled out
+        assert [shown for _, _, shown in _sections(message)[1]] == [False, True, False]
+        await fake.select(alice, message, _sections(message)[0], ["common"])
+        assert message.embed is not None
+        assert message.embed["description"] == common_rules("en-US")
+        # Every section is shorter than the whole was (the summary, every rule, the common).
+        whole = len(rules_text("en-US", variant)) + len("".join(summary))
+        assert max(len(text), len(common_rules("en-US"))) < whole * 0.7
         overview = await fake.slash(alice, fake.channel_id, "domino rules")
         assert overview.ephemeral and overview.embed is not None
         assert len(overview.embed["fields"]) == len(texts.VARIANTS)
+        assert "description" not in overview.embed  # the common rules: the menu's other page
+        assert [v for v, _, _ in _sections(overview.message)[1]] == ["variants", "common"]  # type: ignore[arg-type]
+
+
+async def test_only_the_asker_turns_the_rules_pages_and_they_survive_a_restart(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A forged menu pick by someone else is refused to him alone, the answer unchanged; the
+    menu keeps working after the bot restarts; in Spanish the menu speaks Spanish."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    make = factory(fake, tmp_path / "db.sqlite3")
+    async with running_bot(fake, make):
+        result = await fake.slash(
+            alice, fake.channel_id, "domino rules", {"variant": "partners"}, locale="es-ES"
+        )
+        message = result.message
+        assert message is not None
+        menu, options = _sections(message)
+        assert [label for _, label, _ in options] == [
+            "En resumen: cinco líneas", "Todas las reglas de esta modalidad",
+            "Reglas comunes a todas las modalidades",
+        ]
+        before = message.snapshot()
+        message.ephemeral_user_id = bob.id  # as if Bob forged a pick on Alice's answer
+        try:
+            forged = await fake.select(bob, message, menu, ["full"])
+        finally:
+            message.ephemeral_user_id = alice.id
+        assert forged.ephemeral and forged.content.startswith("These rules were asked for by")
+        assert message.embeds == before.embeds
+    async with running_bot(fake, make):
+        turned = await fake.select(alice, message, menu, ["full"], locale="es-ES")
+        assert turned.type == 7
+        assert message.embed is not None
+        assert message.embed["description"] == variant_rules("es-ES", "partners")
 
 
 async def test_rules_of_a_tournament_in_the_readers_language(

@@ -16,7 +16,7 @@ from PIL import Image
 from bot import i18n
 from bot.i18n import picture_options
 from bot.workers import pictures
-from cogs.rules_text import rules_text
+from cogs.rules_text import rules_text, variant_rules
 from render import render_table
 from tests.cogs.helpers import (
     answer,
@@ -178,15 +178,21 @@ async def test_rules_and_errors_in_the_users_language(
         assert rules.ephemeral and rules.embed is not None
         assert rules.embed["title"] == "Brasileiro"
         assert rules.embed["description"].startswith("1. 4 jogadores em duas duplas")
-        assert rules.embeds[1]["description"] == rules_text("pt-BR", "brazilian")
-        assert "batida" in rules.embeds[1]["description"]
+        message = rules.message
+        assert message is not None
+        (menu,) = [c["custom_id"] for c in message.all_components() if c.get("type") == 3]
+        await fake.select(caio, message, menu, ["full"], locale="pt-BR")
+        assert message.embed is not None
+        assert message.embed["description"] == variant_rules("pt-BR", "brazilian")
+        assert rules_text("pt-BR", "brazilian").startswith(message.embed["description"])
+        assert "batida" in message.embed["description"]
 
         cuban = await fake.slash(
             caio, fake.channel_id, "domino rules", {"variant": "cuban"}, locale="es-419"
         )
         assert cuban.embed is not None and cuban.embed["title"] == "Cubano (doble nueve)"
-        said = "\n".join(e["description"] for e in cuban.embeds)
-        assert "tranque" in cuban.embed["description"] and "data" in said
+        assert "tranque" in cuban.embed["description"]
+        assert "data" in variant_rules("es-419", "cuban")
 
         overview = await fake.slash(caio, fake.channel_id, "domino rules", locale="es-ES")
         assert overview.embed is not None and overview.embed["title"] == "Modalidades de dominó"

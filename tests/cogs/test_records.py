@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.client import DominoBot
+from bot.i18n import tr
 from bot.records.record import computer_id
 from bot.records.service import Records
 from bot.store import POSTGRES, SQLITE
@@ -43,7 +45,11 @@ def lb_button(message: StoredMessage, direction: str) -> str:
 def places(message: StoredMessage) -> list[str]:
     """The names listed on a leaderboard page, in order."""
     text = message.embeds[0]["description"]
-    return [line.split("** ", 1)[1].split(" — ", 1)[0] for line in text.splitlines()]
+    return [
+        line.split("** ", 1)[1].split(" — ", 1)[0]
+        for line in text.splitlines()
+        if line.startswith("**")
+    ]
 
 
 async def test_commands_join_the_domino_group(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -143,7 +149,7 @@ async def test_leaderboard_by_rating_with_computers_and_global_scope(
     alice = fake.add_user(1001, "alice", "Alice")
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3")) as bot:
         records = records_of(bot)
-        for i in range(3):
+        for i in range(5):  # the rating boards' minimum
             await records.record_match(
                 make_record(
                     i + 1,
@@ -165,6 +171,8 @@ async def test_leaderboard_by_rating_with_computers_and_global_scope(
         assert everywhere.message is not None
         assert places(everywhere.message)[:2] == ["Alice", "Cid"]
         assert "you: #1" in everywhere.message.text()
+        # Five matches of partners leave a rating uncertain: provisional, marked "?".
+        assert re.search(r"— \*\*\d[\d,.]*\?\*\* ·", everywhere.message.text())
 
 
 async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
@@ -188,7 +196,7 @@ async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
 
         stats = await fake.slash(alice, fake.channel_id, "domino stats", {})
         (shown,) = await stats.wait_for_followups(1)
-        assert not shown.ephemeral
+        assert shown.ephemeral  # private unless she shares them
         text = shown.text()
         assert "Statistics of Alice" in text
         assert "Matches: 1 · wins 0 (0%) · losses 1 · draws 0" in text
@@ -202,9 +210,16 @@ async def test_a_resigned_match_is_recorded_and_shows_in_stats_and_history(
         said = picture.description
         assert "from 1,000 to " in said and "in one rated match" in said
 
-        # The people's board: no computer on it, and no Previous/Next on its one page.
-        board = await fake.slash(
+        # The people's board: no computer on it, and no Previous/Next on its one page (by
+        # wins: one match is below the rating board's minimum, which says so).
+        rated = await fake.slash(
             alice, fake.channel_id, "domino leaderboard", {"variant": "two-player"}
+        )
+        shown_rated = rated.message if rated.message is not None else rated.initial
+        assert shown_rated is not None and "Alice" not in shown_rated.text()
+        assert "Players are listed after 5 matches" in shown_rated.text()
+        board = await fake.slash(
+            alice, fake.channel_id, "domino leaderboard", {"variant": "two-player", "by": "wins"}
         )
         shown_board = board.message if board.message is not None else board.initial
         assert shown_board is not None and "Alice" in shown_board.text()
@@ -377,8 +392,11 @@ async def test_stats_count_results_against_each_computer_level(
         for locale, (everywhere, here) in expected.items():
             asked = await fake.slash(alice, fake.channel_id, "domino stats", {}, locale=locale)
             (shown,) = await asked.wait_for_followups(1)
-            fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
-            overall, server = list(fields.values())[-2:]
+            texts = [c["content"] for c in shown.all_components() if c.get("type") == 10]
+            # Her figures everywhere differ from this server's: two blocks, each titled.
+            overall, server = texts[-1].split("\n**")[-2:]
+            assert overall.startswith("**" + tr(locale, "Everywhere") + "**"), locale
+            assert server.startswith(tr(locale, "On this server") + "**"), locale
             assert overall.splitlines()[-1] == everywhere, locale
             assert server.splitlines()[-1] == here, locale
             assert "normal" not in overall and "normal" not in server

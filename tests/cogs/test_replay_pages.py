@@ -148,11 +148,13 @@ async def test_a_long_replay_pages_hand_by_hand(
         assert "· hand 2 (" in mine.content
 
 
-async def test_one_drawing_at_a_time_holds_for_page_turns(
+async def test_page_turns_are_not_held_by_the_replay_cooldown(
     fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A page that needs drawing goes through the same limits as the command: within the
-    asker's cooldown it is refused to him alone and the page stays."""
+    """Our decision: the cooldown is for asking for replays, not for reading one. Within the
+    asker's cooldown Next hand turns the page (drawn, not from the cache), a new replay is
+    still refused; a page that needs drawing while the process draws all it may at once is
+    refused to the asker alone and the page stays."""
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     bob = fake.add_user(1002, "bob", "Bob")
@@ -161,6 +163,18 @@ async def test_one_drawing_at_a_time_holds_for_page_turns(
         tid = await three_hands(fake, bot, alice, bob)
         shown = await fake.slash(alice, fake.channel_id, "domino replay", {"table": tid})
         (message,) = await shown.wait_for_followups(1)
+        replays = bot.cog.replays()
+        drawn = replays.drawn
         turned = await fake.click(alice, message, pages(message)[NEXT][0])
-        assert (await answer(turned)).startswith("You can ask for another replay in ")
-        assert "· hand 1 (" in message.content
+        await turned.wait_for_edits(1)
+        assert not turned.followups, [m.content for m in turned.followups]
+        assert "· hand 2 (" in message.content
+        assert replays.drawn == drawn + 1
+        again = await fake.slash(alice, fake.channel_id, "domino replay", {"table": tid, "hand": 3})
+        assert (await answer(again)).startswith("You can ask for another replay in ")
+
+        replays.drawing = replays.at_once  # every drawing slot taken by other replays
+        busy = await fake.click(alice, message, pages(message)[NEXT][0])
+        assert (await answer(busy)).startswith("The bot is drawing other replays right now")
+        assert "· hand 2 (" in message.content
+        replays.drawing = 0

@@ -45,7 +45,9 @@ async def test_the_seasons_board_pages_for_its_owner_only_and_links_to_the_web(
     async with running_bot(fake, lambda: TestBot(settings, clock=clock)) as bot:
         season = SeasonCalendar().season_of(clock.now)
         g = fake.guild_id
-        # Twelve people beat Bob once each this season: thirteen on the board, two pages.
+        # Twelve people beat Bob once each this season: thirteen on the board, two pages
+        # (where one match is enough to be listed).
+        await fake.slash(boss, fake.channel_id, "domino server-settings", {"board_minimum": 1})
         for k in range(12):
             await win(bot, k + 1, 3000 + k, 1002, 20 + k, season.start + 3600 * (k + 1), g)
         shown = await fake.slash(boss, fake.channel_id, "domino leaderboard",

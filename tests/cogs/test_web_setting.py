@@ -81,7 +81,8 @@ async def test_the_bot_links_to_the_pages_where_a_server_has_them(
     settings = dataclasses.replace(settings_for(fake, tmp_path / "db.sqlite3"), web_base_url=base)
 
     async def ended(bot: TestBot, channel_id: int) -> tuple[int, StoredMessage]:
-        """Boss opens a table of "draw" in the channel, Bob joins and resigns."""
+        """Boss opens a table of "draw" in the channel, Bob joins and resigns; while it runs,
+        its game message links the table's live page where the pages show the table."""
         result = await fake.slash(boss, channel_id, "domino new", {"variant": "draw"})
         lobby = result.message
         assert lobby is not None
@@ -89,10 +90,14 @@ async def test_the_bot_links_to_the_pages_where_a_server_has_them(
         await fake.click(bob, lobby, button(lobby, "join"))
         await fake.wait_for(lambda: "<@1002>" in lobby.text())
         await fake.click(boss, lobby, button(lobby, "start"))
-        thread = (await game_message(fake, bot, tid)).channel_id
+        running = await game_message(fake, bot, tid)
+        thread = running.channel_id
+        public = channel_id == fake.channel_id
+        assert links_of(running) == ([f"{base}/live/{tid}"] if public else [])
         await resign(fake, bot, bob, thread)
         end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
         await settle(bot)
+        assert links_of(fake.message(running.id)) == []  # over: no live link
         return tid, end
 
     async with running_bot(fake, lambda: TestBot(settings)) as bot:

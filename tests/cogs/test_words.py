@@ -67,3 +67,32 @@ def test_a_variants_name_stands_after_a_colon(locale: str) -> None:
 def test_portuguese_asks_for_another_repetition() -> None:
     text = tr("pt-BR", "You can ask for another replay in {seconds} seconds.", seconds=5)
     assert "outra repetição" in text
+
+
+def test_every_achievement_has_words_said_of_someone() -> None:
+    """Each achievement's public description (third person) is the same English text as its
+    own, and Spanish says it of the person, not to him."""
+    from bot.achievements.catalogue import ACHIEVEMENTS
+    from cogs.records.said_of import ACHIEVEMENTS_SAID_OF, achievement_said_of
+
+    assert {a.code: a.description for a in ACHIEVEMENTS} == {
+        code: text for code, (_, text) in ACHIEVEMENTS_SAID_OF.items()
+    }
+    for a in ACHIEVEMENTS:
+        for locale in ("es-ES", "es-419"):
+            said = achievement_said_of(locale, a.code, a.description)
+            assert not said.startswith(("Ganaste", "Dominaste", "Jugaste", "Te ")), said
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "five"),
+    [
+        ("en-US", "Ana: +1 point", "Ana: +5 points"),
+        ("es-ES", "Ana: +1 punto", "Ana: +5 puntos"),
+        ("es-419", "Ana: +1 punto", "Ana: +5 puntos"),
+        ("pt-BR", "Ana: +1 ponto", "Ana: +5 pontos"),
+    ],
+)
+def test_a_hands_points_take_their_plural_form(locale: str, one: str, five: str) -> None:
+    assert trn(locale, "{side}: +{count} point", "{side}: +{count} points", 1, side="Ana") == one
+    assert trn(locale, "{side}: +{count} point", "{side}: +{count} points", 5, side="Ana") == five

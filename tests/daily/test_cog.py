@@ -153,7 +153,7 @@ async def test_a_daily_deal_played_refused_again_boarded_and_its_streak_counted(
         )
         text = post.text()
         assert "Daily deal of 2026-11-27 · Partners" in text, text
-        assert "Your streak: 1 day in a row." in text and "The expert" in text
+        assert "Your streak: 1 day in a row." in text and "the expert" in text.lower()
         (gif,) = post.attachments
         assert gif.filename == "expert.gif" and gif.data.startswith(GIF)
         ends = [m for m in fake.messages(thread) if "Rematch" in m.text()]

@@ -208,7 +208,8 @@ def test_a_pass_shows_on_the_seat_that_passed() -> None:
     _img, marks = table_texts(view, NAMES, last=[None, None, None, None])
     assert not [k for k in marks if k.role == "last" and k.text == "passed"]
     _img, marks = table_texts(view, NAMES, last=last_moves(view, {seat}))
-    assert [k.text for k in marks if k.role == "last" and x0 <= k.box[0] < x1] == ["timed out"]
+    assert [k.text for k in marks if k.role == "last" and x0 <= k.box[0] < x1
+            and y0 <= k.box[1] < y1] == ["timed out"]
 
 
 def test_draws_count_within_a_turn() -> None:

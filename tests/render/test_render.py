@@ -231,7 +231,7 @@ def test_hand_picture_pixels_mark_the_playable_tiles() -> None:
             view = m.view(seat)
             img = draw_hand(view)
             slots = hand_layout(view)
-            rows = max(1, -(-len(slots) // 5))
+            rows = max(1, -(-max(len(slots), view.ruleset.hand_size) // 5))
             assert img.size == (1024, HEADER + rows * CELL_H + 10)
             for slot in slots:
                 x0, y0, _x1, y1 = slot.box

@@ -54,6 +54,7 @@ class BotProcess:
     proc: asyncio.subprocess.Process
     log: Path
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    loaded: asyncio.Event = field(default_factory=asyncio.Event)  # its LOAD_RATE posts went
     released: float | None = None  # when a held clock (``CLOCK_HOLD``) began to run
     _reader: asyncio.Task[None] | None = None
 
@@ -62,6 +63,8 @@ class BotProcess:
         async for line in self.proc.stdout:
             if line.strip() == b"ready":
                 self.ready.set()
+            elif line.strip() == b"load done":
+                self.loaded.set()
             elif line.startswith(b"clock "):
                 self.released = float(line.split()[1])
 

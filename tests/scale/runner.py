@@ -23,6 +23,10 @@ clock's sleeps (seconds; with a fast clock, a short poll lets deadlines fall due
 ``QUICK_IDENTIFY`` set: a session that is not the process's first identifies at once (the
 fake Discord has no five-second identify limit to honour). SIGUSR1 prints every asyncio task's
 stack to the log (a test that finds the bot stuck asks for it before it prints the logs).
+``LOAD_RATE`` posts a second for ``LOAD_SECONDS``, once ready, each to the next of the channels
+``LOAD_CHANNELS`` (comma-separated ids) as a board would (``load <LOAD_NAME> <n>``; one refused
+is sent again): demand on the bot's budget beside its tables'; the process prints ``load done``
+once every post went.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
@@ -44,17 +49,47 @@ from bot.client import DominoBot
 from bot.log import setup_logging
 from bot.settings import load_settings
 from bot.tables.computer import Pace
+from bot.traffic import purpose
 
 
 class RunnerBot(DominoBot):
     """The real bot; quick computers and a short pause between hands; says when it is ready."""
 
     held: HeldClock | None = None
+    load: asyncio.Task[None] | None = None
 
     async def on_ready(self) -> None:
         if self.held is not None:
             print(f"clock {self.held.release()!r}", flush=True)
         print("ready", flush=True)
+        if "LOAD_RATE" in os.environ and self.load is None:
+            self.load = asyncio.create_task(self.post_load(), name="load")
+
+    async def post_load(self) -> None:
+        """``LOAD_RATE`` posts a second for ``LOAD_SECONDS`` (boards' priority), every one
+        sent."""
+        rate, seconds = float(os.environ["LOAD_RATE"]), float(os.environ["LOAD_SECONDS"])
+        channels = [int(c) for c in os.environ["LOAD_CHANNELS"].split(",")]
+        name = os.environ.get("LOAD_NAME", "")
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+
+        async def post(n: int) -> None:
+            channel = self.get_partial_messageable(channels[n % len(channels)])
+            while True:
+                try:
+                    await channel.send(f"load {name} {n}")
+                    return
+                except discord.HTTPException:
+                    await asyncio.sleep(1.0)
+
+        posts = []
+        with purpose("board"):
+            for n in range(round(rate * seconds)):
+                await asyncio.sleep(max(0.0, start + n / rate - loop.time()))
+                posts.append(asyncio.ensure_future(post(n)))
+        await asyncio.gather(*posts)
+        print("load done", flush=True)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         if not os.environ.get("QUICK_IDENTIFY"):

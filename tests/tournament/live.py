@@ -30,6 +30,8 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import commands as named_commands
+from bot.i18n import number as i18n_number
 from bot.i18n import tr
 from bot.settings import sqlite_url
 from bot.store import SQLITE, Store
@@ -674,6 +676,12 @@ def only(fake: FakeDiscord, title: str) -> StoredMessage:
     return found[0]
 
 
+def podium_lines(podium: StoredMessage) -> list[str]:
+    """The podium's final standings, one line a place (under its bold heading)."""
+    _, _, standings = podium.embeds[0]["description"].partition("\n\n")
+    return standings.splitlines()[1:]
+
+
 def mentions(message: StoredMessage) -> list[int]:
     """The people a post's first line mentions (a pairings post's seated people; its byes
     follow on a line of their own)."""
@@ -697,6 +705,8 @@ async def check_posts(live: Live) -> None:
     assert numbers == list(range(1, state.event.round + 1)), numbers
     assert all(r.status == "done" for r in state.rounds), state.rounds
 
+    # The bot ran in another process: its command ids, as its sync made them, for the words.
+    named_commands.remember([("domino", int(fake.find_command("domino", fake.guild_id)["id"]))])
     embed, view = announcement(state)
     shown = only(fake, f"Tournament: {name}")
     assert shown.embeds[0]["description"] == embed.description and view is None
@@ -749,14 +759,15 @@ async def check_posts(live: Live) -> None:
     podium = only(fake, f"{name}: the podium")
     places = state.places()
     medals = [f"{MEDALS[p - 1]} {entry_name(state.entry(e), locale)}" for p, e in places if p <= 3]
-    assert podium.embeds[0]["description"] == "\n".join(medals)
-    lines = podium.embeds[0]["fields"][0]["value"].splitlines()
+    assert podium.embeds[0]["description"].split("\n\n")[0] == "\n".join(medals)
+    lines = podium_lines(podium)
     changes = await events.rating_changes(state)
     for (place, entrant), line in zip(places[:LINES_SHOWN], lines, strict=False):
         before, gained = changes[entrant]
         assert line.startswith(f"{place}. {entry_name(state.entry(entrant), locale)}"), line
-        assert f"rating {round(before)} → {round(gained)}" in line, (line, before, gained)
-        assert "from this tournament's tables" in line, line
+        said = f": {i18n_number(locale, round(before))} → {i18n_number(locale, round(gained))} ("
+        assert said in line, (line, before, gained)
+        assert "from this event)" in line, line
     winners = [u for p, e in places if p == 1 for u in state.entry(e).members]  # type: ignore[union-attr]
     assert sorted(mentions(podium)) == sorted(winners)
     assert not podium.attachments

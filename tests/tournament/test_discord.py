@@ -265,7 +265,10 @@ async def test_pairs_event_to_the_podium(fake_discord: FakeDiscord, database_url
         )
         assert "already registered" in taken.text()
         alone = await fake.slash(people[20], fake.channel_id, "domino tournament register", {})
-        assert "register with your partner" in alone.text()
+        register = fake.find_command("domino", fake.guild_id)["id"]
+        assert f"register your pair with </domino tournament register:{register}>" in (
+            alone.text()
+        ), alone.text()
         # (answered invitations offer no buttons: a stranger's click on a waiting one is
         # refused in test_a_pairs_invitation_blocks_nobody_and_cannot_be_used_to_ping)
         assert not with_button(fake, "tournament:partner:")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import number as i18n_number
 from bot.tournaments.service import PUBLISH
 from cogs.tournaments.posts import knockout_lines
 from tests.cogs.helpers import FakeClock, factory
@@ -121,7 +122,8 @@ async def test_swiss_event_with_a_top_four_playoff_to_the_podium(
     assert champion is not None
     assert f"🥇 {champion.name}" in podium.text()
     assert f"1. {champion.name}: " in podium.text()
-    assert f"rating {round(before)} → {round(after_rating)}" in podium.text()
+    said = f"{i18n_number(None, round(before))} → {i18n_number(None, round(after_rating))} ("
+    assert "rating in " in podium.text() and said in podium.text()
     assert f"<@{champion.user_id}>" in (podium.content or "")
 
 

@@ -104,7 +104,7 @@ async def test_individual_knockout_to_the_podium(
             assert [b.sides for b in tables] == [((3, 6), (4, 5))]
             assert [b.sides[0] for b in state.boards_of(1) if b.is_bye] == [(1,), (2,)]
             assert f"Bye: {name(1)}" in text and f"Bye: {name(2)}" in text
-        assert f"Table 1: {name(tables[0].sides[0][0])} & {name(tables[0].sides[0][1])}" in text
+        assert f"Table 1: {name(tables[0].sides[0][0])} and {name(tables[0].sides[0][1])}" in text
         await play_out(fake, bot, clock, event_id, 1)
         await step(bot, clock)
         state = await events.state(event_id)
@@ -117,7 +117,7 @@ async def test_individual_knockout_to_the_podium(
         shown = await fake.slash(people[0], fake.channel_id, "domino tournament standings", {})
         table = tables[0].sides
         assert (
-            f"Bracket\nSemi-finals: {name(table[0][0])} & {name(table[0][1])} "
+            f"Bracket\nSemi-finals: {name(table[0][0])} and {name(table[0][1])} "
         ) in shown.text(), shown.text()
         assert shown.text().count("Semi-finals: ") == len(tables)
         tree = state.bracket()

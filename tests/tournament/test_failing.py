@@ -161,7 +161,7 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing(
         await refused(host, create, {**pairs, "name": "Fourth"}, "3 open tournaments", channels[3])
         await refused(host, create, {**pairs, "name": "Twice"}, "already open in this channel")
         await refused(people[0], register, {"partner": people[0]}, "someone else")
-        await refused(people[0], register, {}, "register with your partner")
+        await refused(people[0], register, {}, "your pair with </domino tournament register:")
         await refused(people[0], register, {"partner": fake.bot_user}, "A bot cannot")
         # A partner who declines: no entry, and he is not asked by the same person again.
         before = await snapshot(bot, fake)

@@ -258,14 +258,16 @@ async def test_the_weeks_months_and_seasons_boards_of_a_server(
     async with TestClient(TestServer(app)) as c:
         for period, title in (("week", "This week"), ("month", "This month"),
                               ("season", "Season ")):
-            page = await text(c, f"/s/{GUILD}?board=partners&period={period}")
+            # (by wins: one match each is below the season's rating board's minimum)
+            page = await text(c, f"/s/{GUILD}?board=partners&period={period}&by=wins")
             assert "Leaderboard: " in page and title in page
             assert f'<option value="{period}" selected>' in page
+            assert '<option value="wins" selected>' in page
             assert "Ana Global" in page and f'href="/s/{GUILD}/p/{ANA}"' in page
             assert NICKNAME not in page
             rows = page.split("<tbody>")[1].split("</tbody>")[0]
             assert rows.count("<tr>") == 2  # Ana and Bea (the computers are on no board)
-            ranked = "the season&#39;s rating" if period == "season" else "then by points"
+            ranked = "the season&#39;s wins" if period == "season" else "then by points"
             assert ranked in page
             assert ("<th scope=\"col\">Points</th>" in page) == (period != "season")
             assert ("<th scope=\"col\">Rating</th>" in page) == (period == "season")
@@ -310,7 +312,7 @@ async def test_a_missing_pages_language_links_stay_on_the_site(client: TestClien
         writer.close()
     assert answer.startswith("HTTP/1.1 404")
     links = re.findall(r'<a href="([^"]*)" hreflang="', answer)
-    assert len(links) == 3 and all(href.startswith("?") for href in links), links
+    assert len(links) == 4 and all(href.startswith("?") for href in links), links
     assert "evil.example" not in answer
     page = await text(client, f"/s/{GUILD}?board=partners&lang=es")
     assert 'href="?board=partners&amp;lang=pt-BR" hreflang="pt-BR"' in page
