@@ -19,9 +19,9 @@ pytest_plugins = ["tests.fakediscord.plugin"]
 #: Per locale: what a podium line says about the rating, and how it says it came from the
 #: event's own tables.
 PODIUM = {
-    "en-US": (" match points · rating in Two-player games: ", " from this event)"),
-    "es-ES": (" puntos de torneo · puntuación en Juegos de dos: ", " en este torneo)"),
-    "pt-BR": (" pontos de torneio · pontuação em Jogos de dois: ", " neste torneio)"),
+    "en-US": (" · rating in Two-player games: ", " from this event)"),
+    "es-ES": (" · puntuación en Juegos de dos: ", " en este torneo)"),
+    "pt-BR": (" · pontuação em Jogos de dois: ", " neste torneio)"),
 }
 
 
