@@ -323,8 +323,15 @@ def checked_in(number: int, count: int) -> Instant:
     def instant(live: Live) -> Match:
         pairings = posted(lambda n: n.endswith(f".pairings.{number}"))
 
+        def paired_already() -> bool:
+            # (a restarted process may have closed the check-in before this wire was set)
+            return any(
+                m.embeds and m.title().endswith(f": pairings of round {number}")
+                for m in live.fake.public_messages()
+            )
+
         def match(r: RequestRecord) -> bool:
-            if pairings(r):
+            if pairings(r) or paired_already():
                 live.events.append(f"round {number}'s check-in closed before {count} answers")
                 return True
             if r.method != "POST" or not r.path.startswith("/webhooks/"):
