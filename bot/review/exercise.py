@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass
 
 from bot.errors import NotSeated, ServiceError, StaleAction, TableNotFound
+from bot.i18n.commands import Command
 from bot.review import Reviews
 from bot.review.judge import INACCURACY, VERSION, Judged, as_legal, at, decode
 from bot.tables import computer
@@ -149,7 +150,8 @@ class Exercises:
         stored, a decision that is no flagged one of it."""
         if clicker != owner:
             raise NotSeated(
-                "This exercise is someone else's: ask for your own with /domino review."
+                "This exercise is someone else's: ask for your own with {command}.",
+                command=Command("domino review"),
             )
         reviews = self.reviews
         await reviews.subject(table_id, owner)
@@ -157,8 +159,9 @@ class Exercises:
         if stored is None:
             raise StaleAction(
                 "Your review of table {table_id} is not stored any more: ask for it again with"
-                " /domino review.",
+                " {command}.",
                 table_id=table_id,
+                command=Command("domino review"),
             )
         found = flagged(decode(stored)[1])
         if not found:

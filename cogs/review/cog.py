@@ -21,6 +21,7 @@ from cogs.colours import BLUE
 from cogs.domino.buttons import REVIEW_COG, BadButton
 from cogs.domino.game_message import card
 from cogs.domino.replay import match_title, replay_names
+from cogs.markup import slash_command
 from cogs.names import escape_name
 from cogs.review import exercise as ex
 from cogs.review.words import decision_text, picture_alt, summary_lines
@@ -174,9 +175,10 @@ class ReviewCog(commands.Cog, name=REVIEW_COG):
             await interaction.edit_original_response(
                 view=card(BLUE, discord.ui.TextDisplay(tr(
                     locale,
-                    "Done. Your review of table {table_id} stays there: ask /domino review "
+                    "Done. Your review of table {table_id} stays there: ask {command} "
                     "again to go over it.",
                     table_id=button.table_id,
+                    command=slash_command(locale, "domino review"),
                 ))),
                 attachments=[],
             )

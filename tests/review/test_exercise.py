@@ -104,7 +104,8 @@ async def test_find_a_better_move_in_a_finished_match(
         forge(fake, end, played_id)
         refused = await fake.click(bob, end, played_id)
         assert await answer(refused) == (
-            "This exercise is someone else's: ask for your own with /domino review."
+            "This exercise is someone else's: ask for your own with "
+            f"</domino review:{fake.find_command('domino', fake.guild_id)['id']}>."
         )
         assert fake.message(message.id).edit_count == edits
 
@@ -222,7 +223,8 @@ async def test_forged_and_stale_exercise_buttons(
         assert said in fake.message(message.id).text().splitlines()
         # Bob's own review of the same match is his, not hers: hers refuses him.
         assert await answer(await _click_on_public(fake, bob, tid, alice.id, seq)) == (
-            "This exercise is someone else's: ask for your own with /domino review."
+            "This exercise is someone else's: ask for your own with "
+            f"</domino review:{fake.find_command('domino', fake.guild_id)['id']}>."
         )
         # In her language.
         asked = await fake.slash(alice, fake.channel_id, "domino review", {"table": tid},
