@@ -185,12 +185,18 @@ def message_html(
 
 def screenshot(page: str, out: Path, width: int = PHONE) -> None:
     """``page`` photographed whole in headless Chromium, ``width`` CSS px wide, as PNG."""
+    screenshots([(page, out)], width)
+
+
+def screenshots(pages: list[tuple[str, Path]], width: int = PHONE) -> None:
+    """Each ``(page, out)`` photographed whole as :func:`screenshot` does, in one browser."""
     from tests.web.browser import chromium
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "message.html"
-        path.write_text(page, encoding="utf-8")
-        with chromium(width, 800) as driver:
+    with tempfile.TemporaryDirectory() as folder, chromium(width, 800) as driver:
+        for number, (page, out) in enumerate(pages):
+            path = Path(folder) / f"message{number}.html"
+            path.write_text(page, encoding="utf-8")
+            driver.set_window_size(width, 800)  # type: ignore[attr-defined]
             driver.get(path.as_uri())  # type: ignore[attr-defined]
             height = driver.execute_script(  # type: ignore[attr-defined]
                 "return document.documentElement.scrollHeight"
