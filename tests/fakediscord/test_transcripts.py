@@ -48,12 +48,20 @@ async def test_a_transcript_holds_what_discord_received_in_order(tmp_path: Path)
     text = result.markdown
     stored = versions(result.fake)
     assert any(not v.ephemeral for v in stored) and any(v.ephemeral for v in stored)
-    cursor = 0
-    for version in stored:
-        for piece in fragments(version):
-            at = text.find(piece, cursor)
-            assert at >= 0, f"{piece!r} of message {version.id} missing after {cursor}"
-            cursor = at + len(piece)
+    # The public messages' versions of each channel in the order Discord stored them; each
+    # private message's versions in their order (what one click causes at once may come in
+    # any order: the transcript puts the clicker's own answer first).
+    by_place = {v.channel_id: [w for w in stored if w.channel_id == v.channel_id
+                               and not w.ephemeral] for v in stored if not v.ephemeral}
+    privately = {v.id: [w for w in stored if w.id == v.id] for v in stored if v.ephemeral}
+    assert len(by_place) == 2, "the channel of the command and the practice's thread"
+    for sequence in [*by_place.values(), *privately.values()]:
+        cursor = 0
+        for version in sequence:
+            for piece in fragments(version):
+                at = text.find(piece, cursor)
+                assert at >= 0, f"{piece!r} of message {version.id} missing after {cursor}"
+                cursor = at + len(piece)
     # Private answers are marked as such, one header for each of their versions; the
     # person's own acts are there, in his language.
     private = [v for v in stored if v.ephemeral]
