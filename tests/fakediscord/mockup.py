@@ -1,4 +1,5 @@
-"""A picture of a components-v2 message as the fake Discord received it: no Discord client.
+"""A picture of a components-v2 message (or an embed) as the fake Discord received it: no
+Discord client.
 
 :func:`message_html` turns a stored message's payload (its container, text displays, media
 gallery, sections with their button, action rows and the attachments it carries) into one
@@ -153,6 +154,26 @@ def _component(comp: JSON, message: StoredMessage, names: Mapping[int, str], now
     return ""
 
 
+def _embed(embed: JSON, message: StoredMessage, names: Mapping[int, str], now: float) -> str:
+    """An embed (the messages that are not components v2): title, text, fields, picture."""
+    parts = []
+    if embed.get("title"):
+        parts.append(f"<p><b>{_inline(str(embed['title']), names, now)}</b></p>")
+    if embed.get("description"):
+        parts.append(_markdown(str(embed["description"]), names, now))
+    for field in embed.get("fields") or []:
+        parts.append(f"<p><b>{_inline(str(field.get('name', '')), names, now)}</b></p>")
+        parts.append(_markdown(str(field.get("value", "")), names, now))
+    url = str((embed.get("image") or {}).get("url", ""))
+    att = message.attachment(url.removeprefix("attachment://")) if url else None
+    if att is not None:
+        data = base64.b64encode(att.data).decode()
+        parts.append(f'<div class="gallery"><img src="data:image/png;base64,{data}"></div>')
+    if (embed.get("footer") or {}).get("text"):
+        parts.append(f'<p class="small">{_inline(str(embed["footer"]["text"]), names, now)}</p>')
+    return "".join(parts)
+
+
 def message_html(
     message: StoredMessage,
     names: Mapping[int, str],
@@ -161,15 +182,20 @@ def message_html(
     width: int = PHONE,
     now: float | None = None,
 ) -> str:
-    """The page of a components-v2 ``message`` (``names``: user id -> name for mentions;
-    relative timestamps read from ``now``, by default the time of the call)."""
+    """The page of a components-v2 ``message``, or of one with embeds (``names``: user id ->
+    name for mentions; relative timestamps read from ``now``, by default the time of the
+    call)."""
     now = time.time() if now is None else now
-    assert message.v2, "only a components-v2 message is drawn"
-    container = message.container()
+    container = message.container() if message.v2 else (message.embeds or [None])[0]
     accent = "#4e5058"
-    if container is not None and container.get("accent_color") is not None:
-        accent = f"#{int(container['accent_color']):06x}"
-    body = "".join(
+    colour = None if container is None else container.get("accent_color", container.get("color"))
+    if colour is not None:
+        accent = f"#{int(colour):06x}"
+    body = _markdown(message.content, names, now) if message.content else ""
+    body += "".join(
+        f'<div class="container">{_embed(e, message, names, now)}</div>' for e in message.embeds
+    )
+    body += "".join(
         f'<div class="container">{_component(c, message, names, now)}</div>'
         if c.get("type") == 17
         else _component(c, message, names, now)

@@ -245,22 +245,28 @@ class Writer:
     def lines(self, message: StoredMessage, now: float) -> list[str]:
         out = [self.inline(line, now) for line in message.content.split("\n")] if (
             message.content) else []
+        pictured: set[str] = set()
         for embed in message.embeds:
-            for key in ("title", "description"):
-                if embed.get(key):
-                    out += [self.inline(x, now) for x in str(embed[key]).split("\n")]
+            if embed.get("title"):
+                out.append(f"**{self.inline(str(embed['title']), now)}**")
+            if embed.get("description"):
+                out += [self.inline(x, now) for x in str(embed["description"]).split("\n")]
             for fld in embed.get("fields") or []:
                 out += [f"**{fld.get('name', '')}**",
                         *[self.inline(x, now) for x in str(fld.get("value", "")).split("\n")]]
             if (embed.get("footer") or {}).get("text"):
                 out.append(self.inline(str(embed["footer"]["text"]), now))
-            if (embed.get("image") or {}).get("url"):
-                out.append("🖼️ *picture*")
+            url = str((embed.get("image") or {}).get("url") or "")
+            if url:
+                att = message.attachment(url.removeprefix("attachment://"))
+                alt = att.description if att is not None and att.description else "(no alt text)"
+                out.append(f"🖼️ *picture: {alt}*")
+                pictured.add(url.removeprefix("attachment://"))
         for comp in message.components:
             out += self.component(comp, message, now)
         if not message.v2:
             out += [f"📎 *{a.filename}" + (f": {a.description}" if a.description else "") + "*"
-                    for a in message.attachments]
+                    for a in message.attachments if a.filename not in pictured]
         return out
 
     def shown(self, event: Shown) -> str:
@@ -818,7 +824,7 @@ async def run_flow(flow: Flow, locale: str, folder: Path, *, short: bool = True)
             for name, m in session.keys:
                 shown = m if m.history == [] and m is not fake.message(m.id) else fake.message(
                     m.id)
-                if shown.v2:
+                if shown.v2 or shown.embeds:
                     pages.append((name, message_html(shown, names, now=clock())))
             return Result(flow.slug, locale, markdown, recorder.events, pages, fake)
 
@@ -858,7 +864,7 @@ def index(shots: dict[str, list[str]]) -> str:
         "(\"only Ana sees this\"), each edit as the message's new state and who is pinged. "
         "They are written from what the real bot sent to the test Discord "
         "(`tests/fakediscord`), with fixed seeds and a fake clock. Regenerate them all "
-        f"(about two minutes): `{COMMAND}`.\n",
+        f"(a few minutes): `{COMMAND}`.\n",
         "The pictures are mock-ups at a phone's width (380 px) drawn from the messages' "
         "components by `tests/fakediscord/mockup.py`, not screenshots of Discord's app.\n",
         "| flow | en-US | es-ES | es-419 | pt-BR | mock-ups |",
