@@ -562,7 +562,7 @@ async def flow_computers(s: Session) -> None:
 
     ana = s.people[0]
     tid, lobby = await open_table(s, ana, {"variant": "partners", "target": 50})
-    s.key("lobby", lobby)
+    s.key("lobby", lobby.snapshot())
     await start_with_computers(s.fake, s.bot, ana, lobby)
     await s.quiet()
     hand = await open_hand(s.fake, s.bot, ana, tid, locale=s.locale)
@@ -682,7 +682,7 @@ async def flow_review(s: Session) -> None:
         return
     await s.press(ana, message, cid)
     exercise = s.fake.ephemeral_messages(ana)[-1]
-    s.key("find-a-better-move", exercise)
+    s.key("find-a-better-move", exercise.snapshot())
     for prefix in ("review:try:", "review:done:"):
         cid = first_id(exercise, prefix)
         if cid:
