@@ -469,7 +469,7 @@ class Session:
         """The people play their turns (the first button offered) until the match is over
         (or ``max_turns`` were played); ``shoot``: the game message after that many turns is
         a key message."""
-        from tests.cogs.helpers import button, game_message, human_to_move, play_turn
+        from tests.cogs.helpers import game_message, human_to_move, play_turn
 
         by_id = {u.id: u for u in users}
         hands: dict[int, Any] = {}
@@ -483,17 +483,37 @@ class Session:
             if _ == shoot:
                 self.key("game", (await game_message(self.fake, self.bot, table_id)).snapshot())
             user = by_id[int(who)]
-            if hint and user.id not in hands:
-                from tests.cogs.helpers import open_hand
-
-                hands[user.id] = await open_hand(self.fake, self.bot, user, table_id,
-                                                 locale=self.locale)
-                await self.quiet()
-                hand = hands[user.id].message
-                await self.press(user, hand, button(hand, "hint"))
-                self.key("hand-with-hint", hand.snapshot())
+            if hint:
+                hint = not await self.ask_hint(user, table_id, hands)
             await play_turn(self.fake, self.bot, table_id, user, hands, locale=self.locale)
         await self.quiet()
+
+
+    async def ask_hint(self, user: Any, table_id: int, hands: dict[int, Any]) -> bool:
+        """``user`` presses Hint on his turn if he has a choice (two tiles or more to play);
+        whether he did."""
+        from tests.cogs.helpers import button, hand_choice, open_hand
+
+        if user.id not in hands:
+            hands[user.id] = await open_hand(self.fake, self.bot, user, table_id,
+                                             locale=self.locale)
+        hand = hands[user.id].message
+        await self.fake.wait_for(lambda: _offers(hand, hand_choice), timeout=60,
+                                 what="a turn on the hand message")
+        plays = [c for c in hand.custom_ids() if c.startswith("domino:play:")
+                 and not (hand.component(c) or {}).get("disabled")]
+        if len(plays) < 2:
+            return False
+        await self.press(user, hand, button(hand, "hint"))
+        self.key("hand-with-hint", hand.snapshot())
+        return True
+
+
+def _offers(message: StoredMessage, choice: Callable[[StoredMessage], str]) -> bool:
+    try:
+        return bool(choice(message))
+    except LookupError:
+        return False
 
 
 def first_id(message: StoredMessage, prefix: str) -> str | None:
