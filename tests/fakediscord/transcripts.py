@@ -835,18 +835,19 @@ async def run_flow(flow: Flow, locale: str, folder: Path, *, short: bool = True)
                 (folder / "broken.md").write_text(broken, encoding="utf-8")
                 raise
             await session.quiet()
-            recorder.scan()
-            names = {u.id: (u.global_name or u.name) for u in fake.users.values()}
-            writer = Writer(fake, names)
-            markdown = render(flow.title, flow.intro, locale, recorder.events, writer,
-                              short=short)
-            pages = []
-            for name, m in session.keys:
-                shown = m if m.history == [] and m is not fake.message(m.id) else fake.message(
-                    m.id)
-                if shown.v2 or shown.embeds:
-                    pages.append((name, message_html(shown, names, now=clock())))
-            return Result(flow.slug, locale, markdown, recorder.events, pages, fake)
+        # (written once the bot is closed: all it sent is there)
+        recorder.scan()
+        names = {u.id: (u.global_name or u.name) for u in fake.users.values()}
+        writer = Writer(fake, names)
+        markdown = render(flow.title, flow.intro, locale, recorder.events, writer,
+                          short=short)
+        pages = []
+        for name, m in session.keys:
+            shown = m if m.history == [] and m is not fake.message(m.id) else fake.message(
+                m.id)
+            if shown.v2 or shown.embeds:
+                pages.append((name, message_html(shown, names, now=clock())))
+        return Result(flow.slug, locale, markdown, recorder.events, pages, fake)
 
 
 def _job(slug: str, locale: str, out: str, shots: bool) -> tuple[str, str, list[str], float]:
