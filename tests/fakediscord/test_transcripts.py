@@ -1,6 +1,6 @@
 """The transcripts of docs/transcripts say what the fake Discord received: a flow played in
-Spanish, every version of every message it stored (public and private), in the order Discord
-stored them, with its words, its buttons' labels and its pictures' alt text."""
+Spanish, every version of every message it stored (public and private), each message's in
+the order Discord stored them, with its words, its buttons' labels and its pictures' alt text."""
 
 from __future__ import annotations
 
@@ -18,6 +18,11 @@ def fragments(version: StoredMessage) -> list[str]:
     display's words between Discord's tokens (mentions, timestamps), the buttons' labels
     and the pictures' alt text."""
     out: list[str] = []
+    texts = [version.content, *(str(e.get(k) or "") for e in version.embeds
+                                for k in ("title", "description"))]
+    for text in texts:
+        for line in text.splitlines():
+            out += [p.strip() for p in re.split(r"<[^>]+>|\*\*", line) if p.strip()]
     for comp in version.all_components():
         if comp.get("type") == 10:
             for line in str(comp["content"]).splitlines():
@@ -48,20 +53,26 @@ async def test_a_transcript_holds_what_discord_received_in_order(tmp_path: Path)
     text = result.markdown
     stored = versions(result.fake)
     assert any(not v.ephemeral for v in stored) and any(v.ephemeral for v in stored)
-    # The public messages' versions of each channel in the order Discord stored them; each
-    # private message's versions in their order (what one click causes at once may come in
-    # any order: the transcript puts the clicker's own answer first).
-    by_place = {v.channel_id: [w for w in stored if w.channel_id == v.channel_id
-                               and not w.ephemeral] for v in stored if not v.ephemeral}
-    privately = {v.id: [w for w in stored if w.id == v.id] for v in stored if v.ephemeral}
-    assert len(by_place) == 2, "the channel of the command and the practice's thread"
-    for sequence in [*by_place.values(), *privately.values()]:
+    # Each message's versions in the order Discord stored them (what one click causes at
+    # once may come in any order: the transcript puts the clicker's own answer first, then
+    # the public messages by channel and message).
+    by_message = {v.id: [w for w in stored if w.id == v.id] for v in stored}
+    assert len({v.channel_id for v in stored if not v.ephemeral}) == 2, (
+        "the channel of the command and the practice's thread")
+    for sequence in by_message.values():
         cursor = 0
         for version in sequence:
             for piece in fragments(version):
                 at = text.find(piece, cursor)
                 assert at >= 0, f"{piece!r} of message {version.id} missing after {cursor}"
                 cursor = at + len(piece)
+    # The public messages are numbered in the order Discord created them.
+    public = sorted({v.id: v for v in stored if not v.ephemeral}.values(), key=lambda v: v.id)
+    for number, message in enumerate(public, 1):
+        header = text.index(f"**New** · message {number} in ")
+        first = next(v for v in stored if v.id == message.id)
+        assert fragments(first), f"message {message.id} shows nothing"
+        assert text.index(fragments(first)[0], header) > header
     # Private answers are marked as such, one header for each of their versions; the
     # person's own acts are there, in his language.
     private = [v for v in stored if v.ephemeral]

@@ -36,6 +36,7 @@ from typing import Any
 from tests.fakediscord.models import StoredMessage
 
 LOCALES = ("en-US", "es-ES", "es-419", "pt-BR")
+DAILY_SEED = 20270115
 EPOCH = 1_800_000_000.0  # the fake clock's start: 2027-01-15 08:00 UTC
 QUIET = 0.03  # seconds without a request to Discord: the bot has said what it had to say
 PEOPLE = ((1001, "ana", "Ana"), (1002, "bruno", "Bruno"), (1003, "carla", "Carla"),
@@ -307,10 +308,10 @@ def _select(comp: dict[str, Any]) -> str:
 def blocks(events: Sequence[Event], places: dict[int, str] | None = None
            ) -> list[list[Event]]:
     """The events cut before each act: what a person did, then what followed: first his own
-    private answer, then the public messages by the name of their channel (``places``), then
-    the others' private ones, each kind in the order Discord stored them: what one click
-    causes at once (a table's feed, another table's, a private refresh) comes in a racing
-    order."""
+    private answer, then the public messages by the name of their channel (``places``) and
+    by message, then the others' private ones, each kind in the order Discord stored them:
+    what one click causes at once (a table's feed, another table's, a private refresh) comes
+    in a racing order."""
     places = places or {}
     out: list[list[Event]] = []
     for event in events:
@@ -321,14 +322,14 @@ def blocks(events: Sequence[Event], places: dict[int, str] | None = None
     for block in out:
         actor = block[0].user_id if isinstance(block[0], Act) else None
 
-        def rank(e: Event, actor: int | None = actor) -> tuple[int, str]:
+        def rank(e: Event, actor: int | None = actor) -> tuple[int, str, int]:
             if isinstance(e, Act):
-                return (-1, "")
+                return (-1, "", 0)
             if isinstance(e, Shown) and e.message.ephemeral:
-                return (0 if e.message.ephemeral_user_id == actor else 2, "")
-            if isinstance(e, Shown):  # tables' threads publish side by side: by thread
-                return (1, places.get(e.message.channel_id, ""))
-            return (1, "")
+                return (0 if e.message.ephemeral_user_id == actor else 2, "", 0)
+            if isinstance(e, Shown):  # tables publish side by side: by place, then message
+                return (1, places.get(e.message.channel_id, ""), e.message.id)
+            return (1, "", 0)
 
         block.sort(key=rank)
     return out
@@ -821,7 +822,13 @@ async def run_flow(flow: Flow, locale: str, folder: Path, *, short: bool = True)
     async with FakeDiscord(locale=locale, guild_name="Domino Club") as fake:
         people = [fake.add_user(i, name, shown) for i, name, shown in PEOPLE]
         recorder = Recorder(fake, clock)
-        make = factory(fake, folder / f"{flow.slug}-{locale}.sqlite3", clock=clock)
+        base = factory(fake, folder / f"{flow.slug}-{locale}.sqlite3", clock=clock)
+
+        def make() -> Any:
+            bot = base()
+            bot.daily_options = {"seed_source": lambda: DAILY_SEED}  # the day's deal
+            return bot
+
         async with running_bot(fake, make, ready_timeout=120) as bot:
             recorder.seen.update({m.id: len(m.history) + 1 for m in fake._messages.values()})
             recorder.events.clear()
