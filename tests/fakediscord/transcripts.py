@@ -322,14 +322,23 @@ def blocks(events: Sequence[Event], places: dict[int, str] | None = None
     for block in out:
         actor = block[0].user_id if isinstance(block[0], Act) else None
 
-        def rank(e: Event, actor: int | None = actor) -> tuple[int, str, int]:
+        producers: dict[int, tuple[str, int, int]] = {}
+        for e in block:  # a new message: what made it (its buttons' namespace and table)
+            if isinstance(e, Shown) and e.message.id not in producers:
+                parts = (e.message.custom_ids() or [""])[0].split(":") if e.first else [""]
+                table = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
+                producers[e.message.id] = (parts[0], table, e.message.id)
+
+        def rank(e: Event, actor: int | None = actor,
+                 producers: dict[int, tuple[str, int, int]] = producers
+                 ) -> tuple[int, str, str, int, int]:
             if isinstance(e, Act):
-                return (-1, "", 0)
+                return (-1, "", "", 0, 0)
             if isinstance(e, Shown) and e.message.ephemeral:
-                return (0 if e.message.ephemeral_user_id == actor else 2, "", 0)
-            if isinstance(e, Shown):  # tables publish side by side: by place, then message
-                return (1, places.get(e.message.channel_id, ""), e.message.id)
-            return (1, "", 0)
+                return (0 if e.message.ephemeral_user_id == actor else 2, "", "", 0, 0)
+            if isinstance(e, Shown):  # tables publish side by side: by place, then producer
+                return (1, places.get(e.message.channel_id, ""), *producers[e.message.id])
+            return (1, "", "", 0, 0)
 
         block.sort(key=rank)
     return out
@@ -822,7 +831,10 @@ async def run_flow(flow: Flow, locale: str, folder: Path, *, short: bool = True)
     async with FakeDiscord(locale=locale, guild_name="Domino Club") as fake:
         people = [fake.add_user(i, name, shown) for i, name, shown in PEOPLE]
         recorder = Recorder(fake, clock)
-        base = factory(fake, folder / f"{flow.slug}-{locale}.sqlite3", clock=clock)
+        # (computers move when the fake clock is moved on: one edit per move, not a burst
+        # as fast as the machine allows)
+        base = factory(fake, folder / f"{flow.slug}-{locale}.sqlite3", clock=clock,
+                       computer_delay=1.0)
 
         def make() -> Any:
             bot = base()
