@@ -35,6 +35,7 @@ NOTE = (
     "(tests/fakediscord/mockup.py), not a screenshot of Discord's app."
 )
 STYLE = """
+html { overflow: hidden; }  /* the window is made as tall as the page: no scroll bar */
 body { margin: 0; background: #313338; color: #dbdee1; width: %(width)dpx;
        font: 15px/1.375 "DejaVu Sans", sans-serif; }
 .msg { padding: 8px 10px 10px 10px; }
