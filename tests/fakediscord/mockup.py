@@ -1,4 +1,5 @@
-"""A picture of a components-v2 message as the fake Discord received it: no Discord client.
+"""A picture of a components-v2 message (or an embed) as the fake Discord received it: no
+Discord client.
 
 :func:`message_html` turns a stored message's payload (its container, text displays, media
 gallery, sections with their button, action rows and the attachments it carries) into one
@@ -34,6 +35,7 @@ NOTE = (
     "(tests/fakediscord/mockup.py), not a screenshot of Discord's app."
 )
 STYLE = """
+html { overflow: hidden; }  /* the window is made as tall as the page: no scroll bar */
 body { margin: 0; background: #313338; color: #dbdee1; width: %(width)dpx;
        font: 15px/1.375 "DejaVu Sans", sans-serif; }
 .msg { padding: 8px 10px 10px 10px; }
@@ -153,6 +155,26 @@ def _component(comp: JSON, message: StoredMessage, names: Mapping[int, str], now
     return ""
 
 
+def _embed(embed: JSON, message: StoredMessage, names: Mapping[int, str], now: float) -> str:
+    """An embed (the messages that are not components v2): title, text, fields, picture."""
+    parts = []
+    if embed.get("title"):
+        parts.append(f"<p><b>{_inline(str(embed['title']), names, now)}</b></p>")
+    if embed.get("description"):
+        parts.append(_markdown(str(embed["description"]), names, now))
+    for field in embed.get("fields") or []:
+        parts.append(f"<p><b>{_inline(str(field.get('name', '')), names, now)}</b></p>")
+        parts.append(_markdown(str(field.get("value", "")), names, now))
+    url = str((embed.get("image") or {}).get("url", ""))
+    att = message.attachment(url.removeprefix("attachment://")) if url else None
+    if att is not None:
+        data = base64.b64encode(att.data).decode()
+        parts.append(f'<div class="gallery"><img src="data:image/png;base64,{data}"></div>')
+    if (embed.get("footer") or {}).get("text"):
+        parts.append(f'<p class="small">{_inline(str(embed["footer"]["text"]), names, now)}</p>')
+    return "".join(parts)
+
+
 def message_html(
     message: StoredMessage,
     names: Mapping[int, str],
@@ -161,15 +183,20 @@ def message_html(
     width: int = PHONE,
     now: float | None = None,
 ) -> str:
-    """The page of a components-v2 ``message`` (``names``: user id -> name for mentions;
-    relative timestamps read from ``now``, by default the time of the call)."""
+    """The page of a components-v2 ``message``, or of one with embeds (``names``: user id ->
+    name for mentions; relative timestamps read from ``now``, by default the time of the
+    call)."""
     now = time.time() if now is None else now
-    assert message.v2, "only a components-v2 message is drawn"
-    container = message.container()
+    container = message.container() if message.v2 else (message.embeds or [None])[0]
     accent = "#4e5058"
-    if container is not None and container.get("accent_color") is not None:
-        accent = f"#{int(container['accent_color']):06x}"
-    body = "".join(
+    colour = None if container is None else container.get("accent_color", container.get("color"))
+    if colour is not None:
+        accent = f"#{int(colour):06x}"
+    body = _markdown(message.content, names, now) if message.content else ""
+    body += "".join(
+        f'<div class="container">{_embed(e, message, names, now)}</div>' for e in message.embeds
+    )
+    body += "".join(
         f'<div class="container">{_component(c, message, names, now)}</div>'
         if c.get("type") == 17
         else _component(c, message, names, now)
@@ -185,12 +212,18 @@ def message_html(
 
 def screenshot(page: str, out: Path, width: int = PHONE) -> None:
     """``page`` photographed whole in headless Chromium, ``width`` CSS px wide, as PNG."""
+    screenshots([(page, out)], width)
+
+
+def screenshots(pages: list[tuple[str, Path]], width: int = PHONE) -> None:
+    """Each ``(page, out)`` photographed whole as :func:`screenshot` does, in one browser."""
     from tests.web.browser import chromium
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "message.html"
-        path.write_text(page, encoding="utf-8")
-        with chromium(width, 800) as driver:
+    with tempfile.TemporaryDirectory() as folder, chromium(width, 800) as driver:
+        for number, (page, out) in enumerate(pages):
+            path = Path(folder) / f"message{number}.html"
+            path.write_text(page, encoding="utf-8")
+            driver.set_window_size(width, 800)  # type: ignore[attr-defined]
             driver.get(path.as_uri())  # type: ignore[attr-defined]
             height = driver.execute_script(  # type: ignore[attr-defined]
                 "return document.documentElement.scrollHeight"
