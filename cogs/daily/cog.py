@@ -178,7 +178,8 @@ class DailyCog(commands.Cog, name=COG_NAME):
                 await where.send(
                     text,
                     nonce=nonce(attempt, f"l{leg.leg + 1}"),
-                    allowed_mentions=discord.AllowedMentions(users=True),
+                    # (named, not notified: he is playing the deal in this thread)
+                    allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException as exc:  # the game message says it too: not retried
                 log.info("daily leg note of %s not posted: %s", attempt.day, exc)

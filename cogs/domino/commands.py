@@ -132,7 +132,11 @@ class DominoCog(
                 turn_timer=chosen.turn_timer,
                 locale=guild_locale(interaction),
             )
-            await interaction.response.send_message(view=lobby_payload(info, info.table.locale))
+            # (the lobby names its host in his seat without notifying him: he just asked)
+            await interaction.response.send_message(
+                view=lobby_payload(info, info.table.locale),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_id=message.id)
 
@@ -205,7 +209,10 @@ class DominoCog(
             )
             await interaction.response.send_message(
                 view=lobby_payload(info, info.table.locale),
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                # (the invited are notified; the challenger is named, he just asked)
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(u) for u in invited], roles=False, everyone=False
+                ),
             )
             message = await interaction.original_response()
             await self.service.set_messages(info.id, lobby_message_id=message.id)

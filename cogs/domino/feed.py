@@ -417,8 +417,12 @@ class Feed:
             await self._edit_game(info, view, await self._picture(info, view, info.seq))
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
         layout = await self.presenter.match_end_layout(info, " ".join(f"<@{u}>" for u in humans))
+        ender = _ender(info, view)
+        if self._practice is None:
+            self._practice = await practice.is_practice(self.service, info.id)
+        woken = [] if self._practice else [u for u in humans if u != ender]
         message = await self._send(
-            info, view=layout, allowed_mentions=USERS_ONLY, nonce=nonce("m", info.id)
+            info, view=layout, allowed_mentions=_only(woken), nonce=nonce("m", info.id)
         )
         await self.presenter.match_end_posted(info, getattr(message, "id", None))
         await self._save(dataclasses.replace(feed, match_announced=True))
@@ -477,7 +481,9 @@ class Feed:
         the table moved meanwhile; ``again``: a later one, for a message that is gone)."""
         locale = info.table.locale
         greeting = None
-        mentions = USERS_ONLY
+        # (a later hand's first message names who is to play without notifying him: the idle
+        # ping, a stored deadline, notifies whoever does not come)
+        mentions = NO_PINGS
         if first:
             humans = sorted(
                 {s.user_id for s in info.seats if s and s.user_id and s.kind == "human"}
@@ -716,6 +722,25 @@ def _held(info: TableInfo, view: View) -> bool:
         return True
     mover = info.seats[last.seat] if last.seat is not None and last.seat < len(info.seats) else None
     return turn.kind == "computer" and mover is not None and mover.kind == "computer"
+
+
+def _only(users: list[int]) -> discord.AllowedMentions:
+    """Mentions that notify ``users`` alone (the others mentioned are only named)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in users]
+    )
+
+
+def _ender(info: TableInfo, view: View) -> int | None:
+    """The person whose own move or resignation ended the match (he is there: the match-end
+    post names him without notifying him), if it was one."""
+    outcome = view.outcome
+    seat = outcome.resigned_seat if outcome is not None else None
+    if seat is None:
+        moves = [e for e in view.events if e.seat is not None and e.kind != "start"]
+        seat = moves[-1].seat if moves else None
+    row = info.seats[seat] if seat is not None and seat < len(info.seats) else None
+    return row.user_id if row is not None and row.kind == "human" else None
 
 
 def _woken(info: TableInfo, people: list[int]) -> list[int]:

@@ -253,7 +253,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     event_id, "no", interaction.user.id, label=tr(event.locale, "Decline")
                 ),
             ),
-            allowed_mentions=USERS_ONLY,
+            allowed_mentions=only([partner.id]),  # (the inviter is named, not notified)
         )
         return tr(locale, "Your partner is asked to confirm your pair.")
 
