@@ -83,8 +83,9 @@ ACHIEVED = {
 async def test_a_public_achievement_line_speaks_of_the_person_not_to_him(
     fake_discord: FakeDiscord, tmp_path: Path, locale: str
 ) -> None:
-    """Not "@Lucía consiguió Primera victoria: Ganaste…": the match-end post says of the
-    person what he did, in the third person."""
+    """Not "@Lucía consiguió Primera victoria: Ganaste…": what the match-end post's
+    achievements say of the person (its Details, answered to whoever asks) is in the third
+    person."""
     fake = fake_discord
     fake.guild.locale = locale
     alice = fake.add_user(1001, "alice", "Alice")
@@ -95,5 +96,8 @@ async def test_a_public_achievement_line_speaks_of_the_person_not_to_him(
             lambda: posted(fake, thread, "🏅"), what="the match end with its achievements"
         )
         await settle(bot)
-        assert ACHIEVED[locale] in end.text(), end.text()
         assert "Ganaste" not in end.text()
+        details = await fake.click(bob, end, button(end, "achv"), locale=locale)
+        (said,) = await details.wait_for_followups(1)
+        assert said.ephemeral and ACHIEVED[locale] in said.text(), said.text()
+        assert "Ganaste" not in said.text()
