@@ -3,6 +3,8 @@ again, the rating changes of its entrants, whether its podium may be drawn."""
 
 from __future__ import annotations
 
+import time
+
 from bot.errors import TableNotFound, WrongStatus
 from bot.records.rating import display_ordinal, ordinal
 from bot.records.store import RecordsRepo
@@ -16,6 +18,11 @@ RECORDS_WAIT = 600.0  # seconds the podium waits for the match records of the la
 
 class Reading(Part):
     """What the Discord layer reads of an event, and the bookkeeping of its publication."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # event -> when (this process's monotonic time) its podium first waited for records
+        self._waiting: dict[int, float] = {}
 
     async def find(self, guild_id: int, channel_id: int | None = None) -> EventRow:
         """The event a command in this channel is about: the channel's open event, else the
@@ -113,13 +120,17 @@ class Reading(Part):
     async def podium_ready(self, state: EventState) -> bool:
         """Whether the podium may be drawn: each finished table of the event has its match
         record (the rating change reads them; the records' observer may lag behind the last
-        table's end, or catch up after a restart), or ``RECORDS_WAIT`` has passed."""
-        if self.clock() - state.event.updated_at >= RECORDS_WAIT:
-            return True
+        table's end, or catch up after a restart), or this process has waited for them
+        ``RECORDS_WAIT`` seconds."""
         ids = [b.table_id for b in state.boards if b.table_id is not None]
         recorded = {r.table_id for r in await RecordsRepo(self.store.db).entries_of(ids)}
         for table_id in set(ids) - recorded:
             match = await self.store.matches.get(table_id)
             if match is not None and match.outcome is not None and match.finished_at is not None:
-                return False
+                # Every finished match is recorded (computers' seats too): wait for it, and
+                # give up only after RECORDS_WAIT seconds of real time (the records are not
+                # running), not of the bot's clock, which a test may run fast.
+                since = self._waiting.setdefault(state.id, time.monotonic())
+                return time.monotonic() - since >= RECORDS_WAIT
+        self._waiting.pop(state.id, None)
         return True

@@ -455,8 +455,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     f"https://discord.com/channels/{event.guild_id}/{table.channel_id}"
                     f"/{table.message_id}"
                 )
-            elif info.status == "running":
-                return None
+            elif info.status not in ("finished", "cancelled"):
+                return None  # (its place is being made)
         return places
 
     async def _round_start(self, event_id: int, number: int) -> float | None:
