@@ -434,4 +434,8 @@ def run_bot(settings: Settings) -> int:
             return 0  # stopped (SIGTERM) while starting: what was cut short does not matter
         print(unreachable_text(exc), file=sys.stderr)
         return 1
+    except asyncio.CancelledError:
+        if bot.stopping:  # (a request waiting for its slot of the budget when the stop came)
+            return 0
+        raise
     return 0

@@ -35,7 +35,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 941  # the last migration the pages need (the kept pages' stamps, the name index)
+WEB_SCHEMA = 942  # the last migration the pages need (the kept pages' stamps, the name index)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -410,9 +410,9 @@ class PageRepo:
         range (on PostgreSQL with the pattern operators, whatever the collation)."""
         public, params = Readable.public(guild_id).of_table("e.table_id")
         if self._db.dialect == SQLITE:
-            match = "lower(p.name) >= lower(?) AND lower(p.name) < (lower(?) || char(1114111))"
+            match = "lower(p.name) >= lower(?) AND lower(p.name) < lower(?)"
         else:
-            match = "lower(p.name) ~>=~ lower(?) AND lower(p.name) ~<~ (lower(?) || chr(1114111))"
+            match = "lower(p.name) ~>=~ lower(?) AND lower(p.name) ~<~ lower(?)"
         rows = await self._db.fetchall(
             "SELECT p.player_id, p.name FROM record_players p"
             f" WHERE {match} AND p.kind = 'human' AND p.player_id > 0"
@@ -423,7 +423,8 @@ class PageRepo:
             " AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = p.player_id"
             f" AND {public})"
             " ORDER BY lower(p.name), p.player_id LIMIT ?",
-            (prefix, prefix, GLOBAL, guild_id, guild_id, ALL, *params, limit),
+            # (the range's end: the prefix followed by the last character there is)
+            (prefix, prefix + "\U0010ffff", GLOBAL, guild_id, guild_id, ALL, *params, limit),
         )
         return [(int(r[0]), str(r[1])) for r in rows]
 

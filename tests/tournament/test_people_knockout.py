@@ -256,8 +256,8 @@ def test_the_web_page_and_the_picture_show_two_partners_a_side() -> None:
     rows = bracket_rounds("en-US", tree, lambda e: "Computer" if e is None else f"P{e}")
     assert rows == [
         ("Semi-finals", [
-            (["P3 & P4", "P5 & Computer"], "10–0", "P3 & P4"),
-            (["P1 & P2", "bye"], "", "P1 & P2"),
+            (["P3 and P4", "P5 and Computer"], "10–0", "P3 and P4"),
+            (["P1 and P2", "bye"], "", "P1 and P2"),
         ]),
     ]
 

@@ -25,7 +25,8 @@ async def test_sides_are_joined_with_the_languages_and(client: TestClient, lang:
     joined, command = WORDS[lang]
     page = await text(client, f"/s/{GUILD}?lang={lang}")
     recent = page.split("<ul", 1)[-1]
-    teams = re.findall(r"</a>: ([^<]*?) \d+ — ", recent)
+    # each recent match: its variant's link, then its sides (names linked to their pages)
+    teams = [re.sub(r"<[^>]+>", "", m) for m in re.findall(r"</a>: (.*?) <time", recent)]
     assert teams and any(joined in team for team in teams), teams
     assert "&amp; " not in recent.replace("&amp;amp;", "")
     home = await text(client, f"/?lang={lang}")
