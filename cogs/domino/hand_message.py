@@ -308,16 +308,11 @@ class HandMessages:
     ) -> None:
         """Send (``new``) or edit the user's private hand message for the current state."""
         async with self._lock(table_id, interaction.user.id):
-            await self._show(interaction, table_id, new=new, choose=choose, notice=notice)
+            await self._show(interaction, table_id, new, choose, notice)
 
     async def _show(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int,
-        *,
-        new: bool,
-        choose: Tile | None = None,
-        notice: str | None = None,
+        self, interaction: discord.Interaction[Any], table_id: int, new: bool,
+        choose: Tile | None = None, notice: str | None = None,
     ) -> None:
         user_id = interaction.user.id
         locale = interaction.locale.value
@@ -434,7 +429,7 @@ class HandMessages:
             return
         try:
             # (a finished match: the message says so in place of the tiles)
-            await self._show(hand.interaction, table_id, new=False)
+            await self._show(hand.interaction, table_id, False)
             if (table_id, user_id) in self._hands:
                 self._hands[(table_id, user_id)].since = hand.since
         except (discord.HTTPException, ServiceError) as exc:
