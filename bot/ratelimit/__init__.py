@@ -67,6 +67,10 @@ HORIZON = {Priority.WAITING: 2.0, Priority.PING: 0.5, Priority.OTHER: 0.25}
 #: A slot the process wakes up for later than this (seconds; a busy event loop) is not used:
 #: sent late, it could meet the next slots in Discord's second.
 LATE = 0.05
+#: After waking up late by L seconds, the process hands out no slot for L more (at most this):
+#: requests given their slots before it stalled leave only now, and the slots that follow must
+#: not meet them in Discord's second.
+STALL_QUIET = 1.0
 #: At most this share of a second's budget is reserved at once.
 BATCH_SECONDS = 0.2
 GLOBAL = "global"
@@ -165,6 +169,7 @@ class Limiter:
         self.asked: Counter[Priority] = Counter()  # requests that asked, per priority
         self.served: Counter[Priority] = Counter()  # requests given a slot, per priority
         self.late = 0  # slots not used: the process woke up too late for them
+        self._quiet_until = 0.0  # after a stall: no slot before this (this process's clock)
         self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._slots: deque[float] = deque()  # reserved, not yet come (this process's clock)
@@ -269,7 +274,10 @@ class Limiter:
                 await asyncio.sleep(delay)
                 continue
             slot = self._slots.popleft()
-            if self.clock() > slot + LATE:
+            now = self.clock()
+            if now > slot + LATE:
+                self._quiet_until = max(self._quiet_until, now + min(now - slot, STALL_QUIET))
+            if now > slot + LATE or now < self._quiet_until:
                 self.late += 1
                 self._arrived.set()  # its request needs another slot
                 continue
