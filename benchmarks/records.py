@@ -70,7 +70,7 @@ from domino import preset
 from render.stats import rating_chart
 
 TARGET_MS = 50.0
-GENERATOR = 2  # the filling's version: a kept store of another version is filled again
+GENERATOR = 3  # the filling's version: a kept store of another version is filled again
 DEFAULT_CACHE = Path("/var/tmp/domino-records-bench")
 COPIED = "copied"  # in a kept PostgreSQL cluster's folder: the copy is complete
 MIGRATIONS = Path(__file__).resolve().parent.parent / "bot" / "migrations" / "sqlite"
@@ -131,6 +131,14 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
     ).fetchall()
     for name, _ in indexes:
         conn.execute(f"DROP INDEX {name}")
+    # The triggers on the records' tables (the boards' sizes, the pages' stamps) fire once a
+    # row; their tables are filled in bulk at the end instead (:func:`_fill_kept`).
+    triggers = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+        " AND (tbl_name LIKE 'record_%' OR tbl_name LIKE 'season_%')"
+    ).fetchall()
+    for name, _ in triggers:
+        conn.execute(f"DROP TRIGGER {name}")
 
     guild_ids = [900_000_000_000_000_000 + g for g in range(guilds)]
     guild_cum = _cumulative(_zipf_weights(guilds, 1.1))
@@ -402,8 +410,10 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
         )
     conn.execute("COMMIT")
     lap("summaries")
-    for _, sql in indexes:
+    _fill_kept(conn)
+    for _, sql in (*indexes, *triggers):
         conn.execute(sql)
+    lap("summaries")
     conn.execute("PRAGMA analysis_limit = 1000")  # sampled statistics: the same plans, sooner
     conn.execute("ANALYZE")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -437,6 +447,25 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
         "phases": phases,
         "members": {guild_ids[g]: members[g] for g in range(guilds)},
     }
+
+
+def _fill_kept(conn: sqlite3.Connection) -> None:
+    """What the records' triggers keep, in bulk: each board's size (migration 0821) and each
+    server's stamp of the pages (migration 0941: one a recorded match)."""
+    conn.execute("BEGIN")
+    conn.execute("DELETE FROM record_board_sizes")
+    conn.execute(
+        "INSERT INTO record_board_sizes (scope, bucket, listed, listed_rated, idle, idle_rated)"
+        " SELECT scope, bucket, sum(hidden = 0), sum(hidden = 0 AND rating IS NOT NULL),"
+        " sum(hidden = 2), sum(hidden = 2 AND rating IS NOT NULL) FROM record_stats"
+        " WHERE player_id > 0 AND hidden IN (0, 2) GROUP BY scope, bucket"
+    )
+    conn.execute(
+        "INSERT INTO web_boards (guild_id, stamp) SELECT guild_id, count(*) FROM record_matches"
+        " WHERE guild_id IS NOT NULL GROUP BY guild_id"
+        " ON CONFLICT (guild_id) DO UPDATE SET stamp = web_boards.stamp + excluded.stamp"
+    )
+    conn.execute("COMMIT")
 
 
 _SUMS = (

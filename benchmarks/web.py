@@ -33,8 +33,9 @@ Target: at most 1 ms of the server's CPU per page of every kind, p99 under 50 ms
 busy processes beside it, pages under 100 KB. With ``--database-url postgresql://…`` (an empty
 database; ``temp``: a throw-away server; ``kept``: a server whose cluster is kept beside
 ``--db``, copied once) the same data is copied there and measured again.
-``--breakdown`` runs the pages' process with timers and says where the time went; ``--db``
-keeps the built database for the next run.
+``--breakdown`` runs the pages' process with timers and says where the time went. The built
+database is kept for the next runs (``--db``; by default in ``/var/tmp/domino-web-bench``,
+named by the generator's version, the sizes and the seed; ``--fresh`` builds it again).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ from typing import Any
 import aiohttp
 
 from benchmarks.bot import postgres_url
-from benchmarks.records import COPIED, _migrate, cache_key, copy_to, fill, kept_postgres
+from benchmarks.records import COPIED, GENERATOR, _migrate, cache_key, copy_to, fill, kept_postgres
 from benchmarks.records import DEFAULT_CACHE as RECORDS_CACHE
 from bot.records.record import BUCKETS
 from bot.records.service import Records
@@ -74,6 +75,7 @@ TARGET_MS = 50.0
 TARGET_CPU_MS = 1.0  # the server's CPU per page
 MAX_WEIGHT = 100_000
 WARM_UP = (200, 20)  # pages read before a run is timed, and how many at once
+CACHE = Path("/var/tmp/domino-web-bench")  # the built databases, kept between runs
 
 
 def load() -> str:
@@ -662,8 +664,9 @@ def main(argv: list[str] | None = None) -> int:
         "--db",
         default=None,
         help="database file, kept and used again by a later run with the same sizes and seed"
-        " (default: a temporary one)",
+        f" (default: one in {CACHE} named by the generator's version, the sizes and the seed)",
     )
+    parser.add_argument("--fresh", action="store_true", help="build the database again")
     parser.add_argument(
         "--database-url",
         default=None,
@@ -706,59 +709,61 @@ def main(argv: list[str] | None = None) -> int:
     if url and url not in ("temp", "kept") and not url.startswith(POSTGRES_SCHEMES):
         print("--database-url must be a postgresql:// URL, temp or kept", file=sys.stderr)
         return 2
-    if args.database_url == "kept" and not args.db:
-        print("--database-url kept needs --db (the copy is kept beside it)", file=sys.stderr)
-        return 2
     if args.skip_sqlite and not args.database_url:
         print("--skip-sqlite needs --database-url", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory(prefix="web-bench-") as tmp:
-        path = Path(args.db) if args.db else Path(tmp) / "web.sqlite3"
-        url = sqlite_url(path)
-        big, mid, played = build(path, args)
-        recorded = asyncio.run(match_ids(url, big, 5000))
-        boards = [
-            f"/s/{g}?board={b}&by={by}&page={p}"
-            for g in (big, mid)
-            for b in BUCKETS
-            for by in ("rating", "wins")
-            for p in range(1, 21)
-        ]
-        rng.shuffle(boards)
-        periods = [
-            f"/s/{g}?board={b}&period={period}&page={p}"
-            for g in (big, mid)
-            for b in BUCKETS
-            for period in ("week", "month", "season")
-            for p in range(1, 11)
-        ]
-        rng.shuffle(periods)
-        matches = [f"/m/{t}" for t in played] + [f"/m/{t}" for t in rng.sample(recorded, 2000)]
-        rng.shuffle(matches)
-        people = asyncio.run(player_ids(url, big, 2000))
-        events = asyncio.run(make_events(url, big, people))
-        players = [f"/s/{big}/p/{p}" for p in people]
-        rng.shuffle(players)
-        mixes = {
-            "leaderboard": boards,
-            # the pages most read (each board's first page, the top players): kept rendered
-            "popular": [p for p in boards if p.endswith("&page=1")][:40] + players[:40],
-            "period board": periods,
-            "match": matches,
-            "player": players,
-            "tournament": [f"/s/{big}/t/{e}" for e in events],
-            "replay data": [f"/m/{t}/replay.json" for t in played],
-            "static (peer)": ["/static/site.css"],
-        }
-        if args.only:
-            mixes = {k: v for k, v in mixes.items() if k in args.only}
-        ok = True
-        if not args.skip_sqlite:
-            ok = rounds(url, "SQLite", mixes, args)
-        if args.database_url:
-            with postgres_copy(args.database_url, path) as pg:
-                ok = rounds(pg, "PostgreSQL", mixes, args) and ok
+    if args.db:
+        path = Path(args.db)
+    else:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        path = CACHE / f"web-v{GENERATOR}-{cache_key(args).split('-', 2)[2]}-{args.played}x.sqlite3"
+    if args.fresh:
+        path.with_name(path.name + ".json").unlink(missing_ok=True)
+    url = sqlite_url(path)
+    big, mid, played = build(path, args)
+    recorded = asyncio.run(match_ids(url, big, 5000))
+    boards = [
+        f"/s/{g}?board={b}&by={by}&page={p}"
+        for g in (big, mid)
+        for b in BUCKETS
+        for by in ("rating", "wins")
+        for p in range(1, 21)
+    ]
+    rng.shuffle(boards)
+    periods = [
+        f"/s/{g}?board={b}&period={period}&page={p}"
+        for g in (big, mid)
+        for b in BUCKETS
+        for period in ("week", "month", "season")
+        for p in range(1, 11)
+    ]
+    rng.shuffle(periods)
+    matches = [f"/m/{t}" for t in played] + [f"/m/{t}" for t in rng.sample(recorded, 2000)]
+    rng.shuffle(matches)
+    people = asyncio.run(player_ids(url, big, 2000))
+    events = asyncio.run(make_events(url, big, people))
+    players = [f"/s/{big}/p/{p}" for p in people]
+    rng.shuffle(players)
+    mixes = {
+        "leaderboard": boards,
+        # the pages most read (each board's first page, the top players): kept rendered
+        "popular": [p for p in boards if p.endswith("&page=1")][:40] + players[:40],
+        "period board": periods,
+        "match": matches,
+        "player": players,
+        "tournament": [f"/s/{big}/t/{e}" for e in events],
+        "replay data": [f"/m/{t}/replay.json" for t in played],
+        "static (peer)": ["/static/site.css"],
+    }
+    if args.only:
+        mixes = {k: v for k, v in mixes.items() if k in args.only}
+    ok = True
+    if not args.skip_sqlite:
+        ok = rounds(url, "SQLite", mixes, args)
+    if args.database_url:
+        with postgres_copy(args.database_url, path) as pg:
+            ok = rounds(pg, "PostgreSQL", mixes, args) and ok
     return 0 if ok else 1
 
 

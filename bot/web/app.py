@@ -86,6 +86,7 @@ PER_PAGE = 25
 MAX_ID = 2**63 - 1
 PREVIEWS_KEPT = 32
 REPLAYS_KEPT = 64  # the replays' data, per match, language and names
+RECENT_KEPT = 256  # servers' recent matches as listed, per language
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
     " connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -114,6 +115,7 @@ BASE_URL: web.AppKey[str] = web.AppKey("base_url", str)
 FORWARDED: web.AppKey[bool] = web.AppKey("forwarded", bool)
 PREVIEWS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("previews", dict)
 REPLAYS: web.AppKey[dict[tuple[Any, ...], bytes]] = web.AppKey("replays", dict)
+RECENT: web.AppKey[dict[tuple[Any, ...], Any]] = web.AppKey("recent", dict)
 BUILDING: web.AppKey[asyncio.Lock] = web.AppKey("building", asyncio.Lock)
 KEPT: web.AppKey[kept_pages.KeptPages] = web.AppKey("kept", kept_pages.KeptPages)
 
@@ -290,7 +292,14 @@ async def home(request: web.Request) -> web.Response:
 
 def joined_markup(locale: str, names: Iterable[Markup]) -> Markup:
     """Escaped names (links where they have pages) joined with the language's "and"."""
-    return Markup(joined(locale, [str(escape(n)) for n in names]))
+    written = tuple(str(escape(n)) for n in names)
+    if len(written) == 1:
+        return Markup(written[0])  # (a list of one is that one: Babel is not asked)
+    return Markup(_joined(locale, written))
+
+
+#: The language's "and" over a few names (Babel parses the locale at each call).
+_joined = functools.lru_cache(maxsize=4096)(joined)
 
 
 def anchor(href: str, text: str) -> Markup:
@@ -337,29 +346,7 @@ async def server_page(request: web.Request) -> web.Response:
     ranked_by = PERIOD_RANK if period != SEASON else SEASON_WINS_RANK if by == "wins" else (
         SEASON_RANK
     )
-    recent = []
-    for match, seats in await reader.recent(guild_id):
-        sides = []
-        for side, score in enumerate(match.scores):
-            names = [
-                anchor(
-                    link(request, links.player_path(guild_id, s.player_id)),
-                    player_name(locale, s.name, s.kind),
-                )
-                if s.shown and s.kind == "human" and s.player_id > 0
-                else escape(player_name(locale, s.name, s.kind, shown=s.shown))
-                for s in seats
-                if s.side == side
-            ]
-            sides.append(Markup(f"{joined_markup(locale, names)} {int(score)}"))
-        recent.append(
-            (
-                link(request, links.match_path(match.table_id)),
-                variant_name(locale, match.variant),
-                Markup(" — ").join(sides),
-                match.finished_at,
-            )
-        )
+    recent = await recent_matches(request, guild_id, locale)
     rows = await _board_rows(request, locale, guild_id, leaders)
     boards = [(ALL, bucket_name(locale, ALL))]
     for family, variants in FAMILIES.items():
@@ -399,6 +386,50 @@ async def server_page(request: web.Request) -> web.Response:
             "search": await search_results(request, guild_id),
         },
     )
+
+
+async def recent_matches(
+    request: web.Request, guild_id: int, locale: str
+) -> list[tuple[str, str, Markup, float]]:
+    """The server's recent matches as its pages list them (each side's people linked to
+    their pages, and its score). Kept apart from the pages while the matches and the
+    database's stamp read for this request (:data:`~bot.web.kept.STAMP`: names, who left the
+    boards, who was forgotten) are the same: every board of the server lists them."""
+    matches = await request.app[READER].recent_matches(guild_id)
+    stamp = request.get(kept_pages.STAMP)
+    key = (guild_id, locale, request.query.get("lang"), tuple(m.table_id for m in matches),
+           None if stamp is None else stamp[0])
+    kept = request.app[RECENT]
+    if stamp is not None and key in kept:
+        return kept[key]
+    recent = []
+    for match, seats in await request.app[READER].recent(guild_id, matches):
+        sides = []
+        for side, score in enumerate(match.scores):
+            names = [
+                anchor(
+                    link(request, links.player_path(guild_id, s.player_id)),
+                    player_name(locale, s.name, s.kind),
+                )
+                if s.shown and s.kind == "human" and s.player_id > 0
+                else escape(player_name(locale, s.name, s.kind, shown=s.shown))
+                for s in seats
+                if s.side == side
+            ]
+            sides.append(Markup(f"{joined_markup(locale, names)} {int(score)}"))
+        recent.append(
+            (
+                link(request, links.match_path(match.table_id)),
+                variant_name(locale, match.variant),
+                Markup(" — ").join(sides),
+                match.finished_at,
+            )
+        )
+    if stamp is not None:
+        kept[key] = recent
+        while len(kept) > RECENT_KEPT:
+            kept.pop(next(iter(kept)))
+    return recent
 
 
 SEARCH_LENGTH = 100  # characters of a searched name, at most (a global name has 32)
@@ -710,8 +741,10 @@ async def tournament_page(request: web.Request) -> web.Response:
     locale = LANGUAGES[language(request)]
     pages = await reader.with_pages(guild_id, [p for p, name in known.items() if name])
 
+    @functools.cache
     def entrant(number: int | None) -> Markup:
-        """The entrant's people, each linked to his page where he has one (escaped)."""
+        """The entrant's people, each linked to his page where he has one (escaped; each
+        written once a page)."""
         entry = state.entry(number)
         if entry is None:
             return escape(tr(locale, "Computer"))
@@ -806,6 +839,7 @@ def create_app(
     app[FORWARDED] = forwarded
     app[PREVIEWS] = {}
     app[REPLAYS] = {}
+    app[RECENT] = {}
     app[BUILDING] = asyncio.Lock()
 
     async def read_stamp(guild_id: int | None) -> tuple[Any, ...]:

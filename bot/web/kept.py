@@ -39,6 +39,7 @@ __all__ = [
     "FRESH",
     "POLICIES",
     "RUNNING",
+    "STAMP",
     "KeptPages",
     "Policy",
 ]
@@ -61,6 +62,9 @@ class Policy:
 
 #: A handler may set ``response[FRESH]`` to another :class:`Policy` (a running tournament).
 FRESH = "kept.policy"
+#: ``request[STAMP]``: the stamp read for this request (the database's first), for the parts
+#: of a page kept apart while it holds.
+STAMP = "kept.stamp"
 BOARD = Policy(BOARDS, int(RUNNING), per_server=True)
 EVENT = Policy(RUNNING, int(RUNNING))
 DONE = Policy(FINISHED, 60)
@@ -181,6 +185,7 @@ class KeptPages:
         ``guild_id``: the server whose own stamp a :attr:`Policy.per_server` page
         follows."""
         stamp = await self.stamp(guild_id if policy.per_server else None)
+        request[STAMP] = stamp
         page = self._pages.get(key)
         if page is not None and page.stamp == stamp and self.clock() - page.made < page.policy.kept:
             self._pages.move_to_end(key)

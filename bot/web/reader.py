@@ -300,17 +300,26 @@ class Reader:
             hidden = await RecordsRepo(store.db).hidden_scopes(people)
         return frozenset(p for p, scopes in hidden.items() if scopes & {GLOBAL, guild_id})
 
-    async def recent(self, guild_id: int) -> list[tuple[MatchRecord, tuple[Seat, ...]]]:
-        """The server's latest matches with their participants (the matches are kept a few
-        seconds; names and who may be named are read every time, so that forget-me and
-        leaving the boards show at once)."""
+    async def recent_matches(self, guild_id: int) -> tuple[MatchRecord, ...]:
+        """The server's latest matches (kept a few seconds), without their people."""
         async with self.reading() as store:
             repo = RecordsRepo(store.db)
 
             async def read() -> tuple[MatchRecord, ...]:
                 return tuple(await repo.recent_matches(Readable.public(guild_id), limit=RECENT))
 
-            matches = await self._kept.get(("recent", guild_id), read)
+            found: tuple[MatchRecord, ...] = await self._kept.get(("recent", guild_id), read)
+            return found
+
+    async def recent(
+        self, guild_id: int, matches: tuple[MatchRecord, ...] | None = None
+    ) -> list[tuple[MatchRecord, tuple[Seat, ...]]]:
+        """The server's latest matches (or ``matches``, read by :meth:`recent_matches`) with
+        their participants (the matches are kept a few seconds; names and who may be named
+        are read every time, so that forget-me and leaving the boards show at once)."""
+        if matches is None:
+            matches = await self.recent_matches(guild_id)
+        async with self.reading() as store:
             entries = await RecordsRepo(store.db).entries_of([m.table_id for m in matches])
             seats = await self._seats(store, entries, guild_id)
         return [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
