@@ -11,14 +11,15 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.privacy.forget import forget_person
 from bot.records.service import Records
 from bot.servers.settings import ServerSettings
 from bot.store import SQLITE, Store
-from bot.web.app import KEPT, create_app
+from bot.web.app import KEPT, RECENT, create_app
 from bot.web.reader import Reader
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import duel
-from tests.web.seed import ANA, BEA, DARK, GUILD, Seeded, seed
+from tests.web.seed import ANA, BEA, DARK, GUILD, NAMES, Seeded, seed
 from tests.web.test_tournaments import make_event, make_knockout
 
 
@@ -126,6 +127,33 @@ async def test_a_kept_page_goes_when_the_stamp_moves(
     assert "Renamed &lt;Club&gt;" in await (await client.get(f"/m/{s.played}")).text()
     await ServerSettings(store).update(GUILD, web=None)
     assert (await client.get(f"/m/{s.played}")).status == 404
+
+
+def recent_of(html: str) -> str:
+    """A server's page's list of recent matches."""
+    return html.split('id="recent-title"')[1].split("</section>")[0]
+
+
+async def test_the_recent_matches_are_listed_once_for_every_board_until_a_name_changes(
+    client: TestClient, seeded: tuple[Store, Seeded]
+) -> None:
+    """Every board of a server lists its recent matches: written once per language and
+    shared by its boards while the database's stamp holds; a forget-me moves the stamp, so
+    the next board (one never rendered before too) no longer names him."""
+    store, _ = seeded
+    recent = client.app[RECENT]  # type: ignore[index]
+    first = await (await client.get(f"/s/{GUILD}?board=two-player&by=wins")).text()
+    assert f'href="/s/{GUILD}/p/{ANA}">{NAMES[ANA]}</a>' in recent_of(first)
+    second = await (await client.get(f"/s/{GUILD}?board=all&by=wins")).text()
+    assert len(recent) == 1  # the same list, written once
+    assert recent_of(second) == recent_of(first)
+    spanish = await client.get(f"/s/{GUILD}?board=all&by=wins", headers={"Accept-Language": "es"})
+    assert spanish.status == 200 and len(recent) == 2
+    await forget_person(Records(store), ANA)
+    third = await (await client.get(f"/s/{GUILD}?board=draw&by=wins")).text()
+    assert NAMES[ANA] not in third and "a former player" in recent_of(third)
+    again = await (await client.get(f"/s/{GUILD}?board=two-player&by=wins")).text()
+    assert NAMES[ANA] not in again
 
 
 async def test_the_player_search_finds_names_by_their_start(
