@@ -9,13 +9,15 @@ writes: SQLite is opened with ``mode=ro`` and ``query_only``, PostgreSQL session
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
+import threading
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from bot.achievements.store import Earned
@@ -109,9 +111,16 @@ async def open_read_only(url: str) -> Store:
 async def _open_sqlite(path: Path) -> ReadOnlySqlite:
     if not path.is_file():
         raise DatabaseUnavailable(f"there is no SQLite database at {path}")
+    return ReadOnlySqlite(_connect(path), path)
+
+
+def _connect(path: Path, *, other_thread: bool = False) -> sqlite3.Connection:
+    """A read-only connection to the SQLite file (``other_thread``: for the one thread that
+    runs the long reads, :class:`_Aside`)."""
     try:
         conn = sqlite3.connect(
-            f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None
+            f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None,
+            check_same_thread=not other_thread,
         )
     except sqlite3.Error as exc:
         raise DatabaseUnavailable(f"cannot open the SQLite database {path}: {exc}") from exc
@@ -123,7 +132,7 @@ async def _open_sqlite(path: Path) -> ReadOnlySqlite:
     except BaseException:
         conn.close()
         raise
-    return ReadOnlySqlite(conn, path)
+    return conn
 
 
 #: How long a statement of the pages may run before it is interrupted (a 503 page), and how
@@ -142,10 +151,11 @@ class _InlineDb:
     """
 
     dialect = SQLITE
-    __slots__ = ("_conn", "_until")
+    __slots__ = ("_conn", "_seconds", "_until")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, seconds: float = STATEMENT_SECONDS) -> None:
         self._conn = conn
+        self._seconds = seconds
         self._until = 0.0
         conn.set_progress_handler(self._late, 20_000)
 
@@ -153,14 +163,14 @@ class _InlineDb:
         return time.monotonic() > self._until
 
     def _run(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
-        self._until = time.monotonic() + STATEMENT_SECONDS
+        self._until = time.monotonic() + self._seconds
         return self._conn.execute(sql, params)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return self._run(sql, params).rowcount  # a write is refused (query_only)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self._until = time.monotonic() + STATEMENT_SECONDS
+        self._until = time.monotonic() + self._seconds
         self._conn.executemany(sql, rows)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -183,9 +193,59 @@ class _InlineDb:
             await self.execute(sql, params)
 
 
+T = TypeVar("T")
+#: How long a long read aside (:class:`_Aside`) may run before it is interrupted.
+ASIDE_SECONDS = 5.0
+
+
+class _Aside:
+    """One thread with its own connection and event loop for the few reads that grow with a
+    person's history (his page reads every public match he played on the server, tens of
+    thousands for the most active): run there, they leave the pages' event loop free to
+    serve the other pages meanwhile. One at a time, in the order asked."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._db: _InlineDb | None = None
+
+    def _start(self) -> tuple[asyncio.AbstractEventLoop, _InlineDb]:
+        if self._loop is None or self._db is None:
+            self._conn = _connect(self._path, other_thread=True)
+            self._db = _InlineDb(self._conn, ASIDE_SECONDS)
+            self._loop = asyncio.new_event_loop()
+            self._thread = threading.Thread(
+                target=self._loop.run_forever, name="pages-aside", daemon=True
+            )
+            self._thread.start()
+        return self._loop, self._db
+
+    async def run(self, work: Callable[[Db], Awaitable[T]]) -> T:
+        """``work`` done on the aside connection, in its thread."""
+        loop, db = self._start()
+        done = asyncio.run_coroutine_threadsafe(_awaited(work, db), loop)
+        return await asyncio.wrap_future(done)
+
+    def close(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._loop.close()
+        if self._conn is not None:
+            self._conn.close()
+        self._loop = self._thread = self._conn = self._db = None
+
+
+async def _awaited(work: Callable[[Db], Awaitable[T]], db: Db) -> T:
+    return await work(db)
+
+
 class ReadOnlySqlite:
     """A SQLite database opened read-only (``mode=ro``, ``query_only``) for the pages, its
-    statements run on the event loop's thread (:class:`_InlineDb`)."""
+    statements run on the event loop's thread (:class:`_InlineDb`), the long reads of
+    :meth:`aside` in a thread of their own."""
 
     dialect = SQLITE
 
@@ -194,6 +254,12 @@ class ReadOnlySqlite:
         self.path = path
         self.url = f"sqlite:///{path.as_posix()}"
         self.db: Db = _InlineDb(conn)
+        self._aside = _Aside(path)
+
+    async def aside(self, work: Callable[[Db], Awaitable[T]]) -> T:
+        """``work`` (reads that may take long) done on a connection of its own in another
+        thread, the event loop serving other pages meanwhile."""
+        return await self._aside.run(work)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Db]:
@@ -225,6 +291,7 @@ class ReadOnlySqlite:
             cursor.close()
 
     async def close(self) -> None:
+        await asyncio.to_thread(self._aside.close)
         self._conn.close()
 
 
@@ -311,6 +378,15 @@ class WebRepo:
             (guild_id, ALL, *ids, GLOBAL, guild_id, *params),
         )
         return frozenset(int(r[0]) for r in rows)
+
+    async def matches_here(self, guild_id: int, player_id: int) -> int:
+        """How many matches a person has recorded on the server, public or not (his line of
+        its board: one row by key), the most his page counts."""
+        value = await self._db.fetchval(
+            "SELECT matches FROM record_stats WHERE scope = ? AND bucket = ? AND player_id = ?",
+            (guild_id, ALL, player_id),
+        )
+        return int(value or 0)
 
     async def public_entries(self, guild_id: int, player_id: int) -> list[PublicEntry]:
         """A person's entries in the server's public matches, oldest first."""

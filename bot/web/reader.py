@@ -54,7 +54,7 @@ from bot.records.service import (
     versus_levels,
 )
 from bot.records.store import EntryRow, RecordsRepo, StatRow
-from bot.store import DatabaseUnavailable, HandResultRow, Store
+from bot.store import DatabaseUnavailable, Db, HandResultRow, Store
 from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
@@ -70,6 +70,9 @@ REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
 FRESH = 5.0  # seconds a server's recent matches (not their names) are kept
 HISTORY = 15  # matches on a player's page
+#: Matches of a person on a server over which his page's figures are read and counted
+#: aside, the event loop serving other pages meanwhile.
+LONG_HISTORY = 1000
 TOURNAMENTS = 10  # tournaments on a server's page
 
 
@@ -423,20 +426,34 @@ class Reader:
         there, his rating after each rated one, his achievements earned in them."""
         if player_id <= 0:
             return None  # computers and forgotten people
-        async with self.reading() as store:
-            web = WebRepo(store.db)
-            name = await web.player_here(server.guild_id, player_id)
+        guild_id = server.guild_id
+
+        async def figures(db: Db, count_aside: bool = False) -> PlayerStats | None:
+            web = WebRepo(db)
+            name = await web.player_here(guild_id, player_id)
             if name is None:
                 return None
-            entries = await web.public_entries(server.guild_id, player_id)
-            versus = await web.public_versus(server.guild_id, player_id)
-            earned = await web.public_achievements(server.guild_id, player_id)
+            entries = await web.public_entries(guild_id, player_id)
+            versus = await web.public_versus(guild_id, player_id)
+            if count_aside and len(entries) > LONG_HISTORY:
+                return await asyncio.to_thread(
+                    public_stats, guild_id, player_id, name, entries, versus
+                )
+            return public_stats(guild_id, player_id, name, entries, versus)
+
+        async with self.reading() as store:
+            aside = getattr(store.driver, "aside", None)
+            long = await WebRepo(store.db).matches_here(guild_id, player_id) > LONG_HISTORY
+            if aside is not None and long:  # SQLite: read and counted in a thread of its own
+                stats = await aside(figures)
+            else:  # PostgreSQL: the reads wait on the network; a long count in a thread
+                stats = await figures(store.db, count_aside=True)
+            if stats is None or not stats.server:
+                return None
+            earned = await WebRepo(store.db).public_achievements(guild_id, player_id)
             history = await Records(store).history(
-                player_id, limit=HISTORY, readable=Readable.public(server.guild_id)
+                player_id, limit=HISTORY, readable=Readable.public(guild_id)
             )
-        stats = public_stats(server.guild_id, player_id, name, entries, versus)
-        if not stats.server:
-            return None
         shown = tuple(e for e in earned if e.code in BY_CODE)
         return PlayerPage(server, stats, tuple(history), shown)
 

@@ -5,8 +5,11 @@ achievements that come from them; achievements are dated to the day."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.achievements.catalogue import BY_CODE
@@ -17,6 +20,7 @@ from bot.records.service import Records
 from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
+from bot.web import reader as reader_module
 from bot.web.app import create_app
 from bot.web.reader import Reader
 from tests.bot.helpers import FakeClock
@@ -141,3 +145,32 @@ async def test_a_missing_player_page_costs_the_same_whoever_he_is(
             await text(c, f"/s/{GUILD}/p/{person}", 404)
             costs[person] = counting.count
             assert len(set(costs.values())) == 1, costs
+
+
+async def test_a_long_history_is_counted_aside_with_the_same_figures(
+    database_url: str, seeded: tuple[Store, Seeded], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person with more matches on the server than ``LONG_HISTORY`` has his page's figures
+    counted off the event loop (SQLite: read and counted in a thread with its own
+    connection; PostgreSQL: counted in a thread), so that the other pages are served
+    meanwhile: the same page as one counted on the event loop."""
+    counted_in: list[str] = []
+    count = reader_module.public_stats
+
+    def spied(*args: Any) -> Any:
+        counted_in.append(threading.current_thread().name)
+        return count(*args)
+
+    monkeypatch.setattr(reader_module, "public_stats", spied)
+
+    async def page() -> str:
+        app = create_app(Reader(database_url, fresh=0), rate_limit=0)
+        async with TestClient(TestServer(app)) as c:
+            return await text(c, f"/s/{GUILD}/p/{ANA}")
+
+    inline = await page()
+    assert counted_in == [threading.main_thread().name]
+    monkeypatch.setattr(reader_module, "LONG_HISTORY", 0)
+    assert await page() == inline
+    assert counted_in[1] != threading.main_thread().name
+    assert matches_counted(inline) > 0
