@@ -388,10 +388,20 @@ async def server_page(request: web.Request) -> web.Response:
     )
 
 
+def when(t: float) -> str:
+    """A moment as the pages write it (UTC, to the minute)."""
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def iso(t: float) -> str:
+    """A moment for a ``<time datetime>``."""
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+
+
 async def recent_matches(
     request: web.Request, guild_id: int, locale: str
-) -> list[tuple[str, str, Markup, float]]:
-    """The server's recent matches as its pages list them (each side's people linked to
+) -> Markup:
+    """The server's recent matches as its pages list them (HTML) (each side's people linked to
     their pages, and its score). Kept apart from the pages while the matches and the
     database's stamp read for this request (:data:`~bot.web.kept.STAMP`: names, who left the
     boards, who was forgotten) are the same: every board of the server lists them."""
@@ -402,7 +412,7 @@ async def recent_matches(
     kept = request.app[RECENT]
     if stamp is not None and key in kept:
         return kept[key]
-    recent = []
+    items = []
     for match, seats in await request.app[READER].recent(guild_id, matches):
         sides = []
         for side, score in enumerate(match.scores):
@@ -417,14 +427,13 @@ async def recent_matches(
                 if s.side == side
             ]
             sides.append(Markup(f"{joined_markup(locale, names)} {int(score)}"))
-        recent.append(
-            (
-                link(request, links.match_path(match.table_id)),
-                variant_name(locale, match.variant),
-                Markup(" — ").join(sides),
-                match.finished_at,
-            )
+        at = match.finished_at
+        items.append(
+            f'<li><a href="{escape(link(request, links.match_path(match.table_id)))}">'
+            f"{escape(variant_name(locale, match.variant))}</a>: {Markup(' — ').join(sides)}"
+            f' <time datetime="{iso(at)}">{when(at)}</time></li>\n'
         )
+    recent = Markup(f'<ul class="matches">\n{"".join(items)}</ul>') if items else Markup()
     if stamp is not None:
         kept[key] = recent
         while len(kept) > RECENT_KEPT:
@@ -857,8 +866,8 @@ def create_app(
         auto_reload=False,
     )
     env = aiohttp_jinja2.get_env(app)
-    env.filters["when"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    env.filters["iso"] = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+    env.filters["when"] = when
+    env.filters["iso"] = iso
     env.filters["day"] = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
     app.router.add_get("/", home, name="home")
     app.router.add_get("/health", health)
