@@ -337,7 +337,7 @@ async def server_page(request: web.Request) -> web.Response:
         by = "wins"  # a week's or month's board ranks by wins: there is no rating of a week
     if period == ALL_TIME:
         leaders: LeaderboardPage | PeriodBoard | SeasonBoard = await reader.leaderboard(
-            guild_id, board, by, wanted, PER_PAGE
+            guild_id, board, by, wanted, PER_PAGE, request.get(kept_pages.STAMP)
         )
     else:
         leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE, by)

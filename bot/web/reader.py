@@ -189,6 +189,44 @@ def _retrieved(reading: asyncio.Future[Any]) -> None:
         reading.exception()
 
 
+SIZES_KEPT = 4096  # boards' lengths kept for their pages
+
+
+class _KeptSizes(RecordsRepo):
+    """The records' repository, each board's length kept under the stamp it was read with
+    (a rating board with a minimum of matches counts its lines: one count for its pages)."""
+
+    __slots__ = ("_sizes", "_stamp")
+
+    def __init__(self, db: Db, sizes: dict[tuple[object, ...], int], stamp: object) -> None:
+        super().__init__(db)
+        self._sizes = sizes
+        self._stamp = stamp
+
+    async def leaderboard_size(self, scope: int, bucket: str, by: str, least: int = 1) -> int:
+        key = (scope, bucket, by, least, self._stamp)
+        found = self._sizes.get(key)
+        if found is None:
+            found = await super().leaderboard_size(scope, bucket, by, least)
+            if len(self._sizes) >= SIZES_KEPT:
+                self._sizes.clear()
+            self._sizes[key] = found
+        return found
+
+
+class _SizedRecords(Records):
+    """The records' service reading boards through :class:`_KeptSizes`."""
+
+    def __init__(self, store: Store, sizes: dict[tuple[object, ...], int], stamp: object) -> None:
+        super().__init__(store)
+        self._sizes = sizes
+        self._stamp = stamp
+
+    @property
+    def repo(self) -> RecordsRepo:
+        return _KeptSizes(self.store.db, self._sizes, self._stamp)
+
+
 class Reader:
     """The pages' read-only access to the bot's database."""
 
@@ -206,6 +244,7 @@ class Reader:
         self.seasons = seasons or SeasonCalendar()
         self.now = now  # the date: which week, month and season are running
         self._kept = _Kept(clock, fresh, timeout)
+        self._sizes: dict[tuple[object, ...], int] = {}
         self.timeout = timeout
         self.clock = clock
         self._store: Store | None = None
@@ -256,10 +295,23 @@ class Reader:
             return await WebRepo(store.db).server(guild_id)
 
     async def leaderboard(
-        self, guild_id: int, bucket: str, by: str, page: int, per_page: int
+        self,
+        guild_id: int,
+        bucket: str,
+        by: str,
+        page: int,
+        per_page: int,
+        stamp: tuple[object, ...] | None = None,
     ) -> LeaderboardPage:
+        """A page of the server's all-time board; with ``stamp`` (the database's and the
+        server's, read for this request), the board's length is counted once for all its
+        pages while the stamp holds (it moves with each match recorded there, a line left
+        off or put back, its minimum changed)."""
         async with self.reading() as store:
-            return await Records(store).leaderboard(
+            records = Records(store) if stamp is None else _SizedRecords(
+                store, self._sizes, stamp
+            )
+            return await records.leaderboard(
                 scope=guild_id, bucket=bucket, by=by, page=page, per_page=per_page
             )
 

@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.privacy.forget import forget_person
 from bot.records.service import Records
+from bot.records.store import RecordsRepo
 from bot.servers.settings import ServerSettings
 from bot.store import SQLITE, Store
 from bot.web.app import KEPT, RECENT, create_app
@@ -127,6 +128,31 @@ async def test_a_kept_page_goes_when_the_stamp_moves(
     assert "Renamed &lt;Club&gt;" in await (await client.get(f"/m/{s.played}")).text()
     await ServerSettings(store).update(GUILD, web=None)
     assert (await client.get(f"/m/{s.played}")).status == 404
+
+
+async def test_a_boards_length_is_counted_once_for_its_pages_until_a_match_is_recorded(
+    client: TestClient, seeded: tuple[Store, Seeded], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rating board with a minimum of matches counts its lines for its length ("page 2 of
+    40"): counted once for all its pages while the server's stamp holds; a match recorded
+    there moves it, and the next page counts again."""
+    store, _ = seeded
+    counted: list[tuple[int, str]] = []
+    count = RecordsRepo.leaderboard_size
+
+    async def spied(self: RecordsRepo, scope: int, bucket: str, by: str, least: int = 1) -> int:
+        counted.append((scope, bucket))
+        return await count(self, scope, bucket, by, least)
+
+    monkeypatch.setattr(RecordsRepo, "leaderboard_size", spied)
+    await ServerSettings(store).update(GUILD, board_minimum=2)
+    for page in (1, 2, 3):
+        response = await client.get(f"/s/{GUILD}?board=two-player&by=rating&page={page}")
+        assert response.status == 200
+    assert counted == [(GUILD, "two-player")]
+    await duel(Records(store), 95_000, 4242, 1000, guild_id=GUILD, at=1_800_000_000.0)
+    assert (await client.get(f"/s/{GUILD}?board=two-player&by=rating&page=2")).status == 200
+    assert counted == [(GUILD, "two-player")] * 2
 
 
 def recent_of(html: str) -> str:
