@@ -3,12 +3,14 @@ run reuses the kept store (and the kept PostgreSQL copy)."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from benchmarks.records import main
+from benchmarks.records import _migrate, fill, main
 from tests.pg import find_bindir
 
 
@@ -54,3 +56,40 @@ def kept_twice(capsys: pytest.CaptureFixture[str], cache: str) -> None:
     out = capsys.readouterr().out
     assert "the copy kept in" in out and "copied to" not in out
     assert "record a match into the full store" in out.split("PostgreSQL")[-1]
+
+
+def test_the_filling_writes_the_triggers_tables_in_bulk_and_puts_the_triggers_back(
+    tmp_path: Path,
+) -> None:
+    """The records' triggers are off while the synthetic records are filled; their tables
+    are then written in bulk: each board's size as counted from the lines, each server's
+    stamp of the pages at least its recorded matches, and every trigger back."""
+    path = tmp_path / "filled.sqlite3"
+    asyncio.run(_migrate(path))
+    conn = sqlite3.connect(path)
+    triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    before = conn.execute(triggers).fetchall()
+    conn.close()
+    fill(path, 200, 1500, 4, 1)
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute(triggers).fetchall() == before
+        sizes = "SELECT * FROM record_board_sizes ORDER BY scope, bucket"
+        kept = conn.execute(sizes).fetchall()
+        assert kept
+        conn.execute("DELETE FROM record_board_sizes")  # what migration 0821 counts
+        conn.execute(
+            "INSERT INTO record_board_sizes (scope, bucket, listed, listed_rated, idle,"
+            " idle_rated) SELECT scope, bucket, sum(hidden = 0), sum(hidden = 0 AND rating IS"
+            " NOT NULL), sum(hidden = 2), sum(hidden = 2 AND rating IS NOT NULL)"
+            " FROM record_stats WHERE player_id > 0 AND hidden IN (0, 2) GROUP BY scope, bucket"
+        )
+        assert conn.execute(sizes).fetchall() == kept
+        short = conn.execute(
+            "SELECT count(*) FROM (SELECT guild_id, count(*) AS n FROM record_matches"
+            " GROUP BY guild_id) m LEFT JOIN web_boards w ON w.guild_id = m.guild_id"
+            " WHERE coalesce(w.stamp, 0) < m.n"
+        ).fetchone()[0]
+        assert short == 0
+    finally:
+        conn.close()
