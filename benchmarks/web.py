@@ -333,6 +333,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def settle(pid: int, most: float = 60.0) -> None:
+    """Wait (``most`` seconds at most) until the server has finished what it was given: its
+    CPU time grows by less than a tenth of the time waited."""
+    end = time.monotonic() + most
+    while time.monotonic() < end:
+        before = cpu_seconds(pid)
+        time.sleep(0.5)
+        if cpu_seconds(pid) - before < 0.05:
+            return
+
+
 def measure(
     url: str,
     title: str,
@@ -352,6 +363,7 @@ def measure(
         with server(url, probe, code) as (base, pid), busy(busy_count):
             sizes = asyncio.run(weights(base, {k: v[0] for k, v in mixes.items()}))
             for kind, paths in mixes.items():
+                settle(pid)  # what the kind before left queued does not count here
                 cpu = cpu_seconds(pid)
                 started = time.monotonic()
                 sent = asyncio.run(steady(base, paths, rate, seconds))
