@@ -9,7 +9,7 @@ are his tables in the order they were paired (he sits at one table at a time).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -150,6 +150,9 @@ class Waiting:
     partner: int | None = None  # individual: his partner at his last table
 
 
+Allowed = Callable[["Waiting", "Waiting", float], bool]
+
+
 @dataclass(frozen=True, slots=True)
 class ArenaPairing:
     """The tables to open now (each two sides) and when to pair again those left waiting
@@ -195,13 +198,16 @@ def pair(fmt: Format, waiting: Sequence[Waiting], now: float) -> ArenaPairing:
     return ArenaPairing(tuple(tables), again)
 
 
-def _cost(a: Waiting, b: Waiting) -> int:
-    """How bad a meeting is: the squared gap of score first, then the gap of rating."""
-    return (a.score - b.score) ** 2 * 10_000 + min(int(abs(a.rating - b.rating)), 9_999)
+def _cost(a: Waiting, b: Waiting, pairs: int) -> int:
+    """How bad a meeting is: the squared gap of score first (no sum of ``pairs`` rating gaps
+    outweighs one unit of it), then the gap of rating."""
+    return (a.score - b.score) ** 2 * 10_000 * (pairs + 1) + min(
+        int(abs(a.rating - b.rating)), 9_999
+    )
 
 
 def _matched(
-    people: list[Waiting], now: float, allowed: object
+    people: list[Waiting], now: float, allowed: Allowed
 ) -> list[tuple[Waiting, Waiting]]:
     """Pairs of ``people`` (in the standings' order) by blocks of :data:`BLOCK`: in each, the
     most pairs ``allowed(a, b, now)`` permits, of least total cost; who is left goes on to the
@@ -221,14 +227,14 @@ def _matched(
             return out
 
 
-def _matching(block: list[Waiting], now: float, allowed: object) -> list[tuple[Waiting, Waiting]]:
+def _matching(block: list[Waiting], now: float, allowed: Allowed) -> list[tuple[Waiting, Waiting]]:
     graph = nx.Graph()
     top = 0
     edges = []
     for i, a in enumerate(block):
         for b in block[i + 1 :]:
-            if allowed(a, b, now):  # type: ignore[operator]
-                cost = _cost(a, b)
+            if allowed(a, b, now):
+                cost = _cost(a, b, len(block) // 2)
                 top = max(top, cost)
                 edges.append((a.entrant, b.entrant, cost))
     graph.add_weighted_edges_from((x, y, top + 1 - c) for x, y, c in edges)
