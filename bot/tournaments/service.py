@@ -304,7 +304,12 @@ class TournamentService(TableObserver):
     async def answer_partner(
         self, event_id: int, user_id: int, accept: bool, inviter: int | None = None
     ) -> EntryRow | None:
-        return await self._registration.answer_partner(event_id, user_id, accept, inviter)
+        entry = await self._registration.answer_partner(event_id, user_id, accept, inviter)
+        event = await self._ctx.get(event_id)
+        if entry is not None and event.system == "arena" and event.status == "running":
+            await self._arena.joined(event, entry)
+            await self._arena.settle(event_id)
+        return entry
 
     async def withdraw(self, event_id: int, user_id: int) -> EntryRow:
         """Leave the event; a running arena's entrant stops being paired (he may join again)."""
