@@ -4,10 +4,10 @@ and a complete round's next step taken."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from bot.store import Transaction
 from bot.tables.service import TableInfo
+from bot.tournaments.arena_rounds import ArenaRounds
 from bot.tournaments.core import FORFEIT, TIME_UP, Context, EventState, Part
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.store import BoardRow, EventRow, RoundRow, TournamentRepo
@@ -19,7 +19,7 @@ class Settling(Part):
     def __init__(self, ctx: Context, rounds: Rounds) -> None:
         super().__init__(ctx)
         self.rounds = rounds
-        self.arena: Any = None  # the arena part, which settles arena events
+        self.arena: ArenaRounds | None = None  # the part that settles arena events
 
     async def settle(self, event_id: int) -> None:
         """Bring the event up to date with its tables: open the current round's tables not yet

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import N_, tr
 from bot.tournaments.arena_rounds import STANDINGS_EVERY
 from bot.tournaments.service import EventState, TournamentService
 from bot.tournaments.store import BoardRow, EventRow
@@ -26,6 +26,13 @@ from cogs.tournaments.posts import (
 from cogs.web_links import web_button
 
 STANDINGS = "arena"  # the key of the standings post's mark
+HELP = N_(
+    "An arena lasts a fixed time: whoever finishes a table is paired again at once with"
+    " someone near in points, never the same opponent twice in a row. A win is worth 2, a draw"
+    " 1; after two wins in a row each game counts double until one is not won. Join the arena"
+    " to play, Leave the arena to stop (join again any time); at the end time the last tables"
+    " finish and the most points win."
+)
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
@@ -86,9 +93,11 @@ def announcement(
     buttons: list[discord.ui.Item[Any]] = []
     if event.format != "pairs":
         buttons.append(
-            RegisterButton(event.id, label=tr(locale, "Join"), style=discord.ButtonStyle.success)
+            RegisterButton(
+                event.id, label=tr(locale, "Join the arena"), style=discord.ButtonStyle.success
+            )
         )
-    buttons.append(WithdrawButton(event.id, label=tr(locale, "Leave")))
+    buttons.append(WithdrawButton(event.id, label=tr(locale, "Leave the arena")))
     if link:
         buttons.append(web_button(locale, link))
     return embed, view_of(*buttons)
@@ -150,6 +159,8 @@ async def publish(cog: Publisher, state: EventState, posts: dict[str, int | None
     event = state.event
     mark = await events.arena_post(event.id)
     now = events.clock()
+    if event.status == "registration":
+        return wait
     if STANDINGS not in posts:
         await cog._send(event, STANDINGS, event.channel_id, embed=standings_embed(state))
         await events.arena_posted(event.id, mark.version)

@@ -350,6 +350,7 @@ async def help_command(interaction: Interaction) -> None:
             colour=BLUE,
         )
         embed.add_field(name=tr(locale, "Commands"), value=help_commands(locale)[:1024])
+        embed.add_field(name=tr(locale, "Arena"), value=tr(locale, arena_posts.HELP)[:1024])
         await cog.reply(interaction, "", embed=embed)
 
 
