@@ -67,10 +67,14 @@ class ArenaRounds(Part):
             await ArenaRepo(tx.db).enter(event.id, entry.entry, self.clock())
             await ArenaRepo(tx.db).bump(event.id)
 
-    async def come_back(self, event: EventRow, entry: EntryRow) -> EntryRow:
-        """Someone who left joins again: he waits from now."""
+    def check_open(self, event: EventRow) -> None:
+        """Raise if the arena pairs nobody any more (its end time is past)."""
         if self._closed(event):
             raise WrongStatus("This arena's pairing is over: its last tables are being played.")
+
+    async def come_back(self, event: EventRow, entry: EntryRow) -> EntryRow:
+        """Someone who left joins again: he waits from now."""
+        self.check_open(event)
         async with self.store.transaction() as tx:
             back = await ArenaRepo(tx.db).set_away(event.id, entry.entry, False)
             if not back:

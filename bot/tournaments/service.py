@@ -283,6 +283,7 @@ class TournamentService(TableObserver):
         table."""
         event = await self._ctx.get(event_id)
         if event.system == "arena" and event.status == "running":
+            self._arena.check_open(event)
             mine = await self.repo.entry_of(event_id, user_id)
             if mine is not None and mine.status == "active":
                 async with self._ctx.lock(event_id):

@@ -4,12 +4,14 @@ arenas paired again as tables end, leaving and joining again, the end time, bad 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.errors import InvalidOptions, WrongStatus
 from bot.tables.service import TableService
 from bot.tournaments.arena import REPEAT_WAIT
-from bot.tournaments.arena_rounds import PAIR
+from bot.tournaments.arena_rounds import PAIR, Conflict
 from bot.tournaments.service import TournamentService
 from bot.tournaments.store import BoardRow, TournamentRepo
 from tests.bot.helpers import FakeClock
@@ -158,3 +160,28 @@ async def test_arena_bad_input_changes_nothing(events: TournamentService) -> Non
     with pytest.raises(WrongStatus):
         await events.pause(event_id, HOST)
     assert (await events.get(event_id)).status == "running"
+
+
+async def test_a_table_whose_entrant_sits_already_is_not_opened(
+    events: TournamentService, tables: TableService, clock: FakeClock
+) -> None:
+    """The seating guard of the table's own transaction: an entrant seated already (a second
+    pairing racing the first, or run again after a kill) rolls the whole table back."""
+    event_id = await arena(events, "individual")
+    for u in range(100, 105):
+        await events.register(event_id, u, f"P{u}")
+    await events.start(event_id, HOST)
+    await run(tables, clock)
+    (board,) = playing(await events.repo.boards(event_id))
+    before = await events.store.db.fetchval("SELECT COUNT(*) FROM tables")
+    state = await events.state(event_id)
+    again = dataclasses.replace(board, round=board.round + 1, table_id=None, status="waiting")
+    with pytest.raises(Conflict):
+        await events._arena._open(state, again)
+    assert await events.store.db.fetchval("SELECT COUNT(*) FROM tables") == before
+    assert len(await events.repo.boards(event_id)) == 1
+    # After the end time nobody joins: he is told why, and nothing is written.
+    clock.advance(3600)
+    with pytest.raises(WrongStatus, match="pairing is over"):
+        await events.register(event_id, 999, "Late")
+    assert await events.repo.entry_of(event_id, 999) is None
