@@ -9,6 +9,7 @@ are his tables in the order they were paired (he sits at one table at a time).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -247,14 +248,33 @@ def _matching(block: list[Waiting], now: float, allowed: Allowed) -> list[tuple[
 
 
 def _people_tables(people: list[Waiting], now: float) -> list[tuple[Side, Side]]:
-    """Individual tables of four: couples first (never last table's partners again), then
-    couples against couples (nobody against a last opponent), each by a matching of score."""
+    """Individual tables of four, by the better (more tables, then the smaller gaps of score
+    between sides) of two seatings: by matchings (couples, then couples against couples) and
+    in the standings' order (each with the nearest three below him it may sit with)."""
+    by = {w.entrant: w for w in people}
 
-    def partners(a: Waiting, b: Waiting, t: float) -> bool:
-        repeat = a.partner == b.entrant or b.partner == a.entrant
-        return not repeat or (patient(a, t) and patient(b, t))
+    def cost(tables: list[tuple[Side, Side]]) -> tuple[int, int]:
+        gaps = sum(
+            (sum(by[e].score for e in s0) - sum(by[e].score for e in s1)) ** 2  # type: ignore[index]
+            for s0, s1 in tables
+        )
+        return -len(tables), gaps
 
-    couples = _matched(people, now, partners)
+    return min(_matched_tables(people, now), _ordered_tables(people, now), key=cost)
+
+
+def _partners(a: Waiting, b: Waiting, now: float) -> bool:
+    """Whether ``a`` and ``b`` may be partners now: not each other's last partner, unless both
+    waited :data:`REPEAT_WAIT`."""
+    repeat = a.partner == b.entrant or b.partner == a.entrant
+    return not repeat or (patient(a, now) and patient(b, now))
+
+
+def _matched_tables(people: list[Waiting], now: float) -> list[tuple[Side, Side]]:
+    """Couples by a matching of score (never a last partner again), then couples against
+    couples (nobody against a last opponent); the four then sit in the legal split of sides
+    nearest in score."""
+    couples = _matched(people, now, _partners)
     pseudo = [
         Waiting(
             entrant=k,
@@ -270,10 +290,51 @@ def _people_tables(people: list[Waiting], now: float) -> list[tuple[Side, Side]]
 
     tables: list[tuple[Side, Side]] = []
     for x, y in _matched(pseudo, now, against):
-        a1, a2 = couples[x.entrant]
-        b1, b2 = couples[y.entrant]
-        tables.append(((a1.entrant, a2.entrant), (b1.entrant, b2.entrant)))
+        split = _balanced((*couples[x.entrant], *couples[y.entrant]), now)
+        assert split is not None  # (the couples as matched are a legal split)
+        (p, q), (r, t) = split
+        tables.append(((p.entrant, q.entrant), (r.entrant, t.entrant)))
     return tables
+
+
+def _ordered_tables(people: list[Waiting], now: float) -> list[tuple[Side, Side]]:
+    """In the standings' order, each person not seated yet with the first three of the next
+    eight below him whose four have a legal split of sides."""
+    tables: list[tuple[Side, Side]] = []
+    free = list(people)
+    while len(free) >= 4:
+        first, rest = free[0], free[1:9]
+        for trio in itertools.combinations(rest, 3):
+            split = _balanced((first, *trio), now)
+            if split is not None:
+                (p, q), (r, t) = split
+                tables.append(((p.entrant, q.entrant), (r.entrant, t.entrant)))
+                seated = {first.entrant, *(w.entrant for w in trio)}
+                free = [w for w in free if w.entrant not in seated]
+                break
+        else:
+            free = free[1:]  # he waits
+    return tables
+
+
+def _balanced(
+    four: tuple[Waiting, ...], now: float
+) -> tuple[tuple[Waiting, Waiting], tuple[Waiting, Waiting]] | None:
+    """The four people of a table split into the two sides nearest in score (then rating)
+    that the rules allow (None: no split is allowed)."""
+    a, b, c, d = four
+    best = None
+    for sides in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+        (p, q), (r, t) = sides
+        if not (_partners(p, q, now) and _partners(r, t, now)):
+            continue
+        if not all(may_meet(x, y, now) for x in (p, q) for y in (r, t)):
+            continue
+        gap = (p.score + q.score - r.score - t.score) ** 2
+        rating = abs(p.rating + q.rating - r.rating - t.rating)
+        if best is None or (gap, rating) < best[0]:
+            best = ((gap, rating), sides)
+    return None if best is None else best[1]
 
 
 def score_of(lines: Sequence[ArenaLine]) -> dict[int, int]:
