@@ -213,3 +213,25 @@ def test_near_scores_meet() -> None:
     people = [Waiting(i, s, 1000.0, 0.0) for i, s in enumerate([10, 0, 9, 1, 5, 4], start=1)]
     tables = {frozenset((a, b)) for (a,), (b,) in pair("single", people, 1.0).tables}
     assert tables == {frozenset({1, 3}), frozenset({2, 4}), frozenset({5, 6})}
+
+
+def test_eight_people_back_from_two_tables_sit_at_once() -> None:
+    """Our decision (docs/tournaments.md, Arena: individual): when a legal seating exists it is
+    found. Two tables of four just ended: each person may partner a former opponent, so two
+    new tables mix them (3+157 against 35+107, 144+172 against 194+171)."""
+    def back(table: tuple[int, int, int, int], scores: tuple[int, ...]) -> list[Waiting]:
+        a, b, c, d = table
+        seats = ((a, b, (c, d)), (b, a, (c, d)), (c, d, (a, b)), (d, c, (a, b)))
+        return [
+            Waiting(me, s, 1000.0, 100.0, frozenset(them), mate)
+            for (me, mate, them), s in zip(seats, scores, strict=True)
+        ]
+
+    people = back((3, 144, 157, 172), (2, 2, 4, 4)) + back((35, 194, 107, 171), (4, 2, 2, 4))
+    found = pair("individual", people, 100.0)
+    assert len(found.tables) == 2
+    by = {w.entrant: w for w in people}
+    for s0, s1 in found.tables:
+        assert all(arena.may_meet(by[x], by[y], 100.0) for x in s0 for y in s1)  # type: ignore[index]
+        for x, y in (s0, s1):
+            assert by[x].partner != y  # type: ignore[index]
