@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.i18n import N_, tr
+from bot.i18n import N_, tr, trn
 from bot.tournaments.arena_rounds import STANDINGS_EVERY
 from bot.tournaments.service import EventState, TournamentService
 from bot.tournaments.store import BoardRow, EventRow
@@ -109,14 +109,14 @@ def standings_lines(state: EventState, limit: int = LINES_SHOWN) -> list[str]:
     lines = state.arena_lines()
     out = []
     for line in lines[:limit]:
-        text = tr(
+        text = trn(
             locale,
-            "{rank}. {name}: {points} points · {games} games",
+            "{rank}. {name}: {count} point",
+            "{rank}. {name}: {count} points",
+            line.score,
             rank=line.rank,
             name=entry_name(state.entry(line.entrant), locale),
-            points=line.score,
-            games=line.games,
-        )
+        ) + " · " + trn(locale, "{count} game", "{count} games", line.games)
         if line.sheet:
             text += " · " + " ".join(str(p) for p in line.sheet[-12:])
         if line.fire:

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.i18n import N_, number, tr
+from bot.i18n import N_, number, tr, trn
 from bot.records.seasons_service import TOURNAMENT, Seasons
 from bot.store import DatabaseUnavailable
 from bot.tournaments.core import family_of
@@ -590,12 +590,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 lines.append(f"{place}. {name} · {rating}")
             elif event.system == "arena":
                 lines.append(
-                    tr(
+                    trn(
                         locale,
-                        "{rank}. {name}: {points} points",
+                        "{rank}. {name}: {count} point",
+                        "{rank}. {name}: {count} points",
+                        points.get(entrant, 0),
                         rank=place,
                         name=name,
-                        points=points.get(entrant, 0),
                     )
                     + f" · {rating}"
                 )
