@@ -118,7 +118,9 @@ class EventState:
 
     def standings(self, upto: int | None = None) -> list[Standing]:
         """The standings after round ``upto`` (default: all); a playoff's rounds are the
-        bracket's, not the Swiss standings'."""
+        bracket's, not the Swiss standings'. An arena's: its score in the match points' place."""
+        if self.event.system == "arena":
+            return [arena_standing(line) for line in self.arena_lines()]
         if self.event.playoff and self.event.rounds:
             upto = self.event.rounds if upto is None else min(upto, self.event.rounds)
         return rank(self.event.format, self.entrants(), self.results(upto))  # type: ignore[arg-type]

@@ -127,7 +127,14 @@ async def test_arena_to_the_podium(fake_discord: FakeDiscord, database_url: str)
         assert event.status == "finished"
         podium = titled(fake, "Blitz: the podium")
         assert len(podium) == 1
-        assert "points" in podium[0].embeds[0]["description"]
+        # The places are the arena's (points with streaks, then performance), stored once.
+        lines = (await events.state(event.id)).arena_lines()
+        places = await events.repo.final_places(event.id)
+        assert {p.entry: p.place for p in places} == {line.entrant: line.rank for line in lines}
+        top = lines[0]
+        assert top.score > 0
+        assert "1. " in podium[0].embeds[0]["description"]
+        assert f": {top.score} points" in podium[0].embeds[0]["description"]
         assert len(titled(fake, "Blitz: arena standings")) == 1  # one post, edited
         standings = titled(fake, "Blitz: arena standings")[0]
         assert standings.edit_count >= 1
