@@ -53,13 +53,6 @@ from cogs.tournaments.posts import (
 )
 from cogs.web_links import web_button, web_url
 
-
-def announce(state: EventState, page: str | None) -> tuple[discord.Embed, Any]:
-    """The event's announcement (an arena's its own)."""
-    if state.event.system == "arena":
-        return arena_posts.announcement(state, page)
-    return announcement(state, page)
-
 Interaction = discord.Interaction[Any]
 
 log = logging.getLogger(__name__)
@@ -79,6 +72,13 @@ def only(users: list[int]) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(u) for u in users]
     )
+
+
+def announce(state: EventState, page: str | None) -> tuple[discord.Embed, Any]:
+    """The event's announcement (an arena's its own)."""
+    if state.event.system == "arena":
+        return arena_posts.announcement(state, page)
+    return announcement(state, page)
 
 
 def nonce(event_id: int, key: str) -> str:
