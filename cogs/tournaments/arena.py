@@ -21,6 +21,7 @@ from cogs.tournaments.posts import (
     entry_name,
     format_name,
     round_length,
+    side_text,
     stage_line,
 )
 from cogs.web_links import web_button
@@ -146,6 +147,34 @@ def standings_embed(state: EventState) -> discord.Embed:
         or tr(locale, "Nobody has entered yet."),
         colour=BLUE if event.is_open else GREY,
     )
+
+
+def tables_embed(state: EventState, results: int = 10) -> discord.Embed:
+    """The arena's tables being played now, and its latest results (newest first)."""
+    event = state.event
+    locale = event.locale
+
+    def side(b: BoardRow, k: int) -> str:
+        return side_text(locale, state, b.sides[k])
+
+    playing = [
+        tr(locale, "{first} against {second}", first=side(b, 0), second=side(b, 1))
+        for b in state.boards
+        if b.status == "playing"
+    ]
+    done = [b for b in state.boards if b.status == "done" and not b.is_bye][::-1][:results]
+    embed = discord.Embed(
+        title=tr(locale, "{name}: arena tables", name=escape_name(event.name)),
+        description="\n".join(playing)[:4000] or tr(locale, "No table is being played."),
+        colour=BLUE if event.is_open else GREY,
+    )
+    if done:
+        lines = [
+            f"{side(b, 0)} {(b.points or (0, 0))[0]} – {(b.points or (0, 0))[1]} {side(b, 1)}"
+            for b in done
+        ]
+        embed.add_field(name=tr(locale, "Results"), value="\n".join(lines)[:1024], inline=False)
+    return embed
 
 
 async def publish(cog: Publisher, state: EventState, posts: dict[str, int | None]) -> float:

@@ -239,6 +239,9 @@ async def pairings_command(
         event = await cog.here_event(interaction)
         state = await cog.events.state(event.id)
         locale = interaction.locale.value
+        if event.system == "arena" and round is None:  # its tables now, its latest results
+            await cog.reply(interaction, "", embed=arena_posts.tables_embed(state))
+            return
         number = round or event.round
         boards = state.boards_of(number)
         if not boards:

@@ -104,6 +104,12 @@ async def test_arena_to_the_podium(fake_discord: FakeDiscord, database_url: str)
         old_pairs = {frozenset(b.people) for b in boards}
         assert all(frozenset(b.people) not in old_pairs for b in new)
 
+        tables = await fake.slash(ann, fake.channel_id, "domino tournament pairings", {})
+        shown = tables.embeds[0]
+        assert shown["title"] == "Blitz: arena tables"
+        assert shown["description"].count(" against ") == 2  # the two tables being played
+        assert len(shown["fields"][0]["value"].splitlines()) == 2  # the two results so far
+
         # Someone leaves mid-event: his table is played to its end, he is not paired again.
         leaver = fake.users[new[0].people[0]]  # type: ignore[index]
         (announce,) = titled(fake, "Arena: Blitz")
