@@ -34,7 +34,7 @@ DOMINO_ROWS = (
 #: The other cogs' packages from the bottom up: buttons and words; the screens and posts; the
 #: commands (they reach their cog through a protocol); the cog.
 COG_ROWS = {
-    "cogs.tournaments": (("buttons",), ("posts",), ("commands",), ("cog",)),
+    "cogs.tournaments": (("buttons",), ("posts",), ("arena",), ("commands",), ("cog",)),
     "cogs.records": (
         ("buttons", "words", "said_of", "prizes", "share"),
         ("leaderboard", "stats", "history", "privacy", "forget", "boards", "achievements"),

@@ -14,6 +14,8 @@ from bot.records.record import FAMILIES
 from bot.store import DeadlineRow, Store, Transaction
 from bot.tables.clock import Clock
 from bot.tables.service import TableService, seat_groups
+from bot.tournaments.arena import ArenaLine
+from bot.tournaments.arena import standings as arena_standings
 from bot.tournaments.bracket import bracket
 from bot.tournaments.bracket import seeding as bracket_seeding
 from bot.tournaments.model import Bracket, Bye, Entrant, Result, Standing, TableResult
@@ -116,10 +118,17 @@ class EventState:
 
     def standings(self, upto: int | None = None) -> list[Standing]:
         """The standings after round ``upto`` (default: all); a playoff's rounds are the
-        bracket's, not the Swiss standings'."""
+        bracket's, not the Swiss standings'. An arena's: its score in the match points' place."""
+        if self.event.system == "arena":
+            return [arena_standing(line) for line in self.arena_lines()]
         if self.event.playoff and self.event.rounds:
             upto = self.event.rounds if upto is None else min(upto, self.event.rounds)
         return rank(self.event.format, self.entrants(), self.results(upto))  # type: ignore[arg-type]
+
+    def arena_lines(self) -> list[ArenaLine]:
+        """An arena's standings: score (with streaks), performance, rating."""
+        tables = [r for r in self.results() if isinstance(r, TableResult)]
+        return arena_standings(self.entrants(), tables)
 
     def bracket(self, upto: int | None = None) -> Bracket | None:
         """A knockout's bracket, or a Swiss event's playoff once seeded, as far as it was
@@ -229,6 +238,25 @@ def _bracket_places(tree: Bracket) -> list[tuple[int, int]]:
                     out.append((place, e))
                     seen.add(e)
     return out
+
+
+def arena_standing(line: ArenaLine) -> Standing:
+    """An arena's line as a standings line (its score in the match points' place)."""
+    return Standing(
+        rank=line.rank,
+        entrant=line.entrant,
+        match_points=line.score,
+        played=line.games,
+        wins=line.wins,
+        draws=line.draws,
+        losses=line.losses,
+        byes=0,
+        points_for=0,
+        points_against=0,
+        buchholz=line.performance,
+        rating=line.rating,
+        withdrawn=line.withdrawn,
+    )
 
 
 def absentees(board: BoardRow) -> tuple[int, ...]:

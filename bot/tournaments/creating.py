@@ -19,6 +19,8 @@ MAX_ROUNDS = 20
 MIN_TIME_LIMIT, MAX_TIME_LIMIT = 5 * 60, 4 * 3600
 MIN_GRACE, MAX_GRACE = 60, 30 * 60
 MAX_NAME = 80
+DEFAULT_ARENA = 60 * 60  # seconds an arena lasts by default
+MIN_ARENA, MAX_ARENA = 10 * 60, 6 * 3600
 
 
 class Creating(Part):
@@ -48,6 +50,7 @@ class Creating(Part):
         winner_role: int | None = None,
         public_place: bool = False,
         checkin: bool = False,
+        arena: int | None = None,
     ) -> EventRow:
         """Open an event for registration (the checks first: each bad value is refused with
         its reason and nothing is written)."""
@@ -77,8 +80,23 @@ class Creating(Part):
                 format=format,
                 allowed=list(allowed),
             )
-        if system not in model.SYSTEMS:
-            raise InvalidOptions("A tournament is swiss or knockout.")
+        if system == "arena":
+            arena = DEFAULT_ARENA if arena is None else arena
+            if not MIN_ARENA <= arena <= MAX_ARENA:
+                raise InvalidOptions(
+                    "An arena lasts {min} to {max} minutes.",
+                    min=MIN_ARENA // 60,
+                    max=MAX_ARENA // 60,
+                )
+            if playoff:
+                raise InvalidOptions("An arena has no playoff: the most points win.")
+            if rounds is not None:
+                raise InvalidOptions("An arena has no rounds: it lasts its duration.")
+            checkin = False
+        elif arena is not None:
+            raise InvalidOptions("Only an arena has a duration.")
+        elif system not in model.SYSTEMS:
+            raise InvalidOptions("A tournament is swiss, knockout or arena.")
         if hands is not None and points is not None:
             raise InvalidOptions("A round is a number of hands or a number of points, not both.")
         if points is None and hands is None:
@@ -147,6 +165,7 @@ class Creating(Part):
             public_place=public_place,
             playoff=playoff,
             checkin=checkin,
+            arena=arena,
         )
         async with self.store.transaction() as tx:
             repo = TournamentRepo(tx.db)
@@ -162,7 +181,9 @@ class Creating(Part):
                 event = await repo.create(row)
             except IntegrityError:
                 raise WrongStatus("A tournament is already open in this channel.") from None
-            if start_at is not None:
+            if start_at is not None and system == "arena":
+                await self.ctx.set_timers(tx, event.id, ("a.begin", start_at, 1))
+            elif start_at is not None:
                 await self.ctx.set_timers(
                     tx,
                     event.id,

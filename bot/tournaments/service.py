@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.errors import WrongStatus
 from bot.store import Store
 from bot.tables.clock import Clock
 from bot.tables.service import (
@@ -38,6 +39,8 @@ from bot.tables.service import (
     TableObserver,
     TableService,
 )
+from bot.tournaments.arena_rounds import BEGIN, END, PAIR, ArenaRounds
+from bot.tournaments.arena_store import ArenaPost
 from bot.tournaments.core import (
     CHECKIN_BEFORE,
     PUBLISH,
@@ -113,6 +116,7 @@ class TournamentService(TableObserver):
         self._settling = Settling(ctx, self._rounds)
         self._hosting = Hosting(ctx, self._rounds, self._settling)
         self._deadlines = Deadlines(ctx, self._rounds, self._settling)
+        self._arena = self._settling.arena = ArenaRounds(ctx, self._rounds)
         self.scheduler.handlers.update(
             {
                 "t.checkin": self._deadlines.on_checkin,
@@ -120,6 +124,9 @@ class TournamentService(TableObserver):
                 "t.grace": self._deadlines.on_grace,
                 "t.limit": self._deadlines.on_limit,
                 PUBLISH: self._reading.on_publish,
+                BEGIN: self._arena.on_begin,
+                END: self._arena.on_again,
+                PAIR: self._arena.on_again,
             }
         )
 
@@ -242,6 +249,7 @@ class TournamentService(TableObserver):
         winner_role: int | None = None,
         public_place: bool = False,
         checkin: bool = False,
+        arena: int | None = None,
     ) -> EventRow:
         return await self._creating.create(
             guild_id=guild_id,
@@ -265,12 +273,29 @@ class TournamentService(TableObserver):
             winner_role=winner_role,
             public_place=public_place,
             checkin=checkin,
+            arena=arena,
         )
 
     # -- registration ------------------------------------------------------------------------
 
     async def register(self, event_id: int, user_id: int, name: str) -> EntryRow:
-        return await self._registration.register(event_id, user_id, name)
+        """Enter the event; in a running arena, join it (again, after leaving) and wait for a
+        table."""
+        event = await self._ctx.get(event_id)
+        if event.system == "arena" and event.status == "running":
+            self._arena.check_open(event)
+            mine = await self.repo.entry_of(event_id, user_id)
+            if mine is not None and mine.status == "active":
+                async with self._ctx.lock(event_id):
+                    await self._arena.come_back(event, mine)
+                await self._arena.settle(event_id)
+                self._ctx.changed(event_id)
+                return mine
+        entry = await self._registration.register(event_id, user_id, name)
+        if event.system == "arena" and event.status == "running":
+            await self._arena.joined(event, entry)
+            await self._arena.settle(event_id)
+        return entry
 
     async def invite(
         self, event_id: int, user_id: int, name: str, partner: tuple[int, str]
@@ -280,9 +305,18 @@ class TournamentService(TableObserver):
     async def answer_partner(
         self, event_id: int, user_id: int, accept: bool, inviter: int | None = None
     ) -> EntryRow | None:
-        return await self._registration.answer_partner(event_id, user_id, accept, inviter)
+        entry = await self._registration.answer_partner(event_id, user_id, accept, inviter)
+        event = await self._ctx.get(event_id)
+        if entry is not None and event.system == "arena" and event.status == "running":
+            await self._arena.joined(event, entry)
+            await self._arena.settle(event_id)
+        return entry
 
     async def withdraw(self, event_id: int, user_id: int) -> EntryRow:
+        """Leave the event; a running arena's entrant stops being paired (he may join again)."""
+        event = await self._ctx.get(event_id)
+        if event.system == "arena" and event.status == "running":
+            return await self._arena.leave(event_id, user_id)
         return await self._registration.withdraw(event_id, user_id)
 
     async def check_in(self, event_id: int, user_id: int) -> EntryRow:
@@ -294,16 +328,42 @@ class TournamentService(TableObserver):
     # -- the host ----------------------------------------------------------------------------
 
     async def start(self, event_id: int, user_id: int, *, manager: bool = False) -> EventRow:
-        return await self._hosting.start(event_id, user_id, manager=manager)
+        event = await self._ctx.get(event_id)
+        if event.system != "arena":
+            return await self._hosting.start(event_id, user_id, manager=manager)
+        async with self._ctx.lock(event_id):
+            event = await self._ctx.get(event_id)
+            self._hosting._check_host(event, user_id, manager)
+            if event.status != "registration":
+                raise WrongStatus("This tournament has already started.")
+            await self._arena.begin(event)
+        await self._arena.settle(event_id)
+        self._ctx.changed(event_id)
+        return await self._ctx.get(event_id)
 
     async def pause(self, event_id: int, user_id: int, *, manager: bool = False) -> EventRow:
+        if (await self._ctx.get(event_id)).system == "arena":
+            raise WrongStatus("An arena cannot be paused: its end time is fixed.")
         return await self._hosting.pause(event_id, user_id, manager=manager)
 
     async def resume(self, event_id: int, user_id: int, *, manager: bool = False) -> EventRow:
         return await self._hosting.resume(event_id, user_id, manager=manager)
 
     async def cancel(self, event_id: int, user_id: int, *, manager: bool = False) -> EventRow:
-        return await self._hosting.cancel(event_id, user_id, manager=manager)
+        event = await self._hosting.cancel(event_id, user_id, manager=manager)
+        if event.system == "arena":
+            await self._arena.stop_all(event_id)
+        return event
+
+    # -- an arena's standings post -----------------------------------------------------------
+
+    async def arena_post(self, event_id: int) -> ArenaPost:
+        """The arena's count of changes and what its standings post shows."""
+        return await self._arena.post(event_id)
+
+    async def arena_posted(self, event_id: int, version: int) -> None:
+        """The standings post shows ``version`` now."""
+        await self._arena.posted(event_id, version)
 
     async def correct(
         self,

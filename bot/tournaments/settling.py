@@ -7,6 +7,7 @@ import dataclasses
 
 from bot.store import Transaction
 from bot.tables.service import TableInfo
+from bot.tournaments.arena_rounds import ArenaRounds
 from bot.tournaments.core import FORFEIT, TIME_UP, Context, EventState, Part
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.store import BoardRow, EventRow, RoundRow, TournamentRepo
@@ -18,11 +19,17 @@ class Settling(Part):
     def __init__(self, ctx: Context, rounds: Rounds) -> None:
         super().__init__(ctx)
         self.rounds = rounds
+        self.arena: ArenaRounds | None = None  # the part that settles arena events
 
     async def settle(self, event_id: int) -> None:
         """Bring the event up to date with its tables: open the current round's tables not yet
         opened, score those that ended (or whose time is up between hands), and when the round
         is complete open the next one or end the event. Safe to run at any time, again."""
+        if self.arena is not None:
+            event = await self.repo.get(event_id)
+            if event is not None and event.system == "arena":
+                await self.arena.settle(event_id)
+                return
         async with self.ctx.lock(event_id):
             event = await self.repo.get(event_id)
             if event is None or event.status not in ("running", "paused"):

@@ -74,6 +74,8 @@ class EventRow:
     playoff: int = 0  # a Swiss event's knockout playoff of its top 4 or 8 (0: none)
     playoff_seeds: list[int] | None = None  # its entrants, best first, once the Swiss is over
     checkin: bool = True  # a check-in before each round (off: every entrant plays each round)
+    arena: int | None = None  # an arena's duration in seconds (system: arena)
+    arena_ends_at: float | None = None  # when an arena's pairing stops (set at its start)
 
     @property
     def is_open(self) -> bool:
@@ -95,6 +97,8 @@ def _event(row: Row) -> EventRow:
     values["paused_left"] = json.loads(values["paused_left"]) if values["paused_left"] else None
     values["public_place"] = bool(values["public_place"])
     values["checkin"] = bool(values["checkin"])
+    if values["arena"] is not None:
+        values["system"] = "arena"  # (the older column's check allows swiss and knockout)
     return EventRow(**values)
 
 
@@ -269,6 +273,8 @@ class TournamentRepo:
         values[columns.index("playoff_seeds")] = None
         values[columns.index("public_place")] = int(event.public_place)
         values[columns.index("checkin")] = int(event.checkin)
+        if event.system == "arena":
+            values[columns.index("system")] = "swiss"
         new_id = await self._db.fetchval(
             f"INSERT INTO tournaments ({', '.join(columns)}) VALUES ({_marks(columns)})"
             " RETURNING id",

@@ -795,6 +795,7 @@ async def tournament_page(request: web.Request) -> web.Response:
             "bracket": [] if bracket is None else bracket_rounds(locale, bracket, entrant),
             "live": event.is_open,
             "knockout": event.system == "knockout",
+            "arena": event.system == "arena",  # its score and performance in the columns
         },
     )
     if event.is_open:

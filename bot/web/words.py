@@ -75,7 +75,7 @@ EVENT_STATUSES = {
     "finished": N_("finished"),
     "cancelled": N_("cancelled"),
 }
-EVENT_SYSTEMS = {"swiss": N_("Swiss system"), "knockout": N_("Knockout")}
+EVENT_SYSTEMS = {"swiss": N_("Swiss system"), "knockout": N_("Knockout"), "arena": N_("Arena")}
 BOARD_ENDINGS = {
     "played": N_("played"),
     "time": N_("time limit"),

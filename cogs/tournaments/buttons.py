@@ -94,7 +94,18 @@ class WithdrawButton(TournamentButton, template=rf"tournament:withdraw:{_EVENT}"
 
     async def clicked(self, cog: Host, interaction: Interaction) -> str:
         await cog.events.withdraw(self.event_id, interaction.user.id)
-        return tr(interaction.locale.value, "You have withdrawn from the tournament.")
+        return left_text(interaction.locale.value, await cog.events.get(self.event_id))
+
+
+def left_text(locale: str | None, event: EventRow) -> str:
+    """What someone who withdrew is told (an arena's: he stops being paired)."""
+    if event.system == "arena" and event.status == "running":
+        return tr(
+            locale,
+            "You left the arena: you are not paired again (a table you sit at is played to its"
+            " end). Join again at any time before the end.",
+        )
+    return tr(locale, "You have withdrawn from the tournament.")
 
 
 class CheckInButton(TournamentButton, template=rf"tournament:checkin:{_EVENT}"):

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError
-from bot.i18n import N_, number, tr
+from bot.i18n import N_, number, tr, trn
 from bot.records.seasons_service import TOURNAMENT, Seasons
 from bot.store import DatabaseUnavailable
 from bot.tournaments.core import family_of
@@ -32,6 +32,7 @@ from cogs.records.achievements import earned_lines, shown_at_match_end
 from cogs.records.boards import Crowned, crown_champions, crowned_text
 from cogs.records.prizes import giving_problem
 from cogs.records.words import family_name
+from cogs.tournaments import arena as arena_posts
 from cogs.tournaments.buttons import (
     BUTTONS,
     COG_NAME,
@@ -73,6 +74,13 @@ def only(users: list[int]) -> discord.AllowedMentions:
     )
 
 
+def announce(state: EventState, page: str | None) -> tuple[discord.Embed, Any]:
+    """The event's announcement (an arena's its own)."""
+    if state.event.system == "arena":
+        return arena_posts.announcement(state, page)
+    return announcement(state, page)
+
+
 def nonce(event_id: int, key: str) -> str:
     """A post's nonce (at most 25 characters): the same post after a crash is not doubled."""
     return f"t.{event_id}.{key}"[:25]
@@ -89,6 +97,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown: dict[int, Any] = {}  # event -> what its announcement shows
+        self._later: dict[int, float] = {}  # event -> seconds until its next standings edit
         self.closing = False
 
     async def cog_load(self) -> None:
@@ -206,6 +215,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             return await self._invite(interaction, event_id, partner)
         user = interaction.user
         entry = await self.events.register(event_id, user.id, table_name(user))
+        event = await self.events.get(event_id)
+        if event.system == "arena" and event.status == "running":
+            return tr(locale, "You are in the arena: you are paired as soon as a table is free.")
+        if event.system == "arena":
+            return tr(locale, "You are registered. You will be notified when the arena starts.")
         if entry.joined_round > 1:
             return tr(
                 locale,
@@ -281,6 +295,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                     await self.events.publish_later(event_id, THREAD_WAIT)
                     return
                 await self.events.published(event_id)
+                if wait := self._later.pop(event_id, 0.0):  # (the arena's standings post)
+                    await self.events.publish_later(event_id, wait)
             except RETRYABLE as exc:
                 await self._again(event_id, exc)
                 return
@@ -328,12 +344,17 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         here = event.channel_id
         page = await self._page(event)
         if "announce" not in posts:
-            embed, view = announcement(state, page)
+            embed, view = announce(state, page)
             await self._send(
                 event, "announce", here, embed=embed, **({"view": view} if view else {})
             )
             posts = await self.events.posts(event_id)
         await self._refresh_announcement(state, posts.get("announce"), page)
+        if event.system == "arena":
+            wait = await arena_posts.publish(self, state, posts)
+            complete = wait >= 0
+            if wait > 0:
+                self._later[event_id] = wait
         for row in state.rounds:
             number = row.number
             key = f"checkin.{number}"
@@ -468,7 +489,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         """Keep the announcement's count and buttons true (best effort)."""
         if message_id is None:
             return
-        embed, view = announcement(state, page)
+        embed, view = announce(state, page)
         shown = (embed.description, embed.colour, None if view is None else len(view.children))
         if self._shown.get(state.id) == shown:
             return
@@ -567,6 +588,18 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             )
             if knockout:
                 lines.append(f"{place}. {name} · {rating}")
+            elif event.system == "arena":
+                lines.append(
+                    trn(
+                        locale,
+                        "{rank}. {name}: {count} point",
+                        "{rank}. {name}: {count} points",
+                        points.get(entrant, 0),
+                        rank=place,
+                        name=name,
+                    )
+                    + f" · {rating}"
+                )
             else:
                 lines.append(
                     tr(

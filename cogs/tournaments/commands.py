@@ -26,7 +26,8 @@ from cogs.names import escape_name
 from cogs.places import place_of
 from cogs.records.prizes import choose_problem, problem_text
 from cogs.rules_text import tournament_rules
-from cogs.tournaments.buttons import COG_NAME, Host
+from cogs.tournaments import arena as arena_posts
+from cogs.tournaments.buttons import COG_NAME, Host, left_text
 from cogs.tournaments.posts import board_result, side_text, standings_lines
 
 Interaction = discord.Interaction[Any]
@@ -42,6 +43,7 @@ FORMAT_CHOICES = [
 SYSTEM_CHOICES = [
     Choice(name=locale_str("Swiss"), value="swiss"),
     Choice(name=locale_str("Knockout (single elimination)"), value="knockout"),
+    Choice(name=locale_str("Arena (paired again at once, for a fixed time)"), value="arena"),
 ]
 FILL_CHOICES = [
     Choice(name=locale_str("Fewest empty seats: byes, else a computer"), value="mixed"),
@@ -85,6 +87,7 @@ group = app_commands.Group(
     fill=locale_str("Individual: fill missing seats with computers, byes, or the fewest of both"),
     playoff=locale_str("Swiss: a knockout of the top 4 or 8 after the rounds"),
     system=locale_str("Swiss (default) or knockout (single elimination)"),
+    duration=locale_str("Arena: minutes it lasts (10-360; default 60)"),
     winner_role=locale_str("A role given to the winners"),
 )
 @app_commands.choices(
@@ -111,6 +114,7 @@ async def create_command(
     system: str | None = None,
     playoff: int | None = None,
     checkin: bool = False,
+    duration: app_commands.Range[int, 10, 360] | None = None,
 ) -> None:
     cog = _cog(interaction)
     async with cog.guard(interaction, "/domino tournament create"):
@@ -151,6 +155,7 @@ async def create_command(
             winner_role=winner_role.id if winner_role and not winner_role.is_default() else None,
             public_place=place_of(interaction.channel)["public_place"],
             checkin=checkin,
+            arena=duration * 60 if duration else None,
         )
         await cog.reply(
             interaction,
@@ -174,9 +179,7 @@ async def withdraw_command(interaction: Interaction) -> None:
     async with cog.guard(interaction, "/domino tournament withdraw"):
         event = await cog.here_event(interaction)
         await cog.events.withdraw(event.id, interaction.user.id)
-        await cog.reply(
-            interaction, tr(interaction.locale.value, "You have withdrawn from the tournament.")
-        )
+        await cog.reply(interaction, left_text(interaction.locale.value, event))
 
 
 @group.command(name="standings", description=locale_str("The tournament's standings"))
@@ -186,6 +189,9 @@ async def standings_command(interaction: Interaction) -> None:
         event = await cog.here_event(interaction)
         state = await cog.events.state(event.id)
         locale = interaction.locale.value
+        if event.system == "arena":
+            await cog.reply(interaction, "", embed=arena_posts.standings_embed(state))
+            return
         embed = discord.Embed(
             title=tr(locale, "{name}: standings", name=escape_name(event.name)),
             description="\n".join(standings_lines(state, None))[:4000]
@@ -233,6 +239,9 @@ async def pairings_command(
         event = await cog.here_event(interaction)
         state = await cog.events.state(event.id)
         locale = interaction.locale.value
+        if event.system == "arena" and round is None:  # its tables now, its latest results
+            await cog.reply(interaction, "", embed=arena_posts.tables_embed(state))
+            return
         number = round or event.round
         boards = state.boards_of(number)
         if not boards:
@@ -344,6 +353,7 @@ async def help_command(interaction: Interaction) -> None:
             colour=BLUE,
         )
         embed.add_field(name=tr(locale, "Commands"), value=help_commands(locale)[:1024])
+        embed.add_field(name=tr(locale, "Arena"), value=tr(locale, arena_posts.HELP)[:1024])
         await cog.reply(interaction, "", embed=embed)
 
 

@@ -175,3 +175,30 @@ async def test_an_event_of_a_channel_everyone_could_not_view_has_no_page(
     assert f'href="/s/{GUILD}/t/{shown}"' in listed
     assert f'href="/s/{GUILD}/t/{staff}"' not in listed
     await text(c, f"/s/{GUILD}/t/{staff}", 404)
+
+
+async def test_an_arenas_page_shows_its_score_and_performance(
+    client: tuple[TestClient, Store],
+) -> None:
+    """An arena's standings (docs/tournaments.md, Arena): its points with streaks (Ana: win,
+    win, then a doubled win) and the performance, not match points, byes and Buchholz."""
+    c, store = client
+    repo = TournamentRepo(store.db)
+    event = await new_event(
+        repo, GUILD, name="Blitz", format="single", system="arena", rounds=0, arena=3600,
+    )
+    await repo.put_boards(
+        [
+            BoardRow(event.id, n, 1, (1, other), ((1,), (other,)), (1, other), None, "done",
+                     False, (100, 0), "played")
+            for n, other in ((1, 2), (2, 3), (3, 2))
+        ]
+    )
+    page = await text(c, f"/s/{GUILD}/t/{event.id}")
+    head = page.split("<thead>")[1].split("</thead>")[0]
+    assert "Arena points" in head and "Performance" in head
+    assert "Buchholz" not in head and "Byes" not in head and "Match points" not in head
+    rows = page.split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[1:]
+    first = re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", rows[0])
+    assert first[1] == "Ana" and first[2] == "8", rows[0]  # 2 + 2 + 4
+    assert "Arena" in page
