@@ -126,8 +126,10 @@ class Cluster:
         *,
         wait: bool = True,
         extra: dict[str, str] | None = None,
+        nice: int = 0,
     ) -> BotProcess:
-        """Start a process of the shards ``shard_ids`` (``extra``: more of its environment)."""
+        """Start a process of the shards ``shard_ids`` (``extra``: more of its environment;
+        ``nice``: its scheduling priority lowered by so much)."""
         env = {
             **os.environ,
             "FAKE_DISCORD_URL": self.fake.url,
@@ -153,6 +155,7 @@ class Cluster:
             env=env,
             stdout=asyncio.subprocess.PIPE,
             stderr=log.open("wb"),
+            preexec_fn=(lambda: os.nice(nice)) if nice else None,
         )
         bot = BotProcess(name, shard_ids, proc, log)
         bot._reader = asyncio.create_task(bot._read())

@@ -124,7 +124,9 @@ def axe_source() -> str:
             with tarfile.open(Path(folder) / f"axe-core-{AXE_VERSION}.tgz") as archive:
                 member = archive.extractfile("package/axe.min.js")
                 assert member is not None
-                target.write_bytes(member.read())
+                part = target.with_suffix(f".{os.getpid()}.part")
+                part.write_bytes(member.read())
+                part.replace(target)  # whole or absent, for a test process reading beside
     return target.read_text(encoding="utf-8")
 
 
