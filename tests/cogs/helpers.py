@@ -216,6 +216,16 @@ async def open_hand(
     return OpenedHand(result)
 
 
+SAID_RESULT = re.compile(r"^\*\*Hand (\d+): .*\n(?:.*\n)*?Pips left: ", re.MULTILINE)
+
+
+def said_results(messages: Sequence[StoredMessage]) -> list[int]:
+    """The hand numbers whose result ``messages`` say, in order: a hand's game message in its
+    final state (the result under its title), or a result post for a hand that had no game
+    message to show it."""
+    return [int(found.group(1)) for m in messages for found in SAID_RESULT.finditer(m.text())]
+
+
 def _action_on(message: StoredMessage) -> str | None:
     try:
         return hand_choice(message)
