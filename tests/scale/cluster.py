@@ -283,8 +283,7 @@ async def play_turn(fake: FakeDiscord, info: TableInfo, table: Table) -> bool:
         return False  # between two hands, or not redrawn yet
     tiles = await fake.click(table.user, game, button(game, "tiles"), timeout=GUARD)
     await tiles.wait_for_followups(1, timeout=GUARD)
-    hand = tiles.message
-    assert hand is not None
+    hand = fake.message(tiles.followups[0].id)  # (the click's own message is the game message)
     if not hand.buttons():  # an answer instead of the hand ("try again in a few seconds")
         table.refused.append(hand.text())
         return False
