@@ -7,8 +7,9 @@ with ``--flows``). People move as soon as their hand message offers the move; co
 ``--computer-delay`` seconds, so the feed sees each of their moves as at a real pace. Each run
 prints, per move (people's and computers'), the bot-token requests by purpose, the interaction
 requests, the 429s, and the requests per second over the match, and at the end the average per
-flow against the targets (at most 1.0 bot-token request a move at all-people tables, 0.6 with
-one person). Discord allows 50 bot-token requests a second for the whole application
+flow against the targets (at most 1.0 bot-token request a move at all-people tables, 0.6 at a
+table of one person and three computers; a table of one person and fewer computers is shown
+without a target). Discord allows 50 bot-token requests a second for the whole application
 (interaction callbacks and webhooks are not counted).
 """
 
@@ -110,25 +111,37 @@ async def one_match(
     ), nbot / moves
 
 
+#: The computers at a table of one person that the ``one`` target is for.
+TARGET_COMPUTERS = 3
+
+
 async def run(target: int, variants: list[str], flows: list[str], delay: float) -> None:
     spent: dict[str, list[float]] = {flow: [] for flow in flows}
+    untargeted: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
         for variant in variants:
             points = target if variant == "partners" else None
             for flow in flows:
                 people = PRESETS[variant].people if flow == "people" else 1
                 line, per_move = await one_match(people, variant, points, Path(folder), delay)
-                spent[flow].append(per_move)
+                computers = PRESETS[variant].seats - people
+                if flow == "one" and computers != TARGET_COMPUTERS:
+                    untargeted.append(f"{variant} {per_move:.2f}")
+                else:
+                    spent[flow].append(per_move)
                 print(line, flush=True)
     for flow, figures in spent.items():
         if figures:
             mean = sum(figures) / len(figures)
             worst = max(figures)
             verdict = "within" if worst <= TARGETS[flow] else "OVER"
+            whom = "all people" if flow == "people" else "one person, three computers"
             print(
-                f"{flow}: bot-token requests per move, mean {mean:.2f}, worst {worst:.2f}"
-                f" (target {TARGETS[flow]:.1f}: {verdict}) ({load()})"
+                f"{flow} ({whom}): bot-token requests per move, mean {mean:.2f}, worst"
+                f" {worst:.2f} (target {TARGETS[flow]:.1f}: {verdict}) ({load()})"
             )
+    if untargeted:
+        print(f"one person and fewer computers (no target): {', '.join(untargeted)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

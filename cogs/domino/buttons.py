@@ -379,10 +379,13 @@ class DeclineButton(_ChallengeButton, template=rf"domino:decline:{_TABLE}{_INVIT
 
 
 class TilesButton(DominoButton, template=rf"domino:tiles:{_TABLE}(?::{_SEQ})?"):
-    """My tiles: the clicker's private hand message (``seq``: the state the message shows)."""
+    """My tiles: the clicker's private hand message (``seq``: the state the message shows).
+
+    Answered as an update of the game message it is on (nothing changes there), so the click's
+    token can redraw that public message for 15 minutes; the hand goes out as an ephemeral
+    followup, edited by its id (:mod:`cogs.domino.hand_message`)."""
 
     kind = "tiles"
-    new_message = True
 
     def __init__(self, table_id: int, seq: int | None = None, **look: Any) -> None:
         super().__init__(table_id, *([] if seq is None else [seq]), **look)

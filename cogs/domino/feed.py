@@ -3,7 +3,8 @@
 The feed remembers nothing that can go stale: each round it reads the table from the service
 and the marks of what was published (``feeds`` in the store), does the Discord calls that close
 the gap, and moves the marks after each call. In order, every hand that ended gets its final
-position drawn on the game message and its result posted (with the picture) exactly once, the
+position and its result drawn on its game message exactly once (or its result posted with the
+picture, when that hand had no game message to show them), the
 match end is posted exactly once, and the running hand's game message shows the latest state
 (a burst of moves becomes one edit); each take-over of a person's seats by a computer is
 announced once. Posts carry a nonce, so a post whose mark a crash lost is
@@ -24,7 +25,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import aiohttp
@@ -364,9 +365,10 @@ class Feed:
 
     @counted_as("post")
     async def _hands(self, info: TableInfo, feed: FeedRow) -> FeedRow:
-        """Every hand that ended and was not announced: its final position on its game message,
-        then the result post (with the picture only when no game message of that hand shows
-        it: one picture per hand end)."""
+        """Every hand that ended and was not announced: its final position and its result on
+        its game message (the last edit of that hand's message, so nothing is posted for it),
+        or, when no game message of that hand can show them, a result post with the picture
+        (one picture per hand end)."""
         view = info.public_view()
         assert view is not None
         results = view.hand_results
@@ -380,15 +382,29 @@ class Feed:
             picture = await self._picture(info, final, seq)
             shown = False
             if feed.game_hand == number and info.table.message_id is not None:
+                said = self._result_lines(info, result, final, last=last)
                 if last:  # the match's end, drawn once: as the match-end round would draw it
-                    shown = self._end_drawn = await self._edit_game(info, final, picture)
+                    shown = self._end_drawn = await self._edit_game(
+                        info, final, picture, result=said
+                    )
                 else:
                     shown = await self._edit_game(
-                        info, final, picture, finished_hand=True, seq=seq
+                        info, final, picture, finished_hand=True, seq=seq, result=said
                     )
-            await self._post_result(info, result, final, None if shown else picture)
+            if not shown:
+                await self._post_result(info, result, final, picture)
             feed = await self._save(dataclasses.replace(feed, hands_announced=number))
         return feed
+
+    @staticmethod
+    def _result_lines(info: TableInfo, result: HandResult, final: View, *, last: bool) -> list[str]:
+        """What the game message says of its hand's result under its title (the last hand's
+        under the match's outcome, with the hand's own title)."""
+        locale = info.table.locale
+        lines = game_message.hand_result_lines(locale, info, result, final.scores)
+        if last:
+            lines.insert(0, f"**{texts.hand_result_title(locale, info, result)}**")
+        return lines
 
     async def _post_result(
         self, info: TableInfo, result: HandResult, final: View, picture: Picture | None
@@ -414,7 +430,14 @@ class Feed:
             # (a last hand that began and ended while the feed was behind has no message of its
             # own: the previous hand's message keeps that hand's final position, the last
             # hand's result post shows the last one; the match-end post is words only)
-            await self._edit_game(info, view, await self._picture(info, view, info.seq))
+            said = (
+                self._result_lines(info, view.hand_results[-1], view, last=True)
+                if view.hand_results
+                else []
+            )
+            await self._edit_game(
+                info, view, await self._picture(info, view, info.seq), result=said
+            )
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
         layout = await self.presenter.match_end_layout(info, " ".join(f"<@{u}>" for u in humans))
         ender = _ender(info, view)
@@ -514,12 +537,13 @@ class Feed:
         *,
         finished_hand: bool = False,
         seq: int | None = None,
+        result: list[str] | None = None,
     ) -> bool:
-        """Show ``view`` (the state after ``seq`` actions) on the game message; False if the
-        message is gone."""
+        """Show ``view`` (the state after ``seq`` actions) on the game message (``result``: the
+        lines of the hand's result, at its end); False if the message is gone."""
         assert info.table.message_id is not None
         layout, file = await self._payload(
-            info, view, picture, finished_hand=finished_hand, seq=seq
+            info, view, picture, finished_hand=finished_hand, seq=seq, result=result or ()
         )
         message = self._where(info).get_partial_message(info.table.message_id)
         try:
@@ -558,6 +582,7 @@ class Feed:
         finished_hand: bool = False,
         seq: int | None = None,
         greeting: str | None = None,
+        result: Sequence[str] = (),
     ) -> tuple[discord.ui.LayoutView, discord.File | None]:
         locale = info.table.locale
         history = await self.service.history(self.table_id)
@@ -571,6 +596,7 @@ class Feed:
             picture=picture,
             finished_hand=finished_hand,
             greeting=greeting,
+            result=result,
             watch=(
                 await watch_button(
                     self.bot, self.service.store, locale, info.table.guild_id, info.id

@@ -157,12 +157,14 @@ def game_layout(
     finished_hand: bool = False,
     greeting: str | None = None,
     watch: discord.ui.Button[Any] | None = None,
+    result: Sequence[str] = (),
 ) -> discord.ui.LayoutView:
     """The public game message in one container: the heading, what just happened and the last
     moves, the table picture at full width, whose turn with My tiles beside it, Resign beside the
     table's number. ``finished_hand``: the hand that just ended (its final position);
     ``greeting``: a first line (the players' mentions when the match begins); ``watch``: the
-    link to the table's live web page, while it runs."""
+    link to the table's live web page, while it runs; ``result``: the lines of the hand's result
+    (:func:`hand_result_lines`), said under the title of a hand's or the match's end."""
     over = view.outcome is not None or info.status != "running"
     hand_number = view.hand_number
     if view.outcome is not None:
@@ -183,6 +185,7 @@ def game_layout(
         lines.append(greeting)
     if view.outcome is not None or finished_hand:
         lines.append(f"**{first}**")
+        lines.extend(result)
         lines.append(log_text(list(log)[-(LOG_LINES - 1):], "") if log else "")
     else:
         lines.append(log_text(log, first))
@@ -216,6 +219,14 @@ def game_layout(
     return card(colour, *items)
 
 
+def hand_result_lines(
+    locale: str | None, info: TableInfo, result: HandResult, scores: Sequence[int]
+) -> list[str]:
+    """A finished hand's result under its title: pips left, points, the score after it."""
+    _, body = texts.hand_result_text(locale, info, result)
+    return [body, tr(locale, "Score: {scores}", scores=scores_line(locale, info, scores))]
+
+
 def hand_end_layout(
     locale: str | None,
     info: TableInfo,
@@ -223,20 +234,11 @@ def hand_end_layout(
     scores: Sequence[int],
     picture: Picture | None = None,
 ) -> discord.ui.LayoutView:
-    """The announcement of a finished hand: how it ended, pips left, points, the score (and the
-    final position only when no game message of that hand shows it)."""
-    title, body = texts.hand_result_text(locale, info, result)
-    items: list[discord.ui.Item[Any]] = [
-        discord.ui.TextDisplay(
-            "\n".join(
-                [
-                    f"**{title}**",
-                    body,
-                    tr(locale, "Score: {scores}", scores=scores_line(locale, info, scores)),
-                ]
-            )
-        )
-    ]
+    """The announcement of a finished hand that no game message could show: how it ended, pips
+    left, points, the score (and the final position)."""
+    title = texts.hand_result_title(locale, info, result)
+    lines = [f"**{title}**", *hand_result_lines(locale, info, result, scores)]
+    items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(lines))]
     if picture is not None and picture.png is not None:
         items.append(picture.gallery(f"hand-{result.hand_number}.png"))
     return card(BLUE, *items)

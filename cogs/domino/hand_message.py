@@ -1,6 +1,11 @@
 """A player's private hand message: his tiles (picture and buttons), what happened since his
 last turn, and his choices (a tile's end, Draw, Pass, Hint). Sent ephemerally to him alone,
 and refreshed when his turn comes through the interaction token it was sent with.
+
+My tiles is answered as an update of the public game message it is on (so that click's token
+can also redraw the game message, outside the bot token's global limit); the hand goes out as an
+ephemeral followup of that click and is edited by its id with the same token. Only a click made
+in the hand message itself edits the hand as the click's own message.
 """
 
 from __future__ import annotations
@@ -254,6 +259,39 @@ class _HandMessage:
     acting: bool  # the message offered actions (it must not keep offering them)
     hand: int = 0  # the hand whose tiles it shows (0: not known)
     since: float = field(default_factory=time.monotonic)
+    #: The ephemeral followup holding the hand, when the interaction's own message is the
+    #: public one (My tiles); None: the click was made in the hand message itself.
+    message_id: int | None = None
+
+
+class PublicMessage(Exception):
+    """A hand was about to be drawn on a message others see (never done)."""
+
+
+def _in_private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether ``interaction``'s own message is an ephemeral one (its clicker's alone)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+async def edit_hand(
+    interaction: discord.Interaction[Any], message_id: int | None, **fields: Any
+) -> None:
+    """Edit a private hand message: the followup ``message_id`` sent with ``interaction``'s
+    token, or (None) the ephemeral message ``interaction``'s click was made in. Refuses to edit a
+    public message: after My tiles, the click's own message is the game message."""
+    if message_id is not None:
+        await interaction.followup.edit_message(message_id, **fields)
+        return
+    if not _in_private(interaction):
+        raise PublicMessage(f"interaction {interaction.id}: its own message is not private")
+    await interaction.edit_original_response(**fields)
+
+
+async def send_hand(interaction: discord.Interaction[Any], **fields: Any) -> int:
+    """Send a private hand message as an ephemeral followup of ``interaction``; its id."""
+    message = await interaction.followup.send(ephemeral=True, wait=True, **fields)
+    return message.id
 
 
 class HandMessages:
@@ -306,13 +344,19 @@ class HandMessages:
         choose: Tile | None = None,
         notice: str | None = None,
     ) -> None:
-        """Send (``new``) or edit the user's private hand message for the current state."""
+        """Send (``new``: as an ephemeral followup) or edit (the message clicked in) the user's
+        private hand message for the current state. A turn's button clicked on a public message
+        (a forged id) redraws nothing: that message is not his hand."""
+        if not new and not _in_private(interaction):
+            await self.state_for(table_id, interaction.user.id)  # (a stranger is told so)
+            log.info("table %s: a hand's button on a public message; nothing redrawn", table_id)
+            return
         async with self._lock(table_id, interaction.user.id):
             await self._show(interaction, table_id, new, choose, notice)
 
     async def _show(
         self, interaction: discord.Interaction[Any], table_id: int, new: bool,
-        choose: Tile | None = None, notice: str | None = None,
+        choose: Tile | None = None, notice: str | None = None, message_id: int | None = None,
     ) -> None:
         user_id = interaction.user.id
         locale = interaction.locale.value
@@ -329,14 +373,15 @@ class HandMessages:
             self.drop(table_id, user_id)
             layout = card(GREY, discord.ui.TextDisplay(content))
             if new:
-                await interaction.followup.send(view=layout, ephemeral=True)
+                await send_hand(interaction, view=layout)
             else:
-                await interaction.edit_original_response(
-                    content=None, attachments=[], view=layout
+                await edit_hand(
+                    interaction, message_id, content=None, attachments=[], view=layout
                 )
             return
         await self._send(
-            interaction, info, views, locale, new=new, choose=choose, notice=notice
+            interaction, info, views, locale, new=new, choose=choose, notice=notice,
+            message_id=message_id,
         )
 
     async def _send(
@@ -349,6 +394,7 @@ class HandMessages:
         new: bool,
         choose: Tile | None = None,
         notice: str | None = None,
+        message_id: int | None = None,
     ) -> None:
         history = await self.service.history(info.id)
         seats = [v.seat for v in views if v.seat is not None]
@@ -380,13 +426,13 @@ class HandMessages:
         items.extend(action_rows(buttons))
         layout = card(GREEN if acting else BLUE, *items)
         if new:
-            await interaction.followup.send(view=layout, ephemeral=True, files=files)
+            message_id = await send_hand(interaction, view=layout, files=files)
         else:
-            await interaction.edit_original_response(
-                content=None, attachments=files, view=layout
+            await edit_hand(
+                interaction, message_id, content=None, attachments=files, view=layout
             )
         self._hands[(info.id, interaction.user.id)] = _HandMessage(
-            interaction, locale, info.seq, acting, hand_no
+            interaction, locale, info.seq, acting, hand_no, message_id=message_id
         )
 
     def claim(self, interaction: discord.Interaction[Any], table_id: int, seq: int) -> None:
@@ -429,9 +475,9 @@ class HandMessages:
             return
         try:
             # (a finished match: the message says so in place of the tiles)
-            await self._show(hand.interaction, table_id, False)
+            await self._show(hand.interaction, table_id, False, message_id=hand.message_id)
             if (table_id, user_id) in self._hands:
                 self._hands[(table_id, user_id)].since = hand.since
-        except (discord.HTTPException, ServiceError) as exc:
+        except (discord.HTTPException, ServiceError, PublicMessage) as exc:
             log.debug("table %s: hand of %s not refreshed: %s", table_id, user_id, exc)
             self._hands.pop((table_id, user_id), None)

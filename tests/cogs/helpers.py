@@ -178,15 +178,52 @@ async def start_with_computers(
     return await game_message(fake, bot, tid)
 
 
+@dataclasses.dataclass
+class OpenedHand:
+    """A My tiles click and the private hand message it sent: the click is answered as an
+    update of the public game message (type 6, so ``click.message`` is that public message),
+    the hand is its first followup, ephemeral."""
+
+    click: InteractionResult
+
+    @property
+    def message(self) -> StoredMessage | None:
+        """The live hand message (None if the click sent nothing yet)."""
+        if not self.click.followups:
+            return None
+        return self.click.fake.message(self.click.followups[0].id)
+
+    def text(self) -> str:
+        return "" if self.message is None else self.message.text()
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.message is not None and self.message.ephemeral
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.click, name)
+
+
 async def open_hand(
     fake: FakeDiscord, bot: TestBot, user: Any, table_id: int, *, locale: str = "en-US"
-) -> InteractionResult:
-    """``user`` presses My tiles on the current game message; returns the interaction."""
+) -> OpenedHand:
+    """``user`` presses My tiles on the current game message; returns the click and the
+    private hand message it sent."""
     await settle(bot)
     game = await game_message(fake, bot, table_id)
     result = await fake.click(user, game, button(game, "tiles"), locale=locale)
     await result.wait_for_followups(1)
-    return result
+    return OpenedHand(result)
+
+
+SAID_RESULT = re.compile(r"^\*\*Hand (\d+): .*\n(?:.*\n)*?Pips left: ", re.MULTILINE)
+
+
+def said_results(messages: Sequence[StoredMessage]) -> list[int]:
+    """The hand numbers whose result ``messages`` say, in order: a hand's game message in its
+    final state (the result under its title), or a result post for a hand that had no game
+    message to show it."""
+    return [int(found.group(1)) for m in messages for found in SAID_RESULT.finditer(m.text())]
 
 
 def _action_on(message: StoredMessage) -> str | None:
@@ -230,7 +267,7 @@ async def play_turn(
     bot: TestBot,
     table_id: int,
     user: Any,
-    hands: dict[int, InteractionResult],
+    hands: dict[int, OpenedHand],
     *,
     locale: str = "en-US",
 ) -> InteractionResult:
@@ -281,7 +318,7 @@ async def play_until_over(
     *,
     max_turns: int = 400,
     stop: Callable[[int], bool] | None = None,
-    hands: dict[int, InteractionResult] | None = None,
+    hands: dict[int, OpenedHand] | None = None,
     locale: str = "en-US",
 ) -> int:
     """Humans play (first enabled button) until the match is over; returns turns played.

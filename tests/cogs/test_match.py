@@ -63,24 +63,25 @@ async def test_full_match_two_people_two_computers(
         posted = fake.messages(thread.id)
         assert all(m.v2 for m in posted if m.author.id == fake.bot_user.id and not m.content)
         games = [m for m in posted if m.attachment("table.png")]
-        results = [m for m in posted if "Pips left:" in m.text()]
-        assert len(results) == len(view.hand_results) == len(games)
-        # One picture per hand end: each hand's game message shows its final position (and
-        # says how it ended); the result post is words only.
-        for number, (shown, result) in enumerate(zip(games, results, strict=True), start=1):
-            assert f"· hand {number}" in shown.text()
-            assert not result.attachments and not result.media()
-            title = result.text().splitlines()[0]
-            assert title in shown.text() or number == len(results)  # the last: the outcome
-            assert "▶" not in result.text() and "tiles" not in result.text()
+        results = [m for m in posted if "Pips left:" in m.text() and m not in games]
+        # One picture per hand end: each hand's game message shows its final position and,
+        # under how it ended, its result (pips left, points, the score); nothing else is posted
+        # for a hand that had its message.
+        assert len(games) == len(view.hand_results) and results == []
+        for number, shown in enumerate(games, start=1):
+            text = shown.text()
+            assert f"· hand {number}" in text
+            assert f"Hand {number}: " in text and "Pips left:" in text and "Score: " in text
+            assert "▶" not in text and not shown.buttons()
         # A computer's name never runs into a figure ("Computer 2 5"): a colon between them.
         for message in posted:
             assert not re.search(r"Computer \d+ \**\d", message.text()), message.text()
-        assert re.search(r"Computer \d+: \d", results[0].text()), results[0].text()
+        assert re.search(r"Computer \d+: \d", games[0].text()), games[0].text()
         final = posted[-1]
         assert final.text().startswith("**Match over**")
         assert not final.attachments  # the last game message shows the final position
-        assert results[-1].text().splitlines()[-1].removeprefix("Score: ") in final.text()
+        (score,) = [x for x in games[-1].text().splitlines() if x.startswith("Score: ")]
+        assert score.removeprefix("Score: ") in final.text()
         assert "won the match" in final.text()
         assert info.table.message_id is not None
         last_game = fake.message(info.table.message_id)

@@ -9,6 +9,7 @@ challenges expire; many tables start at once from one channel.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from tests.cogs.helpers import (
     is_game_message,
     new_table,
     play_until_over,
+    said_results,
     settle,
     start_with_computers,
 )
@@ -35,13 +37,8 @@ HAND_RESULT = re.compile(r"^Hand (\d+): ")
 
 
 def results_posted(fake: FakeDiscord, channel_id: int) -> list[int]:
-    """The hand numbers of the result posts in a place, in order."""
-    out = []
-    for m in fake.messages(channel_id):
-        found = HAND_RESULT.match(m.title())
-        if found:
-            out.append(int(found.group(1)))
-    return out
+    """The hand numbers whose result the messages of a place say, in order."""
+    return said_results(fake.messages(channel_id))
 
 
 def match_ends(fake: FakeDiscord, channel_id: int) -> int:
@@ -74,7 +71,7 @@ async def test_every_hand_end_is_drawn_and_announced_once(
     fake_discord: FakeDiscord, tmp_path: Path, pictures_on: object
 ) -> None:
     """The hand-ending move gets its picture: the game message shows the final position with
-    the result, and the result post carries the same picture."""
+    the result (nothing else is posted for that hand)."""
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     bob = fake.add_user(1002, "bob", "Bob")
@@ -142,8 +139,11 @@ async def test_a_stop_at_a_hand_end_loses_no_announcement(
     async with running_bot(fake, make) as bot:
         tid, game = await two_humans(fake, bot, target=100)
         place = game.channel_id
-        # Discord is down for posts: the hand's end is committed but not published.
+        # Discord is down for posts and for the edits that say a hand's result: the hand's
+        # end is committed but not published.
         fake.fail("POST", rf"/channels/{place}/messages$", status=503, times=None)
+        fake.fail("PATCH", r"/messages/(?:\d+|@original)$", status=503, times=None,
+                  when=lambda r: "Pips left" in json.dumps(r.json))
         await play_until_over(fake, bot, tid, [alice, bob], stop=lambda n: hands_done(bot) >= 1)
         assert hands_done(bot) == 1 and results_posted(fake, place) == []
     fake._failures.clear()

@@ -131,7 +131,7 @@ async def test_a_daily_deal_played_refused_again_boarded_and_its_streak_counted(
         seq = (await bot.svc.get(table_id)).seq
         stranger = await fake.click(bob, game, button(game, "tiles"))
         said = await answer(stranger)
-        assert stranger.ephemeral and "not seated" in said, said
+        assert stranger.followups[0].ephemeral and "not seated" in said, said
         assert (await bot.svc.get(table_id)).seq == seq
         assert not [c for c in game.custom_ids() if c.startswith("domino:hint:")]
         # Asked again while it is being played: sent to its thread, nothing opened.

@@ -65,6 +65,31 @@ class PingButton(
         )
 
 
+class PeekButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"peek"):
+    """Answered as an update of its (public) message; the secret goes as an ephemeral followup,
+    then edited by its id with the same token (as the dominoes' My tiles does)."""
+
+    clicks: list[tuple[discord.Interaction[discord.Client], int]] = []
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Peek", custom_id="peek"))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> PeekButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        await interaction.response.defer()
+        secret = await interaction.followup.send("secret 1", ephemeral=True, wait=True)
+        await interaction.followup.edit_message(secret.id, content="secret 2")
+        PeekButton.clicks.append((interaction, secret.id))
+
+
 class AskModal(discord.ui.Modal, title="Your name"):
     name: discord.ui.TextInput[AskModal] = discord.ui.TextInput(label="Name", custom_id="name")
 
@@ -77,7 +102,7 @@ class HarnessBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(PingButton)
+        self.add_dynamic_items(PingButton, PeekButton)
         ping = app_commands.Group(name="ping", description="Ping things")
 
         @ping.command(name="go", description="Start pinging")
@@ -116,6 +141,12 @@ class HarnessBot(commands.Bot):
             else:
                 await interaction.response.send_message("sent", ephemeral=True)
 
+        @self.tree.command(name="peek", description="A public message with a Peek button")
+        async def peek(interaction: discord.Interaction[discord.Client]) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(PeekButton())
+            await interaction.response.send_message("the table", view=view)
+
         @self.tree.command(name="ask", description="Ask for a name")
         async def ask(interaction: discord.Interaction[discord.Client]) -> None:
             await interaction.response.send_modal(AskModal())
@@ -146,7 +177,7 @@ async def test_ready_sync_and_guild_cache(fake_discord: FakeDiscord) -> None:
         assert guild.me.guild_permissions.send_messages
         assert channel.permissions_for(guild.me).create_public_threads
         names = {c["name"] for c in fake.commands()}
-        assert names == {"ping", "game", "guarded", "ask", "pick"}
+        assert names == {"ping", "game", "guarded", "peek", "ask", "pick"}
         ping = fake.find_command("ping")
         assert [o["name"] for o in ping["options"]] == ["go"]
         assert fake.sync_count == 1
@@ -563,3 +594,40 @@ async def test_components_v2_messages_and_their_limits(fake_discord: FakeDiscord
         legacy = await channel.send("old style")
         await legacy.edit(content=None, view=layout, attachments=[])
         assert fake.message(legacy.id).v2 and not fake.message(legacy.id).content
+
+
+async def test_an_ephemeral_followup_of_an_update_is_edited_by_its_id(
+    fake_discord: FakeDiscord,
+) -> None:
+    """Discord: a click answered with DEFERRED_UPDATE_MESSAGE has the clicked (public) message
+    as its ``@original``; a followup with the ephemeral flag is a new message its clicker alone
+    sees, which *Edit Followup Message* edits by id with the same token only (another
+    interaction's token gets 10008, a token past 15 minutes 401 50027)."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    PeekButton.clicks.clear()
+    async with running_bot(fake, HarnessBot):
+        result = await fake.slash(alice, fake.channel_id, "peek")
+        public = result.message
+        assert public is not None and not public.ephemeral
+        click = await fake.click(alice, public, "peek")
+        assert click.type == 6 and click.original_id == public.id
+        (secret,) = await click.wait_for_followups(1)
+        await fake.wait_for(lambda: len(PeekButton.clicks) == 1, what="the edit by id")
+        secret = fake.message(secret.id)
+        assert secret.ephemeral and secret.ephemeral_user_id == alice.id
+        assert secret.content == "secret 2" and [v.content for v in secret.history] == ["secret 1"]
+        assert public.content == "the table" and public.edit_count == 0
+        assert fake.ephemeral_messages(alice) == [secret]
+
+        again = await fake.click(alice, public, "peek")
+        await again.wait_for_followups(1)
+        await fake.wait_for(lambda: len(PeekButton.clicks) == 2, what="the second click")
+        (first, first_id), (second, _) = PeekButton.clicks
+        with pytest.raises(discord.NotFound):
+            await second.followup.edit_message(first_id, content="not yours")
+        click.expire()
+        with pytest.raises(discord.HTTPException) as refused:
+            await first.followup.edit_message(first_id, content="too late")
+        assert refused.value.status == 401
+        assert fake.message(first_id).content == "secret 2"

@@ -17,7 +17,7 @@ from pathlib import Path
 from bot.store import Store
 from bot.tables.service import TableInfo, TableService
 from domino import Match, Ruleset, decode_action
-from tests.cogs.helpers import button, parse
+from tests.cogs.helpers import button, parse, said_results
 from tests.fakediscord import FakeDiscord, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -286,8 +286,7 @@ async def play_turn(fake: FakeDiscord, info: TableInfo, table: Table) -> bool:
         return False  # between two hands, or not redrawn yet
     tiles = await fake.click(table.user, game, button(game, "tiles"), timeout=GUARD)
     await tiles.wait_for_followups(1, timeout=GUARD)
-    hand = tiles.message
-    assert hand is not None
+    hand = fake.message(tiles.followups[0].id)  # (the click's own message is the game message)
     if not hand.buttons():  # an answer instead of the hand ("try again in a few seconds")
         table.refused.append(hand.text())
         return False
@@ -355,6 +354,6 @@ async def check_table(fake: FakeDiscord, store: Store, table: Table) -> None:
     assert len({seq for seq, _ in table.acked}) == len(table.acked)
     place = (await store.tables.get(table.id)).thread_id or table.channel_id  # type: ignore[union-attr]
     titles = [m.title() for m in fake.messages(place)]
-    hands = [int(m.group(1)) for t in titles if (m := HAND_RESULT.match(t))]
+    hands = said_results(fake.messages(place))
     assert hands == list(range(1, len(match.hand_results) + 1)), hands
     assert titles.count("Match over") == 1

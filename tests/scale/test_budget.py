@@ -84,9 +84,9 @@ async def test_twice_the_budget_gets_no_global_429_and_every_table_converges(
                 lambda t=table: announced(watch.store, t), f"table {table.id}'s end published"
             )
             await check_table(fake, watch.store, table)
-            # The messages caught up with the table: every hand's result and the end posted
-            # (hands that began and ended while the feed waited for its slots have no game
-            # message of their own: their result post shows them).
+            # The messages caught up with the table: every hand's result said and the end
+            # posted (on each hand's game message; hands that began and ended while the feed
+            # waited for its slots have no game message of their own: a result post shows them).
             feed = await watch.store.feeds.get(table.id)
             view = (await watch.observer.get(table.id)).public_view()
             assert view is not None and feed.hands_announced == len(view.hand_results)

@@ -291,8 +291,19 @@ def mid_play(live: Live) -> Match:
 
 
 def table_result(live: Live) -> Match:
-    """In round 2, once everyone came to his table: the first table's hand result post."""
-    return once(lambda: live.crowd.arrived(2), posted(lambda n: n.startswith("h.")))
+    """In round 2, once everyone came to his table: the first table's hand result, drawn on
+    its table message (through a click's token or the bot's), or posted for a hand that had
+    no message."""
+    said = re.compile(r"^(?:/channels/\d+/messages/\d+|/webhooks/\d+/[^/]+/messages/@original)$")
+
+    def result(r: RequestRecord) -> bool:
+        if r.method != "PATCH" or not said.match(r.path) or not isinstance(r.json, dict):
+            return False
+        shown = str(r.json)  # a final position: the table's picture, and My tiles no more
+        return "table.png" in shown and "domino:tiles:" not in shown
+
+    hand_post = posted(lambda n: n.startswith("h."))
+    return once(lambda: live.crowd.arrived(2), lambda r: result(r) or hand_post(r))
 
 
 def post(key: str) -> Instant:
