@@ -1,0 +1,174 @@
+"""``/domino play`` through the real discord.py path and the fake Discord, on both backends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.errors import InvalidOptions
+from tests.cogs.helpers import FakeClock, answer, play_until_over
+from tests.fakediscord import FakeDiscord, running_bot
+from tests.queue.helpers import QueueBot, idle, leave_id, play, queue_factory, said
+
+
+def tables_of(bot: QueueBot) -> list[Any]:
+    return [t for t in bot.svc.open_tables() if t.table.options.get("queue")]
+
+
+async def test_two_people_queue_are_seated_together_and_play_to_the_end(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        first = said(await play(fake, alice, "draw"))
+        text = first.text()
+        assert "in the quick-match queue for **Draw game (two players)**" in text, text
+        assert "Waiting on this server: 1 (Draw game (two players): 1)" in text, text
+        assert leave_id(first) == f"queue:leave:{alice.id}"
+        assert not tables_of(bot)
+        # Bob queues for any variant: the table of the variant Alice waits for fills at once.
+        second = said(await play(fake, bob))
+        await idle(bot)
+        (info,) = tables_of(bot)
+        assert info.ruleset.id == "draw" and info.status == "running"
+        assert {s.user_id for s in info.seats if s is not None} == {alice.id, bob.id}
+        assert all(s is not None and s.kind == "human" for s in info.seats)
+        thread = info.table.thread_id
+        assert thread and f"<#{thread}>" in second.text(), second.text()
+        assert second.text().startswith("You are seated")
+        # Alice's own answer was edited to say where her table is.
+        edited = await fake.wait_for(
+            lambda: "You are seated" in fake.message(first.id).text() and fake.message(first.id)
+        )
+        assert f"<#{thread}>" in edited.text() and not edited.custom_ids()
+        # The table's thread mentions both, once.
+        notes = [m for m in fake.messages(thread) if "Quick match: your table is ready" in m.text()]
+        assert len(notes) == 1
+        assert f"<@{alice.id}>" in notes[0].text() and f"<@{bob.id}>" in notes[0].text()
+        # Nobody waits any more; asking again queues afresh.
+        assert await bot.queue_cog.queue.counts(fake.guild_id) == {}
+        await play_until_over(fake, bot, info.id, [alice, bob])
+        await idle(bot)
+        assert (await bot.svc.get(info.id)).status == "finished"
+
+
+async def test_computers_fill_the_seats_after_the_wait_unless_refused(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        mine = said(await play(fake, alice, "partners"))
+        refused = said(await play(fake, bob, "three", computers=False))
+        assert "You wait for people only" in refused.text()
+        clock.advance(59)
+        await idle(bot)
+        assert not tables_of(bot)
+        clock.advance(2)  # the server's default wait (60 s) is over
+        await fake.wait_for(lambda: tables_of(bot), what="the computers' fill")
+        await idle(bot)
+        (info,) = tables_of(bot)
+        assert info.ruleset.id == "partners"
+        kinds = [s.kind for s in info.seats if s is not None]
+        assert kinds.count("human") == 1 and kinds.count("computer") == 3
+        edited = await fake.wait_for(
+            lambda: "You are seated" in fake.message(mine.id).text() and fake.message(mine.id)
+        )
+        assert f"<#{info.table.thread_id}>" in edited.text()
+        # Bob refused computers: he still waits, alone.
+        assert await bot.queue_cog.queue.counts(fake.guild_id) == {"three": 1}
+
+
+async def test_leave_a_strangers_click_and_bad_input_change_nothing(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        queue = bot.queue_cog.queue
+        mine = said(await play(fake, alice, "partners"))
+        # Asked again: he is told he is queued, with his Leave button; nothing changes.
+        again = said(await play(fake, alice, "draw"))
+        assert "You are already in the quick-match queue for **Partners (Latin)**" in again.text()
+        assert leave_id(again) == f"queue:leave:{alice.id}"
+        assert await queue.counts(fake.guild_id) == {"partners": 1}
+        # An unknown variant (Discord offers only the choices; the service checks again).
+        with pytest.raises(InvalidOptions) as refused:
+            await queue.join(user_id=bob.id, guild_id=fake.guild_id, channel_id=fake.channel_id,
+                             variant="chess", name="Bob")
+        assert str(refused.value).startswith("There is no quick match of chess. Choose one of")
+        assert await queue.counts(fake.guild_id) == {"partners": 1}
+        # A stranger cannot press Alice's Leave button (he sees it only if she shared it).
+        fake.message(mine.id).ephemeral_user_id = bob.id
+        stranger = await fake.click(bob, mine, leave_id(mine))
+        text = await answer(stranger)
+        assert "This is not your place in the queue" in text, text
+        fake.message(mine.id).ephemeral_user_id = alice.id
+        assert await queue.counts(fake.guild_id) == {"partners": 1}
+        # She leaves: the answer says so and loses its button; nobody waits.
+        left = await fake.click(alice, mine, leave_id(mine))
+        assert left.type == 7  # the answer itself updated
+        assert fake.message(mine.id).text() == "You left the quick-match queue."
+        assert await queue.counts(fake.guild_id) == {}
+        clock.advance(3600)
+        await idle(bot)
+        assert not tables_of(bot)
+
+
+async def test_a_person_at_his_limit_of_matches_is_refused(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    factory = queue_factory(fake, database_url, clock, matches_per_user=1)
+    async with running_bot(fake, factory) as bot:
+        said(await play(fake, alice, "draw", computers=False))
+        said(await play(fake, bob, "draw"))
+        await idle(bot)
+        assert len(tables_of(bot)) == 1
+        refused = await play(fake, alice, "partners")
+        text = said(refused).text()
+        assert "You are already playing 1 matches" in text, text
+        assert await bot.queue_cog.queue.counts(fake.guild_id) == {}
+
+
+async def test_a_place_expires_with_a_quiet_note(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    manager = fake.add_user(1003, "manager", "Manager")
+    fake.set_permissions(manager, manage_guild=True) if hasattr(fake, "set_permissions") else None
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        queue = bot.queue_cog.queue
+        await bot.queue_cog.queue.store.db.execute(
+            "INSERT INTO guild_settings (guild_id, queue_expiry, updated_at) VALUES (?, ?, ?)",
+            (fake.guild_id, 120, clock.now),
+        )
+        mine = said(await play(fake, alice, "partners", computers=False))
+        assert "Your place is kept until" in mine.text()
+        said(await play(fake, bob, "three", computers=False))
+        clock.advance(121)
+        await fake.wait_for(
+            lambda: "expired" in fake.message(mine.id).text(), what="Alice's note"
+        )
+        await idle(bot)
+        assert "Your place in the quick-match queue for Partners (Latin) expired" in (
+            fake.message(mine.id).text()
+        )
+        assert not fake.message(mine.id).custom_ids()
+        assert await queue.counts(fake.guild_id) == {}
+        assert not await queue.repo.expired()  # the notes are sent: none owed
+        assert not tables_of(bot)
