@@ -36,7 +36,6 @@ from domino import preset
 __all__ = [
     "FIRST_TURN",
     "KIND",
-    "AlreadyQueued",
     "QueueListener",
     "QueueService",
     "Status",
@@ -53,15 +52,8 @@ FIRST_TURN = 90
 DEFAULT_VARIANT = "partners"
 
 ALREADY = N_(
-    "You are already in the queue for {variant} since {since}: {waiting}. Leave it first to "
-    "queue for something else."
+    "You are already in the quick-match queue. Leave it first to queue for something else."
 )
-
-
-class AlreadyQueued(ServiceError):
-    """The person has a place already (here or on another server)."""
-
-    code = "queue_already"
 
 
 class Gone(Exception):
@@ -192,10 +184,7 @@ class QueueService:
         self.tables.core.check_owned(guild_id)
         found = await self.status(user_id)
         if found is not None:
-            raise AlreadyQueued(
-                ALREADY, variant=found.entry.variant, since=found.entry.joined_at,
-                waiting=found.waiting,
-            )
+            raise ServiceError(ALREADY)
         held = await self.store.limits.held(user_id, guild_id)
         self.tables.gate.check_join(held)
         if member_limits is not None:
@@ -223,10 +212,7 @@ class QueueService:
             again = await self.status(user_id)
             if again is None:
                 raise
-            raise AlreadyQueued(
-                ALREADY, variant=again.entry.variant, since=again.entry.joined_at,
-                waiting=again.waiting,
-            ) from None
+            raise ServiceError(ALREADY) from None
         await self._tell("on_queue_changed", guild_id)
         await self.seat(entry.scope)
         status = await self.status(user_id)
