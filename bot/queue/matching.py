@@ -1,12 +1,14 @@
 """Who sits together: the quick match's rule, pure (no I/O, no clock of its own).
 
 The people of one scope wait in the order they joined. The one waiting longest is the
-*anchor*: as soon as his table can be filled with people, he is seated with the people
-closest to his rating among the next waiting ones (a window of twice the seats to fill, so
-nobody is passed over by more than a table's worth of later arrivals); among the windows'
-choices the smallest rating spread wins, then the longest waits. When his computers' time
-has come (and he accepts computers), he is seated at once with those of the window who accept
-computers too, and computers of the level nearest the people's mean rating fill the rest.
+*anchor*: as soon as his table can be filled with people within his rating range, he is
+seated with the people closest to his rating among the next waiting ones (a window of twice
+the seats to fill, so nobody is passed over by more than a table's worth of later arrivals);
+among the window's choices the smallest rating spread wins, then the longest waits. His range
+(:func:`gap_limit`) widens as he waits, as Lichess's pools do; a table he cannot fill within
+it leaves him waiting and the next anchor is tried. When his computers' time has come (and he
+accepts computers), he is seated at once with those of the window who accept computers too,
+and computers of the level nearest the people's mean rating fill the rest.
 A person queuing for "any" fits every variant; his table's variant is the one the oldest
 other waiting person asked for, else the server's default.
 
@@ -26,17 +28,32 @@ from bot.queue.values import ANY
 
 __all__ = [
     "DEFAULT_LEVELS",
+    "GAP_BASE",
+    "GAP_GROWTH",
+    "Plan",
     "Seating",
     "Shape",
     "Waiting",
     "arrange",
+    "gap_limit",
     "level_for",
     "match",
+    "plan",
 ]
 
 #: The computer levels' ratings (openskill ordinals) where a family has none recorded yet:
 #: our decision, spaced around a newcomer's 0.
 DEFAULT_LEVELS: Mapping[str, float] = {"easy": -6.0, "normal": -2.0, "hard": 2.0, "expert": 6.0}
+#: The widest rating spread (ordinal units: 40 points of the shown rating each) of a table of
+#: people whose anchor has just come, and how much it widens per second he waits: 120 shown
+#: points at once, 360 after a minute (our decision).
+GAP_BASE = 3.0
+GAP_GROWTH = 0.1
+
+
+def gap_limit(waited: float) -> float:
+    """The widest rating spread a person accepts after waiting ``waited`` seconds."""
+    return GAP_BASE + GAP_GROWTH * max(0.0, waited)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +142,15 @@ def _closest(
     return best[1]
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The tables to open now, and when a range that widens may fill another (None: never
+    before the next arrival or computers' time)."""
+
+    tables: tuple[Seating, ...]
+    retry_at: float | None
+
+
 def match(
     waiting: Iterable[Waiting],
     now: float,
@@ -133,11 +159,28 @@ def match(
     default: str,
     levels: Mapping[str, Mapping[str, float]] | None = None,
     slack: float = 1.0,
+    ranged: bool = True,
 ) -> list[Seating]:
+    """The tables to open now (see :func:`plan`)."""
+    return list(plan(waiting, now, shapes, default=default, levels=levels, slack=slack,
+                     ranged=ranged).tables)
+
+
+def plan(
+    waiting: Iterable[Waiting],
+    now: float,
+    shapes: Mapping[str, Shape],
+    *,
+    default: str,
+    levels: Mapping[str, Mapping[str, float]] | None = None,
+    slack: float = 1.0,
+    ranged: bool = True,
+) -> Plan:
     """The tables to open now among ``waiting`` (one scope), oldest anchor first.
 
     ``levels``: per family, the computer levels' ratings (else :data:`DEFAULT_LEVELS`);
-    ``slack``: the window beyond the seats to fill, in tables (0: first come, first served).
+    ``slack``: the window beyond the seats to fill, in tables (0: first come, first served);
+    ``ranged``: tables of people keep within the anchor's rating range (:func:`gap_limit`).
     """
     pool = sorted(waiting, key=lambda w: (w.joined_at, w.user_id))
     by_variant: dict[str, list[Waiting]] = {}
@@ -146,6 +189,7 @@ def match(
     heads = dict.fromkeys(by_variant, 0)
     seated: set[int] = set()
     out: list[Seating] = []
+    retry: list[float] = []
 
     def unseated(variant: str) -> Iterable[Waiting]:
         rows = by_variant.get(variant, ())
@@ -192,19 +236,28 @@ def match(
             need = shape.people - 1
             window = eligible(variant, anchor, need + round(slack * need))
             if len(window) >= need:
-                made = _seat(anchor, _closest(anchor, window, need, shape.family), shape,
-                             levels)
+                others = _closest(anchor, window, need, shape.family)
+                gap = _spread(p.rating(shape.family) for p in (anchor, *others))
+                if ranged and gap > gap_limit(now - anchor.joined_at) + 1e-9:
+                    retry.append(anchor.joined_at + (gap - GAP_BASE) / GAP_GROWTH)
+                    continue
+                made = _seat(anchor, others, shape, levels)
                 break
         if made is None and options and anchor.computers and now >= anchor.fill_at:
             shape = shapes[options[0]]
             need = shape.people - 1
             window = eligible(shape.variant, anchor, need + round(slack * need), True)
-            made = _seat(anchor, _closest(anchor, window, min(need, len(window)),
-                                          shape.family), shape, levels)
+            limit = gap_limit(now - anchor.joined_at) if ranged else float("inf")
+            for size in range(min(need, len(window)), -1, -1):  # those within his range
+                others = _closest(anchor, window, size, shape.family)
+                if _spread(p.rating(shape.family) for p in (anchor, *others)) <= limit + 1e-9:
+                    break
+            made = _seat(anchor, others, shape, levels)
         if made is not None:
             seated.update(made.seated)
             out.append(made)
-    return out
+    later = [t for t in retry if t > now]
+    return Plan(tuple(out), min(later) if later else (now if retry else None))
 
 
 def heads_merge(first: Iterable[Waiting], second: Iterable[Waiting]) -> Iterable[Waiting]:

@@ -22,7 +22,7 @@ from typing import Any
 from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import N_
 from bot.limits import Gate, Limits
-from bot.queue.matching import DEFAULT_LEVELS, Seating, Shape, Waiting, match
+from bot.queue.matching import DEFAULT_LEVELS, Seating, Shape, Waiting, plan
 from bot.queue.store import EntryRow, ExpiredRow, QueueRepo
 from bot.queue.values import ANY, COMPUTERS_AFTER, EXPIRY, VARIANTS, scope_of
 from bot.records.rating import ordinal
@@ -239,6 +239,7 @@ class QueueService:
         next deadline. Only the process that runs the scope's server does it."""
         opened: list[TableInfo] = []
         guilds: set[int] = set()
+        retry_at: float | None = None
         async with self._lock(scope):
             entries = await self.repo.of_scope(scope)
             if not entries or not self.tables.owns(entries[0].guild_id):
@@ -255,26 +256,28 @@ class QueueService:
                     await self._tell("on_queue_expired", note)
                 gone = {e.user_id for e in due}
                 entries = [e for e in entries if e.user_id not in gone]
-            plan = match(
+            made = plan(
                 await self._waiting(entries),
                 now,
                 SHAPES,
                 default=await self._default_variant(entries),
                 levels=await self._levels({s.family for s in SHAPES.values()}),
             )
+            retry_at = made.retry_at
             by_user = {e.user_id: e for e in entries}
-            for seating in plan:
+            for seating in made.tables:
                 try:
                     info = await self._open(scope, seating, by_user, now)
                 except Gone:
                     log.info("queue %s: a place was taken meanwhile; seating again", scope)
+                    retry_at = now
                     break
                 opened.append(info)
                 guilds.add(by_user[seating.anchor].guild_id)
                 await self._tell("on_queue_seated", info, seating)
         for guild_id in guilds:
             await self._tell("on_queue_changed", guild_id)
-        await self._time(scope)
+        await self._time(scope, retry_at)
         return opened
 
     async def _open(
@@ -340,13 +343,16 @@ class QueueService:
 
     # -- the clock ---------------------------------------------------------------------------
 
-    async def _time(self, scope: int) -> None:
-        """Set the scope's deadline from its places (none left: forget it)."""
+    async def _time(self, scope: int, retry_at: float | None = None) -> None:
+        """Set the scope's deadline from its places (none left: forget it) and the time a
+        rating range that widens may fill a table (``retry_at``)."""
         entries = await self.repo.of_scope(scope)
         if not entries or not self.tables.owns(entries[0].guild_id):
             self._forget(scope)
             return
         due = min(e.due() for e in entries)
+        if retry_at is not None:
+            due = min(due, retry_at)
         self.tables.scheduler.set(DeadlineRow(-scope, KIND, due, 0))
         self._timed.add(scope)
 
@@ -360,14 +366,15 @@ class QueueService:
         await self.seat(-row.table_id)
 
     async def load(self) -> None:
-        """After a start or a shard taken over: time every scope this process runs (those
-        whose deadline passed meanwhile are seated or expired at once)."""
+        """After a start or a shard taken over: seat (or expire) every scope this process runs
+        at once; each then times its own next deadline."""
         for scope in list(self._timed):
             self._forget(scope)
         self.tables.scheduler.handlers[KIND] = self.on_deadline
-        for scope, guild_id, due in await self.repo.scopes():
-            if self.tables.owns(guild_id):
-                self.tables.scheduler.set(DeadlineRow(-scope, KIND, due, 0))
+        now = self.clock()
+        for scope, guild_id, _ in await self.repo.scopes():
+            if self.tables.owns(guild_id):  # at once: a stop may have come before a seating
+                self.tables.scheduler.set(DeadlineRow(-scope, KIND, now, 0))
                 self._timed.add(scope)
 
     def close(self) -> None:

@@ -8,7 +8,16 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.queue.matching import DEFAULT_LEVELS, Seating, Waiting, arrange, level_for, match
+from bot.queue.matching import (
+    DEFAULT_LEVELS,
+    Seating,
+    Waiting,
+    arrange,
+    gap_limit,
+    level_for,
+    match,
+    plan,
+)
 from bot.queue.service import SHAPES
 from bot.queue.values import ANY
 
@@ -59,11 +68,11 @@ def test_no_one_is_seated_twice_and_each_fits_his_table(waiting: list[Waiting], 
 @settings(max_examples=300, deadline=None)
 @given(queues(variants=("draw",)))
 def test_the_longest_waiting_are_seated_first(waiting: list[Waiting]) -> None:
-    """Before anyone's computers are due: every full table is made, the oldest person of the
-    queue is always seated, and nobody is passed over by more than a table's worth of later
-    arrivals (the window)."""
+    """Before anyone's computers are due and without the rating range: every full table is
+    made, the oldest person of the queue is always seated, and nobody is passed over by more
+    than a table's worth of later arrivals (the window)."""
     now = -1.0
-    tables = match(waiting, now, SHAPES, default="draw")
+    tables = match(waiting, now, SHAPES, default="draw", ranged=False)
     order = sorted(waiting, key=lambda w: (w.joined_at, w.user_id))
     assert len(tables) == len(waiting) // 2
     seated = set(seated_people(tables))
@@ -89,8 +98,8 @@ def test_the_rating_gap_is_never_wider_than_first_come_first_served(
 ) -> None:
     """The first table (the same anchor either way) has a spread no wider than the one a plain
     first-come-first-served queue would seat."""
-    ours = match(waiting, -1.0, SHAPES, default="partners")
-    fcfs = match(waiting, -1.0, SHAPES, default="partners", slack=0)
+    ours = match(waiting, -1.0, SHAPES, default="partners", ranged=False)
+    fcfs = match(waiting, -1.0, SHAPES, default="partners", slack=0, ranged=False)
     assert [t.anchor for t in ours[:1]] == [t.anchor for t in fcfs[:1]]
     if ours:
         assert ours[0].gap <= fcfs[0].gap + 1e-9
@@ -108,6 +117,33 @@ def test_partners_sit_across_in_teams_as_even_as_can_be(ratings: list[float]) ->
         return abs(ratings[o[0]] + ratings[o[2]] - ratings[o[1]] - ratings[o[3]])
 
     assert all(diff(order) <= diff(o) + 1e-9 for o in itertools.permutations(range(4)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(queues(), st.floats(0, 2000, allow_nan=False))
+def test_tables_of_people_keep_within_the_anchors_widening_range(
+    waiting: list[Waiting], now: float
+) -> None:
+    """Our decision: a table of people only is opened when its spread is within the range of
+    its anchor, which widens as he waits; one that could not be says when to look again."""
+    made = plan(waiting, now, SHAPES, default="partners")
+    by_id = {w.user_id: w for w in waiting}
+    for table in made.tables:
+        if table.level is None:
+            assert table.gap <= gap_limit(now - by_id[table.anchor].joined_at) + 1e-9
+    if made.retry_at is not None:
+        assert made.retry_at >= now
+    later = plan(waiting, now, SHAPES, default="partners", ranged=False)
+    assert len(later.tables) >= len(made.tables) or any(t.level for t in made.tables)
+
+
+def test_a_wide_gap_waits_until_the_range_has_widened() -> None:
+    weak = Waiting(1, "draw", 0.0, 10_000.0, True, {"two-player": -5.0})
+    strong = Waiting(2, "draw", 0.0, 10_000.0, True, {"two-player": 5.0})
+    early = plan([weak, strong], 10.0, SHAPES, default="draw")
+    assert not early.tables and early.retry_at == 70.0  # a spread of 10: 3 + 0.1 x 70 s
+    (table,) = plan([weak, strong], 70.0, SHAPES, default="draw").tables
+    assert set(table.seated) == {1, 2} and table.level is None
 
 
 def test_computers_of_the_level_nearest_the_people_fill_after_the_wait() -> None:
