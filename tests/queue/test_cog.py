@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import discord
 import pytest
 
 from bot.errors import InvalidOptions
 from tests.cogs.helpers import FakeClock, answer, play_until_over
 from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 from tests.queue.helpers import QueueBot, idle, leave_id, play, queue_factory, said
+
+MANAGER = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
 
 def tables_of(bot: QueueBot) -> list[Any]:
@@ -148,15 +153,17 @@ async def test_a_place_expires_with_a_quiet_note(
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     bob = fake.add_user(1002, "bob", "Bob")
-    manager = fake.add_user(1003, "manager", "Manager")
-    fake.set_permissions(manager, manage_guild=True) if hasattr(fake, "set_permissions") else None
     clock = FakeClock()
     async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
         queue = bot.queue_cog.queue
-        await bot.queue_cog.queue.store.db.execute(
-            "INSERT INTO guild_settings (guild_id, queue_expiry, updated_at) VALUES (?, ?, ?)",
-            (fake.guild_id, 120, clock.now),
-        )
+        # A member who does not manage the server may read the waits, not change them.
+        refused = await fake.slash(alice, fake.channel_id, "domino play-settings", {"expiry": 2})
+        (text,) = [m.text() for m in [refused.message or refused.followups[0]]]
+        assert "Only members who can manage the server" in text, text
+        boss = fake.add_user(1009, "boss", "Boss", permissions=MANAGER)
+        changed = await fake.slash(boss, fake.channel_id, "domino play-settings", {"expiry": 2})
+        text = await answer(changed)
+        assert text.startswith("Quick match settings saved.") and "kept 2 min" in text, text
         mine = said(await play(fake, alice, "partners", computers=False))
         assert "Your place is kept until" in mine.text()
         said(await play(fake, bob, "three", computers=False))
@@ -172,3 +179,48 @@ async def test_a_place_expires_with_a_quiet_note(
         assert await queue.counts(fake.guild_id) == {}
         assert not await queue.repo.expired()  # the notes are sent: none owed
         assert not tables_of(bot)
+
+
+async def test_the_play_now_post_seats_people_and_shows_who_waits_edited_sparingly(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    boss = fake.add_user(1009, "boss", "Boss", permissions=MANAGER)
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        cog = bot.queue_cog
+        refused = await fake.slash(alice, fake.channel_id, "domino play-post", {})
+        assert "Only members who can manage the server" in await answer(refused)
+        asked = await fake.slash(boss, fake.channel_id, "domino play-post", {})
+        assert "The Play now post is in" in await answer(asked)
+        (post,) = [m for m in fake.messages() if "Play now" in m.text()]
+        assert "Waiting now: nobody" in post.text()
+        # Alice presses Play now (any variant): the post shows her waiting.
+        joined = await fake.click(alice, post, "queue:join:any")
+        (mine,) = await joined.wait_for_followups(1)
+        assert "quick-match queue for **any variant**" in mine.text(), mine.text()
+        await fake.wait_for(lambda: "any variant: 1" in fake.message(post.id).text())
+        # From now on at most one edit per long interval: two more joins, no edit.
+        edits = cog.post_edits
+        cog.post_every = 3600.0
+        cog._last_edit[fake.guild_id] = asyncio.get_running_loop().time()
+        picked = await fake.select(carol, post, "queue:pick", ["three"])
+        await picked.wait_for_followups(1)
+        # Bob picks the draw game: Alice (any) and Bob are seated at once.
+        picked = await fake.select(bob, post, "queue:pick", ["draw"])
+        (seated,) = await picked.wait_for_followups(1)
+        assert seated.text().startswith("You are seated"), seated.text()
+        (info,) = await fake.wait_for(lambda: tables_of(bot))
+        assert info.ruleset.id == "draw"
+        assert cog.post_edits == edits  # the changes wait for the next edit
+        assert "any variant: 1" in fake.message(post.id).text()
+        cog.post_every = 0.0
+        cog._last_edit.clear()
+        cog._post_tasks.pop(fake.guild_id).cancel()  # (its wait is shortened: edit now)
+        cog._post_soon(fake.guild_id)
+        await idle(bot)
+        await fake.wait_for(lambda: "Three players: 1" in fake.message(post.id).text())
+        assert cog.post_edits == edits + 1
