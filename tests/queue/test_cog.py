@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.errors import InvalidOptions
-from tests.cogs.helpers import FakeClock, answer, play_until_over
+from tests.cogs.helpers import FakeClock, answer, forget_me, play_until_over
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 from tests.queue.helpers import QueueBot, idle, leave_id, play, queue_factory, said
@@ -224,3 +224,17 @@ async def test_the_play_now_post_seats_people_and_shows_who_waits_edited_sparing
         await idle(bot)
         await fake.wait_for(lambda: "Three players: 1" in fake.message(post.id).text())
         assert cog.post_edits == edits + 1
+
+
+async def test_forget_me_gives_up_the_place(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        said(await play(fake, alice, "partners", computers=False))
+        assert await bot.queue_cog.queue.counts(fake.guild_id) == {"partners": 1}
+        await forget_me(fake, alice)
+        assert await bot.queue_cog.queue.counts(fake.guild_id) == {}
+        assert await bot.queue_cog.queue.status(alice.id) is None
