@@ -301,7 +301,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         people = seating.seated if seating is not None else (row.people if row else ())
         task = self._spawn(self._announce_table(table_id, people))
         self._announcing[table_id] = task
-        task.add_done_callback(lambda _: self._announcing.pop(table_id, None))
+        task.add_done_callback(lambda done: _drop(self._announcing, table_id, done))
 
     async def _announce_table(self, table_id: int, people: tuple[int, ...]) -> None:
         """Open the table's game (its thread) and mention its people there, once; tell each
@@ -383,7 +383,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
             return
         task = self._spawn(self._edit_post(guild_id))
         self._post_tasks[guild_id] = task
-        task.add_done_callback(lambda _: self._post_tasks.pop(guild_id, None))
+        task.add_done_callback(lambda done: _drop(self._post_tasks, guild_id, done))
 
     async def _edit_post(self, guild_id: int) -> None:
         loop = asyncio.get_running_loop()
@@ -393,7 +393,8 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         post = await self.queue.repo.post(guild_id)
         if post is None or post.message_id is None:
             return
-        self._post_tasks.pop(guild_id, None)  # a change from now on edits again
+        _drop(self._post_tasks, guild_id, asyncio.current_task())  # a change from now on
+        # edits again
         counts = await self.queue.counts(guild_id)
         message = self.bot.get_partial_messageable(
             post.channel_id, guild_id=guild_id
@@ -473,6 +474,12 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
             seconds=after,
         )
         await self.reply(interaction, f"{head}\n{body}".strip())
+
+
+def _drop(tasks: dict[int, asyncio.Task[Any]], key: int, task: object) -> None:
+    """Forget ``tasks[key]`` if it is still ``task`` (not a newer one)."""
+    if tasks.get(key) is task:
+        del tasks[key]
 
 
 def _command(locale: str | None) -> str:
