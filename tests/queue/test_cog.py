@@ -238,3 +238,23 @@ async def test_forget_me_gives_up_the_place(
         await forget_me(fake, alice)
         assert await bot.queue_cog.queue.counts(fake.guild_id) == {}
         assert await bot.queue_cog.queue.status(alice.id) is None
+
+
+async def test_an_expired_place_whose_answer_is_too_old_gets_a_silent_direct_message(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        mine = said(await play(fake, alice, "partners", computers=False))
+        clock.advance(15 * 60 + 1)  # the default expiry: Discord no longer edits the answer
+        (note,) = await fake.wait_for(lambda: fake.dm_messages(alice), what="the note")
+        await idle(bot)
+        assert note.text().startswith(
+            "Your place in the quick-match queue for Partners (Latin) expired"
+        )
+        assert note.flags & 4096  # sent without a notification
+        assert "expired" not in fake.message(mine.id).text()
+        assert not await bot.queue_cog.queue.repo.expired()
+        assert await bot.queue_cog.queue.counts(fake.guild_id) == {}
