@@ -231,13 +231,19 @@ async def test_forget_me_gives_up_the_place(
 ) -> None:
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
     clock = FakeClock()
     async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        said(await play(fake, alice, "draw"))
+        said(await play(fake, bob, "draw"))  # seated together
+        await idle(bot)
         said(await play(fake, alice, "partners", computers=False))
         assert await bot.queue_cog.queue.counts(fake.guild_id) == {"partners": 1}
         await forget_me(fake, alice)
         assert await bot.queue_cog.queue.counts(fake.guild_id) == {}
         assert await bot.queue_cog.queue.status(alice.id) is None
+        (table,) = await bot.queue_cog.queue.repo.tables()
+        assert table.people == (bob.id,)
 
 
 async def test_an_expired_place_whose_answer_is_too_old_gets_a_silent_direct_message(
