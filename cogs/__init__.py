@@ -6,5 +6,6 @@ EXTENSIONS = [
     "cogs.tournaments",
     "cogs.review",
     "cogs.daily",
+    "cogs.queue",
     "cogs.records.achievements",
 ]

@@ -43,6 +43,7 @@ COG_ROWS = {
     ),
     "cogs.daily": (("words",), ("cog",)),
     "cogs.review": (("words",), ("exercise",), ("cog",)),
+    "cogs.queue": (("words",), ("buttons",), ("cog",)),
 }
 
 #: The web companion from the bottom up: addresses, words, the chart and its own queries; the
@@ -74,6 +75,7 @@ BOT_FLOORS = (
     ("bot.achievements",),
     ("bot.records.service",),
     ("bot.tournaments",),
+    ("bot.queue",),
     ("bot.servers", "bot.privacy"),
     ("bot.client", "bot.web"),
     ("bot.tools", "bot.locales", "bot.__main__"),

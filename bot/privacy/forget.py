@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from bot.achievements.store import AchievementRepo
 from bot.daily.store import DailyRepo
 from bot.errors import ServiceError
+from bot.queue.store import QueueRepo
 from bot.records.periods_store import PeriodRepo
 from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records, user_key
@@ -59,6 +60,7 @@ async def forget_person(records: Records, user_id: int) -> int:
         await AchievementRepo(tx.db).forget(user_id)
         await TournamentRepo(tx.db).forget(user_id, alias)
         await DailyRepo(tx.db).forget(user_id, alias)
+        await QueueRepo(tx.db).forget(user_id)
         forget = ForgetRepo(tx.db)
         tables = [t.table_id for t in await forget.open_tables_of(user_id)]
         await forget.add(tables, user_key(user_id), alias, now=records.clock())

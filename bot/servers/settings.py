@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.errors import InvalidOptions, ServiceError
-from bot.i18n import Ref
+from bot.i18n import N_, Ref
 from bot.limits import NO_LIMITS, Gate, Limits
+from bot.queue.values import COMPUTERS_AFTER_RANGE, EXPIRY_RANGE
 from bot.records.board_sql import MAX_BOARD_MINIMUM
 from bot.store import Store
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
@@ -40,6 +41,7 @@ FIELDS = (
     "variant", "target", "turn_timer", "host_role", "channels", *LIMITS, "web", "web_name",
     "ping_delay", "board_minimum",
 )
+FIELDS += ("queue_expiry", "queue_computers_after")
 MAX_LIMIT = {
     "lobbies_per_member": 20,
     "matches_per_member": 20,
@@ -162,6 +164,7 @@ def check(settings: GuildSettings) -> None:
                 variant=variant,
                 allowed=", ".join(map(str, allowed)) or "-",
             )
+    check_queue(settings)
     for name in LIMITS:
         value = getattr(settings, name)
         if value is not None and not 0 <= value <= MAX_LIMIT[name]:
@@ -170,6 +173,23 @@ def check(settings: GuildSettings) -> None:
             )
     if settings.channels is not None and len(settings.channels) > MAX_CHANNELS:
         raise InvalidOptions("At most {count} channels can be chosen.", count=MAX_CHANNELS)
+
+
+def check_queue(settings: GuildSettings) -> None:
+    """Raise :class:`InvalidOptions` if the quick match's settings are out of their ranges."""
+    expiry, after = settings.queue_expiry, settings.queue_computers_after
+    if expiry is not None and not EXPIRY_RANGE[0] <= expiry <= EXPIRY_RANGE[1]:
+        raise InvalidOptions(
+            N_("A place in the quick match's queue is kept {min} to {max} minutes."),
+            min=EXPIRY_RANGE[0] // 60,
+            max=EXPIRY_RANGE[1] // 60,
+        )
+    if after is not None and not COMPUTERS_AFTER_RANGE[0] <= after <= COMPUTERS_AFTER_RANGE[1]:
+        raise InvalidOptions(
+            N_("Computers fill a quick match's seats after {min} to {max} seconds."),
+            min=COMPUTERS_AFTER_RANGE[0],
+            max=COMPUTERS_AFTER_RANGE[1],
+        )
 
 
 def defaults(

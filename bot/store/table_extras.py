@@ -44,6 +44,8 @@ class GuildSettings:
     web_name: str | None = None  # the server's name when its settings were last saved
     ping_delay: int | None = None  # seconds idle on a turn before a ping (None: default, 0: off)
     board_minimum: int | None = None  # matches before a person is on a rating board (None: 5)
+    queue_expiry: int | None = None  # seconds a quick-match place is kept (None: 15 min)
+    queue_computers_after: int | None = None  # seconds before computers fill (None: 60)
 
     def allows_channel(self, *channel_ids: int | None) -> bool:
         """True if tables may be opened here (a thread counts as its parent channel)."""
@@ -58,6 +60,7 @@ _SETTINGS = (
     "variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB, "ping_delay",
     "board_minimum",
 )
+_SETTINGS += ("queue_expiry", "queue_computers_after")
 
 
 class GuildSettingsRepo:
@@ -87,6 +90,8 @@ class GuildSettingsRepo:
             web_name=row["web_name"],
             ping_delay=row["ping_delay"],
             board_minimum=row["board_minimum"],
+            queue_expiry=row["queue_expiry"],
+            queue_computers_after=row["queue_computers_after"],
         )
 
     async def put(self, settings: GuildSettings, *, now: float) -> None:
