@@ -44,6 +44,7 @@ class GuildSettings:
     web_name: str | None = None  # the server's name when its settings were last saved
     ping_delay: int | None = None  # seconds idle on a turn before a ping (None: default, 0: off)
     board_minimum: int | None = None  # matches before a person is on a rating board (None: 5)
+    timeout_loss: int | None = None  # correspondence: lost at this time-out in a row (None: off)
 
     def allows_channel(self, *channel_ids: int | None) -> bool:
         """True if tables may be opened here (a thread counts as its parent channel)."""
@@ -57,6 +58,7 @@ _WEB = ("web", "web_name")
 _SETTINGS = (
     "variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB, "ping_delay",
     "board_minimum",
+    "timeout_loss",
 )
 
 
@@ -87,6 +89,7 @@ class GuildSettingsRepo:
             web_name=row["web_name"],
             ping_delay=row["ping_delay"],
             board_minimum=row["board_minimum"],
+            timeout_loss=row["timeout_loss"],
         )
 
     async def put(self, settings: GuildSettings, *, now: float) -> None:
