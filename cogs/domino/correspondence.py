@@ -73,7 +73,7 @@ async def by_dm(feed: Any, info: TableInfo, user: int, stage: int, turn: int) ->
     if not (await feed.service.player_settings(user)).turn_dms:
         return False
     text = turn_notice(info, user, stage)
-    link = jump_url(info)
+    link = jump_url(await feed.service.get(info.id))  # the game message may be just posted
     if link is not None:
         text += "\n" + link
     try:

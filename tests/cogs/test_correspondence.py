@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from bot.store import POSTGRES, SQLITE
+from bot.tables.service import TableInfo
+from bot.tables.values import VACATION_WINDOW
 from tests.cogs.helpers import (
     FakeClock,
     TestBot,
@@ -27,7 +29,7 @@ from tests.cogs.helpers import (
     settle,
 )
 from tests.fakediscord import FakeDiscord, running_bot
-from tests.fakediscord.models import FakeUser
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, FakeUser
 
 DAY = 24 * 3600
 Bots = Callable[[FakeClock], Callable[[], TestBot]]
@@ -138,3 +140,212 @@ async def test_a_correspondence_turn_is_told_once_and_reminded_once(
         assert info.deadline == pytest.approx(clock.now + DAY)
         # The first player got nothing more for the other's turn.
         assert len(notices(fake, thread, first)) == 2
+
+
+def whose_turn(info: TableInfo) -> int:
+    assert info.turn_seat is not None and info.turn_seat.user_id is not None
+    return info.turn_seat.user_id
+
+
+async def test_turns_lists_every_table_of_his_move_across_servers(
+    fake_discord: FakeDiscord, bots: Bots
+) -> None:
+    """`/domino turns`: a private answer, every table where it is his move, in any server,
+    each with its server's name escaped and the link to its game message."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    other = fake.add_guild("Other *server*")
+    elsewhere = fake.add_channel("general", guild_id=other.id)
+    for user in (alice, bob):
+        fake._add_member(other, user, DEFAULT_MEMBER_PERMISSIONS)
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        here = await correspondence_match(fake, bot, alice, bob)
+        there = await correspondence_match(
+            fake, bot, bob, alice, pace=3 * DAY, channel_id=elsewhere.id
+        )
+        infos = {t: await bot.svc.get(t) for t in (here, there)}
+        for person in (alice, bob):
+            mine = sorted(t for t, i in infos.items() if whose_turn(i) == person.id)
+            asked = await fake.slash(person, fake.channel_id, "domino turns", {})
+            assert asked.message is not None and asked.message.ephemeral
+            text = asked.message.content
+            if not mine:
+                assert text == "It is not your move at any table."
+                continue
+            assert [t for t in (here, there) if f"table {t} (" in text] == mine
+            for t in mine:
+                row = infos[t].table
+                link = f"https://discord.com/channels/{row.guild_id}/{row.thread_id}/{row.message_id}"
+                assert link in text
+            if there in mine:
+                assert "(Other \\*server\\*)" in text
+        # Alice's move at both tables: both listed.
+        for t, info in infos.items():
+            if whose_turn(info) != alice.id:
+                other_player = bob
+                hand = await open_hand(fake, bot, other_player, t)
+                await play_turn(fake, bot, t, other_player, {other_player.id: hand})
+        await settle(bot)
+        asked = await fake.slash(alice, elsewhere.id, "domino turns", {})
+        assert asked.message is not None
+        assert asked.message.content.startswith("It is your move at 2 tables:")
+
+
+async def test_a_vacation_moves_the_deadlines_is_told_once_and_is_limited(
+    fake_discord: FakeDiscord, bots: Bots
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        assert bot.store is not None
+        tid = await correspondence_match(fake, bot, alice, bob)
+        info = await bot.svc.get(tid)
+        thread = info.table.thread_id
+        assert thread is not None
+        before = await bot.store.deadlines.list(tid)
+
+        # Bad input changes nothing.
+        for days in (0, 8):
+            asked = await fake.slash(alice, fake.channel_id, "domino vacation", {"days": days})
+            assert asked.message is not None
+            assert asked.message.content == "A vacation lasts 1 to 7 days."
+        assert await bot.store.deadlines.list(tid) == before
+
+        asked = await fake.slash(alice, fake.channel_id, "domino vacation", {"days": 3})
+        assert asked.message is not None and asked.message.ephemeral
+        assert asked.message.content.startswith(
+            "Enjoy your vacation! Your 1 correspondence table is paused until"
+        )
+        assert "You have 1 vacation left in 90 days" in asked.message.content
+        ends = clock.now + 3 * DAY
+        moved = {d.kind: d.due_at for d in await bot.store.deadlines.list(tid)}
+        assert moved["timeout"] == pytest.approx(ends + DAY)
+        assert moved["remind"] == pytest.approx(ends + 0.75 * DAY)
+        assert (await bot.svc.get(tid)).deadline == pytest.approx(ends + DAY)
+        told = await fake.wait_for(
+            lambda: [m for m in fake.messages(thread) if "is on vacation" in m.content]
+        )
+        await settle(bot)
+        assert [m.content for m in told] == [
+            f"<@{alice.id}> is on vacation: this table's clock is paused until <t:{int(ends)}:f>."
+        ]
+        # Nobody times out meanwhile.
+        clock.advance(2 * DAY)
+        await bot.svc.tick()
+        await settle(bot)
+        assert (await bot.svc.get(tid)).seq == info.seq
+
+        # One vacation at a time; two in 90 days.
+        asked = await fake.slash(alice, fake.channel_id, "domino vacation", {"days": 1})
+        assert asked.message is not None
+        assert asked.message.content.startswith("You are on vacation until")
+        clock.advance(2 * DAY)
+        asked = await fake.slash(alice, fake.channel_id, "domino vacation", {"days": 1})
+        assert asked.message is not None and asked.message.content.startswith("Enjoy")
+        clock.advance(2 * DAY)
+        kept = await bot.store.deadlines.list(tid)
+        asked = await fake.slash(alice, fake.channel_id, "domino vacation", {"days": 1})
+        assert asked.message is not None
+        assert asked.message.content.startswith(
+            "You have taken 2 vacations in the last 90 days; the next one can start"
+        )
+        assert await bot.store.deadlines.list(tid) == kept
+        asked = await fake.slash(alice, fake.channel_id, "domino vacation", {})
+        assert asked.message is not None
+        assert asked.message.content.startswith("You have 0 vacations left in 90 days")
+        clock.advance(VACATION_WINDOW)
+        asked = await fake.slash(alice, fake.channel_id, "domino vacation", {})
+        assert asked.message is not None
+        assert asked.message.content.startswith("You have 2 vacations left in 90 days")
+
+
+@pytest.mark.parametrize("loss", [None, 2])
+async def test_the_servers_time_out_rule(
+    fake_discord: FakeDiscord, bots: Bots, loss: int | None
+) -> None:
+    """Our decision: the server chooses; by default the bot plays for the absent person and a
+    computer takes his seats after three time-outs in a row; or his side loses the match at
+    its N-th time-out in a row."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        if loss is not None:
+            asked = await fake.slash(
+                fake.owner, fake.channel_id, "domino server-settings", {"timeout_loss": loss}
+            )
+            assert asked.message is not None
+        tid = await correspondence_match(fake, bot, alice, bob, pace=3600)
+        thread = (await bot.svc.get(tid)).table.thread_id
+        assert thread is not None
+        for _ in range(20):
+            info = await bot.svc.get(tid)
+            if info.status != "running" or any(
+                s is not None and s.kind == "computer" for s in info.seats
+            ):
+                break
+            clock.advance(3600)
+            await bot.svc.tick()
+            await settle(bot)
+        info = await bot.svc.get(tid)
+        if loss is None:
+            assert any(s is not None and s.kind == "computer" for s in info.seats)
+            await fake.wait_for(
+                lambda: any("ran out of time 3 times" in m.content for m in fake.messages(thread))
+            )
+        else:
+            assert info.status == "finished"
+            outcome = info.public_view()
+            assert outcome is not None
+            history = await bot.svc.history(tid)
+            assert history is not None
+            timeouts = [s for s in info.seats if s is not None and s.timeouts == loss]
+            assert len(timeouts) == 1
+            assert all(s is not None and s.kind == "human" for s in info.seats)
+
+
+async def test_a_person_who_chose_direct_messages_gets_his_turns_there(
+    fake_discord: FakeDiscord, bots: Bots
+) -> None:
+    """With `turn_dms` on, the notice and the reminder come by direct message (with the game
+    message's link), not in the thread; with his direct messages closed, in the thread."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    fake.block_dms(bob)
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        for person in (alice, bob):
+            asked = await fake.slash(person, fake.channel_id, "domino settings", {"turn_dms": "on"})
+            assert asked.message is not None
+            assert "Direct messages: **on**" in asked.message.content
+        tid = await correspondence_match(fake, bot, alice, bob, pace=8 * 3600)
+        info = await bot.svc.get(tid)
+        thread = info.table.thread_id
+        assert thread is not None
+        row = info.table
+        link = f"https://discord.com/channels/{row.guild_id}/{thread}/{row.message_id}"
+
+        def dms() -> list[str]:
+            return [m.content for m in fake.dm_messages(alice)]
+
+        if whose_turn(info) == bob.id:  # Bob's direct messages are closed: his mention
+            await fake.wait_for(lambda: len(notices(fake, thread, bob.id)) == 1)
+            hand = await open_hand(fake, bot, bob, tid)
+            await play_turn(fake, bot, tid, bob, {bob.id: hand})
+            await settle(bot)
+        await fake.wait_for(lambda: len(dms()) == 1)
+        clock.advance(6 * 3600)
+        await bot.svc.tick()
+        await fake.wait_for(lambda: len(dms()) == 2)
+        await settle(bot)
+        said = dms()
+        assert said[0].startswith(f"<@{alice.id}>, it is your move at table {tid}.")
+        assert said[1].startswith(f"<@{alice.id}>, a reminder:")
+        assert all(s.endswith("\n" + link) for s in said)
+        assert notices(fake, thread, alice.id) == []
