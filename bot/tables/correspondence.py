@@ -4,6 +4,7 @@ vacations (his correspondence tables pause, their turns' deadlines moved)."""
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 
 from bot.errors import InvalidOptions, LimitReached
@@ -80,17 +81,15 @@ class TableCorrespondence:
             await repo.lock(user_id)
             taken = await repo.vacations(user_id, now - VACATION_WINDOW)
             if any(v.ends_at > now for v in taken):
-                raise LimitReached(
-                    "You are on vacation until {until}.",
-                    until=f"<t:{int(max(v.ends_at for v in taken))}:f>",
-                )
+                raise LimitReached("You are on vacation already.")
             if len(taken) >= VACATIONS_PER_WINDOW:
+                wait = math.ceil((taken[0].started_at + VACATION_WINDOW - now) / DAY)
                 raise LimitReached(
                     "You have taken {count} vacations in the last {days} days; the next one "
-                    "can start {when}.",
+                    "can start in {wait} days.",
                     count=len(taken),
                     days=VACATION_WINDOW // DAY,
-                    when=f"<t:{int(taken[0].started_at + VACATION_WINDOW)}:R>",
+                    wait=wait,
                 )
             await repo.add_vacation(vacation)
         paused: list[TableInfo] = []
