@@ -60,6 +60,7 @@ from domino import (
 log = logging.getLogger(__name__)
 
 UNSET: Any = object()  # an argument left out (where None is a value)
+PAUSED_KINDS = ("remind", "timeout")  # the deadlines of a turn a vacation moves
 
 
 @dataclass(eq=False)
@@ -220,6 +221,24 @@ class TableCore:
             if forced_action(match) is not None:
                 out.append(DeadlineRow(rt.id, "forced", start + self.forced_delay, seq))
         return out
+
+    async def pause(self, rt: TableState, until: float) -> TableInfo | None:
+        """Pause ``rt`` until ``until`` (a seated person's vacation): its turn's reminder and
+        time-out move, stored first; None if it is not running."""
+        async with rt.lock:
+            if rt.row.status != "running" or rt.match is None or rt.turn_started is None:
+                return None
+            rt.paused_until = max(rt.paused_until or 0.0, until)
+            timers = [
+                d
+                for d in self.turn_deadlines(rt, rt.turn_started, hand_ended=False)
+                if d.kind in PAUSED_KINDS
+            ]
+            async with self.store.transaction() as tx:
+                await tx.deadlines.replace(rt.id, PAUSED_KINDS, timers)
+            self.scheduler.clear(rt.id, PAUSED_KINDS)
+            self.timed(*timers)
+            return rt.info()
 
     # -- internals --------------------------------------------------------------------------
 

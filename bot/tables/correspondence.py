@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.errors import InvalidOptions, LimitReached
 from bot.store.correspondence import CorrespondenceRepo, Vacation
-from bot.tables.core import TableCore, TableState
+from bot.tables.core import TableCore
 from bot.tables.values import (
     MAX_VACATION_DAYS,
     VACATION_WINDOW,
@@ -21,7 +21,6 @@ from bot.tables.values import (
 log = logging.getLogger(__name__)
 
 DAY = 24 * 3600
-PAUSED_KINDS = ("remind", "timeout")  # the deadlines of a turn a vacation moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,27 +96,9 @@ class TableCorrespondence:
             rt = self.core.tables.get(table_id)
             if rt is None or not is_correspondence(rt.row.turn_timer):
                 continue
-            info = await self._pause(rt, vacation.ends_at)
+            info = await self.core.pause(rt, vacation.ends_at)
             if info is not None:
                 paused.append(info)
         left = VACATIONS_PER_WINDOW - len(taken) - 1
         first = taken[0].started_at if taken else now
         return VacationTaken(vacation, tuple(paused), left, first + VACATION_WINDOW)
-
-    async def _pause(self, rt: TableState, until: float) -> TableInfo | None:
-        """Pause ``rt`` until ``until``: its turn's reminder and time-out move, stored first."""
-        async with rt.lock:
-            if rt.row.status != "running" or rt.match is None or rt.turn_started is None:
-                return None
-            rt.paused_until = max(rt.paused_until or 0.0, until)
-            start = rt.turn_started
-            timers = [
-                d
-                for d in self.core.turn_deadlines(rt, start, hand_ended=False)
-                if d.kind in PAUSED_KINDS
-            ]
-            async with self.core.store.transaction() as tx:
-                await tx.deadlines.replace(rt.id, PAUSED_KINDS, timers)
-            self.core.scheduler.clear(rt.id, PAUSED_KINDS)
-            self.core.timed(*timers)
-            return rt.info()

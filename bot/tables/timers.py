@@ -90,6 +90,11 @@ class TableTimers:
         rt = await self._current(d)
         if rt is None:
             return None
+        if is_correspondence(rt.row.turn_timer):  # a vacation another process stored
+            away = await self.core.away_until(rt)
+            if away is not None and away > (rt.paused_until or 0.0):
+                await self.core.pause(rt, away)
+                return None
         try:
             return await self._time_out(rt, d.seq)
         except StaleAction:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import POSTGRES, SQLITE
+from bot.store.correspondence import CorrespondenceRepo, Vacation
 from bot.tables.service import TableInfo
 from bot.tables.values import VACATION_WINDOW
 from tests.cogs.helpers import (
@@ -349,3 +350,31 @@ async def test_a_person_who_chose_direct_messages_gets_his_turns_there(
         assert said[1].startswith(f"<@{alice.id}>, a reminder:")
         assert all(s.endswith("\n" + link) for s in said)
         assert notices(fake, thread, alice.id) == []
+
+
+async def test_a_vacation_stored_by_another_process_holds_the_time_out(
+    fake_discord: FakeDiscord, bots: Bots
+) -> None:
+    """A vacation taken through another bot process (the row in the store, this process's
+    tables not told): when the turn's time-out falls due, the table pauses instead."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        assert bot.store is not None
+        tid = await correspondence_match(fake, bot, alice, bob, pace=3600)
+        info = await bot.svc.get(tid)
+        ends = clock.now + 2 * DAY
+        await CorrespondenceRepo(bot.store.db).add_vacation(Vacation(bob.id, clock.now, ends))
+        clock.advance(3600)
+        await bot.svc.tick()
+        await settle(bot)
+        after = await bot.svc.get(tid)
+        assert after.seq == info.seq and after.status == "running"
+        moved = {d.kind: d.due_at for d in await bot.store.deadlines.list(tid)}
+        assert moved["timeout"] == pytest.approx(ends + 3600)
+        clock.advance(2 * DAY)
+        await bot.svc.tick()
+        await settle(bot)
+        assert (await bot.svc.get(tid)).seq == info.seq + 1  # the time-out, after the pause
