@@ -68,9 +68,11 @@ def turn_notice(info: TableInfo, user: int, stage: int) -> str:
 
 
 async def by_dm(feed: Any, info: TableInfo, user: int, stage: int, turn: int) -> bool:
-    """Send the turn's notice to ``user`` by direct message if he chose that; False: he did
-    not, or his direct messages are closed (the thread's mention then goes instead)."""
-    if not (await feed.service.player_settings(user)).turn_dms:
+    """Send the turn's notice to ``user`` by direct message if he chose that; False: the
+    thread's mention goes instead (he did not choose direct messages, or his are closed and he
+    keeps turn pings on)."""
+    chosen = await feed.service.player_settings(user)
+    if not chosen.turn_dms:
         return False
     text = turn_notice(info, user, stage)
     link = jump_url(await feed.service.get(info.id))  # the game message may be just posted
@@ -84,8 +86,8 @@ async def by_dm(feed: Any, info: TableInfo, user: int, stage: int, turn: int) ->
             nonce=".".join(("d", str(info.id), str(turn), str(stage)))[:25],
         )
     except discord.Forbidden:
-        log.info("table %s: %s takes no direct messages; mentioned instead", info.id, user)
-        return False
+        log.info("table %s: %s takes no direct messages", info.id, user)
+        return not chosen.turn_pings
     return True
 
 

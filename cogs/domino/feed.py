@@ -673,7 +673,8 @@ class Feed:
             self._practice = await practice.is_practice(self.service, info.id)
         if self._practice:
             return None
-        if not (await self.service.player_settings(row.user_id)).turn_pings:
+        chosen = await self.service.player_settings(row.user_id)
+        if not (chosen.turn_pings or (info.correspondence and chosen.turn_dms)):
             return None
         drew = 0  # the turn began before the draws of the player to move
         for event in reversed(view.events):

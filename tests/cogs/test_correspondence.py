@@ -314,15 +314,20 @@ async def test_a_person_who_chose_direct_messages_gets_his_turns_there(
     fake_discord: FakeDiscord, bots: Bots
 ) -> None:
     """With `turn_dms` on, the notice and the reminder come by direct message (with the game
-    message's link), not in the thread; with his direct messages closed, in the thread."""
+    message's link), not in the thread, even with turn pings off; with his direct messages
+    closed, in the thread."""
     fake = fake_discord
     alice = fake.add_user(1001, "alice", "Alice")
     bob = fake.add_user(1002, "bob", "Bob")
     fake.block_dms(bob)
     clock = FakeClock()
     async with running_bot(fake, bots(clock)) as bot:
-        for person in (alice, bob):
-            asked = await fake.slash(person, fake.channel_id, "domino settings", {"turn_dms": "on"})
+        # Alice also turned the thread's pings off: her direct messages still come.
+        for person, options in (
+            (alice, {"turn_dms": "on", "turn_pings": "off"}),
+            (bob, {"turn_dms": "on"}),
+        ):
+            asked = await fake.slash(person, fake.channel_id, "domino settings", options)
             assert asked.message is not None
             assert "Direct messages: **on**" in asked.message.content
         tid = await correspondence_match(fake, bot, alice, bob, pace=8 * 3600)
