@@ -76,6 +76,8 @@ async def correspondence_match(
     )
     lobby = result.message
     assert lobby is not None, result.text()
+    shown = {3600: "1 hour", 8 * 3600: "8 hours", DAY: "1 day", 3 * DAY: "3 days"}[pace]
+    assert f"correspondence: {shown} per move" in lobby.text()
     tid = int(button(lobby, "join").split(":")[2])
     await fake.click(guest, lobby, button(lobby, "join"))
     await fake.wait_for(lambda: f"<@{guest.id}>" in lobby.text())
@@ -103,7 +105,7 @@ async def test_a_correspondence_turn_is_told_once_and_reminded_once(
         deadline = info.deadline
         assert deadline == pytest.approx(clock.now + DAY)
         game = await game_message(fake, bot, tid)
-        assert f"<t:{int(deadline)}:R>" in game.text()
+        assert f"your move; your time runs out <t:{int(deadline)}:R>." in game.text()
 
         # Told once as the turn begins, whatever the game message's edits.
         told = await fake.wait_for(lambda: notices(fake, thread, first) or None)
