@@ -16,21 +16,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import HandResultRow, MatchRow, SeatRow, TableRow
+from bot.tables.values import is_correspondence
 from domino import Outcome, Ruleset
 
 __all__ = [
     "ALL",
     "BUCKETS",
     "COMPUTER_IDS",
+    "CORRESPONDENCE",
     "DEFAULT_FAMILY",
     "FAMILIES",
     "GLOBAL",
+    "LIVE",
+    "SLOW_FAMILIES",
     "MatchRecord",
     "Participant",
     "build_record",
     "computer_id",
     "computer_level",
     "family_of",
+    "speed_family",
+    "speed_of",
 ]
 
 GLOBAL = 0  # the scope of everything; other scopes are guild ids
@@ -42,7 +48,14 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "fives": ("all-fives",),  # scored at the ends: a skill of its own, whatever the seats
 }
 DEFAULT_FAMILY = "partnership"
-BUCKETS: tuple[str, ...] = (ALL, *FAMILIES, *(v for vs in FAMILIES.values() for v in vs))
+#: The speeds, rated apart (as Lichess rates its speeds): live tables (seconds per move) and
+#: correspondence tables (hours or days). A correspondence match is rated in its family's
+#: correspondence family, ``correspondence-<family>``, whose board is a bucket of its own.
+LIVE, CORRESPONDENCE = "live", "correspondence"
+SLOW_FAMILIES: dict[str, str] = {f"{CORRESPONDENCE}-{f}": f for f in FAMILIES}
+BUCKETS: tuple[str, ...] = (
+    ALL, *FAMILIES, *(v for vs in FAMILIES.values() for v in vs), *SLOW_FAMILIES
+)
 # Fixed player ids of the computer levels; a level not listed gets one from its name (when a level
 # joins the list, a migration moves what it played before to its fixed id).
 COMPUTER_IDS = {"easy": -1, "normal": -2, "hard": -3, "heaviest": -4, "expert": -5}
@@ -60,6 +73,17 @@ def family_of(variant: str, ruleset: Ruleset | None = None) -> str:
         if ruleset.seats == 3:
             return "three-player"
     return "two-player"
+
+
+def speed_family(family: str, speed: str) -> str:
+    """The family a match of ``speed`` is rated in: a live match in its variant's family, a
+    correspondence match in that family's correspondence family."""
+    return family if speed == LIVE else f"{CORRESPONDENCE}-{family}"
+
+
+def speed_of(turn_timer: int) -> str:
+    """The speed of a table of ``turn_timer`` seconds per move."""
+    return CORRESPONDENCE if is_correspondence(turn_timer) else LIVE
 
 
 def computer_id(level: str) -> int:
@@ -207,7 +231,7 @@ def build_record(
         table_id=table.id,
         guild_id=table.guild_id,
         variant=rs.id,
-        family=family_of(rs.id, rs),
+        family=speed_family(family_of(rs.id, rs), speed_of(table.turn_timer)),
         seats=rs.seats,
         teams=rs.teams,
         people=len(people),

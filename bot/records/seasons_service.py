@@ -19,7 +19,15 @@ from openskill.models import PlackettLuce
 from bot.records.board_sql import board_minimum, ranked_page
 from bot.records.periods import Period
 from bot.records.rating import ordinal, rate
-from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES, GLOBAL, MatchRecord
+from bot.records.record import (
+    ALL,
+    BUCKETS,
+    DEFAULT_FAMILY,
+    FAMILIES,
+    GLOBAL,
+    SLOW_FAMILIES,
+    MatchRecord,
+)
 from bot.records.seasons import SeasonCalendar, soft_reset
 from bot.records.seasons_store import (
     BOARD,
@@ -52,7 +60,7 @@ def family_of_bucket(bucket: str) -> str:
     """The family a season board of ``bucket`` ranks ('all': the default family)."""
     if bucket == ALL:
         return DEFAULT_FAMILY
-    if bucket in FAMILIES:
+    if bucket in FAMILIES or bucket in SLOW_FAMILIES:
         return bucket
     for family, variants in FAMILIES.items():
         if bucket in variants:

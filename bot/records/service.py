@@ -37,6 +37,7 @@ from bot.records.record import (
     BUCKETS,
     DEFAULT_FAMILY,
     GLOBAL,
+    SLOW_FAMILIES,
     MatchRecord,
     Participant,
     build_record,
@@ -295,7 +296,13 @@ class Records(TableObserver):
                 tx.db, self.seasons, record, priors, rated_ids, self.model, now=now
             )
             scopes = [GLOBAL] if record.guild_id is None else [GLOBAL, record.guild_id]
-            buckets = ((ALL, None), (record.family, record.family), (record.variant, record.family))
+            buckets: tuple[tuple[str, str | None], ...] = (
+                (ALL, None),
+                (record.family, record.family),
+                (record.variant, record.family),
+            )
+            if record.family in SLOW_FAMILIES:  # a variant's boards are those of live matches
+                buckets = buckets[:2]
             default = self.model.rating()
             for p in record.participants:
                 before = priors.get(p.player_id, (default.mu, default.sigma))

@@ -36,10 +36,12 @@ __all__ = [
 
 DEFAULT_VARIANT = "partners"
 MAX_CHANNELS = 25
+MAX_TIMEOUT_LOSS = 10
 LIMITS = ("lobbies_per_member", "matches_per_member", "open_tables", "cooldown")
 FIELDS = (
     "variant", "target", "turn_timer", "host_role", "channels", *LIMITS, "web", "web_name",
     "ping_delay", "board_minimum",
+    "timeout_loss",
 )
 FIELDS += ("queue_expiry", "queue_computers_after")
 MAX_LIMIT = {
@@ -154,6 +156,11 @@ def check(settings: GuildSettings) -> None:
         raise InvalidOptions(
             "The minimum of matches on the rating boards must be between 1 and {max}.",
             max=MAX_BOARD_MINIMUM,
+        )
+    if settings.timeout_loss is not None and not 1 <= settings.timeout_loss <= MAX_TIMEOUT_LOSS:
+        raise InvalidOptions(
+            "A correspondence match can be lost after 1 to {max} time-outs in a row.",
+            max=MAX_TIMEOUT_LOSS,
         )
     if settings.target is not None:
         variant = settings.variant or DEFAULT_VARIANT

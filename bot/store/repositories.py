@@ -245,6 +245,7 @@ class PlayerSettingsRow:
 
     user_id: int
     turn_pings: bool = True
+    turn_dms: bool = False  # told of his correspondence turns by direct message
 
 
 class PlayerSettingsRepo(Repo):
@@ -254,18 +255,19 @@ class PlayerSettingsRepo(Repo):
 
     async def get(self, user_id: int) -> PlayerSettingsRow:
         row = await self._db.fetchone(
-            "SELECT turn_pings FROM player_settings WHERE user_id = ?", (user_id,)
+            "SELECT turn_pings, turn_dms FROM player_settings WHERE user_id = ?", (user_id,)
         )
         return PlayerSettingsRow(user_id) if row is None else PlayerSettingsRow(
-            user_id, bool(row["turn_pings"])
+            user_id, bool(row["turn_pings"]), bool(row["turn_dms"])
         )
 
     async def save(self, settings: PlayerSettingsRow, *, now: float) -> None:
         await self._db.execute(
-            "INSERT INTO player_settings (user_id, turn_pings, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET turn_pings = excluded.turn_pings,"
+            "INSERT INTO player_settings (user_id, turn_pings, turn_dms, updated_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+            " turn_pings = excluded.turn_pings, turn_dms = excluded.turn_dms,"
             " updated_at = excluded.updated_at",
-            (settings.user_id, int(settings.turn_pings), now),
+            (settings.user_id, int(settings.turn_pings), int(settings.turn_dms), now),
         )
 
 

@@ -46,6 +46,7 @@ class GuildSettings:
     board_minimum: int | None = None  # matches before a person is on a rating board (None: 5)
     queue_expiry: int | None = None  # seconds a quick-match place is kept (None: 15 min)
     queue_computers_after: int | None = None  # seconds before computers fill (None: 60)
+    timeout_loss: int | None = None  # correspondence: lost at this time-out in a row (None: off)
 
     def allows_channel(self, *channel_ids: int | None) -> bool:
         """True if tables may be opened here (a thread counts as its parent channel)."""
@@ -59,6 +60,7 @@ _WEB = ("web", "web_name")
 _SETTINGS = (
     "variant", "target", "turn_timer", "host_role", "channels", *_LIMITS, *_WEB, "ping_delay",
     "board_minimum",
+    "timeout_loss",
 )
 _SETTINGS += ("queue_expiry", "queue_computers_after")
 
@@ -92,6 +94,7 @@ class GuildSettingsRepo:
             board_minimum=row["board_minimum"],
             queue_expiry=row["queue_expiry"],
             queue_computers_after=row["queue_computers_after"],
+            timeout_loss=row["timeout_loss"],
         )
 
     async def put(self, settings: GuildSettings, *, now: float) -> None:

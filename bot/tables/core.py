@@ -26,17 +26,21 @@ from bot.errors import (
 )
 from bot.limits import Gate
 from bot.store import ActionCommit, DeadlineRow, SeatRow, Store, TableRow, Transaction
+from bot.store.correspondence import CorrespondenceRepo
 from bot.store.table_extras import GuildSettingsRepo
 from bot.tables import computer
 from bot.tables.clock import Clock
 from bot.tables.history import History
 from bot.tables.values import (
     MAX_TABLE_ID,
+    REMIND_AT,
     TURN_KINDS,
     ActionResult,
     TableInfo,
     TableObserver,
+    is_correspondence,
     ping_after,
+    restart_grace,
     seat_groups,
 )
 from domino import (
@@ -56,6 +60,7 @@ from domino import (
 log = logging.getLogger(__name__)
 
 UNSET: Any = object()  # an argument left out (where None is a value)
+PAUSED_KINDS = ("remind", "timeout")  # the deadlines of a turn a vacation moves
 
 
 @dataclass(eq=False)
@@ -74,6 +79,7 @@ class TableState:
     declined: tuple[int, ...] = ()
     expires_at: float | None = None
     ping_delay: int | None = None  # the server's idle ping setting (None: default, 0: off)
+    paused_until: float | None = None  # a seated person's vacation pauses the table until then
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notes: deque[tuple[str, tuple[Any, ...]]] = field(default_factory=deque)
     notifier: asyncio.Task[None] | None = None
@@ -107,6 +113,7 @@ class TableState:
             declined=self.declined,
             expires_at=self.expires_at,
             ping_after=ping_after(self.ping_delay, self.row.turn_timer),
+            paused_until=self.paused_until,
         )
 
     def user_seats(self, user_id: int, *, taken_over: bool = False) -> tuple[int, ...]:
@@ -205,13 +212,33 @@ class TableCore:
             out.append(DeadlineRow(rt.id, "move", start + self.computer_delay, seq))
         else:
             timer = rt.row.turn_timer
-            idle = ping_after(rt.ping_delay, timer)
-            if idle is not None:  # the idle ping
+            base = max(start, rt.paused_until or 0.0)  # a vacation pauses the turn's clock
+            if is_correspondence(timer):  # told as the turn begins; reminded once before the end
+                out.append(DeadlineRow(rt.id, "remind", base + REMIND_AT * timer, seq))
+            elif (idle := ping_after(rt.ping_delay, timer)) is not None:  # the idle ping
                 out.append(DeadlineRow(rt.id, "remind", start + idle, seq))
-            out.append(DeadlineRow(rt.id, "timeout", start + timer, seq))
+            out.append(DeadlineRow(rt.id, "timeout", base + timer, seq))
             if forced_action(match) is not None:
                 out.append(DeadlineRow(rt.id, "forced", start + self.forced_delay, seq))
         return out
+
+    async def pause(self, rt: TableState, until: float) -> TableInfo | None:
+        """Pause ``rt`` until ``until`` (a seated person's vacation): its turn's reminder and
+        time-out move, stored first; None if it is not running."""
+        async with rt.lock:
+            if rt.row.status != "running" or rt.match is None or rt.turn_started is None:
+                return None
+            rt.paused_until = max(rt.paused_until or 0.0, until)
+            timers = [
+                d
+                for d in self.turn_deadlines(rt, rt.turn_started, hand_ended=False)
+                if d.kind in PAUSED_KINDS
+            ]
+            async with self.store.transaction() as tx:
+                await tx.deadlines.replace(rt.id, PAUSED_KINDS, timers)
+            self.scheduler.clear(rt.id, PAUSED_KINDS)
+            self.timed(*timers)
+            return rt.info()
 
     # -- internals --------------------------------------------------------------------------
 
@@ -241,6 +268,11 @@ class TableCore:
         if guild_id is None:
             return None
         return (await GuildSettingsRepo(self.store.db).get(guild_id)).ping_delay
+
+    async def away_until(self, rt: TableState) -> float | None:
+        """When the last vacation of a person seated at ``rt`` ends (None: nobody away)."""
+        people = [s.user_id for s in rt.seats if s is not None and s.user_id is not None]
+        return await CorrespondenceRepo(self.store.db).away_until(people, self.clock())
 
     async def gate_open(self, tx: Transaction, user_id: int, guild_id: int | None) -> None:
         """The limits on opening a table, counted in the database under the person's (and the
@@ -310,6 +342,8 @@ class TableCore:
         rt = TableState(row=row, ruleset=ruleset, seats=seats)
         if row.status == "running":
             rt.ping_delay = await self.ping_delay(row.guild_id)
+            if is_correspondence(row.turn_timer):
+                rt.paused_until = await self.away_until(rt)
         invitees = await self.store.invitees.list(row.id)
         rt.invited = tuple(invitees)
         rt.declined = tuple(u for u, a in invitees.items() if a == "declined")
@@ -327,8 +361,10 @@ class TableCore:
         started = log_rows[-1].created_at if log_rows else match_row.started_at
         if match.hand_results and not any(e.kind != "start" for e in match.public_view().events):
             started += self.hand_pause  # the log ends with the end of a hand
-        # The bot's downtime is not the player's fault: leave him at least half his time.
-        rt.turn_started = max(started, self.clock() - row.turn_timer / 2)
+        # The bot's downtime is not the player's fault: leave him some of his time (half of it;
+        # at a correspondence table, an hour at most).
+        timer = row.turn_timer
+        rt.turn_started = max(started, self.clock() - timer + restart_grace(timer))
         if row.status == "running" and match.outcome is not None:
             log.warning("table %s: match over but still marked running; finishing it", row.id)
             now = self.clock()
@@ -351,6 +387,7 @@ class TableCore:
         rt.invited, rt.declined, rt.expires_at = fresh.invited, fresh.declined, fresh.expires_at
         rt.match, rt.seed, rt.seq = fresh.match, fresh.seed, fresh.seq
         rt.turn_started, rt.ping_delay = fresh.turn_started, fresh.ping_delay
+        rt.paused_until = fresh.paused_until
         if row.status not in ("lobby", "running"):
             self.close(rt)
         elif self.owns(row.guild_id):

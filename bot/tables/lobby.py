@@ -23,7 +23,9 @@ from bot.tables.values import (
     DEFAULT_TURN_TIMER,
     MAX_TURN_TIMER,
     MIN_TURN_TIMER,
+    PACES,
     TableInfo,
+    is_correspondence,
     seat_groups,
 )
 from domino import Match, Ruleset
@@ -62,7 +64,7 @@ class TableLobby:
         self.core.check_challenged(host_id, invited)
         clean = {k: v for k, v in (options or {}).items() if v is not None}
         ruleset = make_ruleset(variant, clean)
-        if not MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER:
+        if not (MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER or turn_timer in PACES):
             raise InvalidOptions(
                 "The turn timer must be between {min} and {max} seconds.",
                 min=MIN_TURN_TIMER,
@@ -92,7 +94,9 @@ class TableLobby:
                 await tx.players.upsert(host_id, host_name, now=now, locale=locale)
             if invited:
                 await tx.invitees.add(row.id, invited)
-            expires = now + (self.core.challenge_ttl if invited else self.core.lobby_ttl)
+            # (a correspondence table waits for its players as long as a challenge)
+            slow = invited or is_correspondence(turn_timer)
+            expires = now + (self.core.challenge_ttl if slow else self.core.lobby_ttl)
             expiry = DeadlineRow(row.id, "expire", expires, 0)
             await tx.deadlines.set(expiry)
         rt = TableState(row=row, ruleset=ruleset, seats=seats, invited=invited, expires_at=expires)

@@ -8,7 +8,7 @@ import logging
 
 from bot.store import DeadlineRow
 from bot.tables.core import TableCore
-from bot.tables.values import TableInfo
+from bot.tables.values import TableInfo, restart_grace
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,8 @@ class TableRecovery:
         for d in stored + fresh:
             rt = self.core.tables[d.table_id]
             if d.kind == "timeout":  # the bot's downtime is not the player's fault
-                d = dataclasses.replace(d, due_at=max(d.due_at, now + rt.row.turn_timer / 2))
+                grace = restart_grace(rt.row.turn_timer)
+                d = dataclasses.replace(d, due_at=max(d.due_at, now + grace))
             out.append(d)
         for d in out:
             if self.core.owns(self.core.tables[d.table_id].row.guild_id):

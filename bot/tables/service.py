@@ -24,6 +24,7 @@ from bot.store import Store
 from bot.tables import computer
 from bot.tables.clock import Clock
 from bot.tables.core import TableCore
+from bot.tables.correspondence import TableCorrespondence
 from bot.tables.lobby import TableLobby
 from bot.tables.play import TablePlay
 from bot.tables.reading import TableReading
@@ -172,6 +173,7 @@ class TableService:
         self.play = TablePlay(self.core)
         self.timers = TableTimers(self.core, self.play, self.lobby)
         self.recovery = TableRecovery(self.core)
+        self.correspondence = TableCorrespondence(self.core)
 
     # -- observers --------------------------------------------------------------------------
 
@@ -231,3 +233,9 @@ class TableService:
 
     load_open_tables = _Part("recovery", TableRecovery.load_open_tables)
     release_unowned = _Part("recovery", TableRecovery.release_unowned)
+
+    # -- correspondence ---------------------------------------------------------------------
+
+    turns = _Part("correspondence", TableCorrespondence.turns)
+    vacations = _Part("correspondence", TableCorrespondence.vacations)
+    take_vacation = _Part("correspondence", TableCorrespondence.take_vacation)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from bot.errors import StaleAction, TableFinished, WrongStatus
 from bot.store import DeadlineRow
+from bot.store.table_extras import GuildSettingsRepo
 from bot.tables import computer
 from bot.tables.core import TableCore, TableState
 from bot.tables.history import TAKEOVER
 from bot.tables.lobby import TableLobby
 from bot.tables.play import TablePlay
-from bot.tables.values import ActionResult, TableInfo
-from domino import Action, forced_action
+from bot.tables.values import ActionResult, TableInfo, is_correspondence
+from domino import Action, Resign, forced_action
 
 
 class TableTimers:
@@ -89,6 +90,11 @@ class TableTimers:
         rt = await self._current(d)
         if rt is None:
             return None
+        if is_correspondence(rt.row.turn_timer):  # a vacation another process stored
+            away = await self.core.away_until(rt)
+            if away is not None and away > (rt.paused_until or 0.0):
+                await self.core.pause(rt, away)
+                return None
         try:
             return await self._time_out(rt, d.seq)
         except StaleAction:
@@ -124,7 +130,16 @@ class TableTimers:
         except (WrongStatus, TableFinished):
             return None
 
+    async def _timeout_loss(self, rt: TableState) -> int | None:
+        """At a correspondence table, the time-out in a row at which the server's rule makes
+        the person's side lose the match (None: the bot plays for him, and after
+        :attr:`TableCore.max_timeouts` a computer takes his seats)."""
+        if not is_correspondence(rt.row.turn_timer) or rt.row.guild_id is None:
+            return None
+        return (await GuildSettingsRepo(self.core.store.db).get(rt.row.guild_id)).timeout_loss
+
     async def _time_out(self, rt: TableState, seq: int) -> ActionResult | None:
+        loss = await self._timeout_loss(rt)
         async with rt.lock:
             if rt.row.status != "running" or rt.match is None or rt.seq != seq:
                 return None
@@ -132,16 +147,20 @@ class TableTimers:
             row = rt.seats[turn] if turn is not None else None
             if turn is None or row is None or row.kind != "human" or row.user_id is None:
                 return None
-            legal = rt.match.legal_actions()
-            action = (
-                legal[0]
-                if len(legal) == 1
-                else await self.core.choose(rt, turn, self.core.ai_level)
-            )
             user_id = row.user_id
             seats = rt.user_seats(user_id)
             count = row.timeouts + 1
-            taken = count >= self.core.max_timeouts
+            action: Action
+            if loss is not None and count >= loss:  # the server's rule: his side loses
+                action, taken = Resign(turn), False
+            else:
+                legal = rt.match.legal_actions()
+                action = (
+                    legal[0]
+                    if len(legal) == 1
+                    else await self.core.choose(rt, turn, self.core.ai_level)
+                )
+                taken = loss is None and count >= self.core.max_timeouts
             by = TAKEOVER if taken else "timeout"
             result = await self.core.apply(rt, turn, action, by, timeouts=(seats, count, taken))
         self.core.after(rt, result)

@@ -21,11 +21,34 @@ FORCED_DELAY = 3.0  # seconds before a person's only possible move is made for h
 DEFAULT_PING_DELAY = 25  # seconds a person is idle on his turn before he is pinged
 MIN_PING_DELAY = 10
 MAX_PING_DELAY = 120
+# Correspondence tables: a turn of hours or days (the paces a table may be created with).
+PACES = (3600, 8 * 3600, 24 * 3600, 3 * 24 * 3600)
+CORRESPONDENCE_TIMER = PACES[0]  # a turn timer this long or longer: a correspondence table
+REMIND_AT = 0.75  # a correspondence turn's reminder comes at this share of its time
+RESTART_GRACE = 3600.0  # a correspondence turn a restart finds over gets at least this long
+MAX_VACATION_DAYS = 7
+VACATIONS_PER_WINDOW = 2  # vacations a person may take ...
+VACATION_WINDOW = 90 * 24 * 3600  # ... within this many seconds
+
+
+def is_correspondence(turn_timer: int) -> bool:
+    """A table of hours or days per move (not a live one of seconds)."""
+    return turn_timer >= CORRESPONDENCE_TIMER
+
+
+def restart_grace(turn_timer: int) -> float:
+    """The time a person's turn has left at least after the bot's downtime: half of it at a
+    live table, half of it but an hour at most at a correspondence table."""
+    half = turn_timer / 2
+    return min(half, RESTART_GRACE) if is_correspondence(turn_timer) else half
 
 
 def ping_after(delay: int | None, turn_timer: int) -> float | None:
     """Seconds into a person's turn at which he is pinged if still idle (``delay``: the
-    server's setting, None its default, 0 off), at half his time at the latest; None: never."""
+    server's setting, None its default, 0 off), at half his time at the latest; None: never.
+    At a correspondence table he is told as his turn begins, whatever the server's idle ping."""
+    if is_correspondence(turn_timer):
+        return 0.0
     if delay == 0:
         return None
     return min(float(DEFAULT_PING_DELAY if delay is None else delay), turn_timer / 2)
@@ -56,6 +79,27 @@ class TableInfo:
     expires_at: float | None = None  # a lobby or challenge closes then unless it started
     ping_after: float | None = None  # seconds into an idle person's turn he is pinged at
     first_until: float | None = None  # the match's first turn lasts until then at least
+    paused_until: float | None = None  # a seated person's vacation pauses the table until then
+
+    @property
+    def correspondence(self) -> bool:
+        """A table of hours or days per move."""
+        return is_correspondence(self.table.turn_timer)
+
+    @property
+    def turn_base(self) -> float | None:
+        """When the current turn's clock runs from (after a vacation that paused it)."""
+        if self.turn_started is None:
+            return None
+        return max(self.turn_started, self.paused_until or 0.0)
+
+    @property
+    def remind_at(self) -> float | None:
+        """When a correspondence turn's person is reminded (None: a live table)."""
+        base = self.turn_base
+        if base is None or not self.correspondence:
+            return None
+        return base + REMIND_AT * self.table.turn_timer
 
     @property
     def is_challenge(self) -> bool:
@@ -105,9 +149,10 @@ class TableInfo:
     def deadline(self) -> float | None:
         """When the bot plays for the person to move (None on a computer's turn)."""
         seat = self.turn_seat
-        if seat is None or seat.kind != "human" or self.turn_started is None:
+        base = self.turn_base
+        if seat is None or seat.kind != "human" or base is None:
             return None
-        return max(self.turn_started + self.table.turn_timer, self.first_until or 0.0)
+        return max(base + self.table.turn_timer, self.first_until or 0.0)
 
     @property
     def move_forced(self) -> bool:

@@ -38,7 +38,7 @@ from bot.i18n.commands import command_text
 from bot.records.boards import PeriodBoard
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
 from bot.records.rating import display_ordinal
-from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES
+from bot.records.record import ALL, BUCKETS, DEFAULT_FAMILY, FAMILIES, SLOW_FAMILIES
 from bot.records.seasons import SEASON, calendar_of
 from bot.records.seasons_service import SeasonBoard
 from bot.records.service import LEADERBOARD_ORDERS, LeaderboardPage
@@ -352,6 +352,7 @@ async def server_page(request: web.Request) -> web.Response:
     for family, variants in FAMILIES.items():
         boards.append((family, bucket_name(locale, family)))
         boards += [(v, "\u2003" + bucket_name(locale, v)) for v in variants]
+    boards += [(f, bucket_name(locale, f)) for f in SLOW_FAMILIES]  # the correspondence speed
     events = [
         (
             link(request, links.tournament_path(guild_id, e.id)),

@@ -38,6 +38,7 @@ from bot.records.record import (
     ALL,
     FAMILIES,
     GLOBAL,
+    SLOW_FAMILIES,
     MatchRecord,
     computer_level,
     family_of,
@@ -552,7 +553,9 @@ class Reader:
 
 #: The order a person's lines are listed in: every variant, then each family followed by its
 #: variants, as the server's board menu lists them.
-NATURAL_ORDER = (ALL, *(b for family, variants in FAMILIES.items() for b in (family, *variants)))
+NATURAL_ORDER = (
+    ALL, *(b for family, variants in FAMILIES.items() for b in (family, *variants)), *SLOW_FAMILIES
+)
 
 
 def _ordered(found: Mapping[str, Any]) -> list[str]:
@@ -578,7 +581,8 @@ def public_stats(
     series: dict[str, list[tuple[float, float]]] = {}
     for e in entries:
         win = e.result == "win"
-        for bucket in {ALL, family_of(e.variant), e.variant}:
+        slow = e.family in SLOW_FAMILIES  # a correspondence match: its own family's board
+        for bucket in {ALL, e.family} if slow else {ALL, family_of(e.variant), e.variant}:
             t = tally.setdefault(bucket, [0] * len(fields))
             t[0] += 1
             t[1] += win

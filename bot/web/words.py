@@ -66,6 +66,10 @@ FAMILY_NAMES = {
     "two-player": N_("Two-player games"),
     "three-player": N_("Three players"),
     "fives": N_("All Fives"),
+    "correspondence-partnership": N_("Partnership games (correspondence)"),
+    "correspondence-two-player": N_("Two-player games (correspondence)"),
+    "correspondence-three-player": N_("Three players (correspondence)"),
+    "correspondence-fives": N_("All Fives (correspondence)"),
 }
 RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
 EVENT_STATUSES = {

@@ -39,3 +39,10 @@ def option_choices(option: str) -> list[Choice[str]]:
         for (key, value), text in texts.OPTION_TEXTS.items()
         if key == option
     ]
+#: The paces of a correspondence table: the time per move.
+PACE_CHOICES = [
+    Choice(name=locale_str("1 hour per move"), value=3600),
+    Choice(name=locale_str("8 hours per move"), value=8 * 3600),
+    Choice(name=locale_str("1 day per move"), value=24 * 3600),
+    Choice(name=locale_str("3 days per move"), value=3 * 24 * 3600),
+]

@@ -25,11 +25,13 @@ from cogs.domino import rules_pages, texts
 from cogs.domino.buttons import COG_NAME, confirm_resign
 from cogs.domino.choices import (
     ON_OFF_CHOICES,
+    PACE_CHOICES,
     RULES_CHOICES,
     TARGET_CHOICES,
     VARIANT_CHOICES,
     option_choices,
 )
+from cogs.domino.correspondence import CorrespondenceMixin
 from cogs.domino.host import TableHost, guild_locale, locale_of
 from cogs.domino.lobby import lobby_payload
 from cogs.domino.practice import PracticeMixin
@@ -48,6 +50,7 @@ PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked", "bonuses")
 
 @app_commands.guild_only()
 class DominoCog(
+    CorrespondenceMixin,
     ServerSettingsMixin,
     ReplayMixin,
     PracticeMixin,
@@ -66,6 +69,7 @@ class DominoCog(
         variant=locale_str("The rules to play by"),
         target=locale_str("Points to win the match (the variant's default if left out)"),
         turn_timer=locale_str("Seconds per turn before the bot plays for you (30-600)"),
+        pace=locale_str("A correspondence table: hours or days per move"),
         first_hand=locale_str("Partners only: who opens the first hand"),
         next_hand=locale_str("Partners only: who opens later hands"),
         scoring=locale_str("Partners only: whose pips a domino scores"),
@@ -77,6 +81,7 @@ class DominoCog(
     @app_commands.choices(
         variant=VARIANT_CHOICES,
         target=TARGET_CHOICES,
+        pace=PACE_CHOICES,
         first_hand=option_choices("first_hand"),
         next_hand=option_choices("next_hand"),
         scoring=option_choices("scoring"),
@@ -95,11 +100,12 @@ class DominoCog(
         forced_moves: bool | None = None,
         bonuses: bool | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
+        pace: int | None = None,
     ) -> None:
         """Open a lobby in this channel (options left out: the server's defaults)."""
         async with self.guard(interaction, "/domino new", None):
             chosen = await self._table_defaults(
-                interaction, variant=variant, target=target, turn_timer=turn_timer
+                interaction, variant=variant, target=target, turn_timer=paced(turn_timer, pace)
             )
             variant = chosen.variant
             options: dict[str, Any] = {
@@ -150,9 +156,10 @@ class DominoCog(
         player3=locale_str("Another person you invite"),
         target=locale_str("Points to win the match (the variant's default if left out)"),
         turn_timer=locale_str("Seconds per turn before the bot plays for you (30-600)"),
+        pace=locale_str("A correspondence table: hours or days per move"),
     )
     @app_commands.choices(
-        variant=VARIANT_CHOICES, target=TARGET_CHOICES
+        variant=VARIANT_CHOICES, target=TARGET_CHOICES, pace=PACE_CHOICES
     )
     async def challenge(
         self,
@@ -163,12 +170,13 @@ class DominoCog(
         player3: discord.Member | discord.User | None = None,
         target: int | None = None,
         turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] | None = None,
+        pace: int | None = None,
     ) -> None:
         """Challenge named people; the match starts when all of them accepted."""
         locale = locale_of(interaction)
         async with self.guard(interaction, "/domino challenge", None):
             chosen = await self._table_defaults(
-                interaction, variant=variant, target=target, turn_timer=turn_timer
+                interaction, variant=variant, target=target, turn_timer=paced(turn_timer, pace)
             )
             invited: list[int] = []
             for user in (player, player2, player3):
@@ -234,23 +242,28 @@ class DominoCog(
 
     @app_commands.command(name="settings", description=locale_str("Your own settings"))
     @app_commands.describe(
-        turn_pings=locale_str("Be mentioned when your turn begins and again at half time")
+        turn_pings=locale_str("Be mentioned when your turn begins and again at half time"),
+        turn_dms=locale_str("Correspondence tables: be told of your turn by direct message"),
     )
-    @app_commands.choices(turn_pings=ON_OFF_CHOICES)
-    async def settings(self, interaction: Interaction, turn_pings: str | None = None) -> None:
+    @app_commands.choices(turn_pings=ON_OFF_CHOICES, turn_dms=ON_OFF_CHOICES)
+    async def settings(
+        self, interaction: Interaction, turn_pings: str | None = None, turn_dms: str | None = None
+    ) -> None:
         """Show your settings, or change them."""
         locale = locale_of(interaction)
         user_id = interaction.user.id
         async with self.guard(interaction, "/domino settings", None):
             current = await self.service.player_settings(user_id)
+            changed = turn_pings is not None or turn_dms is not None
             if turn_pings is not None:
                 current = dataclasses.replace(current, turn_pings=turn_pings == "on")
+            if turn_dms is not None:
+                current = dataclasses.replace(current, turn_dms=turn_dms == "on")
+            if changed:
                 await self.service.save_player_settings(current)
                 for info in self.service.tables_of(user_id):
                     self.presenter.wake(info.id)
-            await self.reply(
-                interaction, settings_text(locale, current, changed=turn_pings is not None)
-            )
+            await self.reply(interaction, settings_text(locale, current, changed=changed))
 
     @app_commands.command(
         name="leave", description=locale_str("Leave a lobby, or resign: your side loses the match")
@@ -361,6 +374,13 @@ class DominoCog(
         return out[:25]
 
 
+def paced(turn_timer: int | None, pace: int | None) -> int | None:
+    """The turn timer a table is opened with: the seconds chosen, or a correspondence pace."""
+    if turn_timer is not None and pace is not None:
+        raise InvalidOptions("Choose a turn timer or a pace, not both.")
+    return pace if pace is not None else turn_timer
+
+
 def settings_text(locale: str | None, settings: PlayerSettingsRow, *, changed: bool) -> str:
     """A player's settings, each with what it does."""
     lines = [tr(locale, "Saved. Your settings:") if changed else tr(locale, "Your settings:")]
@@ -380,6 +400,19 @@ def settings_text(locale: str | None, settings: PlayerSettingsRow, *, changed: b
                 "message still shows whose turn it is.",
             )
         )
+    lines.append(
+        tr(
+            locale,
+            "Direct messages: **on**. At correspondence tables, your turn and its reminder "
+            "come by direct message.",
+        )
+        if settings.turn_dms
+        else tr(
+            locale,
+            "Direct messages: **off**. At correspondence tables, you are mentioned in the "
+            "table's thread.",
+        )
+    )
     lines.append(tr(locale, "Change them with {command}.",
                     command=slash_command(locale, "domino settings")))
     return "\n".join(lines)

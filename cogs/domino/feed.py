@@ -38,7 +38,7 @@ from bot.tables import practice
 from bot.tables.service import TableInfo
 from bot.traffic import counted_as
 from cogs.colours import GREY
-from cogs.domino import game_message, texts
+from cogs.domino import correspondence, game_message, texts
 from cogs.domino.alt_text import table_alt_text
 from cogs.domino.game_message import LOG_LINES, TABLE_PICTURE, Picture
 from cogs.domino.lobby import lobby_payload
@@ -650,12 +650,18 @@ class Feed:
         user, turn, stage = wanted
         deadline = info.deadline
         assert deadline is not None
-        text = tr(
-            info.table.locale,
-            "<@{user}>, it is your turn! The bot plays for you {when}.",
-            user=user,
-            when=f"<t:{int(deadline)}:R>",
-        )
+        if info.correspondence:
+            text = correspondence.turn_notice(info, user, stage)
+            if await correspondence.by_dm(self, info, user, stage, turn):
+                told = dataclasses.replace(feed, ping_turn=turn, ping_stage=stage)
+                return await self._save(told)
+        else:
+            text = tr(
+                info.table.locale,
+                "<@{user}>, it is your turn! The bot plays for you {when}.",
+                user=user,
+                when=f"<t:{int(deadline)}:R>",
+            )
         try:
             message = await self._send(
                 info, text, allowed_mentions=USERS_ONLY, nonce=nonce("p", info.id, turn, stage)
@@ -688,11 +694,13 @@ class Feed:
             return None
         if self.service.clock() < info.turn_started + info.ping_after:
             return None  # not idle long enough (or the pause after a hand): the clock wakes us
+        stage = correspondence.stage(info, self.service.clock())
         if self._practice is None:
             self._practice = await practice.is_practice(self.service, info.id)
         if self._practice:
             return None
-        if not (await self.service.player_settings(row.user_id)).turn_pings:
+        chosen = await self.service.player_settings(row.user_id)
+        if not (chosen.turn_pings or (info.correspondence and chosen.turn_dms)):
             return None
         drew = 0  # the turn began before the draws of the player to move
         for event in reversed(view.events):
@@ -701,9 +709,9 @@ class Feed:
             drew += 1
         turn = info.seq - drew
         seen = self.presenter.seen_at(info.id, row.user_id)
-        if seen is not None and seen >= turn:
+        if seen is not None and seen >= turn and stage == 1:
             return None  # he opened or pressed his tiles during this turn: he is at the table
-        return row.user_id, turn, 1
+        return row.user_id, turn, stage
 
     # -- take-overs -------------------------------------------------------------------------------
 

@@ -96,6 +96,11 @@ def _turn_text(locale: str | None, info: TableInfo) -> str:
     deadline = info.deadline
     if deadline is None:
         return f"▶ {who}"
+    if info.correspondence:  # what happens then is the server's time-out rule
+        return "▶ " + tr(
+            locale, "{who}: your move; your time runs out {when}.", who=who,
+            when=f"<t:{int(deadline)}:R>",
+        )
     return "▶ " + tr(
         locale,
         "{who}: the bot plays for you {when} if you don't.",

@@ -25,6 +25,7 @@ from bot.servers.settings import (
     DEFAULT_VARIANT,
     FIELDS,
     LIMITS,
+    MAX_TIMEOUT_LOSS,
     GuildSettings,
     ServerSettings,
     TableDefaults,
@@ -56,6 +57,7 @@ RESET_CHOICES = [
     Choice(name=locale_str("Board channel"), value="board_channel"),
     Choice(name=locale_str("Idle weeks"), value="idle_weeks"),
     Choice(name=locale_str("Rating boards' minimum"), value="board_minimum"),
+    Choice(name=locale_str("Correspondence time-outs"), value="timeout_loss"),
     Choice(name=locale_str("Champions' role"), value="champion_role"),
     Choice(name=locale_str("Tournament winners' role"), value="tournament_winner_role"),
 ]
@@ -185,6 +187,9 @@ class ServerSettingsMixin:
         tournament_winner_role=locale_str(
             "A role the bot gives the winners of this server's latest tournament"
         ),
+        timeout_loss=locale_str(
+            "Correspondence: a side loses at this time-out in a row (0: the bot plays for it)"
+        ),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
@@ -214,6 +219,7 @@ class ServerSettingsMixin:
         board_minimum: app_commands.Range[int, 1, MAX_BOARD_MINIMUM] | None = None,
         champion_role: discord.Role | None = None,
         tournament_winner_role: discord.Role | None = None,
+        timeout_loss: app_commands.Range[int, 0, MAX_TIMEOUT_LOSS] | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -293,6 +299,8 @@ class ServerSettingsMixin:
                 changes["ping_delay"] = idle_ping
             if board_minimum is not None:
                 changes["board_minimum"] = board_minimum
+            if timeout_loss is not None:
+                changes["timeout_loss"] = timeout_loss or None
             for name, value in (
                 ("lobbies_per_member", lobbies_per_member),
                 ("matches_per_member", matches_per_member),
@@ -424,6 +432,14 @@ def settings_embed(
             "after {seconds} seconds idle on a turn (the bot's default)",
             seconds=DEFAULT_PING_DELAY,
         ),
+        inline=True,
+    )
+    embed.add_field(
+        name=tr(locale, "Correspondence time-outs"),
+        value=tr(locale, "the bot plays for the person; a computer takes over after three")
+        if settings.timeout_loss is None
+        else tr(locale, "a side loses at its time-out number {count} in a row",
+                count=settings.timeout_loss),
         inline=True,
     )
     role = (

@@ -335,7 +335,21 @@ def describe_options(locale: str | None, info: TableInfo) -> str:
         parts.append(tr(locale, "First to {target} points", target=ruleset.target))
     if ruleset.hands is not None:
         parts.append(trn(locale, "{count} hand", "{count} hands", ruleset.hands))
-    parts.append(tr(locale, "turn timer {seconds} s", seconds=info.table.turn_timer))
+    timer = info.table.turn_timer
+    if not info.correspondence:
+        parts.append(tr(locale, "turn timer {seconds} s", seconds=timer))
+    elif timer % (24 * 3600) == 0:
+        days = timer // (24 * 3600)
+        parts.append(
+            trn(locale, "correspondence: {count} day per move",
+                "correspondence: {count} days per move", days)
+        )
+    else:
+        hours = timer // 3600
+        parts.append(
+            trn(locale, "correspondence: {count} hour per move",
+                "correspondence: {count} hours per move", hours)
+        )
     options: dict[str, Any] = {
         k: v for k, v in info.table.options.items() if k != "target" and v is not None
     }

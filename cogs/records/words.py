@@ -5,7 +5,7 @@ from __future__ import annotations
 from discord.app_commands import Choice, locale_str
 
 from bot.i18n import N_, tr
-from bot.records.record import ALL, FAMILIES
+from bot.records.record import ALL, FAMILIES, SLOW_FAMILIES
 from cogs.domino.texts import VARIANTS, variant_name
 from cogs.names import display_name, escape_name
 
@@ -17,6 +17,10 @@ FAMILY_NAMES: dict[str, str] = {
     "two-player": N_("Two-player games"),
     "three-player": N_("Three players"),
     "fives": N_("All Fives"),
+    "correspondence-partnership": N_("Partnership games (correspondence)"),
+    "correspondence-two-player": N_("Two-player games (correspondence)"),
+    "correspondence-three-player": N_("Three players (correspondence)"),
+    "correspondence-fives": N_("All Fives (correspondence)"),
 }
 RESULT_MARKS = {"win": "✅", "loss": "❌", "draw": "➖"}
 RESULT_NAMES = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Drawn")}
@@ -40,6 +44,7 @@ def _variant_choices() -> list[Choice[str]]:
         for v in variants:
             name = VARIANTS[v][0] if v in VARIANTS else v
             choices.append(Choice(name=locale_str(name), value=v))
+    choices += [Choice(name=locale_str(FAMILY_NAMES[f]), value=f) for f in SLOW_FAMILIES]
     return choices
 
 

@@ -134,7 +134,9 @@ async def test_full_table_refuses_more_people(service: TableService) -> None:
         ("partners", {"colour": "red"}, 120),
         ("spanish", {"first_hand": "random"}, 120),
         ("partners", {}, 5),
-        ("partners", {}, 3600),
+        ("partners", {}, 601),
+        ("partners", {}, 7200),  # between live timers and correspondence paces: none of them
+        ("partners", {}, 4 * 24 * 3600),
     ],
 )
 async def test_bad_variant_or_options_are_refused_and_nothing_stored(
