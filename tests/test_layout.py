@@ -53,7 +53,7 @@ WEB_ROWS = (
     ("links", "words", "charts", "queries", "kept", "ratelimit"),
     ("positions",),
     ("reader",),
-    ("live", "warm"),
+    ("live", "warm", "pages"),
     ("app",),
 )
 
