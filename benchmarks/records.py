@@ -65,7 +65,8 @@ from bot.records.seasons_service import Seasons
 from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_url
-from bot.store import Store
+from bot.store import SQLITE, Store
+from bot.store.schema import migrations
 from domino import preset
 from render.stats import rating_chart
 
@@ -451,7 +452,8 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
 
 def _fill_kept(conn: sqlite3.Connection) -> None:
     """What the records' triggers keep, in bulk: each board's size (migration 0821) and each
-    server's stamp of the pages (migration 0941: one a recorded match)."""
+    server's stamp of the pages (migration 0941: one a recorded match) and each person's figures
+    on each server's pages (migration 0943)."""
     conn.execute("BEGIN")
     conn.execute("DELETE FROM record_board_sizes")
     conn.execute(
@@ -465,7 +467,22 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
         " WHERE guild_id IS NOT NULL GROUP BY guild_id"
         " ON CONFLICT (guild_id) DO UPDATE SET stamp = web_boards.stamp + excluded.stamp"
     )
+    for table in PLAYER_LINES:
+        conn.execute(f"DELETE FROM {table}")
+    for statement in player_lines_backfill(SQLITE).split(";"):
+        if statement.strip():
+            conn.execute(statement)
     conn.execute("COMMIT")
+
+
+#: The tables of a person's figures on a server's pages (migration 0943).
+PLAYER_LINES = ("web_player_lines", "web_player_ratings", "web_player_versus")
+
+
+def player_lines_backfill(dialect: str) -> str:
+    """Migration 0943's statements that count the figures of the matches already recorded."""
+    sql = next(text for version, _, text in migrations(dialect) if version == 943)
+    return sql.split("-- backfill:begin")[1].split("-- backfill:end")[0]
 
 
 _SUMS = (
