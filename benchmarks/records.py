@@ -453,7 +453,7 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
 def _fill_kept(conn: sqlite3.Connection) -> None:
     """What the records' triggers keep, in bulk: each board's size (migration 0821) and each
     server's stamp of the pages (migration 0941: one a recorded match) and each person's figures
-    on each server's pages (migration 0943)."""
+    on each server's pages (migration 0943), each rating board's short lines (0944)."""
     conn.execute("BEGIN")
     conn.execute("DELETE FROM record_board_sizes")
     conn.execute(
@@ -467,21 +467,25 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
         " WHERE guild_id IS NOT NULL GROUP BY guild_id"
         " ON CONFLICT (guild_id) DO UPDATE SET stamp = web_boards.stamp + excluded.stamp"
     )
-    for table in PLAYER_LINES:
+    for table in BACKFILLED:
         conn.execute(f"DELETE FROM {table}")
-    for statement in player_lines_backfill(SQLITE).split(";"):
-        if statement.strip():
-            conn.execute(statement)
+    for version in (943, 944):
+        for statement in backfill(SQLITE, version).split(";"):
+            if statement.strip():
+                conn.execute(statement)
     conn.execute("COMMIT")
 
 
-#: The tables of a person's figures on a server's pages (migration 0943).
-PLAYER_LINES = ("web_player_lines", "web_player_ratings", "web_player_versus")
+#: The tables migrations 0943 (a person's figures on a server's pages) and 0944 (the rating
+#: boards' short lines) fill from the records already written.
+BACKFILLED = (
+    "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short"
+)
 
 
-def player_lines_backfill(dialect: str) -> str:
-    """Migration 0943's statements that count the figures of the matches already recorded."""
-    sql = next(text for version, _, text in migrations(dialect) if version == 943)
+def backfill(dialect: str, version: int) -> str:
+    """A migration's statements that count what the records already written hold."""
+    sql = next(text for v, _, text in migrations(dialect) if v == version)
     return sql.split("-- backfill:begin")[1].split("-- backfill:end")[0]
 
 
