@@ -75,13 +75,13 @@ WITH pub AS (
     FROM g GROUP BY player_id, guild_id, bucket
 )
 SELECT t.player_id, t.guild_id, t.bucket, t.matches, t.wins, t.losses, t.draws, t.hands_won,
-       t.dominoes, t.blocks_won, t.points_for, t.points_against,
-       (SELECT r.run FROM runs r WHERE r.player_id = t.player_id AND r.guild_id = t.guild_id
-        AND r.bucket = t.bucket AND r.grp = t.grp),
-       (SELECT max(r.run) FROM runs r WHERE r.player_id = t.player_id
-        AND r.guild_id = t.guild_id AND r.bucket = t.bucket),
-       t.last_at
-FROM tally t;
+       t.dominoes, t.blocks_won, t.points_for, t.points_against, last.run, best.run, t.last_at
+FROM tally t
+JOIN runs last ON last.player_id = t.player_id AND last.guild_id = t.guild_id
+    AND last.bucket = t.bucket AND last.grp = t.grp
+JOIN (SELECT player_id, guild_id, bucket, max(run) AS run FROM runs
+      GROUP BY player_id, guild_id, bucket) best
+    ON best.player_id = t.player_id AND best.guild_id = t.guild_id AND best.bucket = t.bucket;
 
 INSERT INTO web_player_ratings
 WITH rated AS (
