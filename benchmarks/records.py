@@ -65,7 +65,8 @@ from bot.records.seasons_service import Seasons
 from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_url
-from bot.store import Store
+from bot.store import SQLITE, Store
+from bot.store.schema import migrations
 from domino import preset
 from render.stats import rating_chart
 
@@ -451,7 +452,8 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
 
 def _fill_kept(conn: sqlite3.Connection) -> None:
     """What the records' triggers keep, in bulk: each board's size (migration 0821) and each
-    server's stamp of the pages (migration 0941: one a recorded match)."""
+    server's stamp of the pages (migration 0941: one a recorded match) and each person's figures
+    on each server's pages (migration 0943), each rating board's short lines (0944)."""
     conn.execute("BEGIN")
     conn.execute("DELETE FROM record_board_sizes")
     conn.execute(
@@ -465,7 +467,26 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
         " WHERE guild_id IS NOT NULL GROUP BY guild_id"
         " ON CONFLICT (guild_id) DO UPDATE SET stamp = web_boards.stamp + excluded.stamp"
     )
+    for table in BACKFILLED:
+        conn.execute(f"DELETE FROM {table}")
+    for version in (943, 944):
+        for statement in backfill(SQLITE, version).split(";"):
+            if statement.strip():
+                conn.execute(statement)
     conn.execute("COMMIT")
+
+
+#: The tables migrations 0943 (a person's figures on a server's pages) and 0944 (the rating
+#: boards' short lines) fill from the records already written.
+BACKFILLED = (
+    "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short"
+)
+
+
+def backfill(dialect: str, version: int) -> str:
+    """A migration's statements that count what the records already written hold."""
+    sql = next(text for v, _, text in migrations(dialect) if v == version)
+    return sql.split("-- backfill:begin")[1].split("-- backfill:end")[0]
 
 
 _SUMS = (

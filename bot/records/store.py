@@ -125,6 +125,11 @@ _ORDER = {
 }
 
 
+#: The matches below which the database keeps how many lines of each rating board have that
+#: many (migration 0944): the highest minimum a server may set.
+SHORT_KEPT = 50
+
+
 def _least(alias: str, least: int) -> str:
     """The condition of a rating board's minimum of matches (none below 2)."""
     return f" AND {alias}.matches >= {int(least)}" if least > 1 else ""
@@ -427,8 +432,17 @@ class RecordsRepo:
 
     async def leaderboard_size(self, scope: int, bucket: str, by: str, least: int = 1) -> int:
         """How many visible lines a leaderboard has (kept by the database as it writes them:
-        one row, ``record_board_sizes``; a rating board with a minimum of matches counts its
-        lines of that many, one range of its index)."""
+        one row, ``record_board_sizes``; a rating board with a minimum of matches less its
+        lines of fewer, kept alike per number of matches: ``record_board_short``)."""
+        if by == "rating" and 1 < least <= SHORT_KEPT:
+            value = await self._db.fetchval(
+                "SELECT coalesce((SELECT listed_rated FROM record_board_sizes"
+                " WHERE scope = ? AND bucket = ?), 0)"
+                " - coalesce((SELECT sum(lines) FROM record_board_short"
+                " WHERE scope = ? AND bucket = ? AND matches < ?), 0)",
+                (scope, bucket, scope, bucket, least),
+            )
+            return int(value or 0)
         if by == "rating" and least > 1:
             value = await self._db.fetchval(
                 # (one range of the rating board's index, which holds the matches: "+" keeps

@@ -33,7 +33,12 @@ MIGRATION_LOCK = 0x646F6D696E6F  # advisory lock key while a process migrates ("
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 #: Tables the database fills itself, by triggers, from the rows of others (each a function of
 #: them): a copy of the database writes the others' rows and lets the triggers fill these.
-KEPT_BY_TRIGGERS = frozenset({"record_board_sizes"})
+KEPT_BY_TRIGGERS = frozenset(
+    {
+        "record_board_sizes", "record_board_short", "web_player_lines", "web_player_ratings",
+        "web_player_versus",
+    }
+)
 #: Counters the database moves by triggers (the web pages' stamps, migrations 0940-0942): a
 #: copy of the database neither copies nor compares them (its own count from the copy on).
 COUNTERS = frozenset({"web_stamp", "web_boards"})

@@ -343,18 +343,16 @@ class WebRepo:
         """The global name of a person with a page on the server's pages, else None: a
         person (not a computer, not forgotten) who left neither this server's nor the global
         leaderboards and played at least one public match of the server. One read, whoever
-        he is (the server's summary line first: a person who never played there is one
-        look-up by key)."""
-        public, params = Readable.public(guild_id).of_table("e.table_id")
+        he is (his lines by key: the board's, and the pages' own, migration 0943)."""
         row = await self._db.fetchone(
             "SELECT p.name FROM record_players p WHERE p.player_id = ? AND p.kind = 'human'"
             " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
             " AND v.scope IN (?, ?))"
             " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
             " AND s.player_id = p.player_id)"
-            f" AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = p.player_id"
-            f" AND {public})",
-            (player_id, GLOBAL, guild_id, guild_id, ALL, *params),
+            " AND EXISTS (SELECT 1 FROM web_player_lines w WHERE w.player_id = p.player_id"
+            " AND w.guild_id = ? AND w.bucket = ?)",
+            (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id, ALL),
         )
         return None if row is None else str(row[0] or "")
 
@@ -365,7 +363,6 @@ class WebRepo:
         if not ids:
             return frozenset()
         marks = ", ".join("?" for _ in ids)
-        public, params = Readable.public(guild_id).of_table("e.table_id")
         rows = await self._db.fetchall(
             "SELECT s.player_id FROM record_stats s"
             f" WHERE s.scope = ? AND s.bucket = ? AND s.player_id IN ({marks})"
@@ -373,9 +370,9 @@ class WebRepo:
             " AND v.scope IN (?, ?))"
             " AND EXISTS (SELECT 1 FROM record_players p WHERE p.player_id = s.player_id"
             " AND p.kind = 'human')"
-            f" AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = s.player_id"
-            f" AND {public})",
-            (guild_id, ALL, *ids, GLOBAL, guild_id, *params),
+            " AND EXISTS (SELECT 1 FROM web_player_lines w WHERE w.player_id = s.player_id"
+            " AND w.guild_id = ? AND w.bucket = ?)",
+            (guild_id, ALL, *ids, GLOBAL, guild_id, guild_id, ALL),
         )
         return frozenset(int(r[0]) for r in rows)
 
@@ -420,6 +417,49 @@ class WebRepo:
             (player_id, *params),
         )
         return [(str(r[1]), str(r[2])) for r in rows]
+
+    async def public_lines(self, guild_id: int, player_id: int) -> list[Row]:
+        """A person's figures per bucket in the server's public matches, as the database
+        keeps them (migration 0943): bucket, matches, wins, losses, draws, hands won,
+        dominoes, blocks won, points for and against, streak, best streak, last match."""
+        return await self._db.fetchall(
+            "SELECT bucket, matches, wins, losses, draws, hands_won, dominoes, blocks_won,"
+            " points_for, points_against, streak, best_streak, last_at FROM web_player_lines"
+            " WHERE player_id = ? AND guild_id = ?",
+            (player_id, guild_id),
+        )
+
+    async def public_ratings(self, guild_id: int, player_id: int) -> list[Row]:
+        """(family, mu, sigma, rated matches) after a person's latest rated public match of
+        the server in each family."""
+        return await self._db.fetchall(
+            "SELECT family, mu, sigma, matches FROM web_player_ratings"
+            " WHERE player_id = ? AND guild_id = ?",
+            (player_id, guild_id),
+        )
+
+    async def public_versus_kept(self, guild_id: int, player_id: int) -> list[Row]:
+        """(computer's recorded name, wins, losses, draws) of a person against each computer
+        he met in the server's public matches."""
+        return await self._db.fetchall(
+            "SELECT computer, wins, losses, draws FROM web_player_versus"
+            " WHERE player_id = ? AND guild_id = ?",
+            (player_id, guild_id),
+        )
+
+    async def public_series(
+        self, guild_id: int, player_id: int, family: str, limit: int
+    ) -> list[tuple[float, float, float]]:
+        """(finished at, mu, sigma) after a person's latest ``limit`` rated public matches of
+        the server in a family, oldest first (his entries of the family by time, backwards)."""
+        public, params = Readable.public(guild_id).of_table("e.table_id")
+        rows = await self._db.fetchall(
+            "SELECT e.finished_at, e.mu_after, e.sigma_after FROM record_entries e"
+            f" WHERE e.player_id = ? AND e.family = ? AND e.rated <> 0 AND {public}"
+            " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ?",
+            (player_id, family, *params, limit),
+        )
+        return [(float(r[0]), float(r[1]), float(r[2])) for r in reversed(rows)]
 
     async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
         """A person's achievements earned in public matches of the server, latest first."""
@@ -484,7 +524,6 @@ class PageRepo:
         """People with a page on the server's pages whose global name starts with ``prefix``
         (case-insensitively), by name: (player id, global name). The name index answers the
         range (on PostgreSQL with the pattern operators, whatever the collation)."""
-        public, params = Readable.public(guild_id).of_table("e.table_id")
         if self._db.dialect == SQLITE:
             match = "lower(p.name) >= lower(?) AND lower(p.name) < lower(?)"
         else:
@@ -496,11 +535,11 @@ class PageRepo:
             " AND v.scope IN (?, ?))"
             " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
             " AND s.player_id = p.player_id)"
-            " AND EXISTS (SELECT 1 FROM record_entries e WHERE e.player_id = p.player_id"
-            f" AND {public})"
+            " AND EXISTS (SELECT 1 FROM web_player_lines w WHERE w.player_id = p.player_id"
+            " AND w.guild_id = ? AND w.bucket = ?)"
             " ORDER BY lower(p.name), p.player_id LIMIT ?",
             # (the range's end: the prefix followed by the last character there is)
-            (prefix, prefix + "\U0010ffff", GLOBAL, guild_id, guild_id, ALL, *params, limit),
+            (prefix, prefix + "\U0010ffff", GLOBAL, guild_id, guild_id, ALL, guild_id, ALL, limit),
         )
         return [(int(r[0]), str(r[1])) for r in rows]
 

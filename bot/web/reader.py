@@ -71,9 +71,6 @@ REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
 FRESH = 5.0  # seconds a server's recent matches (not their names) are kept
 HISTORY = 15  # matches on a player's page
-#: Matches of a person on a server over which his page's figures are read and counted
-#: aside, the event loop serving other pages meanwhile.
-LONG_HISTORY = 1000
 TOURNAMENTS = 10  # tournaments on a server's page
 
 
@@ -481,27 +478,13 @@ class Reader:
             return None  # computers and forgotten people
         guild_id = server.guild_id
 
-        async def figures(db: Db, count_aside: bool = False) -> PlayerStats | None:
-            web = WebRepo(db)
+        async with self.reading() as store:
+            web = WebRepo(store.db)
             name = await web.player_here(guild_id, player_id)
             if name is None:
                 return None
-            entries = await web.public_entries(guild_id, player_id)
-            versus = await web.public_versus(guild_id, player_id)
-            if count_aside and len(entries) > LONG_HISTORY:
-                return await asyncio.to_thread(
-                    public_stats, guild_id, player_id, name, entries, versus
-                )
-            return public_stats(guild_id, player_id, name, entries, versus)
-
-        async with self.reading() as store:
-            aside = getattr(store.driver, "aside", None)
-            long = await WebRepo(store.db).matches_here(guild_id, player_id) > LONG_HISTORY
-            if aside is not None and long:  # SQLite: read and counted in a thread of its own
-                stats = await aside(figures)
-            else:  # PostgreSQL: the reads wait on the network; a long count in a thread
-                stats = await figures(store.db, count_aside=True)
-            if stats is None or not stats.server:
+            stats = await kept_stats(web, guild_id, player_id, name)
+            if not stats.server:
                 return None
             earned = await WebRepo(store.db).public_achievements(guild_id, player_id)
             history = await Records(store).history(
@@ -561,6 +544,34 @@ NATURAL_ORDER = (
 def _ordered(found: Mapping[str, Any]) -> list[str]:
     """The keys of ``found`` in :data:`NATURAL_ORDER` (any other after them, sorted)."""
     return [b for b in NATURAL_ORDER if b in found] + sorted(set(found) - set(NATURAL_ORDER))
+
+
+async def kept_stats(web: WebRepo, guild_id: int, player_id: int, name: str) -> PlayerStats:
+    """A person's figures in a server's public matches as the database keeps them (migration
+    0943: a few rows by key, however long his history), and the curve of each family's
+    rating from his latest rated matches there (a limited read by index)."""
+    found = {str(r[0]): r for r in await web.public_lines(guild_id, player_id)}
+    lines = {
+        b: StatRow(guild_id, b, player_id, *(int(v) for v in found[b][1:12]), None,
+                   float(found[b][12]), name, "human")
+        for b in _ordered(found)
+    }
+    kept = {str(r[0]): r for r in await web.public_ratings(guild_id, player_id)}
+    ratings = {f: Rating(f, float(kept[f][1]), float(kept[f][2]), int(kept[f][3]))
+               for f in _ordered(kept)}
+    series = {
+        f: [(t, display_rating(mu, sigma))
+            for t, mu, sigma in await web.public_series(guild_id, player_id, f, SERIES_LIMIT)]
+        for f in ratings
+    }
+    levels: dict[str, list[int]] = {}
+    for computer, *results in await web.public_versus_kept(guild_id, player_id):
+        figures = levels.setdefault(computer_level(str(computer)), [0, 0, 0])
+        for i, n in enumerate(results):
+            figures[i] += int(n)
+    against = versus_levels(levels)
+    return PlayerStats(player_id, name, "human", server=lines, ratings=ratings, series=series,
+                       versus=against, versus_server=against)
 
 
 def public_stats(

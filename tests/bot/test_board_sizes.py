@@ -2,7 +2,8 @@
 (``record_board_sizes``) are exactly what a plain count gives, after any writes of the real
 writers (matches, leaving and rejoining boards, idle weeks and the inactivity sweep,
 forget-me, a server's data dropped), on both backends; the migration counts the lines
-written before it alike; a copy of the database has the same sizes."""
+written before it alike; a copy of the database has the same sizes. So are a rating board's
+lengths under a minimum of matches (``record_board_short``)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.privacy.forget import forget_person
+from bot.records.board_sql import MAX_BOARD_MINIMUM
 from bot.records.inactivity import WEEK, Inactivity
 from bot.records.record import ALL, GLOBAL
 from bot.records.service import Records
+from bot.records.store import SHORT_KEPT
 from bot.settings import sqlite_url
 from bot.store import POSTGRES, Store
 from bot.store.schema import migrations
@@ -90,12 +93,15 @@ async def _apply(store: Store, clock: FakeClock, steps: list[tuple[Any, ...]]) -
             await records.guild_back(step[1])
 
 
-async def _plain(store: Store, scope: int, bucket: str, hidden: int, rated: bool) -> int:
-    """People's lines of a board with ``hidden`` (0: listed, 2: idle), by a plain count."""
+async def _plain(
+    store: Store, scope: int, bucket: str, hidden: int, rated: bool, least: int = 1
+) -> int:
+    """People's lines of a board with ``hidden`` (0: listed, 2: idle) and at least ``least``
+    matches, by a plain count."""
     value = await store.db.fetchval(
         "SELECT count(*) FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = ?"
-        " AND player_id > 0" + (" AND rating IS NOT NULL" if rated else ""),
-        (scope, bucket, hidden),
+        " AND player_id > 0 AND matches >= ?" + (" AND rating IS NOT NULL" if rated else ""),
+        (scope, bucket, hidden, least),
     )
     return int(value)
 
@@ -114,6 +120,14 @@ _KEPT = (
 )
 
 
+_SHORT_KEPT = "SELECT scope, bucket, matches, lines FROM record_board_short ORDER BY 1, 2, 3"
+_SHORT_COUNTED = (
+    "SELECT scope, bucket, matches, count(*) FROM record_stats WHERE player_id > 0"
+    f" AND hidden = 0 AND rating IS NOT NULL AND matches < {SHORT_KEPT}"
+    " GROUP BY scope, bucket, matches ORDER BY 1, 2, 3"
+)
+
+
 async def _rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
     return [(int(r[0]), r[1], *(int(v) for v in r[2:])) for r in await store.db.fetchall(sql)]
 
@@ -128,9 +142,14 @@ async def _check(store: Store) -> None:
                 rated = by == "rating"
                 size = await records.repo.leaderboard_size(scope, bucket, by)
                 assert size == await _plain(store, scope, bucket, 0, rated), (scope, bucket, by)
+                for least in (2, 3, MAX_BOARD_MINIMUM) if rated else ():
+                    size = await records.repo.leaderboard_size(scope, bucket, by, least)
+                    plain = await _plain(store, scope, bucket, 0, rated, least)
+                    assert size == plain, (scope, bucket, least)
                 idle = await inactivity.idle_count(scope, bucket, by)
                 assert idle == await _plain(store, scope, bucket, 2, rated), (scope, bucket, by)
     assert await _rows(store, _KEPT) == await _rows(store, _COUNTED)
+    assert await _rows(store, _SHORT_KEPT) == await _rows(store, _SHORT_COUNTED)
 
 
 @settings(
@@ -157,6 +176,10 @@ async def test_board_sizes_are_a_plain_count_after_any_writes(
 ) -> None:
     await _apply(store, FakeClock(), steps)
     await _check(store)
+
+
+def test_every_minimum_a_server_may_set_is_kept() -> None:
+    assert MAX_BOARD_MINIMUM <= SHORT_KEPT
 
 
 async def test_a_leaderboard_pages_by_the_kept_size(store: Store) -> None:

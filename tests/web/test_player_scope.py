@@ -5,9 +5,7 @@ achievements that come from them; achievements are dated to the day."""
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -16,12 +14,13 @@ from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import AchievementRepo, Earned
 from bot.privacy.forget import forget_person
 from bot.records.rating import display_rating
-from bot.records.service import Records
+from bot.records.service import PlayerStats, Records
 from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.web import reader as reader_module
 from bot.web.app import create_app
+from bot.web.queries import WebRepo
 from bot.web.reader import Reader
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import duel
@@ -147,30 +146,25 @@ async def test_a_missing_player_page_costs_the_same_whoever_he_is(
             assert len(set(costs.values())) == 1, costs
 
 
-async def test_a_long_history_is_counted_aside_with_the_same_figures(
+async def test_the_page_shows_the_counted_figures(
     database_url: str, seeded: tuple[Store, Seeded], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A person with more matches on the server than ``LONG_HISTORY`` has his page's figures
-    counted off the event loop (SQLite: read and counted in a thread with its own
-    connection; PostgreSQL: counted in a thread), so that the other pages are served
-    meanwhile: the same page as one counted on the event loop."""
-    counted_in: list[str] = []
-    count = reader_module.public_stats
-
-    def spied(*args: Any) -> Any:
-        counted_in.append(threading.current_thread().name)
-        return count(*args)
-
-    monkeypatch.setattr(reader_module, "public_stats", spied)
+    """A person's page, from the figures the database keeps (a few rows, however long his
+    history), is the page his entries in the server's public matches counted one by one
+    give."""
 
     async def page() -> str:
         app = create_app(Reader(database_url, fresh=0), rate_limit=0)
         async with TestClient(TestServer(app)) as c:
             return await text(c, f"/s/{GUILD}/p/{ANA}")
 
-    inline = await page()
-    assert counted_in == [threading.main_thread().name]
-    monkeypatch.setattr(reader_module, "LONG_HISTORY", 0)
-    assert await page() == inline
-    assert counted_in[1] != threading.main_thread().name
-    assert matches_counted(inline) > 0
+    kept = await page()
+
+    async def counted(web: WebRepo, guild_id: int, player_id: int, name: str) -> PlayerStats:
+        entries = await web.public_entries(guild_id, player_id)
+        versus = await web.public_versus(guild_id, player_id)
+        return reader_module.public_stats(guild_id, player_id, name, entries, versus)
+
+    monkeypatch.setattr(reader_module, "kept_stats", counted)
+    assert await page() == kept
+    assert matches_counted(kept) > 0

@@ -1,0 +1,160 @@
+"""A person's figures on a server's web pages, kept by the database as it records matches
+(migration 0943: ``web_player_lines``, ``web_player_ratings``, ``web_player_versus``), are
+exactly what counting his entries in the server's public matches gives, after any series of
+matches (public or not, rated or not, against people or computers), forget-me and leaving
+or rejoining boards, on both backends; the migration counts the matches recorded before it
+alike."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from bot.privacy.forget import forget_person
+from bot.records.record import GLOBAL
+from bot.records.service import SERIES_LIMIT, Records
+from bot.store import Store
+from bot.store.schema import migrations
+from bot.web.queries import WebRepo
+from bot.web.reader import kept_stats, public_stats
+from tests.bot.helpers import FakeClock
+from tests.bot.test_records_support import computer, hand, human, make_record
+
+GUILDS = (71, 72)
+PEOPLE = range(1, 6)
+LEVELS = ("easy", "hard")
+_tables = itertools.count(1)
+#: One clock for every example (they share the test's database): matches are recorded in the
+#: order they finish, as the bot records them.
+_CLOCK = FakeClock()
+
+_match = st.tuples(
+    st.just("match"),
+    st.sampled_from(PEOPLE),
+    # the other sides: a person or a computer level each
+    st.lists(st.sampled_from([*PEOPLE, *LEVELS]), min_size=1, max_size=3),
+    st.sampled_from(GUILDS),
+    st.booleans(),  # played in a public place
+    st.sampled_from(("draw", "two")),  # (three people or computers: "three")
+    st.booleans(),  # rated
+    st.integers(0, 3),  # the winning side (past the last: a draw)
+)
+_forget = st.tuples(st.just("forget"), st.sampled_from(PEOPLE))
+_privacy = st.tuples(
+    st.just("privacy"), st.sampled_from(PEOPLE), st.sampled_from((GLOBAL, *GUILDS)), st.booleans()
+)
+_steps = st.lists(st.one_of(_match, _match, _match, _match, _forget, _privacy), max_size=20)
+
+
+async def _table(store: Store, table_id: int, guild: int, public: bool) -> None:
+    """The table's row, opened in a place the server's @everyone could view or not."""
+    await store.db.execute(
+        "INSERT INTO tables (id, guild_id, channel_id, host_id, variant, status, created_at,"
+        " updated_at, public_place) VALUES (?, ?, 5, 1, 'draw', 'finished', 0, 0, ?)",
+        (table_id, guild, int(public)),
+    )
+
+
+async def _apply(store: Store, clock: FakeClock, steps: list[tuple[Any, ...]]) -> None:
+    """The steps, through the real writers."""
+    records = Records(store, clock=clock)
+    for step in steps:
+        if step[0] == "match":
+            _, person, others, guild, public, variant, rated, winner = step
+            seats = [human(person)]
+            for other in others:
+                if other in seats or other == person:
+                    continue
+                seats.append(computer(other) if isinstance(other, str) else human(other))
+            if len(seats) > 3:
+                seats = seats[:3]
+            if len(seats) == 3:
+                variant = "three"
+            if len(seats) < 2:
+                continue
+            table_id = next(_tables)
+            clock.advance(60)
+            await _table(store, table_id, guild, public)
+            points = [100 if s == winner else 0 for s in range(len(seats))]
+            draw = winner >= len(seats)
+            record = make_record(
+                table_id, variant, seats,
+                [hand(1, "domino", None if draw else winner, None if draw else winner, points)],
+                winner_side=None if draw else winner, draw=draw, guild_id=guild,
+                started_at=clock.now - 600, finished_at=clock.now,
+            )
+            await records.record_match(record, rated=rated)
+        elif step[0] == "forget":
+            await forget_person(records, step[1])
+        else:
+            await records.set_privacy(step[1], step[2], step[3])
+
+
+async def _check(store: Store) -> None:
+    """For every person and server: the kept figures are the counted ones, and a person
+    with no public match there (or forgotten) has no kept row."""
+    web = WebRepo(store.db)
+    for guild in GUILDS:
+        for person in PEOPLE:
+            entries = await web.public_entries(guild, person)
+            versus = await web.public_versus(guild, person)
+            counted = public_stats(guild, person, "P", entries, versus)
+            kept = await kept_stats(web, guild, person, "P")
+            assert kept == counted, (guild, person)
+            assert len(entries) < SERIES_LIMIT
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=_steps)
+@example(
+    steps=[
+        ("match", 1, [2], GUILDS[0], True, "draw", True, 0),
+        ("match", 1, ["easy", "easy", 3], GUILDS[0], True, "draw", True, 2),
+        ("match", 1, [2], GUILDS[0], False, "two", True, 0),
+        ("match", 1, ["hard"], GUILDS[0], True, "two", True, 0),
+        ("match", 2, [1], GUILDS[0], True, "draw", False, 5),
+        ("match", 1, [3], GUILDS[0], True, "draw", True, 0),
+        ("privacy", 1, GUILDS[0], True),
+        ("forget", 2),
+        ("match", 2, [1], GUILDS[1], True, "draw", True, 1),
+    ]
+)
+async def test_the_kept_figures_are_the_counted_ones_after_any_writes(
+    store: Store, steps: list[tuple[Any, ...]]
+) -> None:
+    await _apply(store, _CLOCK, steps)
+    await _check(store)
+
+
+async def test_the_migration_counts_the_matches_recorded_before_it(store: Store) -> None:
+    steps: list[tuple[Any, ...]] = [
+        ("match", 1, [2], GUILDS[0], True, "draw", True, 0),
+        ("match", 1, ["easy", 3], GUILDS[0], True, "draw", True, 0),
+        ("match", 1, [3], GUILDS[0], True, "draw", True, 1),
+        ("match", 1, [2], GUILDS[0], True, "draw", True, 0),
+        ("match", 1, [2], GUILDS[0], True, "draw", True, 0),
+        ("match", 3, ["hard"], GUILDS[1], True, "two", True, 2),
+        ("match", 3, [1], GUILDS[1], False, "two", True, 0),
+    ]
+    await _apply(store, _CLOCK, steps)
+    before = {t: await store.db.fetchall(f"SELECT * FROM {t} ORDER BY 1, 2, 3") for t in _KEPT}
+    assert before["web_player_lines"]
+    sql = next(s for v, _, s in migrations(store.dialect) if v == 943)
+    backfill = sql.split("-- backfill:begin")[1].split("-- backfill:end")[0]
+    async with store.transaction() as tx:
+        for table in _KEPT:
+            await tx.db.execute(f"DELETE FROM {table}")
+        for statement in backfill.split(";"):
+            if statement.strip():
+                await tx.db.execute(statement)
+    after = {t: await store.db.fetchall(f"SELECT * FROM {t} ORDER BY 1, 2, 3") for t in _KEPT}
+    assert after == before
+    await _check(store)
+
+
+_KEPT = ("web_player_lines", "web_player_ratings", "web_player_versus")
