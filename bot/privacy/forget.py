@@ -27,6 +27,7 @@ from bot.records.periods_store import PeriodRepo
 from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records, user_key
 from bot.records.store import ForgetRepo, ForgetRequest, OpenTable, RecordsRepo
+from bot.store.places import PoolRepo
 from bot.store.table_extras import FinishedRepo
 from bot.tables import replay
 from bot.tables.service import TableInfo, TableService
@@ -59,6 +60,7 @@ async def forget_person(records: Records, user_id: int) -> int:
         await AchievementRepo(tx.db).forget(user_id)
         await TournamentRepo(tx.db).forget(user_id, alias)
         await DailyRepo(tx.db).forget(user_id, alias)
+        await PoolRepo(tx.db).forget(user_id)
         forget = ForgetRepo(tx.db)
         tables = [t.table_id for t in await forget.open_tables_of(user_id)]
         await forget.add(tables, user_key(user_id), alias, now=records.clock())
