@@ -29,6 +29,7 @@ from bot.store.places import PlaceRow
 from bot.tables.core import UNSET
 from bot.tables.places import TablePlaces
 from bot.tables.service import TableInfo
+from bot.traffic import counted_as
 from cogs.domino.feed import NO_PINGS, RETRYABLE, Carriers, Feed, nonce
 from cogs.names import escape_name
 
@@ -269,6 +270,7 @@ class PlacesFeeds:
         feed.host.first = first
         return feed
 
+    @counted_as("post")
     async def _unreachable(self, info: TableInfo, rows: list[PlaceRow]) -> BaseException | None:
         """The people no place reaches any more: each place still shown is told once (a
         nonce per person), then a computer plays for them; a failure to tell, returned, is

@@ -148,6 +148,16 @@ def texts_in(fake: FakeDiscord, guild_id: int) -> str:
     return "\n".join(out)
 
 
+def _requests_in(fake: FakeDiscord, guild_id: int) -> int:
+    """The bot-token requests on messages of the server's channels and threads."""
+    parts = [r.path.split("/") for r in fake.requests]
+    return sum(
+        1 for p in parts
+        if len(p) > 3 and p[1] == "channels" and p[3] == "messages"
+        and guild_of(fake, int(p[2])) == guild_id
+    )
+
+
 async def test_a_table_across_two_servers_is_played_to_the_end_in_both(
     world: tuple[World, TestBot],
 ) -> None:
@@ -192,6 +202,11 @@ async def test_a_table_across_two_servers_is_played_to_the_end_in_both(
             and m.id != game.id
         ]
         assert len(ends) == 1, [m.text() for m in ends]
+    # Each place costs its own requests (bot token): about the same in both servers.
+    spent = {g: _requests_in(fake, g) for g in (fake.guild_id, here.b.id)}
+    print(f"requests per place (posts, edits, deletes): {spent}")
+    a_spent, b_spent = spent[fake.guild_id], spent[here.b.id]
+    assert b_spent and abs(a_spent - b_spent) <= max(3, a_spent // 5), spent
     # The match counts on both servers' boards and on the global one.
     assert bot.store is not None
     rows = await bot.store.db.fetchall(
