@@ -246,6 +246,9 @@ class PlacesFeeds:
             kept.append(feed.view.row)
             closed = closed and feed.closed
         if failed is None and info.status == "running":
+            if not kept:  # no server shows the table any more: nobody could follow it
+                await self.presenter.service.cancel(table_id, info.host_id, force=True)
+                return False
             failed = await self._unreachable(info, kept)
         if failed is not None:
             raise failed

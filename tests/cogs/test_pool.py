@@ -334,3 +334,20 @@ async def test_a_person_opts_out_of_the_pool_and_forget_me_deletes_it(
 
     await forget_me(fake, here.alice)
     assert await bot.store.db.fetchval(count, (here.alice.id,)) == 0
+
+
+async def test_a_table_no_server_shows_any_more_is_cancelled(
+    world: tuple[World, TestBot],
+) -> None:
+    here, bot = world
+    fake = here.fake
+    tid = await open_across(here, bot)
+    await place_message(fake, bot, tid, here.b.id)
+    await fake.remove_channel(here.b_channel.id)
+    await fake.remove_channel(fake.channel_id)
+
+    async def cancelled() -> bool:
+        return (await bot.svc.get(tid)).status == "cancelled"
+
+    await until(cancelled, "the table cancelled")
+    assert await places(bot, tid) == []
