@@ -226,6 +226,86 @@ class PoolRepo(Repo):
     async def forget(self, user_id: int) -> None:
         """Forget-me: his choice goes, and his id with it (the servers' rows keep no person)."""
         await self._db.execute("DELETE FROM pool_opt_outs WHERE user_id = ?", (user_id,))
+        await self._db.execute("DELETE FROM table_requests WHERE user_id = ?", (user_id,))
         await self._db.execute(
             "UPDATE pool_servers SET set_by = NULL WHERE set_by = ?", (user_id,)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ForwardRow:
+    """A click forwarded to the process that runs its table, and its answer once given."""
+
+    table_id: int
+    user_id: int
+    seq: int
+    action: str
+    made_at: float
+    answered_at: float | None = None
+    seat: int | None = None
+    hand_ended: bool = False
+    error: str | None = None
+
+
+_FORWARD = (
+    "table_id, user_id, seq, action, made_at, answered_at, seat, hand_ended, error"
+)
+
+
+def _forward(r: Any) -> ForwardRow:
+    return ForwardRow(
+        r["table_id"], r["user_id"], r["seq"], r["action"], r["made_at"], r["answered_at"],
+        r["seat"], bool(r["hand_ended"]), r["error"],
+    )
+
+
+class ForwardRepo(Repo):
+    """Clicks forwarded between processes (``table_requests``)."""
+
+    __slots__ = ()
+
+    async def ask(self, table_id: int, user_id: int, seq: int, action: str, *, now: float) -> None:
+        await self._db.execute(
+            "INSERT INTO table_requests (table_id, user_id, seq, action, made_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id, seq) DO NOTHING",
+            (table_id, user_id, seq, action, now),
+        )
+
+    async def get(self, table_id: int, user_id: int, seq: int) -> ForwardRow | None:
+        row = await self._db.fetchone(
+            f"SELECT {_FORWARD} FROM table_requests"
+            " WHERE table_id = ? AND user_id = ? AND seq = ?",
+            (table_id, user_id, seq),
+        )
+        return None if row is None else _forward(row)
+
+    async def pending(self) -> list[ForwardRow]:
+        rows = await self._db.fetchall(
+            f"SELECT {_FORWARD} FROM table_requests WHERE answered_at IS NULL ORDER BY made_at"
+        )
+        return [_forward(r) for r in rows]
+
+    async def answer(
+        self, request: ForwardRow, *, seat: int | None, hand_ended: bool, error: str | None,
+        now: float,
+    ) -> None:
+        await self._db.execute(
+            "UPDATE table_requests SET answered_at = ?, seat = ?, hand_ended = ?, error = ?"
+            " WHERE table_id = ? AND user_id = ? AND seq = ?",
+            (now, seat, int(hand_ended), error, request.table_id, request.user_id, request.seq),
+        )
+
+    async def withdraw(self, table_id: int, user_id: int, seq: int) -> None:
+        """The asker gave up waiting: a request not answered yet is not applied later."""
+        await self._db.execute(
+            "DELETE FROM table_requests WHERE table_id = ? AND user_id = ? AND seq = ?"
+            " AND answered_at IS NULL",
+            (table_id, user_id, seq),
+        )
+
+    async def prune(self, before: float) -> None:
+        """Answers read long ago go (they keep a person's id)."""
+        await self._db.execute(
+            "DELETE FROM table_requests WHERE answered_at IS NOT NULL AND answered_at < ?",
+            (before,),
         )

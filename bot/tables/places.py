@@ -10,16 +10,28 @@ time-outs: :meth:`TableService.take_over`).
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.errors import InvalidOptions
+from bot import errors
+from bot.errors import InvalidOptions, ServiceError, TablesElsewhere
 from bot.store import Transaction
-from bot.store.places import PlaceRow, PlacesRepo
+from bot.store.places import ForwardRepo, ForwardRow, PlaceRow, PlacesRepo
+from bot.tables.values import ActionResult
+from domino import Action, decode_action, encode_action
 
-__all__ = ["POOL_OPTION", "Place", "TablePlaces", "place_rows"]
+__all__ = [
+    "POOL_OPTION",
+    "Place",
+    "TablePlaces",
+    "forward_act",
+    "place_rows",
+    "serve_forwarded",
+]
 
 log = logging.getLogger(__name__)
 
@@ -127,3 +139,110 @@ class TablePlaces:
                 and s.user_id not in reached
             }
         )
+
+
+# -------------------------------------------------------------------- clicks between processes
+
+#: Seconds between two looks at the forwarded clicks (the running process) or at the answer
+#: (the asking one).
+FORWARD_POLL = 0.1
+#: Seconds a forwarded click waits for its answer before it is given up (and not applied).
+FORWARD_WAIT = 20.0
+#: Seconds an answer is kept after it was given.
+FORWARD_KEPT = 60.0
+
+
+def _error_text(exc: ServiceError) -> str:
+    return json.dumps(
+        {"kind": type(exc).__name__, "template": exc.template, "params": exc.params},
+        default=str,
+    )
+
+
+def _error_of(text: str) -> ServiceError:
+    data = json.loads(text)
+    kind = getattr(errors, str(data.get("kind")), ServiceError)
+    if not (isinstance(kind, type) and issubclass(kind, ServiceError)):
+        kind = ServiceError
+    return kind(str(data.get("template", "")), **dict(data.get("params") or {}))
+
+
+async def forward_act(
+    core: Any, table_id: int, user_id: int, action: Action, expected_seq: int
+) -> ActionResult:
+    """A person's move at a table across servers whose click reached this process, while
+    another runs the table: stored for that process, which applies it and answers; its result
+    (or its error, raised here) as if applied here. Raise :class:`TablesElsewhere` if the table
+    is not one across servers or no answer comes in time."""
+    snapshot = await core.table(table_id, closed=True)
+    if POOL_OPTION not in snapshot.row.options:
+        raise TablesElsewhere(
+            "The bot is moving this server's tables between its processes; try again in a"
+            " few seconds."
+        )
+    repo = ForwardRepo(core.store.db)
+    await repo.ask(table_id, user_id, expected_seq, encode_action(action), now=core.clock())
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + FORWARD_WAIT
+    while (row := await repo.get(table_id, user_id, expected_seq)) is None or (
+        row.answered_at is None
+    ):
+        if loop.time() > give_up:
+            await repo.withdraw(table_id, user_id, expected_seq)
+            raise TablesElsewhere("The table did not answer in time; try again.")
+        await asyncio.sleep(FORWARD_POLL)
+    if row.error is not None:
+        raise _error_of(row.error)
+    info = (await core.table(table_id, closed=True)).info()
+    view = info.public_view()
+    results = view.hand_results if view is not None else ()
+    return ActionResult(
+        table=info,
+        seq=expected_seq,
+        seat=row.seat if row.seat is not None else -1,
+        action=action,
+        by="player",
+        hand_result=results[-1] if row.hand_ended and results else None,
+        outcome=view.outcome if view is not None else None,
+    )
+
+
+async def serve_forwarded(service: Any) -> None:
+    """Apply, forever, the clicks other processes forwarded for the tables this one runs."""
+    repo = ForwardRepo(service.store.db)
+    pruned = 0.0
+    while True:
+        try:
+            pending = await repo.pending()
+            here = {t.id for t in service.open_tables()} if pending else set()
+            for request in pending:
+                if request.table_id in here:
+                    await _apply(service, repo, request)
+            now = service.clock()
+            if now - pruned > FORWARD_KEPT:
+                pruned = now
+                await repo.prune(now - FORWARD_KEPT)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("forwarded clicks: a round failed")
+        await asyncio.sleep(FORWARD_POLL)
+
+
+async def _apply(service: Any, repo: ForwardRepo, request: ForwardRow) -> None:
+    seat: int | None = None
+    ended = False
+    error: str | None = None
+    try:
+        result = await service.act(
+            request.table_id,
+            request.user_id,
+            decode_action(request.action),
+            expected_seq=request.seq,
+        )
+        seat, ended = result.seat, result.hand_result is not None
+    except TablesElsewhere:
+        return  # (it moved to another process meanwhile: that one answers)
+    except ServiceError as exc:
+        error = _error_text(exc)
+    await repo.answer(request, seat=seat, hand_ended=ended, error=error, now=service.clock())

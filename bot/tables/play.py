@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bot.errors import NotSeated, NotYourTurn, SeatTakenOver, StaleAction
+from bot.errors import NotSeated, NotYourTurn, SeatTakenOver, StaleAction, TablesElsewhere
 from bot.tables.core import TableCore
+from bot.tables.places import forward_act
 from bot.tables.values import ActionResult
 from domino import Action, Resign
 
@@ -22,7 +23,13 @@ class TablePlay:
         ``expected_seq`` (the table's ``seq`` the user saw) turns a click on an outdated
         message into :class:`StaleAction`. A ``Resign`` needs no turn.
         """
-        rt = await self.core.running(table_id)
+        try:
+            rt = await self.core.running(table_id)
+        except TablesElsewhere:
+            if expected_seq is None:
+                raise
+            # (a table across servers: the click came through a server another process holds)
+            return await forward_act(self.core, table_id, user_id, action, expected_seq)
         async with rt.lock:
             self.core.check_running(rt)
             assert rt.match is not None

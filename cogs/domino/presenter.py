@@ -19,6 +19,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import tr
+from bot.tables.places import serve_forwarded
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 from bot.traffic import counted_as
 from cogs.domino import texts
@@ -60,6 +61,7 @@ class Presenter(TableObserver):
         self.bot.add_listener(self._on_tables_released, "on_tables_released")
         self.bot.add_listener(self.carriers.seen, "on_interaction")
         self.places.listen(self.bot)
+        self._spawn(serve_forwarded(self.service), "domino-forwarded-clicks")
         self.wrapup.start()
         self._spawn(self._recover(), "domino-recover")
 

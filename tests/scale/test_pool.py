@@ -1,12 +1,14 @@
 """A table across servers run by real bot processes (``python -m tests.scale.runner``): the
 process that owns the table's own server publishes to every place, also the places of servers
-another process owns; and a SIGKILL between publishing to the two places leaves each place's
+another process owns, and applies the clicks that reach the other process (forwarded through
+the store); and a SIGKILL between publishing to the two places leaves each place's
 game message posted once. On a SQLite file and on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 from bot.store import Store
@@ -16,7 +18,7 @@ from bot.tables.places import Place
 from bot.tables.service import TableService
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import GUARD, cluster, until
+from tests.scale.cluster import GUARD, POLL, Table, cluster, play_turn, until
 from tests.scale.test_kill import posted
 
 __all__ = ["fake_discord"]
@@ -24,9 +26,45 @@ __all__ = ["fake_discord"]
 FIRST_GAME = "Domino for two · hand 1"
 
 
-async def _open(url: str, fake: FakeDiscord) -> tuple[int, list[int], int]:
+async def _play_in_both(fake: FakeDiscord, url: str, tid: int, people: dict[int, Table]) -> None:
+    """Each person plays his turns by clicking in his own server's message (his clicks reach
+    the process of his own server) until Bob's moves were acknowledged twice."""
+    store = await Store.open(url)
+    observer = TableService(store, owns=lambda guild_id: False)  # reads, never runs a table
+    bob = max(people)
+    try:
+        while len(people[bob].acked) < 2:
+            info = await observer.get(tid)
+            assert info.status == "running"
+            seat = info.turn_seat
+            if seat is not None and seat.kind == "human" and seat.user_id in people:
+                rows = await PlacesRepo(store.db).of_table(tid)
+                place = next(r for r in rows if seat.user_id in r.people)
+                shown = dataclasses.replace(
+                    info, table=dataclasses.replace(info.table, message_id=place.message_id)
+                )
+                await play_turn(fake, shown, people[seat.user_id])
+            await asyncio.sleep(POLL)
+        forwarded = await store.db.fetchval(
+            "SELECT count(*) FROM table_requests WHERE user_id = ? AND answered_at IS NOT NULL"
+            " AND error IS NULL",
+            (bob,),
+        )
+        assert forwarded >= 2  # Bob's moves came through B's process
+        assert not people[bob].refused, people[bob].refused
+        # Both servers' messages come to show the same state.
+        rows = await PlacesRepo(store.db).of_table(tid)
+        await until(
+            lambda: len({fake.message(r.message_id).text() for r in rows if r.message_id}) == 1,
+            "both places in step",
+        )
+    finally:
+        await store.close()
+
+
+async def _open(url: str, fake: FakeDiscord) -> tuple[int, list[int], dict[int, Table]]:
     """Server A (shard 0) and server B (shard 1), Alice in A, Bob in B, and a table across
-    both opened in the store as the queue opens it: (table, [A's channel, B's], B's id)."""
+    both opened in the store as the queue opens it: (table, [A's channel, B's], the people)."""
     guilds = [fake.add_guild(f"Server {n}", shard=(n, 2)) for n in (0, 1)]
     channels = [fake.add_channel("tables", guild_id=g.id).id for g in guilds]
     alice = fake.add_user(3001, "alice", "Alice", guild_id=guilds[0].id)
@@ -44,7 +82,10 @@ async def _open(url: str, fake: FakeDiscord) -> tuple[int, list[int], int]:
         )
     finally:
         await store.close()
-    return info.id, channels, guilds[1].id
+    return info.id, channels, {
+        alice.id: Table(alice, channels[0], id=info.id),
+        bob.id: Table(bob, channels[1], id=info.id),
+    }
 
 
 def _games(fake: FakeDiscord, channel_id: int) -> list[int]:
@@ -69,7 +110,7 @@ async def test_the_owner_process_publishes_to_every_place(
     fake_discord: FakeDiscord, tmp_path: Path, database_url: str
 ) -> None:
     fake = fake_discord
-    tid, channels, _ = await _open(database_url, fake)
+    tid, channels, people = await _open(database_url, fake)
     async with cluster(fake, database_url, tmp_path, shard_count=2, lease_ttl=1.0) as procs:
         try:
             async with asyncio.timeout(3 * GUARD):
@@ -80,6 +121,9 @@ async def test_the_owner_process_publishes_to_every_place(
                 await until(lambda: _published(database_url, tid), "both places published")
                 await until(lambda: len(_games(fake, channels[1])) == 1, "B's game message")
                 assert len(_games(fake, channels[0])) == 1
+                # Bob's clicks in B's message reach B's process, which has the table's own
+                # process apply them.
+                await _play_in_both(fake, database_url, tid, people)
         except BaseException:
             print(procs.logs())
             raise
