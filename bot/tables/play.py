@@ -65,7 +65,15 @@ class TablePlay:
 
     async def resign(self, table_id: int, user_id: int) -> ActionResult:
         """``user_id`` gives up: his side loses the match."""
-        rt = await self.core.running(table_id)
+        try:
+            rt = await self.core.running(table_id)
+        except TablesElsewhere:  # (a table across servers: forwarded for the state seen now)
+            rt = await self.core.table(table_id, closed=True)
+            self.core.check_running(rt)
+            seats = rt.user_seats(user_id, taken_over=True)
+            if not seats:
+                raise NotSeated("You are not seated at this table.") from None
+            return await self.act(table_id, user_id, Resign(seats[0]), expected_seq=rt.seq)
         seats = rt.user_seats(user_id, taken_over=True)
         if not seats:
             raise NotSeated("You are not seated at this table.")

@@ -16,6 +16,7 @@ from bot.store.places import PlacesRepo
 from bot.tables.core import make_ruleset
 from bot.tables.places import Place
 from bot.tables.service import TableService
+from tests.cogs.helpers import button
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
 from tests.scale.cluster import GUARD, POLL, Table, cluster, play_turn, until
@@ -58,6 +59,20 @@ async def _play_in_both(fake: FakeDiscord, url: str, tid: int, people: dict[int,
             lambda: len({fake.message(r.message_id).text() for r in rows if r.message_id}) == 1,
             "both places in step",
         )
+        # Bob resigns from B's message: forwarded too; the end is posted in both servers.
+        place = next(r for r in rows if bob in r.people)
+        message = fake.message(place.message_id)
+        resign = await fake.click(people[bob].user, message, button(message, "resign"))
+        (confirm,) = await resign.wait_for_followups(1, timeout=GUARD)
+        done = await fake.click(people[bob].user, confirm, button(confirm, "resignok"))
+        await done.wait_for_edits(1, timeout=GUARD)
+
+        async def ended() -> bool:
+            marks = await PlacesRepo(store.db).of_table(tid)
+            return len(marks) == 2 and all(m.match_announced for m in marks)
+
+        await until(ended, "the match end posted in both servers")
+        assert (await observer.get(tid)).status == "finished"
     finally:
         await store.close()
 
