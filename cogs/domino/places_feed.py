@@ -17,6 +17,8 @@ table goes on in the others, and a computer plays for the people no place reache
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
 from typing import Any
@@ -27,7 +29,7 @@ from bot.i18n import tr
 from bot.store import FeedRow
 from bot.store.places import PlaceRow
 from bot.tables.core import UNSET
-from bot.tables.places import TablePlaces
+from bot.tables.places import TablePlaces, serve_forwarded
 from bot.tables.service import TableInfo
 from bot.traffic import counted_as
 from cogs.domino.feed import NO_PINGS, RETRYABLE, Carriers, Feed, nonce
@@ -201,11 +203,22 @@ class PlacesFeeds:
         self.presenter = presenter
         self.places = TablePlaces(presenter.service)
         self.feeds: dict[tuple[int, int], PlaceFeed] = {}
+        self._serving: asyncio.Task[None] | None = None
 
-    def listen(self, bot: Any) -> None:
-        """Drop the places of a server that removed the bot, and of a channel deleted."""
+    def start(self, bot: Any) -> None:
+        """Drop the places of a server that removed the bot, and of a channel deleted; apply
+        the clicks other processes forward for the tables this one runs."""
         bot.add_listener(self._on_guild_remove, "on_guild_remove")
         bot.add_listener(self._on_channel_delete, "on_guild_channel_delete")
+        self._serving = asyncio.create_task(
+            serve_forwarded(self.presenter.service), name="domino-forwarded-clicks"
+        )
+
+    async def close(self) -> None:
+        if self._serving is not None:
+            self._serving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._serving
 
     async def _on_guild_remove(self, guild: discord.Guild) -> None:
         await self.dropped(await self.places.drop_guild(guild.id, why="the bot was removed"))

@@ -19,7 +19,6 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import tr
-from bot.tables.places import serve_forwarded
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 from bot.traffic import counted_as
 from cogs.domino import texts
@@ -60,8 +59,7 @@ class Presenter(TableObserver):
         self.bot.add_listener(self._on_tables_adopted, "on_tables_adopted")
         self.bot.add_listener(self._on_tables_released, "on_tables_released")
         self.bot.add_listener(self.carriers.seen, "on_interaction")
-        self.places.listen(self.bot)
-        self._spawn(serve_forwarded(self.service), "domino-forwarded-clicks")
+        self.places.start(self.bot)
         self.wrapup.start()
         self._spawn(self._recover(), "domino-recover")
 
@@ -74,6 +72,7 @@ class Presenter(TableObserver):
         self.bot.remove_listener(self._on_tables_released, "on_tables_released")
         self.bot.remove_listener(self.carriers.seen, "on_interaction")
         await self.wrapup.close()
+        await self.places.close()
         workers = [f._task for f in self.feeds.values() if f._task is not None]
         if workers:
             _, pending = await asyncio.wait(workers, timeout=SHUTDOWN_GRACE)

@@ -20,7 +20,8 @@ import pytest
 from bot.settings import Settings
 from bot.store.places import PlaceRow
 from bot.tables.core import make_ruleset
-from bot.tables.places import Place, TablePlaces
+from bot.tables.places import TablePlaces
+from cogs.domino.across import open_across
 from tests.cogs.helpers import (
     LOADED_WAIT,
     TestBot,
@@ -79,20 +80,21 @@ async def world(fake_discord: FakeDiscord, database: dict[str, Any]) -> AsyncIte
         yield here, bot
 
 
-async def open_across(world: World, bot: TestBot) -> int:
+async def seat_alice_and_bob(world: World, bot: TestBot) -> int:
     """Alice (server A) and Bob (server B) at a two-player table shown in both servers, as
     the queue opens it: names are the accounts' global names."""
     fake = world.fake
-    info = await bot.svc.open_seated(
-        host_id=world.alice.id,
+    alice, bob = await bot.fetch_user(world.alice.id), await bot.fetch_user(world.bob.id)
+    info = await open_across(
+        bot.svc,
+        bot.cog.presenter,
         ruleset=make_ruleset("two", {"target": 50}),
         options={},
-        people=[(world.alice.id, "Alice"), (world.bob.id, "Bob")],
-        guild_id=fake.guild_id,
-        channel_id=fake.channel_id,
-        places=[Place(world.b.id, world.b_channel.id, (world.bob.id,))],
+        seated=[(alice, fake.guild_id), (bob, world.b.id)],
+        channels={fake.guild_id: fake.channel_id, world.b.id: world.b_channel.id},
+        turn_timer=60,
     )
-    assert await bot.cog.presenter.open_game(info.id)
+    assert info.status == "running" and info.table.guild_id == fake.guild_id
     return info.id
 
 
@@ -163,7 +165,7 @@ async def test_a_table_across_two_servers_is_played_to_the_end_in_both(
 ) -> None:
     here, bot = world
     fake = here.fake
-    tid = await open_across(here, bot)
+    tid = await seat_alice_and_bob(here, bot)
     rows = await places(bot, tid)
     assert [(p.place, p.guild_id, p.people) for p in rows] == [
         (0, fake.guild_id, (here.alice.id,)),
@@ -221,7 +223,7 @@ async def test_a_stranger_clicking_in_the_other_server_changes_nothing(
 ) -> None:
     here, bot = world
     fake = here.fake
-    tid = await open_across(here, bot)
+    tid = await seat_alice_and_bob(here, bot)
     b_message = await place_message(fake, bot, tid, here.b.id)
     seq = (await bot.svc.get(tid)).seq
     clicked = await fake.click(here.dave, b_message, button(b_message, "tiles"))
@@ -291,7 +293,7 @@ async def test_a_server_leaving_the_pool_mid_match_loses_its_place(
         guild_id=here.b.id,
     )
     assert "manage the server" in refused.text()
-    tid = await open_across(here, bot)
+    tid = await seat_alice_and_bob(here, bot)
     b_message = await place_message(fake, bot, tid, here.b.id)
     await _two_turns(here, bot, tid)
     left = await fake.slash(
@@ -308,7 +310,7 @@ async def test_a_deleted_channel_or_a_server_removing_the_bot_loses_its_place(
 ) -> None:
     here, bot = world
     fake = here.fake
-    tid = await open_across(here, bot)
+    tid = await seat_alice_and_bob(here, bot)
     b_message = await place_message(fake, bot, tid, here.b.id)
     await _two_turns(here, bot, tid)
     if gone == "channel deleted":
@@ -341,7 +343,7 @@ async def test_a_table_no_server_shows_any_more_is_cancelled(
 ) -> None:
     here, bot = world
     fake = here.fake
-    tid = await open_across(here, bot)
+    tid = await seat_alice_and_bob(here, bot)
     await place_message(fake, bot, tid, here.b.id)
     await fake.remove_channel(here.b_channel.id)
     await fake.remove_channel(fake.channel_id)
