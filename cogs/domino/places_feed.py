@@ -310,6 +310,8 @@ class PlacesFeeds:
                     await feed._send(
                         shown, text, allowed_mentions=NO_PINGS, nonce=nonce("l", info.id, seat)
                     )
+                except PlaceDropped:
+                    break  # (meanwhile, by a gateway event or another process)
                 except (discord.NotFound, discord.Forbidden) as exc:
                     await self.places.drop(row, why=f"{exc.status} {exc.text}")
                     break
