@@ -23,10 +23,11 @@ FORBIDDEN_IN_ENGINE = ("discord", "PIL", "aiosqlite", "asyncpg")
 #: and clicks share; the commands.
 DOMINO_ROWS = (
     ("texts", "alt_text", "choices", "practice", "server_settings", "rules_pages"),
-    ("correspondence",),
+    ("correspondence", "pool", "across"),
     ("buttons",),
     ("lobby", "game_message", "hand_message", "replay"),
     ("feed", "matchend"),
+    ("places_feed",),
     ("presenter",),
     ("host",),
     ("commands",),

@@ -29,6 +29,7 @@ from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records, user_key
 from bot.records.store import ForgetRepo, ForgetRequest, OpenTable, RecordsRepo
 from bot.store.correspondence import CorrespondenceRepo
+from bot.store.places import PoolRepo
 from bot.store.table_extras import FinishedRepo
 from bot.tables import replay
 from bot.tables.service import TableInfo, TableService
@@ -63,6 +64,7 @@ async def forget_person(records: Records, user_id: int) -> int:
         await DailyRepo(tx.db).forget(user_id, alias)
         await QueueRepo(tx.db).forget(user_id)
         await CorrespondenceRepo(tx.db).forget(user_id)
+        await PoolRepo(tx.db).forget(user_id)
         forget = ForgetRepo(tx.db)
         tables = [t.table_id for t in await forget.open_tables_of(user_id)]
         await forget.add(tables, user_key(user_id), alias, now=records.clock())

@@ -55,6 +55,7 @@ from bot.records.store import (
     StatsDelta,
 )
 from bot.store import Store
+from bot.store.places import PlacesRepo
 from bot.store.table_extras import DailyVeil, PracticeRepo, Readable
 from bot.tables.service import TableInfo, TableObserver
 from domino import Outcome, Ruleset
@@ -295,7 +296,10 @@ class Records(TableObserver):
             await record_season(
                 tx.db, self.seasons, record, priors, rated_ids, self.model, now=now
             )
-            scopes = [GLOBAL] if record.guild_id is None else [GLOBAL, record.guild_id]
+            # (a table across servers counts on the board of each server that shows it)
+            shown_in = await PlacesRepo(tx.db).guilds(record.table_id)
+            servers = sorted({*shown_in, *([] if record.guild_id is None else [record.guild_id])})
+            scopes = [GLOBAL, *servers]
             buckets: tuple[tuple[str, str | None], ...] = (
                 (ALL, None),
                 (record.family, record.family),

@@ -19,6 +19,7 @@ from bot.errors import (
 from bot.store import DeadlineRow, SeatRow, Transaction
 from bot.tables import computer
 from bot.tables.core import UNSET, TableCore, TableState, computer_seat, make_ruleset
+from bot.tables.places import POOL_OPTION, Place, place_rows, write_places
 from bot.tables.values import (
     DEFAULT_TURN_TIMER,
     MAX_TURN_TIMER,
@@ -279,6 +280,7 @@ class TableLobby:
         deal: dict[str, Any] | None = None,
         level: str | None = None,
         first_turn: int | None = None,
+        places: Sequence[Place] = (),
     ) -> TableInfo:
         """Open a table whose people are chosen already (an event's board, a daily deal) and
         start its match at once in a thread of its own: ``people`` holds (user id, name) per
@@ -286,12 +288,17 @@ class TableLobby:
         table_id)`` writes what belongs with it in the same transaction; ``seed`` and ``deal``
         fix the match's deals (else a new seed); ``first_turn``: seconds the match's first turn
         lasts at least (the time its people have to come). The per-person and per-server limits
-        do not apply (the event has its own).
+        do not apply (the event has its own). ``places``: the other servers that show the table
+        (a table across servers, :mod:`bot.tables.places`), written in the same transaction.
         """
         self.core.check_owned(guild_id)
         groups = seat_groups(ruleset)
         if len(people) != len(groups):
             raise ValueError(f"a {ruleset.id} table seats {len(groups)} people or computers")
+        seated = list(dict.fromkeys(p[0] for p in people if p is not None))
+        if places:
+            place_rows(0, guild_id=guild_id, channel_id=channel_id, seated=seated, places=places)
+            options = {**options, POOL_OPTION: True}
         if seed is None:
             seed = self.core.seed_source()
         match = Match.new(ruleset, seed, deal)
@@ -338,6 +345,17 @@ class TableLobby:
             await tx.tables.set_status(row.id, "running", now=now)
             await tx.tables.set_messages(row.id, now=now, thread_id=0)
             await tx.deadlines.replace(row.id, (), timers)
+            if places:
+                await write_places(
+                    tx,
+                    place_rows(
+                        row.id,
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        seated=seated,
+                        places=places,
+                    ),
+                )
             if within is not None:
                 await within(tx, row.id)
         rt.match, rt.seed = match, seed

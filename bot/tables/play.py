@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bot.errors import NotSeated, NotYourTurn, SeatTakenOver, StaleAction
+from bot.errors import NotSeated, NotYourTurn, SeatTakenOver, StaleAction, TablesElsewhere
 from bot.tables.core import TableCore
+from bot.tables.places import forward_act
 from bot.tables.values import ActionResult
 from domino import Action, Resign
 
@@ -22,7 +23,13 @@ class TablePlay:
         ``expected_seq`` (the table's ``seq`` the user saw) turns a click on an outdated
         message into :class:`StaleAction`. A ``Resign`` needs no turn.
         """
-        rt = await self.core.running(table_id)
+        try:
+            rt = await self.core.running(table_id)
+        except TablesElsewhere:
+            if expected_seq is None:
+                raise
+            # (a table across servers: the click came through a server another process holds)
+            return await forward_act(self.core, table_id, user_id, action, expected_seq)
         async with rt.lock:
             self.core.check_running(rt)
             assert rt.match is not None
@@ -58,7 +65,15 @@ class TablePlay:
 
     async def resign(self, table_id: int, user_id: int) -> ActionResult:
         """``user_id`` gives up: his side loses the match."""
-        rt = await self.core.running(table_id)
+        try:
+            rt = await self.core.running(table_id)
+        except TablesElsewhere:  # (a table across servers: forwarded for the state seen now)
+            rt = await self.core.table(table_id, closed=True)
+            self.core.check_running(rt)
+            seats = rt.user_seats(user_id, taken_over=True)
+            if not seats:
+                raise NotSeated("You are not seated at this table.") from None
+            return await self.act(table_id, user_id, Resign(seats[0]), expected_seq=rt.seq)
         seats = rt.user_seats(user_id, taken_over=True)
         if not seats:
             raise NotSeated("You are not seated at this table.")

@@ -121,7 +121,10 @@ class TableReading:
 
     async def views_for(self, table_id: int, user_id: int) -> list[View]:
         """The private view of each seat ``user_id`` holds (two in seven-seven), seat order."""
-        rt = await self.core.running(table_id)
+        # (read from the store where another process runs the table: a table across servers'
+        # person opens his tiles through his own server)
+        rt = await self.core.table(table_id, closed=True)
+        self.core.check_running(rt)
         seats = rt.user_seats(user_id, taken_over=True)
         if not seats:
             raise NotSeated("You are not seated at this table.", table_id=table_id)

@@ -34,6 +34,7 @@ from cogs.domino.choices import (
 from cogs.domino.correspondence import CorrespondenceMixin
 from cogs.domino.host import TableHost, guild_locale, locale_of
 from cogs.domino.lobby import lobby_payload
+from cogs.domino.pool import PoolMixin
 from cogs.domino.practice import PracticeMixin
 from cogs.domino.replay import ReplayMixin
 from cogs.domino.server_settings import ServerSettingsMixin
@@ -52,6 +53,7 @@ PARTNER_OPTIONS = ("first_hand", "next_hand", "scoring", "blocked", "bonuses")
 class DominoCog(
     CorrespondenceMixin,
     ServerSettingsMixin,
+    PoolMixin,
     ReplayMixin,
     PracticeMixin,
     TableHost,

@@ -35,6 +35,7 @@ from bot.errors import TableNotFound
 from bot.i18n import tr, trn
 from bot.store import DatabaseUnavailable, FeedRow
 from bot.tables import practice
+from bot.tables.places import POOL_OPTION
 from bot.tables.service import TableInfo
 from bot.traffic import counted_as
 from cogs.colours import GREY
@@ -161,6 +162,8 @@ class FeedHost(Protocol):
 
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None: ...
 
+    async def converge_places(self, table_id: int) -> bool: ...
+
 
 class ThreadLater(Exception):
     """Discord refused the table's thread for now (a rate limit): try again in ``retry_after``
@@ -260,6 +263,9 @@ class Feed:
         """Close the gap between what Discord shows and what the store says, once."""
         async with self._lock:
             info = await self.service.get(self.table_id)
+            if self.pooled(info):  # shown in several servers: each place has its own feed
+                self.closed = await self.presenter.converge_places(self.table_id)
+                return
             feed = await self.service.feed(self.table_id)
             feed = await self._lobby(info, feed)
             if info.status == "lobby":
@@ -278,6 +284,10 @@ class Feed:
             feed = await self._game(info, feed)
             feed = await self._ping(info, feed)
             await self._takeovers(info, feed)
+
+    def pooled(self, info: TableInfo) -> bool:
+        """Whether the table is shown in several servers (``cogs/domino/places_feed.py``)."""
+        return POOL_OPTION in info.table.options
 
     async def _save(self, feed: FeedRow) -> FeedRow:
         await self.service.save_feed(feed)

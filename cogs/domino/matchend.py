@@ -123,8 +123,8 @@ class Wrapup:
                 self.bot, self.service.store, info.table.guild_id, links.match_path(info.id)
             )
         rematch: tuple[str, RematchButton | None] | None = None
-        # An event's table or a daily deal's: no rematch.
-        if humans(info) and not {"tournament", "daily"} & set(info.table.options):
+        # An event's table, a daily deal's or one across servers: no rematch.
+        if humans(info) and not {"tournament", "daily", "pool"} & set(info.table.options):
             if offer is None:
                 offer = tr(
                     locale,

@@ -25,6 +25,7 @@ from cogs.domino import texts
 from cogs.domino.feed import Carriers, Feed, ThreadLater
 from cogs.domino.hand_message import HandMessages
 from cogs.domino.matchend import Wrapup
+from cogs.domino.places_feed import PlacesFeeds
 from domino import HandResult, Outcome
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class Presenter(TableObserver):
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.wrapup = Wrapup(bot, service, self)
+        self.places = PlacesFeeds(self)  # the places of tables across servers
 
     # ------------------------------------------------------------------ life cycle
 
@@ -57,6 +59,7 @@ class Presenter(TableObserver):
         self.bot.add_listener(self._on_tables_adopted, "on_tables_adopted")
         self.bot.add_listener(self._on_tables_released, "on_tables_released")
         self.bot.add_listener(self.carriers.seen, "on_interaction")
+        self.places.start(self.bot)
         self.wrapup.start()
         self._spawn(self._recover(), "domino-recover")
 
@@ -69,6 +72,7 @@ class Presenter(TableObserver):
         self.bot.remove_listener(self._on_tables_released, "on_tables_released")
         self.bot.remove_listener(self.carriers.seen, "on_interaction")
         await self.wrapup.close()
+        await self.places.close()
         workers = [f._task for f in self.feeds.values() if f._task is not None]
         if workers:
             _, pending = await asyncio.wait(workers, timeout=SHUTDOWN_GRACE)
@@ -170,6 +174,10 @@ class Presenter(TableObserver):
 
     async def match_end_posted(self, info: TableInfo, message_id: int | None) -> None:
         await self.wrapup.posted(info, message_id)
+
+    async def converge_places(self, table_id: int) -> bool:
+        """Bring every place of a table across servers up to date (True: all published)."""
+        return await self.places.converge(table_id)
 
     async def open_game(self, table_id: int) -> bool:
         """Right after the start: make the thread and post the game message now; False (and the

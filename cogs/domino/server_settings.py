@@ -21,6 +21,7 @@ from bot.records.boards import PeriodBoards
 from bot.records.inactivity import Inactivity
 from bot.records.match_end import RematchLimit
 from bot.records.seasons_service import CHAMPION, TOURNAMENT, Seasons
+from bot.servers.pool import OpenPool
 from bot.servers.settings import (
     DEFAULT_VARIANT,
     FIELDS,
@@ -60,6 +61,7 @@ RESET_CHOICES = [
     Choice(name=locale_str("Correspondence time-outs"), value="timeout_loss"),
     Choice(name=locale_str("Champions' role"), value="champion_role"),
     Choice(name=locale_str("Tournament winners' role"), value="tournament_winner_role"),
+    Choice(name=locale_str("Open pool"), value="open_pool"),
 ]
 WEB_CHOICES = [
     Choice(name=locale_str("on"), value="on"),
@@ -190,12 +192,14 @@ class ServerSettingsMixin:
         timeout_loss=locale_str(
             "Correspondence: a side loses at this time-out in a row (0: the bot plays for it)"
         ),
+        open_pool=locale_str("Seat this server's people with people of other servers (off)"),
     )
     @app_commands.choices(
         variant=VARIANT_CHOICES,
         target=TARGET_CHOICES,
         reset=RESET_CHOICES,
         web=WEB_CHOICES,
+        open_pool=WEB_CHOICES,
     )
     async def server_settings_command(
         self,
@@ -220,6 +224,7 @@ class ServerSettingsMixin:
         champion_role: discord.Role | None = None,
         tournament_winner_role: discord.Role | None = None,
         timeout_loss: app_commands.Range[int, 0, MAX_TIMEOUT_LOSS] | None = None,
+        open_pool: str | None = None,
     ) -> None:
         """Show the settings; change those given (reset first, then the new values)."""
         locale = interaction.locale.value
@@ -279,6 +284,17 @@ class ServerSettingsMixin:
             if reset_idle or idle_weeks is not None:
                 await idle.set_idle_weeks(guild_id, idle_weeks)
                 if reset == "idle_weeks":
+                    reset = None
+            pool = OpenPool(self.service.store, self.service, clock=self.service.clock)
+            reset_pool = reset in ("all", "open_pool")
+            if reset_pool or open_pool is not None:
+                dropped = await pool.set_joined(
+                    guild_id, open_pool == "on", by=interaction.user.id
+                )
+                places = getattr(getattr(self, "presenter", None), "places", None)
+                if places is not None:
+                    await places.dropped(dropped)
+                if reset == "open_pool":
                     reset = None
             store = self.server_settings
             current = await store.get(guild_id)
@@ -341,7 +357,9 @@ class ServerSettingsMixin:
                 or reset_champions
                 or champion_role is not None
                 or reset_winners
-                or tournament_winner_role is not None,
+                or tournament_winner_role is not None
+                or reset_pool
+                or open_pool is not None,
                 web_base_url=base,
                 organisers=await store.organiser_role(guild_id),
             )
@@ -372,6 +390,14 @@ class ServerSettingsMixin:
                     "left off the boards after {weeks} weeks without a match",
                     weeks=await idle.idle_weeks_of(guild_id),
                 ),
+                inline=False,
+            )
+            embed.add_field(
+                name=tr(locale, "Open pool"),
+                value=tr(locale, "on: this server's people may be seated with people of other "
+                         "servers")
+                if await pool.joined(guild_id)
+                else tr(locale, "off"),
                 inline=False,
             )
             for kind, title in (

@@ -585,6 +585,27 @@ class FakeDiscord:
         self._post("CHANNEL_CREATE", self.channel_payload(channel), INTENT_GUILDS)
         return channel
 
+    def remove_channel(self, channel_id: int) -> asyncio.Future[None] | None:
+        """A member deletes a guild channel, its threads with it (CHANNEL_DELETE): the bot's
+        requests there answer 404 Unknown Channel from now on."""
+        channel = self._channel(channel_id)
+        for thread in self.threads(channel.id):
+            del self.channels[thread.id]
+        payload = self.channel_payload(channel)
+        del self.channels[channel.id]
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        if guild is not None and channel.id in guild.channel_ids:
+            guild.channel_ids.remove(channel.id)
+        return self._post("CHANNEL_DELETE", payload, INTENT_GUILDS)
+
+    def remove_bot(self, guild_id: int) -> asyncio.Future[None] | None:
+        """The guild removes (kicks or bans) the bot: GUILD_DELETE, and every request of the
+        bot in its channels answers 403 Missing Access from now on."""
+        guild = self._guild(guild_id)
+        for channel in [c for c in self.channels.values() if c.guild_id == guild.id]:
+            self.deny(channel.id, "*", code=50001, message="Missing Access")
+        return self._post("GUILD_DELETE", {"id": str(guild.id)}, INTENT_GUILDS)
+
     def add_thread(
         self, parent_id: int, name: str, *, owner: UserLike | None = None, type: int = PUBLIC_THREAD
     ) -> FakeChannel:

@@ -1,0 +1,187 @@
+"""A table across servers run by real bot processes (``python -m tests.scale.runner``): the
+process that owns the table's own server publishes to every place, also the places of servers
+another process owns, and applies the clicks that reach the other process (forwarded through
+the store); and a SIGKILL between publishing to the two places leaves each place's
+game message posted once. On a SQLite file and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+
+from bot.store import Store
+from bot.store.places import PlacesRepo
+from bot.tables.core import make_ruleset
+from bot.tables.places import Place
+from bot.tables.service import TableService
+from tests.cogs.helpers import button
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.plugin import fake_discord
+from tests.scale.cluster import GUARD, POLL, Table, cluster, play_turn, until
+from tests.scale.test_kill import posted
+
+__all__ = ["fake_discord"]
+
+FIRST_GAME = "Domino for two · hand 1"
+
+
+async def _play_in_both(fake: FakeDiscord, url: str, tid: int, people: dict[int, Table]) -> None:
+    """Each person plays his turns by clicking in his own server's message (his clicks reach
+    the process of his own server) until Bob's moves were acknowledged twice."""
+    store = await Store.open(url)
+    observer = TableService(store, owns=lambda guild_id: False)  # reads, never runs a table
+    bob = max(people)
+    try:
+        while len(people[bob].acked) < 2:
+            info = await observer.get(tid)
+            assert info.status == "running"
+            seat = info.turn_seat
+            if seat is not None and seat.kind == "human" and seat.user_id in people:
+                rows = await PlacesRepo(store.db).of_table(tid)
+                place = next(r for r in rows if seat.user_id in r.people)
+                shown = dataclasses.replace(
+                    info, table=dataclasses.replace(info.table, message_id=place.message_id)
+                )
+                await play_turn(fake, shown, people[seat.user_id])
+            await asyncio.sleep(POLL)
+        forwarded = await store.db.fetchval(
+            "SELECT count(*) FROM table_requests WHERE user_id = ? AND answered_at IS NOT NULL"
+            " AND error IS NULL",
+            (bob,),
+        )
+        assert forwarded >= 2  # Bob's moves came through B's process
+        assert not people[bob].refused, people[bob].refused
+        # Both servers' messages come to show the same state.
+        rows = await PlacesRepo(store.db).of_table(tid)
+        await until(
+            lambda: len({fake.message(r.message_id).text() for r in rows if r.message_id}) == 1,
+            "both places in step",
+        )
+        # Bob resigns from B's message: forwarded too; the end is posted in both servers.
+        place = next(r for r in rows if bob in r.people)
+        message = fake.message(place.message_id)
+        resign = await fake.click(people[bob].user, message, button(message, "resign"))
+        (confirm,) = await resign.wait_for_followups(1, timeout=GUARD)
+        done = await fake.click(people[bob].user, confirm, button(confirm, "resignok"))
+        await done.wait_for_edits(1, timeout=GUARD)
+
+        async def ended() -> bool:
+            marks = await PlacesRepo(store.db).of_table(tid)
+            return len(marks) == 2 and all(m.match_announced for m in marks)
+
+        await until(ended, "the match end posted in both servers")
+        assert (await observer.get(tid)).status == "finished"
+    finally:
+        await store.close()
+
+
+async def _open(url: str, fake: FakeDiscord) -> tuple[int, list[int], dict[int, Table]]:
+    """Server A (shard 0) and server B (shard 1), Alice in A, Bob in B, and a table across
+    both opened in the store as the queue opens it: (table, [A's channel, B's], the people)."""
+    guilds = [fake.add_guild(f"Server {n}", shard=(n, 2)) for n in (0, 1)]
+    channels = [fake.add_channel("tables", guild_id=g.id).id for g in guilds]
+    alice = fake.add_user(3001, "alice", "Alice", guild_id=guilds[0].id)
+    bob = fake.add_user(3002, "bob", "Bob", guild_id=guilds[1].id)
+    store = await Store.open(url)
+    try:
+        info = await TableService(store).open_seated(
+            host_id=alice.id,
+            ruleset=make_ruleset("two", {"target": 50}),
+            options={},
+            people=[(alice.id, "Alice"), (bob.id, "Bob")],
+            guild_id=guilds[0].id,
+            channel_id=channels[0],
+            places=[Place(guilds[1].id, channels[1], (bob.id,))],
+        )
+    finally:
+        await store.close()
+    return info.id, channels, {
+        alice.id: Table(alice, channels[0], id=info.id),
+        bob.id: Table(bob, channels[1], id=info.id),
+    }
+
+
+def _games(fake: FakeDiscord, channel_id: int) -> list[int]:
+    """The first hand's game messages in ``channel_id`` (or its threads)."""
+    inside = {channel_id, *(t.id for t in fake.threads(channel_id))}
+    return [
+        m.id for m in fake.public_messages()
+        if m.channel_id in inside and m.text().startswith(f"**{FIRST_GAME}**")
+    ]
+
+
+async def _published(url: str, table_id: int) -> bool:
+    store = await Store.open(url)
+    try:
+        rows = await PlacesRepo(store.db).of_table(table_id)
+    finally:
+        await store.close()
+    return len(rows) == 2 and all(r.message_id is not None for r in rows)
+
+
+async def test_the_owner_process_publishes_to_every_place(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str
+) -> None:
+    fake = fake_discord
+    tid, channels, people = await _open(database_url, fake)
+    async with cluster(fake, database_url, tmp_path, shard_count=2, lease_ttl=1.0) as procs:
+        try:
+            async with asyncio.timeout(3 * GUARD):
+                # B's process runs, holds B's shard and Bob's clicks, but not the table.
+                await procs.start("b", "1")
+                assert _games(fake, channels[0]) == _games(fake, channels[1]) == []
+                await procs.start("a", "0")  # the process of the table's own server
+                await until(lambda: _published(database_url, tid), "both places published")
+                await until(lambda: len(_games(fake, channels[1])) == 1, "B's game message")
+                assert len(_games(fake, channels[0])) == 1
+                # Bob's clicks in B's message reach B's process, which has the table's own
+                # process apply them.
+                await _play_in_both(fake, database_url, tid, people)
+        except BaseException:
+            print(procs.logs())
+            raise
+    assert not fake.unknown_routes
+
+
+async def test_a_kill_between_the_two_places_posts_each_once(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str
+) -> None:
+    fake = fake_discord
+    tid, channels, _ = await _open(database_url, fake)
+    first_place = {channels[0]}
+
+    def in_first_place(record: object) -> bool:
+        path = getattr(record, "path", "")
+        return any(
+            path.startswith(f"/channels/{c}/") for c in first_place | {
+                t.id for t in fake.threads(channels[0])
+            }
+        )
+
+    async with cluster(fake, database_url, tmp_path, shard_count=2, lease_ttl=1.0) as procs:
+        try:
+            async with asyncio.timeout(3 * GUARD):
+                first = await procs.start("a1", "0", wait=False)
+                game = posted(lambda n: n == f"g.{tid}.1")
+                wire = fake.tripwire(
+                    lambda r: game(r) and in_first_place(r), first.kill, before=False,
+                    name="the first place's game message",
+                )
+                await until(wire.fired.is_set, "the first place's post")
+                async with asyncio.timeout(GUARD):
+                    await first.proc.wait()
+                assert first.proc.returncode == -9
+                # Discord holds the first place's message; the second place has none yet.
+                assert len(_games(fake, channels[0])) == 1
+                assert _games(fake, channels[1]) == []
+                await procs.start("a2", "0")
+                await until(lambda: _published(database_url, tid), "both places published")
+                await until(lambda: len(_games(fake, channels[1])) == 1, "B's game message")
+                await procs.close()
+                assert len(_games(fake, channels[0])) == 1  # the nonce: not posted again
+                assert len(_games(fake, channels[1])) == 1
+        except BaseException:
+            print(procs.logs())
+            raise
