@@ -24,6 +24,7 @@ from bot.tables.places import TablePlaces
 from cogs.domino.across import open_across
 from tests.cogs.helpers import (
     LOADED_WAIT,
+    OpenedHand,
     TestBot,
     button,
     human_to_move,
@@ -31,7 +32,7 @@ from tests.cogs.helpers import (
     play_until_over,
     settle,
 )
-from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage, running_bot
+from tests.fakediscord import FakeDiscord, StoredMessage, running_bot
 
 A_NICK, B_NICK = "AliceOnlyInA", "BobOnlyInB"
 B_CHANNEL = "b-secret-room"
@@ -123,8 +124,9 @@ async def place_message(fake: FakeDiscord, bot: TestBot, table_id: int, guild_id
     return fake.message(await until(posted, "a place's message"))
 
 
-async def open_hands(world: World, bot: TestBot, table_id: int) -> dict[int, InteractionResult]:
-    """Each player presses My tiles on his own server's game message."""
+async def open_hands(world: World, bot: TestBot, table_id: int) -> dict[int, OpenedHand]:
+    """Each player presses My tiles on his own server's game message (its hand: the click's
+    ephemeral followup)."""
     fake = world.fake
     hands = {}
     for user, guild in ((world.alice, fake.guild_id), (world.bob, world.b.id)):
@@ -132,7 +134,7 @@ async def open_hands(world: World, bot: TestBot, table_id: int) -> dict[int, Int
         result = await fake.click(user, message, button(message, "tiles"))
         (hand,) = await result.wait_for_followups(1)
         assert hand.ephemeral
-        hands[user.id] = result
+        hands[user.id] = OpenedHand(result)
     return hands
 
 
@@ -255,11 +257,11 @@ async def _plays_on_without_b(
     await until(taken_over, "Bob's seat played for")
     await settle(bot)  # (an edit of B's message on its way as the place went may land)
     edits = fake.message(b_message.id).edit_count
-    hands: dict[int, InteractionResult] = {}
+    hands: dict[int, OpenedHand] = {}
     a_message = await place_message(fake, bot, tid, fake.guild_id)
     tiles = await fake.click(here.alice, a_message, button(a_message, "tiles"))
     await tiles.wait_for_followups(1)
-    hands[here.alice.id] = tiles
+    hands[here.alice.id] = OpenedHand(tiles)
     await play_until_over(fake, bot, tid, [here.alice], hands=hands)
     await settle(bot)
     assert (await bot.svc.get(tid)).status == "finished"
