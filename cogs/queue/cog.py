@@ -22,10 +22,11 @@ from bot.queue.service import SHAPES, QueueListener, QueueService
 from bot.queue.store import ExpiredRow, QueueTableRow
 from bot.queue.values import ANY, COMPUTERS_AFTER, COMPUTERS_AFTER_RANGE, EXPIRY, EXPIRY_RANGE
 from bot.servers.settings import ServerSettings, check_host
+from bot.tables.places import TablePlaces
 from bot.tables.service import TableInfo
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.markup import slash_command
-from cogs.names import table_name
+from cogs.names import public_name, table_name
 from cogs.queue.buttons import ALL, COG_NAME, leave_view, post_view
 from cogs.queue.words import (
     LEFT,
@@ -231,6 +232,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
                 channel_id=where,
                 variant=variant,
                 name=table_name(user),
+                public_name=public_name(user),
                 computers=computers,
                 locale=interaction.guild_locale.value if interaction.guild_locale else None,
                 member_limits=Limits(
@@ -249,7 +251,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
                             await asyncio.shield(task)
                     info = await self.queue.tables.get(table)
                     await self.reply(interaction, seated_note(
-                        locale, info.ruleset.id, info.table.thread_id, table
+                        locale, info.ruleset.id, await self._thread_of(info, user.id), table
                     ))
                     return
                 await self.reply(interaction, tr(locale, NOT_QUEUED))
@@ -338,9 +340,27 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
                 await self._edit_answer(
                     user_id,
                     seated_note(self._answer_locale(user_id), info.ruleset.id,
-                                info.table.thread_id, table_id),
+                                await self._thread_of(info, user_id), table_id),
                 )
         await self.queue.announced(table_id)
+
+    async def _thread_of(self, info: TableInfo, user_id: int) -> int | None:
+        """Where the person sees his table: his server's thread (a table across servers is
+        shown in each server's own), else the table's."""
+        for place in await TablePlaces(self.queue.tables).of_table(info.id):
+            if place.place and user_id in place.people:
+                if not place.thread_id:  # its message is being brought there now
+                    with contextlib.suppress(Exception):
+                        await self._domino().presenter.converge_places(info.id)
+                    return await self._place_thread(info.id, user_id)
+                return place.thread_id
+        return info.table.thread_id
+
+    async def _place_thread(self, table_id: int, user_id: int) -> int | None:
+        for place in await TablePlaces(self.queue.tables).of_table(table_id):
+            if place.place and user_id in place.people:
+                return place.thread_id or place.channel_id
+        return None
 
     def _answer_locale(self, user_id: int) -> str | None:
         found = self.answers.get(user_id)
