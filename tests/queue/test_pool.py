@@ -79,6 +79,16 @@ async def test_people_of_two_servers_in_the_pool_are_seated_together_and_shown_i
         b_message = await place_message(fake, bot, info.id, here.b.id)
         assert fake.channels[a_message.channel_id].parent_id == fake.channel_id
         assert fake.channels[b_message.channel_id].parent_id == here.b_channel.id
+        # Each server's person is mentioned once, in his own server's thread.
+        for thread, mine, other in (
+            (a_message.channel_id, here.alice.id, here.bob.id),
+            (b_message.channel_id, here.bob.id, here.alice.id),
+        ):
+            notes = await fake.wait_for(lambda thread=thread: [
+                m for m in fake.messages(thread) if "your table is ready" in m.text()
+            ], what="the mention")
+            assert len(notes) == 1 and f"<@{mine}>" in notes[0].text(), notes[0].text()
+            assert f"<@{other}>" not in notes[0].text()
         # Bob is told where he sees his table: his own server's thread.
         assert second.text().startswith("You are seated"), second.text()
         assert f"<#{b_message.channel_id}>" in second.text(), second.text()
