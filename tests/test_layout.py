@@ -77,7 +77,7 @@ BOT_FLOORS = (
     ("bot.achievements",),
     ("bot.records.service",),
     ("bot.tournaments",),
-    ("bot.queue",),
+    ("bot.queue", "bot.servers.pool"),  # (the pool: whom the queue seats across servers)
     ("bot.servers", "bot.privacy"),
     ("bot.client", "bot.web"),
     ("bot.tools", "bot.locales", "bot.__main__"),

@@ -24,12 +24,14 @@ from bot.i18n import N_
 from bot.limits import Gate, Limits
 from bot.queue.matching import DEFAULT_LEVELS, Seating, Shape, Waiting, plan
 from bot.queue.store import EntryRow, ExpiredRow, QueueRepo
-from bot.queue.values import ANY, COMPUTERS_AFTER, EXPIRY, VARIANTS, scope_of
+from bot.queue.values import ANY, COMPUTERS_AFTER, EXPIRY, POOL, VARIANTS, scope_of
 from bot.records.rating import ordinal
 from bot.records.record import COMPUTER_IDS, family_of
 from bot.records.store import RecordsRepo
+from bot.servers.pool import OpenPool
 from bot.store import DeadlineRow, IntegrityError, Store, Transaction
 from bot.store.table_extras import GuildSettings, GuildSettingsRepo
+from bot.tables.places import Place
 from bot.tables.service import TableInfo, TableService, seat_groups
 from domino import preset
 
@@ -172,14 +174,17 @@ class QueueService:
         channel_id: int,
         variant: str,
         name: str,
+        public_name: str | None = None,
         computers: bool = True,
         locale: str | None = None,
         member_limits: Limits | None = None,
     ) -> Status:
         """Give ``user_id`` a place in the queue of ``variant`` (or "any") on ``guild_id``; his
-        table opens in ``channel_id`` if he waited longest. Refuses (and changes nothing) an
-        unknown variant, a second place, a person at his limit of matches; seats at once those
-        whose table can be filled."""
+        table opens in ``channel_id`` if he waited longest (and is shown there if the table is
+        across servers). A person the open pool takes waits in its scope under
+        ``public_name`` (his account's global name; else ``name``). Refuses (and changes
+        nothing) an unknown variant, a second place, a person at his limit of matches; seats
+        at once those whose table can be filled."""
         self.check_variant(variant)
         self.tables.core.check_owned(guild_id)
         found = await self.status(user_id)
@@ -190,14 +195,15 @@ class QueueService:
         if member_limits is not None:
             Gate(member_limits, self.clock).check_join(held)
         settings = await GuildSettingsRepo(self.store.db).get(guild_id)
+        pooled = user_id in await OpenPool(self.store).eligible([(user_id, guild_id)])
         now = self.clock()
         entry = EntryRow(
             user_id=user_id,
-            scope=scope_of(guild_id),
+            scope=scope_of(guild_id, pooled=pooled),
             guild_id=guild_id,
             channel_id=channel_id,
             variant=variant,
-            name=name,
+            name=public_name or name if pooled else name,
             computers=computers,
             locale=locale,
             joined_at=now,
@@ -288,6 +294,10 @@ class QueueService:
             None if p is None else (p, by_user[p].name) for p in seating.people
         ]
         places = [(p, by_user[p].joined_at) for p in seating.seated]
+        shown: dict[int, list[int]] = {}  # each other server: its people, in seat order
+        for p in seating.seated:
+            if by_user[p].guild_id != anchor.guild_id:
+                shown.setdefault(by_user[p].guild_id, []).append(p)
 
         async def within(tx: Transaction, table_id: int) -> None:
             repo = QueueRepo(tx.db)
@@ -307,6 +317,9 @@ class QueueService:
             within=within,
             level=seating.level,
             first_turn=FIRST_TURN,
+            places=[
+                Place(g, by_user[ids[0]].channel_id, tuple(ids)) for g, ids in shown.items()
+            ] if scope == POOL else (),
         )
 
     async def _waiting(self, entries: list[EntryRow]) -> list[Waiting]:

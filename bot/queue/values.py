@@ -10,6 +10,7 @@ __all__ = [
     "COMPUTERS_AFTER_RANGE",
     "EXPIRY",
     "EXPIRY_RANGE",
+    "POOL",
     "VARIANTS",
     "scope_of",
 ]
@@ -26,7 +27,14 @@ COMPUTERS_AFTER = 60
 COMPUTERS_AFTER_RANGE = (5, 3600)
 
 
-def scope_of(guild_id: int) -> int:
-    """The matching scope of a server's queue: the people matched together are those of one
-    scope, under its lock. Today a server is its own scope."""
-    return guild_id
+#: The scope of the open pool: everyone who may be seated with people of other servers (his
+#: server joined the pool, he did not opt out). Guild ids are positive snowflakes, so no server's
+#: scope is -1, and its clock key (``-scope``: 1, kind ``queue``) is no server's (negative).
+POOL = -1
+
+
+def scope_of(guild_id: int, *, pooled: bool = False) -> int:
+    """The matching scope of a person queuing on ``guild_id``: the people matched together are
+    those of one scope, under its lock. The pool's people share :data:`POOL`; everyone else
+    waits in his server's own scope."""
+    return POOL if pooled else guild_id

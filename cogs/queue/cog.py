@@ -22,10 +22,11 @@ from bot.queue.service import SHAPES, QueueListener, QueueService
 from bot.queue.store import ExpiredRow, QueueTableRow
 from bot.queue.values import ANY, COMPUTERS_AFTER, COMPUTERS_AFTER_RANGE, EXPIRY, EXPIRY_RANGE
 from bot.servers.settings import ServerSettings, check_host
+from bot.tables.places import TablePlaces
 from bot.tables.service import TableInfo
 from cogs.domino.choices import VARIANT_CHOICES
 from cogs.markup import slash_command
-from cogs.names import table_name
+from cogs.names import public_name, table_name
 from cogs.queue.buttons import ALL, COG_NAME, leave_view, post_view
 from cogs.queue.words import (
     LEFT,
@@ -231,6 +232,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
                 channel_id=where,
                 variant=variant,
                 name=table_name(user),
+                public_name=public_name(user),
                 computers=computers,
                 locale=interaction.guild_locale.value if interaction.guild_locale else None,
                 member_limits=Limits(
@@ -249,7 +251,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
                             await asyncio.shield(task)
                     info = await self.queue.tables.get(table)
                     await self.reply(interaction, seated_note(
-                        locale, info.ruleset.id, info.table.thread_id, table
+                        locale, info.ruleset.id, await self._thread_of(info, user.id), table
                     ))
                     return
                 await self.reply(interaction, tr(locale, NOT_QUEUED))
@@ -313,34 +315,67 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
             computers = sum(1 for s in info.seats if s is not None and s.kind == "computer")
             groups = SHAPES[info.ruleset.id].people if info.ruleset.id in SHAPES else 0
             per_group = max(1, len(info.seats) // max(1, groups))
-            where_id = info.table.thread_id or info.table.channel_id
-            if where_id:
-                where = self.bot.get_partial_messageable(where_id, guild_id=info.table.guild_id)
-                text = thread_note(info.table.locale, list(people), computers // per_group)
-                for attempt in range(3):
-                    try:
-                        await where.send(
-                            text[:2000],
-                            nonce=f"q.{table_id}",
-                            allowed_mentions=discord.AllowedMentions(users=True),
-                        )
-                        break
-                    except (discord.Forbidden, discord.NotFound) as exc:
-                        log.info("queue table %s: mention not posted: %s", table_id, exc)
-                        break
-                    except discord.HTTPException:
-                        if attempt == 2:
-                            raise
-                        await asyncio.sleep(2**attempt)
+            # Each server's people are mentioned in their own server's thread (a table across
+            # servers is shown in each server, its places' rows naming their people).
+            shown = await TablePlaces(self.queue.tables).of_table(table_id)
+            if any(not p.thread_id for p in shown):
+                with contextlib.suppress(Exception):
+                    await domino.presenter.converge_places(table_id)
+                shown = await TablePlaces(self.queue.tables).of_table(table_id)
+            spots = [
+                (p.thread_id or p.channel_id, p.guild_id, [u for u in people if u in p.people],
+                 f"q.{table_id}" if p.place == 0 else f"q.{table_id}.{p.place}")
+                for p in shown
+            ] or [(
+                info.table.thread_id or info.table.channel_id, info.table.guild_id,
+                list(people), f"q.{table_id}",
+            )]
+            for where_id, guild_id, mentioned, nonce in spots:
+                if where_id and mentioned:
+                    text = thread_note(info.table.locale, mentioned, computers // per_group)
+                    await self._mention(table_id, where_id, guild_id, text, nonce)
             for user_id in people:
                 if user_id in self._joining:
                     continue  # his own answer is being written now
                 await self._edit_answer(
                     user_id,
                     seated_note(self._answer_locale(user_id), info.ruleset.id,
-                                info.table.thread_id, table_id),
+                                await self._thread_of(info, user_id), table_id),
                 )
         await self.queue.announced(table_id)
+
+    async def _thread_of(self, info: TableInfo, user_id: int) -> int | None:
+        """Where the person sees his table: his server's thread (a table across servers is
+        shown in each server's own), else the table's."""
+        for attempt in range(2):
+            for place in await TablePlaces(self.queue.tables).of_table(info.id):
+                if user_id in place.people and (place.thread_id or attempt):
+                    return place.thread_id or place.channel_id
+            if attempt == 0 and not await TablePlaces(self.queue.tables).of_table(info.id):
+                break
+            with contextlib.suppress(Exception):  # its message is being brought there now
+                await self._domino().presenter.converge_places(info.id)
+        return info.table.thread_id
+
+    async def _mention(
+        self, table_id: int, where_id: int, guild_id: int, text: str, nonce: str
+    ) -> None:
+        """Post a table's mention in a thread (retried; a thread gone or closed: skipped)."""
+        where = self.bot.get_partial_messageable(where_id, guild_id=guild_id)
+        for attempt in range(3):
+            try:
+                await where.send(
+                    text[:2000], nonce=nonce,
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+                return
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.info("queue table %s: mention not posted: %s", table_id, exc)
+                return
+            except discord.HTTPException:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(2**attempt)
 
     def _answer_locale(self, user_id: int) -> str | None:
         found = self.answers.get(user_id)

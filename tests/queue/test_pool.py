@@ -1,0 +1,129 @@
+"""The quick match across servers (the open pool) through the fake Discord, on both backends.
+
+People queuing with ``/domino play`` in servers that joined the open pool are matched together
+whatever their server; the table is shown in each server's table channel under global names
+only. A server not in the pool keeps its people to itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.queue.values import POOL
+from bot.servers.pool import OpenPool
+from bot.settings import Settings
+from tests.cogs.helpers import FakeClock, play_until_over
+from tests.cogs.test_pool import (
+    A_NICK,
+    B_CHANNEL,
+    B_NICK,
+    World,
+    open_hands,
+    place_message,
+    places,
+    texts_in,
+    until,
+)
+from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
+from tests.queue.helpers import QueueBot, idle, said
+
+
+def factory(fake: FakeDiscord, url: str, clock: FakeClock) -> Any:
+    # (commands synced globally: they are used in both servers)
+    settings = Settings(
+        discord_token=fake.token, database_path=None, database_url=url, dev_guild_id=None,
+        log_level="INFO", ai_processes=0,
+    )
+    return lambda: QueueBot(settings, clock=clock)
+
+
+async def play(fake: FakeDiscord, user: Any, channel_id: int, guild_id: int) -> InteractionResult:
+    result = await fake.slash(
+        user, channel_id, "domino play", {"variant": "draw"}, guild_id=guild_id
+    )
+    await result.wait_for_followups(1)
+    return result
+
+
+def tables_of(bot: QueueBot) -> list[Any]:
+    return [t for t in bot.svc.open_tables() if t.table.options.get("queue")]
+
+
+async def test_people_of_two_servers_in_the_pool_are_seated_together_and_shown_in_both(
+    fake_discord: FakeDiscord, database_url: str
+) -> None:
+    fake = fake_discord
+    here = World(fake)
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, database_url, clock)) as bot:
+        assert bot.store is not None
+        joined = await fake.slash(
+            here.b_owner, here.b_channel.id, "domino server-settings", {"open_pool": "on"},
+            guild_id=here.b.id,
+        )
+        assert "Open pool" in joined.text(), joined.text()
+        await OpenPool(bot.store).set_joined(fake.guild_id, True, by=None)
+        first = said(await play(fake, here.alice, fake.channel_id, fake.guild_id))
+        assert "quick-match queue" in first.text(), first.text()
+        assert (await bot.queue_cog.queue.status(here.alice.id)).entry.scope == POOL
+        second = said(await play(fake, here.bob, here.b_channel.id, here.b.id))
+        await idle(bot)
+        (info,) = tables_of(bot)
+        assert info.status == "running" and info.table.guild_id == fake.guild_id
+        assert {s.user_id for s in info.seats if s is not None} == {here.alice.id, here.bob.id}
+        rows = await places(bot, info.id)
+        assert [(p.guild_id, p.people) for p in rows] == [
+            (fake.guild_id, (here.alice.id,)), (here.b.id, (here.bob.id,)),
+        ]
+        a_message = await place_message(fake, bot, info.id, fake.guild_id)
+        b_message = await place_message(fake, bot, info.id, here.b.id)
+        assert fake.channels[a_message.channel_id].parent_id == fake.channel_id
+        assert fake.channels[b_message.channel_id].parent_id == here.b_channel.id
+        # Each server's person is mentioned once, in his own server's thread.
+        for thread, mine, other in (
+            (a_message.channel_id, here.alice.id, here.bob.id),
+            (b_message.channel_id, here.bob.id, here.alice.id),
+        ):
+            notes = await fake.wait_for(lambda thread=thread: [
+                m for m in fake.messages(thread) if "your table is ready" in m.text()
+            ], what="the mention")
+            assert len(notes) == 1 and f"<@{mine}>" in notes[0].text(), notes[0].text()
+            assert f"<@{other}>" not in notes[0].text()
+        # Bob is told where he sees his table: his own server's thread.
+        assert second.text().startswith("You are seated"), second.text()
+        assert f"<#{b_message.channel_id}>" in second.text(), second.text()
+        hands = await open_hands(here, bot, info.id)
+        await play_until_over(fake, bot, info.id, [here.alice, here.bob], hands=hands)
+        await idle(bot)
+        assert (await bot.svc.get(info.id)).status == "finished"
+
+        async def both_ended() -> bool:
+            return all(p.match_announced for p in await places(bot, info.id))
+
+        await until(both_ended, "the end posted in both servers")
+        a_message = await place_message(fake, bot, info.id, fake.guild_id)
+        b_message = await place_message(fake, bot, info.id, here.b.id)
+        assert a_message.text() == b_message.text()  # kept in step
+        for guild in (fake.guild_id, here.b.id):
+            text = texts_in(fake, guild)
+            assert "Alice" in text and "Bob" in text
+            assert A_NICK not in text and B_NICK not in text and B_CHANNEL not in text
+
+
+async def test_a_server_not_in_the_pool_keeps_its_people_to_itself(
+    fake_discord: FakeDiscord, database_url: str
+) -> None:
+    fake = fake_discord
+    here = World(fake)
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, database_url, clock)) as bot:
+        assert bot.store is not None
+        await OpenPool(bot.store).set_joined(fake.guild_id, True, by=None)  # B is not in it
+        said(await play(fake, here.alice, fake.channel_id, fake.guild_id))
+        waiting = said(await play(fake, here.bob, here.b_channel.id, here.b.id))
+        await idle(bot)
+        assert not tables_of(bot)
+        assert "quick-match queue" in waiting.text(), waiting.text()
+        queue = bot.queue_cog.queue
+        assert (await queue.status(here.alice.id)).entry.scope == POOL
+        assert (await queue.status(here.bob.id)).entry.scope == here.b.id
