@@ -233,13 +233,6 @@ class ArenaRounds(Part):
         """Open the board's table; its board row and its entrants' seats are written in the
         table's transaction (:class:`Conflict`: someone is seated already, nothing written)."""
         event = state.event
-        people: list[tuple[int, str] | None] = []
-        for entry_no, user in zip(board.seats, board.people, strict=True):
-            entry = state.entry(entry_no)
-            if entry is None or user is None:
-                people.append(None)
-                continue
-            people.append((user, entry.name if user == entry.user_id else entry.partner_name or ""))
 
         async def within(tx: Transaction, table_id: int) -> None:
             repo = TournamentRepo(tx.db)
@@ -253,21 +246,7 @@ class ArenaRounds(Part):
                 raise Conflict(board.board) from None
             await seats.bump(event.id)
 
-        options = dict(event.options)
-        options["tournament"] = event.id
-        await self.tables.open_seated(
-            host_id=event.host_id,
-            ruleset=state.ruleset,
-            options=options,
-            people=people,
-            guild_id=event.guild_id,
-            channel_id=event.channel_id,
-            turn_timer=self.ctx.turn_timer,
-            first_turn=event.grace,
-            locale=event.locale,
-            within=within,
-            public_place=event.public_place,
-        )
+        await self.open_board_table(state, board, within)
 
 
 def _playing(board: BoardRow, table_id: int) -> BoardRow:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.errors import TableNotFound
@@ -375,3 +375,35 @@ class Part:
         self.scheduler = ctx.scheduler
         self.clock = ctx.clock
         self.owns = ctx.owns
+
+    async def open_board_table(
+        self,
+        state: EventState,
+        board: BoardRow,
+        within: Callable[[Transaction, int], Awaitable[None]],
+    ) -> None:
+        """Open a board's table for its entrants (each person under his entry's name), with
+        ``within`` writing the board's rows in the table's own transaction."""
+        event = state.event
+        people: list[tuple[int, str] | None] = []
+        for entry_no, user in zip(board.seats, board.people, strict=True):
+            entry = state.entry(entry_no)
+            if entry is None or user is None:
+                people.append(None)
+                continue
+            people.append((user, entry.name if user == entry.user_id else entry.partner_name or ""))
+        options = dict(event.options)
+        options["tournament"] = event.id
+        await self.tables.open_seated(
+            host_id=event.host_id,
+            ruleset=state.ruleset,
+            options=options,
+            people=people,
+            guild_id=event.guild_id,
+            channel_id=event.channel_id,
+            turn_timer=self.ctx.turn_timer,
+            first_turn=event.grace,
+            locale=event.locale,
+            within=within,
+            public_place=event.public_place,
+        )

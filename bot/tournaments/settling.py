@@ -115,14 +115,6 @@ class Settling(Part):
 
     async def _open_board(self, state: EventState, board: BoardRow) -> None:
         event = state.event
-        people: list[tuple[int, str] | None] = []
-        for entry_no, user in zip(board.seats, board.people, strict=True):
-            entry = state.entry(entry_no)
-            if entry is None or user is None:
-                people.append(None)
-                continue
-            name = entry.name if user == entry.user_id else entry.partner_name or ""
-            people.append((user, name))
 
         async def within(tx: Transaction, table_id: int) -> None:
             await TournamentRepo(tx.db).set_board(
@@ -134,21 +126,7 @@ class Settling(Part):
                 status_was="waiting",
             )
 
-        options = dict(event.options)
-        options["tournament"] = event.id
-        await self.tables.open_seated(
-            host_id=event.host_id,
-            ruleset=state.ruleset,
-            options=options,
-            people=people,
-            guild_id=event.guild_id,
-            channel_id=event.channel_id,
-            turn_timer=self.ctx.turn_timer,
-            first_turn=event.grace,
-            locale=event.locale,
-            within=within,
-            public_place=event.public_place,
-        )
+        await self.open_board_table(state, board, within)
 
     async def _read_board(self, event: EventRow, board: BoardRow) -> bool:
         """Score a board whose table ended, or whose time is up between two hands."""

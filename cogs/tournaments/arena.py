@@ -15,16 +15,15 @@ from bot.tournaments.store import BoardRow, EventRow
 from cogs.colours import BLUE, GREY
 from cogs.domino.texts import variant_name
 from cogs.names import escape_name
-from cogs.tournaments.buttons import RegisterButton, WithdrawButton, view_of
 from cogs.tournaments.posts import (
     LINES_SHOWN,
+    entry_buttons,
     entry_name,
     format_name,
     round_length,
     side_text,
     stage_line,
 )
-from cogs.web_links import web_button
 
 STANDINGS = "arena"  # the key of the standings post's mark
 HELP = N_(
@@ -89,19 +88,9 @@ def announcement(
         description="\n".join(lines),
         colour=BLUE if event.is_open else GREY,
     )
-    if event.status not in ("registration", "running"):
-        return embed, (view_of(web_button(locale, link)) if link else None)
-    buttons: list[discord.ui.Item[Any]] = []
-    if event.format != "pairs":
-        buttons.append(
-            RegisterButton(
-                event.id, label=tr(locale, "Join the arena"), style=discord.ButtonStyle.success
-            )
-        )
-    buttons.append(WithdrawButton(event.id, label=tr(locale, "Leave the arena")))
-    if link:
-        buttons.append(web_button(locale, link))
-    return embed, view_of(*buttons)
+    return embed, entry_buttons(
+        event, locale, link, tr(locale, "Join the arena"), tr(locale, "Leave the arena")
+    )
 
 
 def standings_lines(state: EventState, limit: int = LINES_SHOWN) -> list[str]:

@@ -156,19 +156,23 @@ def announcement(
         description="\n".join(lines),
         colour=BLUE if event.is_open else GREY,
     )
+    return embed, entry_buttons(event, locale, link, tr(locale, "Register"), tr(locale, "Withdraw"))
+
+
+def entry_buttons(
+    event: EventRow, locale: str, link: str | None, join: str, leave: str
+) -> discord.ui.View | None:
+    """The announcement's buttons: join (but for pairs, who register by command) and leave
+    while the event takes entrants or runs, and its web page where it has one."""
+    if event.status not in ("registration", "running"):
+        return view_of(web_button(locale, link)) if link else None
     buttons: list[discord.ui.Item[Any]] = []
-    if event.status != "registration" and event.status != "running":
-        return embed, (view_of(web_button(locale, link)) if link else None)
     if event.format != "pairs":
-        buttons.append(
-            RegisterButton(
-                event.id, label=tr(locale, "Register"), style=discord.ButtonStyle.success
-            )
-        )
-    buttons.append(WithdrawButton(event.id, label=tr(locale, "Withdraw")))
+        buttons.append(RegisterButton(event.id, label=join, style=discord.ButtonStyle.success))
+    buttons.append(WithdrawButton(event.id, label=leave))
     if link:
         buttons.append(web_button(locale, link))
-    return embed, view_of(*buttons)
+    return view_of(*buttons)
 
 
 def pairings_embed(
