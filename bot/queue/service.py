@@ -242,17 +242,19 @@ class QueueService:
 
     async def seat(self, scope: int) -> list[TableInfo]:
         """Expire the places due, then open every table the rule fills now; time the scope's
-        next deadline. Only the process that runs the scope's server does it."""
+        next deadline. Only the process that runs the scope's server does it; in the pool's
+        scope, each process expires the places of the servers it runs and opens the tables
+        where one of its servers has a person (that server owns the table)."""
         opened: list[TableInfo] = []
         guilds: set[int] = set()
         retry_at: float | None = None
         async with self._lock(scope):
             entries = await self.repo.of_scope(scope)
-            if not entries or not self.tables.owns(entries[0].guild_id):
+            if not self._runs(scope, entries):
                 self._forget(scope)
                 return opened
             now = self.clock()
-            due = [e for e in entries if e.expires_at <= now]
+            due = [e for e in self._runs(scope, entries) if e.expires_at <= now]
             if due:
                 async with self.store.transaction() as tx:
                     await QueueRepo(tx.db).lock(scope)
@@ -272,24 +274,47 @@ class QueueService:
             retry_at = made.retry_at
             by_user = {e.user_id: e for e in entries}
             for seating in made.tables:
+                owner = self._owner(seating, by_user)
+                if owner is None:  # (the pool's: no server of this process has a person there)
+                    continue
                 try:
-                    info = await self._open(scope, seating, by_user, now)
+                    info = await self._open(scope, seating, by_user, now, owner)
                 except Gone:
                     log.info("queue %s: a place was taken meanwhile; seating again", scope)
                     retry_at = now
                     break
                 opened.append(info)
-                guilds.add(by_user[seating.anchor].guild_id)
+                guilds.add(owner.guild_id)
                 await self._tell("on_queue_seated", info, seating)
         for guild_id in guilds:
             await self._tell("on_queue_changed", guild_id)
         await self._time(scope, retry_at)
         return opened
 
+    def _runs(self, scope: int, entries: list[EntryRow]) -> list[EntryRow]:
+        """The places of ``scope`` this process seats and expires: all of a server's own scope
+        if it runs that server; in the pool's, those of the servers it runs."""
+        if scope == POOL:
+            return [e for e in entries if self.tables.owns(e.guild_id)]
+        return entries if entries and self.tables.owns(entries[0].guild_id) else []
+
+    def _owner(self, seating: Seating, by_user: Mapping[int, EntryRow]) -> EntryRow | None:
+        """Whose server owns the table: the longest waiting's if this process runs it, else
+        (the pool's) the first seated person's of a server it runs; None: none of them."""
+        for user_id in (seating.anchor, *seating.seated):
+            if self.tables.owns(by_user[user_id].guild_id):
+                return by_user[user_id]
+        return None
+
     async def _open(
-        self, scope: int, seating: Seating, by_user: Mapping[int, EntryRow], now: float
+        self,
+        scope: int,
+        seating: Seating,
+        by_user: Mapping[int, EntryRow],
+        now: float,
+        owner: EntryRow,
     ) -> TableInfo:
-        anchor = by_user[seating.anchor]
+        anchor = owner
         people = [
             None if p is None else (p, by_user[p].name) for p in seating.people
         ]
@@ -304,7 +329,8 @@ class QueueService:
             await repo.lock(scope)
             if await repo.take(places) != len(places):
                 raise Gone
-            await repo.add_table(table_id, anchor.guild_id, seating.seated, now - anchor.joined_at)
+            waited = now - by_user[seating.anchor].joined_at
+            await repo.add_table(table_id, anchor.guild_id, seating.seated, waited)
 
         return await self.tables.open_seated(
             host_id=anchor.user_id,
@@ -359,8 +385,8 @@ class QueueService:
     async def _time(self, scope: int, retry_at: float | None = None) -> None:
         """Set the scope's deadline from its places (none left: forget it) and the time a
         rating range that widens may fill a table (``retry_at``)."""
-        entries = await self.repo.of_scope(scope)
-        if not entries or not self.tables.owns(entries[0].guild_id):
+        entries = self._runs(scope, await self.repo.of_scope(scope))
+        if not entries:
             self._forget(scope)
             return
         due = min(e.due() for e in entries)

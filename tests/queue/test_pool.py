@@ -127,3 +127,32 @@ async def test_a_server_not_in_the_pool_keeps_its_people_to_itself(
         queue = bot.queue_cog.queue
         assert (await queue.status(here.alice.id)).entry.scope == POOL
         assert (await queue.status(here.bob.id)).entry.scope == here.b.id
+
+
+async def test_a_join_seats_at_once_on_the_process_of_the_joiners_server(
+    fake_discord: FakeDiscord, database_url: str, monkeypatch: Any
+) -> None:
+    """Our decision (docs/queue.md): every process seats the pool for its own servers' people,
+    so a join seats its table at once whichever process handles it. Alice's server A moves to
+    another process while she waits (this process runs B only now); Bob's join in B seats them
+    both at once, the table owned by B and shown in A."""
+    fake = fake_discord
+    here = World(fake)
+    clock = FakeClock()
+    async with running_bot(fake, factory(fake, database_url, clock)) as bot:
+        assert bot.store is not None
+        for guild in (fake.guild_id, here.b.id):
+            await OpenPool(bot.store).set_joined(guild, True, by=None)
+        said(await play(fake, here.alice, fake.channel_id, fake.guild_id))
+        queue = bot.queue_cog.queue
+        runs = queue.tables.owns
+        monkeypatch.setattr(queue.tables, "owns", lambda g: g != fake.guild_id and runs(g))
+        said(await play(fake, here.bob, here.b_channel.id, here.b.id))
+        await idle(bot)
+        (info,) = tables_of(bot)
+        assert info.table.guild_id == here.b.id
+        rows = await places(bot, info.id)
+        assert [(p.guild_id, p.people) for p in rows] == [
+            (here.b.id, (here.bob.id,)), (fake.guild_id, (here.alice.id,)),
+        ]
+        assert await queue.status(here.alice.id) is None
