@@ -206,8 +206,8 @@ def babel_locale(locale: str | None) -> str:
 
 def number(locale: str | None, value: float, *, signed: bool = False) -> str:
     """``value`` written the way ``locale`` writes numbers (Babel: 1,097 · 1.097), one minus
-    sign everywhere; ``signed``: a plus sign on positive values too (+23, -5)."""
-    pattern = "+#,##0.##;-#,##0.##" if signed else None
+    sign everywhere; ``signed``: a plus sign on positive values too (+23, 0, -5)."""
+    pattern = "+#,##0.##;-#,##0.##" if signed and value != 0 else None
     try:
         return format_decimal(value, format=pattern, locale=babel_locale(locale))
     except (ValueError, UnknownLocaleError):

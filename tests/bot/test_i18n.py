@@ -471,6 +471,7 @@ def test_one_number_format_per_locale() -> None:
     assert i18n.number("en-US", -60) == i18n.number("pt-BR", -60) == "-60"
     assert i18n.number("es-ES", 23, signed=True) == "+23"
     assert i18n.number("es-ES", -1060, signed=True) == "-1.060"
+    assert i18n.number("en-US", 0, signed=True) == "0"  # no sign on nothing
     assert i18n.number("xx-YY", 1097) == "1,097"  # a locale Babel does not know: English
 
 
