@@ -213,8 +213,8 @@ async def serve_forwarded(service: Any) -> None:
     pruned = 0.0
     while True:
         try:
-            pending = await repo.pending()
-            here = {t.id for t in service.open_tables()} if pending else set()
+            here = {t.id for t in service.open_tables() if POOL_OPTION in t.table.options}
+            pending = await repo.pending() if here else []  # (no table across servers: no read)
             for request in pending:
                 if request.table_id in here:
                     await _apply(service, repo, request)
