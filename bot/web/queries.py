@@ -31,13 +31,14 @@ from bot.store.table_extras import Readable
 __all__ = [
     "WEB_SCHEMA",
     "PublicEntry",
+    "RecentMatch",
     "WebRepo",
     "WebServer",
     "open_read_only",
     "read_only_url",
 ]
 
-WEB_SCHEMA = 942  # the last migration the pages need (the kept pages' stamps, the name index)
+WEB_SCHEMA = 946  # the last migration the pages need (a person's kept curves and latest matches)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -63,6 +64,18 @@ class PublicEntry:
     rated: bool
     mu_after: float
     sigma_after: float
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecentMatch:
+    """One of a person's latest public matches of a server, as his page lists it."""
+
+    table_id: int
+    variant: str
+    result: str
+    points_for: int
+    points_against: int
     finished_at: float
 
 
@@ -447,19 +460,31 @@ class WebRepo:
             (player_id, guild_id),
         )
 
-    async def public_series(
-        self, guild_id: int, player_id: int, family: str, limit: int
-    ) -> list[tuple[float, float, float]]:
-        """(finished at, mu, sigma) after a person's latest ``limit`` rated public matches of
-        the server in a family, oldest first (his entries of the family by time, backwards)."""
-        public, params = Readable.public(guild_id).of_table("e.table_id")
-        rows = await self._db.fetchall(
-            "SELECT e.finished_at, e.mu_after, e.sigma_after FROM record_entries e"
-            f" WHERE e.player_id = ? AND e.family = ? AND e.rated <> 0 AND {public}"
-            " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ?",
-            (player_id, family, *params, limit),
+    async def public_curves(self, guild_id: int, player_id: int) -> list[Row]:
+        """(family, finished at, mu, sigma) of each point of a person's rating curves in the
+        server's public matches, as the database keeps them (migration 0945: thinned),
+        oldest first in each family."""
+        return await self._db.fetchall(
+            "SELECT family, finished_at, mu, sigma FROM web_player_curve"
+            " WHERE player_id = ? AND guild_id = ? ORDER BY family, seq",
+            (player_id, guild_id),
         )
-        return [(float(r[0]), float(r[1]), float(r[2])) for r in reversed(rows)]
+
+    async def public_recent(
+        self, guild_id: int, player_id: int, limit: int
+    ) -> list[RecentMatch]:
+        """A person's ``limit`` latest public matches of the server (at most 20), newest
+        first, as the database keeps them (migration 0946)."""
+        rows = await self._db.fetchall(
+            "SELECT table_id, variant, result, points_for, points_against, finished_at"
+            " FROM web_player_recent WHERE player_id = ? AND guild_id = ?"
+            " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?",
+            (player_id, guild_id, limit),
+        )
+        return [
+            RecentMatch(int(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), float(r[5]))
+            for r in rows
+        ]
 
     async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
         """A person's achievements earned in public matches of the server, latest first."""

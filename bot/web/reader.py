@@ -27,7 +27,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import Earned
@@ -46,8 +46,6 @@ from bot.records.record import (
 from bot.records.seasons import SEASON, SeasonCalendar
 from bot.records.seasons_service import SeasonBoard, Seasons
 from bot.records.service import (
-    SERIES_LIMIT,
-    HistoryItem,
     LeaderboardPage,
     PlayerStats,
     Rating,
@@ -60,9 +58,9 @@ from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
-from bot.web.queries import PublicEntry, WebRepo, WebServer, open_read_only
+from bot.web.queries import PublicEntry, RecentMatch, WebRepo, WebServer, open_read_only
 
-__all__ = ["Ending", "MatchPage", "PlayerPage", "Reader", "Seat"]
+__all__ = ["Ending", "MatchPage", "PlayerPage", "Reader", "Seat", "thinned"]
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +68,8 @@ RETRY_AFTER = 1.0  # seconds before a database that failed to open is tried agai
 REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
 FRESH = 5.0  # seconds a server's recent matches (not their names) are kept
-HISTORY = 15  # matches on a player's page
+HISTORY = 15  # matches on a player's page (the database keeps a person's 20 latest: 0946)
+CURVE_LATEST = 48  # a rating curve's latest points, all shown (then thinned: migration 0945)
 TOURNAMENTS = 10  # tournaments on a server's page
 
 
@@ -121,7 +120,7 @@ class PlayerPage:
 
     server: WebServer
     stats: PlayerStats
-    history: tuple[HistoryItem, ...]
+    history: tuple[RecentMatch, ...]  # latest first
     achievements: tuple[Earned, ...] = ()  # latest first
 
 
@@ -486,10 +485,8 @@ class Reader:
             stats = await kept_stats(web, guild_id, player_id, name)
             if not stats.server:
                 return None
-            earned = await WebRepo(store.db).public_achievements(guild_id, player_id)
-            history = await Records(store).history(
-                player_id, limit=HISTORY, readable=Readable.public(guild_id)
-            )
+            earned = await web.public_achievements(guild_id, player_id)
+            history = await web.public_recent(guild_id, player_id, HISTORY)
         shown = tuple(e for e in earned if e.code in BY_CODE)
         return PlayerPage(server, stats, tuple(history), shown)
 
@@ -549,7 +546,7 @@ def _ordered(found: Mapping[str, Any]) -> list[str]:
 async def kept_stats(web: WebRepo, guild_id: int, player_id: int, name: str) -> PlayerStats:
     """A person's figures in a server's public matches as the database keeps them (migration
     0943: a few rows by key, however long his history), and the curve of each family's
-    rating from his latest rated matches there (a limited read by index)."""
+    rating (0945: a few hundred points at most)."""
     found = {str(r[0]): r for r in await web.public_lines(guild_id, player_id)}
     lines = {
         b: StatRow(guild_id, b, player_id, *(int(v) for v in found[b][1:12]), None,
@@ -559,11 +556,9 @@ async def kept_stats(web: WebRepo, guild_id: int, player_id: int, name: str) -> 
     kept = {str(r[0]): r for r in await web.public_ratings(guild_id, player_id)}
     ratings = {f: Rating(f, float(kept[f][1]), float(kept[f][2]), int(kept[f][3]))
                for f in _ordered(kept)}
-    series = {
-        f: [(t, display_rating(mu, sigma))
-            for t, mu, sigma in await web.public_series(guild_id, player_id, f, SERIES_LIMIT)]
-        for f in ratings
-    }
+    series: dict[str, list[tuple[float, float]]] = {}
+    for family, t, mu, sigma in await web.public_curves(guild_id, player_id):
+        series.setdefault(str(family), []).append((float(t), display_rating(mu, sigma)))
     levels: dict[str, list[int]] = {}
     for computer, *results in await web.public_versus_kept(guild_id, player_id):
         figures = levels.setdefault(computer_level(str(computer)), [0, 0, 0])
@@ -572,6 +567,18 @@ async def kept_stats(web: WebRepo, guild_id: int, player_id: int, name: str) -> 
     against = versus_levels(levels)
     return PlayerStats(player_id, name, "human", server=lines, ratings=ratings, series=series,
                        versus=against, versus_server=against)
+
+
+T = TypeVar("T")
+
+
+def thinned(points: Sequence[T]) -> list[T]:
+    """The points of a rating curve its chart shows, as the database keeps them (migration
+    0945): of n, the first, and the k-th while n - k < :data:`CURVE_LATEST` times the
+    largest power of two dividing k (the latest all; before them every 2nd, then every 4th,
+    ..., each for twice as long), so that a long history stays a few hundred points."""
+    n = len(points)
+    return [p for k, p in enumerate(points, 1) if k == 1 or n - k < CURVE_LATEST * (k & -k)]
 
 
 def public_stats(
@@ -632,7 +639,7 @@ def public_stats(
         "human",
         server=lines,
         ratings=ratings,
-        series={f: points[-SERIES_LIMIT:] for f, points in series.items()},
+        series={f: thinned(points) for f, points in series.items()},
         versus=against,
         versus_server=against,
     )
