@@ -69,7 +69,7 @@ REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
 FRESH = 5.0  # seconds a server's recent matches (not their names) are kept
 HISTORY = 15  # matches on a player's page (the database keeps a person's 20 latest: 0946)
-CURVE_LATEST = 48  # a rating curve's latest points, all shown (then thinned: migration 0945)
+CURVE_LATEST = 24  # a rating curve's latest points, all shown (then thinned: migration 0945)
 TOURNAMENTS = 10  # tournaments on a server's page
 
 

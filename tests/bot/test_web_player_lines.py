@@ -21,7 +21,7 @@ from bot.store import Store
 from bot.store.schema import migrations
 from bot.store.table_extras import Readable
 from bot.web.queries import RecentMatch, WebRepo
-from bot.web.reader import HISTORY, kept_stats, public_stats, thinned
+from bot.web.reader import CURVE_LATEST, HISTORY, kept_stats, public_stats, thinned
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import computer, hand, human, make_record
 
@@ -188,11 +188,11 @@ _KEPT = (
 
 async def test_a_long_history_keeps_a_thinned_curve_of_its_whole_shape(store: Store) -> None:
     """Our decision (docs/web.md): a person's rating curve on his page keeps the first point,
-    his 48 latest, and earlier ones thinned (every 2nd, then every 4th, ...), so that a
+    his 24 latest, and earlier ones thinned (every 2nd, then every 4th, ...), so that a
     history of hundreds of matches stays a chart of its whole shape in a bounded number of
     points; the kept curve is the counted one after each match, on both backends."""
     guild, person, rated = GUILDS[0], 1, 700
-    checked = {1, 48, 49, 97, 200, 383, 384, rated}
+    checked = {1, 24, 25, 49, 97, 200, 383, 384, rated}
     for n in range(1, rated + 1):
         await _table(store, 10_000 + n, guild, True)
         await store.db.execute(
@@ -219,19 +219,25 @@ async def test_a_long_history_keeps_a_thinned_curve_of_its_whole_shape(store: St
             assert kept.series == counted.series, n
             (curve,) = kept.series.values()
             times = [t for t, _ in curve]
-            assert times[0] == 60.0 and times[-min(n, 48):] == [k * 60.0 for k in
-                                                               range(max(1, n - 47), n + 1)]
-            assert len(curve) <= 48 + 24 * max(0, (n // 48).bit_length()) + 1
-    assert len(curve) < 150
+            latest = range(max(1, n - CURVE_LATEST + 1), n + 1)
+            assert times[0] == 60.0 and times[-len(latest):] == [k * 60.0 for k in latest]
+            assert len(curve) <= _most(n)
+    assert len(curve) < 100
 
 
 @given(st.integers(1, 5000))
 def test_a_thinned_curve_drops_a_point_for_good_and_stays_short(n: int) -> None:
     """A point the curve no longer keeps never comes back as it grows (what the database's
-    trigger can keep), the latest 48 and the first are always kept, and a curve of n points
-    keeps about 48 + 24 log2(n / 48)."""
+    trigger can keep), the latest 24 and the first are always kept, and a curve of n points
+    keeps about 24 + 12 log2(n / 24)."""
     now = set(thinned(range(1, n + 1)))
     after = set(thinned(range(1, n + 2)))
     assert after <= now | {n + 1}
-    assert {1, *range(max(1, n - 47), n + 1)} <= now
-    assert len(now) <= 48 + 24 * max(0, (n // 48).bit_length()) + 1
+    assert {1, *range(max(1, n - CURVE_LATEST + 1), n + 1)} <= now
+    assert len(now) <= _most(n)
+
+
+def _most(n: int) -> int:
+    """The most points a thinned curve of ``n`` keeps: the latest, half as many more each
+    time the history doubles, and the first."""
+    return CURVE_LATEST + CURVE_LATEST // 2 * (n // CURVE_LATEST).bit_length() + 1

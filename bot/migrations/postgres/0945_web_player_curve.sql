@@ -4,8 +4,8 @@
 -- (player_id > 0), server and family, his rating after his rated matches of the server's
 -- public places, numbered in the order they were recorded (seq 1, 2, ...). The curve is
 -- thinned as it grows, so that a long history stays a few hundred points and the chart
--- still shows its whole shape: of n points, the k-th is kept while n - k < 48 * (k & -k)
--- (the 48 latest; then every 2nd, every 4th, ... each for twice as long: about 24 more
+-- still shows its whole shape: of n points, the k-th is kept while n - k < 24 * (k & -k)
+-- (the 24 latest; then every 2nd, every 4th, ... each for twice as long: about 12 more
 -- points each time the history doubles), and the first always. A point once dropped never
 -- comes back. A forget-me (his entries passed to an alias) takes his rows. The pages
 -- (bot/web/reader.py CURVE_LATEST) count a curve from his entries by the same rule.
@@ -31,7 +31,7 @@ SELECT player_id, guild_id, family, k, finished_at, mu_after, sigma_after FROM (
     WHERE e.player_id > 0 AND e.kind = 'human' AND e.rated <> 0 AND t.public_place <> 0
       AND t.guild_id IS NOT NULL
 ) rated
-WHERE k = 1 OR n - k < 48 * (k & -k);
+WHERE k = 1 OR n - k < 24 * (k & -k);
 -- backfill:end
 
 CREATE FUNCTION web_player_curve_entry() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -51,7 +51,7 @@ BEGIN
             NEW.sigma_after);
     DELETE FROM web_player_curve
     WHERE player_id = NEW.player_id AND guild_id = guild AND family = NEW.family
-      AND seq > 1 AND latest - seq >= 48 * (seq & -seq);
+      AND seq > 1 AND latest - seq >= 24 * (seq & -seq);
     RETURN NULL;
 END
 $$;

@@ -3,8 +3,8 @@
 -- (player_id > 0), server and family, his rating after his rated matches of the server's
 -- public places, numbered in the order they were recorded (seq 1, 2, ...). The curve is
 -- thinned as it grows, so that a long history stays a few hundred points and the chart
--- still shows its whole shape: of n points, the k-th is kept while n - k < 48 * (k & -k)
--- (the 48 latest; then every 2nd, every 4th, ... each for twice as long: about 24 more
+-- still shows its whole shape: of n points, the k-th is kept while n - k < 24 * (k & -k)
+-- (the 24 latest; then every 2nd, every 4th, ... each for twice as long: about 12 more
 -- points each time the history doubles), and the first always. A point once dropped never
 -- comes back. A forget-me (his entries passed to an alias) takes his rows. The pages
 -- (bot/web/reader.py CURVE_LATEST) count a curve from his entries by the same rule.
@@ -30,7 +30,7 @@ SELECT player_id, guild_id, family, k, finished_at, mu_after, sigma_after FROM (
     WHERE e.player_id > 0 AND e.kind = 'human' AND e.rated <> 0 AND t.public_place <> 0
       AND t.guild_id IS NOT NULL
 ) rated
-WHERE k = 1 OR n - k < 48 * (k & -k);
+WHERE k = 1 OR n - k < 24 * (k & -k);
 -- backfill:end
 
 CREATE TRIGGER web_player_curve_entry AFTER INSERT ON record_entries
@@ -52,7 +52,7 @@ BEGIN
       AND (SELECT max(c.seq) FROM web_player_curve c
            WHERE c.player_id = new.player_id AND c.family = new.family
              AND c.guild_id = (SELECT t.guild_id FROM tables t WHERE t.id = new.table_id))
-          - seq >= 48 * (seq & -seq);
+          - seq >= 24 * (seq & -seq);
 END;
 
 -- A forget-me: his entries go to an alias, his curves go.
