@@ -11,17 +11,28 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from aiohttp.test_utils import make_mocked_request
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.privacy.forget import forget_person
 from bot.records.record import GLOBAL
-from bot.records.service import Records
+from bot.records.service import PlayerStats, Records
 from bot.store import Store
 from bot.store.schema import migrations
 from bot.store.table_extras import Readable
-from bot.web.queries import RecentMatch, WebRepo
-from bot.web.reader import CURVE_LATEST, HISTORY, kept_stats, public_stats, thinned
+from bot.web.app import create_app
+from bot.web.player import player_response
+from bot.web.queries import RecentMatch, WebRepo, WebServer
+from bot.web.reader import (
+    CURVE_LATEST,
+    HISTORY,
+    PlayerPage,
+    Reader,
+    kept_stats,
+    public_stats,
+    thinned,
+)
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import computer, hand, human, make_record
 
@@ -106,9 +117,24 @@ async def _check(store: Store) -> None:
             counted = public_stats(guild, person, "P", entries, versus)
             kept = await kept_stats(web, guild, person, "P")
             assert kept == counted, (guild, person)
-            assert await web.public_recent(guild, person, HISTORY) == await _counted_recent(
-                store, guild, person
-            ), (guild, person)
+            recent = await web.public_recent(guild, person, HISTORY)
+            assert recent == await _counted_recent(store, guild, person), (guild, person)
+            if entries:  # his page, from the kept figures and from the counted ones
+                assert _page(guild, kept, recent) == _page(
+                    guild, counted, await _counted_recent(store, guild, person)
+                ), (guild, person)
+
+
+def _page(guild: int, stats: PlayerStats, recent: list[RecentMatch]) -> bytes:
+    """The player page's HTML of ``stats`` and ``recent``, in Spanish."""
+    request = make_mocked_request("GET", f"/s/{guild}/p/{stats.player_id}?lang=es", app=_APP)
+    found = PlayerPage(WebServer(guild, "S"), stats, tuple(recent))
+    body = player_response(request, found).body
+    assert isinstance(body, bytes)
+    return body
+
+
+_APP = create_app(Reader("sqlite:///unused.sqlite3"))
 
 
 async def _counted_recent(store: Store, guild: int, person: int) -> list[RecentMatch]:
@@ -190,7 +216,8 @@ async def test_a_long_history_keeps_a_thinned_curve_of_its_whole_shape(store: St
     """Our decision (docs/web.md): a person's rating curve on his page keeps the first point,
     his 24 latest, and earlier ones thinned (every 2nd, then every 4th, ...), so that a
     history of hundreds of matches stays a chart of its whole shape in a bounded number of
-    points; the kept curve is the counted one after each match, on both backends."""
+    points; the kept curve is the counted one after each match, on both backends, and so is
+    the list of his latest matches (the database keeps his 20 latest)."""
     guild, person, rated = GUILDS[0], 1, 700
     checked = {1, 24, 25, 49, 97, 200, 383, 384, rated}
     for n in range(1, rated + 1):
@@ -222,7 +249,12 @@ async def test_a_long_history_keeps_a_thinned_curve_of_its_whole_shape(store: St
             latest = range(max(1, n - CURVE_LATEST + 1), n + 1)
             assert times[0] == 60.0 and times[-len(latest):] == [k * 60.0 for k in latest]
             assert len(curve) <= _most(n)
+            recent = await web.public_recent(guild, person, HISTORY)
+            assert recent == await _counted_recent(store, guild, person)
     assert len(curve) < 100
+    # his 20 latest matches are kept, no more
+    kept = await store.db.fetchval("SELECT count(*) FROM web_player_recent")
+    assert kept == 20
 
 
 @given(st.integers(1, 5000))
