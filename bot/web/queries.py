@@ -30,6 +30,7 @@ from bot.store.table_extras import Readable
 
 __all__ = [
     "WEB_SCHEMA",
+    "KeptPlayer",
     "PublicEntry",
     "RecentMatch",
     "WebRepo",
@@ -77,6 +78,22 @@ class RecentMatch:
     points_for: int
     points_against: int
     finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class KeptPlayer:
+    """What the database keeps of a person on a server's pages (:meth:`WebRepo.kept_player`):
+    rows of (bucket, matches, wins, losses, draws, hands won, dominoes, blocks won, points
+    for and against, streak, best streak, last match), of (family, mu, sigma, rated
+    matches), of (computer's recorded name, wins, losses, draws); his curves' points
+    (family, finished at, mu, sigma), oldest first in each family; his latest matches,
+    newest first."""
+
+    lines: list[tuple[Any, ...]]
+    ratings: list[tuple[Any, ...]]
+    versus: list[tuple[Any, ...]]
+    curves: list[tuple[str, float, float, float]]
+    recent: list[RecentMatch]
 
 
 def read_only_url(url: str) -> str:
@@ -431,60 +448,47 @@ class WebRepo:
         )
         return [(str(r[1]), str(r[2])) for r in rows]
 
-    async def public_lines(self, guild_id: int, player_id: int) -> list[Row]:
-        """A person's figures per bucket in the server's public matches, as the database
-        keeps them (migration 0943): bucket, matches, wins, losses, draws, hands won,
-        dominoes, blocks won, points for and against, streak, best streak, last match."""
-        return await self._db.fetchall(
-            "SELECT bucket, matches, wins, losses, draws, hands_won, dominoes, blocks_won,"
-            " points_for, points_against, streak, best_streak, last_at FROM web_player_lines"
-            " WHERE player_id = ? AND guild_id = ?",
-            (player_id, guild_id),
-        )
-
-    async def public_ratings(self, guild_id: int, player_id: int) -> list[Row]:
-        """(family, mu, sigma, rated matches) after a person's latest rated public match of
-        the server in each family."""
-        return await self._db.fetchall(
-            "SELECT family, mu, sigma, matches FROM web_player_ratings"
-            " WHERE player_id = ? AND guild_id = ?",
-            (player_id, guild_id),
-        )
-
-    async def public_versus_kept(self, guild_id: int, player_id: int) -> list[Row]:
-        """(computer's recorded name, wins, losses, draws) of a person against each computer
-        he met in the server's public matches."""
-        return await self._db.fetchall(
-            "SELECT computer, wins, losses, draws FROM web_player_versus"
-            " WHERE player_id = ? AND guild_id = ?",
-            (player_id, guild_id),
-        )
-
-    async def public_curves(self, guild_id: int, player_id: int) -> list[Row]:
-        """(family, finished at, mu, sigma) of each point of a person's rating curves in the
-        server's public matches, as the database keeps them (migration 0945: thinned),
-        oldest first in each family."""
-        return await self._db.fetchall(
-            "SELECT family, finished_at, mu, sigma FROM web_player_curve"
-            " WHERE player_id = ? AND guild_id = ? ORDER BY family, seq",
-            (player_id, guild_id),
-        )
-
-    async def public_recent(
-        self, guild_id: int, player_id: int, limit: int
-    ) -> list[RecentMatch]:
-        """A person's ``limit`` latest public matches of the server (at most 20), newest
-        first, as the database keeps them (migration 0946)."""
+    async def kept_player(self, guild_id: int, player_id: int, recent: int) -> KeptPlayer:
+        """What the database keeps of a person on the server's pages (migrations 0943, 0945,
+        0946), in one statement: his figures per bucket, his rating per family and its
+        curve, his results against each computer, his ``recent`` latest matches (at most
+        20). Each part is a branch of one ``UNION ALL`` read by key, told apart by its first
+        column (numbers come back as the widest type, ``double precision`` on PostgreSQL)."""
+        key = (player_id, guild_id)
         rows = await self._db.fetchall(
-            "SELECT table_id, variant, result, points_for, points_against, finished_at"
-            " FROM web_player_recent WHERE player_id = ? AND guild_id = ?"
-            " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?",
-            (player_id, guild_id, limit),
+            "SELECT 0, bucket, NULL, matches, wins, losses, draws, hands_won, dominoes,"
+            " blocks_won, points_for, points_against, streak, best_streak, last_at"
+            " FROM web_player_lines WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 1, family, NULL, mu, sigma, matches, NULL, NULL, NULL, NULL,"
+            " NULL, NULL, NULL, NULL, NULL FROM web_player_ratings"
+            " WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 2, computer, NULL, wins, losses, draws, NULL, NULL, NULL, NULL,"
+            " NULL, NULL, NULL, NULL, NULL FROM web_player_versus"
+            " WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 3, family, NULL, seq, finished_at, mu, sigma, NULL, NULL, NULL,"
+            " NULL, NULL, NULL, NULL, NULL FROM web_player_curve"
+            " WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 4, variant, result, finished_at, table_id, side, points_for,"
+            " points_against, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM ("
+            "SELECT * FROM web_player_recent WHERE player_id = ? AND guild_id = ?"
+            " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?) r",
+            (*key, *key, *key, *key, *key, recent),
         )
-        return [
-            RecentMatch(int(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), float(r[5]))
-            for r in rows
-        ]
+        parts: list[list[Row]] = [[], [], [], [], []]
+        for row in rows:
+            parts[int(row[0])].append(row)
+        curves = sorted(parts[3], key=lambda r: (str(r[1]), int(r[3])))
+        latest = sorted(parts[4], key=lambda r: (r[3], r[4], r[5]), reverse=True)
+        return KeptPlayer(
+            [(r[1], *r[3:]) for r in parts[0]],
+            [(r[1], *r[3:6]) for r in parts[1]],
+            [(r[1], *r[3:6]) for r in parts[2]],
+            [(str(r[1]), float(r[4]), float(r[5]), float(r[6])) for r in curves],
+            [
+                RecentMatch(int(r[4]), str(r[1]), str(r[2]), int(r[6]), int(r[7]), float(r[3]))
+                for r in latest
+            ],
+        )
 
     async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
         """A person's achievements earned in public matches of the server, latest first."""

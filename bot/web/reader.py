@@ -482,13 +482,12 @@ class Reader:
             name = await web.player_here(guild_id, player_id)
             if name is None:
                 return None
-            stats = await kept_stats(web, guild_id, player_id, name)
+            stats, history = await kept_figures(web, guild_id, player_id, name)
             if not stats.server:
                 return None
             earned = await web.public_achievements(guild_id, player_id)
-            history = await web.public_recent(guild_id, player_id, HISTORY)
         shown = tuple(e for e in earned if e.code in BY_CODE)
-        return PlayerPage(server, stats, tuple(history), shown)
+        return PlayerPage(server, stats, history, shown)
 
     async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
         """Those of ``player_ids`` who have a page on the server's pages."""
@@ -543,30 +542,34 @@ def _ordered(found: Mapping[str, Any]) -> list[str]:
     return [b for b in NATURAL_ORDER if b in found] + sorted(set(found) - set(NATURAL_ORDER))
 
 
-async def kept_stats(web: WebRepo, guild_id: int, player_id: int, name: str) -> PlayerStats:
-    """A person's figures in a server's public matches as the database keeps them (migration
-    0943: a few rows by key, however long his history), and the curve of each family's
-    rating (0945: a few hundred points at most)."""
-    found = {str(r[0]): r for r in await web.public_lines(guild_id, player_id)}
+async def kept_figures(
+    web: WebRepo, guild_id: int, player_id: int, name: str
+) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
+    """A person's figures in a server's public matches and his latest matches there, as the
+    database keeps them (migrations 0943, 0945, 0946): one statement reading a few rows by
+    key, however long his history."""
+    kept = await web.kept_player(guild_id, player_id, HISTORY)
+    found = {str(r[0]): r for r in kept.lines}
     lines = {
         b: StatRow(guild_id, b, player_id, *(int(v) for v in found[b][1:12]), None,
                    float(found[b][12]), name, "human")
         for b in _ordered(found)
     }
-    kept = {str(r[0]): r for r in await web.public_ratings(guild_id, player_id)}
-    ratings = {f: Rating(f, float(kept[f][1]), float(kept[f][2]), int(kept[f][3]))
-               for f in _ordered(kept)}
+    rated = {str(r[0]): r for r in kept.ratings}
+    ratings = {f: Rating(f, float(rated[f][1]), float(rated[f][2]), int(rated[f][3]))
+               for f in _ordered(rated)}
     series: dict[str, list[tuple[float, float]]] = {}
-    for family, t, mu, sigma in await web.public_curves(guild_id, player_id):
-        series.setdefault(str(family), []).append((float(t), display_rating(mu, sigma)))
+    for family, t, mu, sigma in kept.curves:
+        series.setdefault(family, []).append((t, display_rating(mu, sigma)))
     levels: dict[str, list[int]] = {}
-    for computer, *results in await web.public_versus_kept(guild_id, player_id):
+    for computer, *results in kept.versus:
         figures = levels.setdefault(computer_level(str(computer)), [0, 0, 0])
         for i, n in enumerate(results):
             figures[i] += int(n)
     against = versus_levels(levels)
-    return PlayerStats(player_id, name, "human", server=lines, ratings=ratings, series=series,
-                       versus=against, versus_server=against)
+    stats = PlayerStats(player_id, name, "human", server=lines, ratings=ratings, series=series,
+                        versus=against, versus_server=against)
+    return stats, tuple(kept.recent)
 
 
 T = TypeVar("T")

@@ -9,6 +9,7 @@ alike."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 from aiohttp.test_utils import make_mocked_request
@@ -29,7 +30,7 @@ from bot.web.reader import (
     HISTORY,
     PlayerPage,
     Reader,
-    kept_stats,
+    kept_figures,
     public_stats,
     thinned,
 )
@@ -115,17 +116,16 @@ async def _check(store: Store) -> None:
             entries = await web.public_entries(guild, person)
             versus = await web.public_versus(guild, person)
             counted = public_stats(guild, person, "P", entries, versus)
-            kept = await kept_stats(web, guild, person, "P")
+            kept, recent = await kept_figures(web, guild, person, "P")
             assert kept == counted, (guild, person)
-            recent = await web.public_recent(guild, person, HISTORY)
-            assert recent == await _counted_recent(store, guild, person), (guild, person)
+            assert list(recent) == await _counted_recent(store, guild, person), (guild, person)
             if entries:  # his page, from the kept figures and from the counted ones
                 assert _page(guild, kept, recent) == _page(
                     guild, counted, await _counted_recent(store, guild, person)
                 ), (guild, person)
 
 
-def _page(guild: int, stats: PlayerStats, recent: list[RecentMatch]) -> bytes:
+def _page(guild: int, stats: PlayerStats, recent: Sequence[RecentMatch]) -> bytes:
     """The player page's HTML of ``stats`` and ``recent``, in Spanish."""
     request = make_mocked_request("GET", f"/s/{guild}/p/{stats.player_id}?lang=es", app=_APP)
     found = PlayerPage(WebServer(guild, "S"), stats, tuple(recent))
@@ -239,7 +239,7 @@ async def test_a_long_history_keeps_a_thinned_curve_of_its_whole_shape(store: St
         )
         if n in checked:
             web = WebRepo(store.db)
-            kept = await kept_stats(web, guild, person, "P")
+            kept, recent = await kept_figures(web, guild, person, "P")
             counted = public_stats(
                 guild, person, "P", await web.public_entries(guild, person), []
             )
@@ -249,8 +249,7 @@ async def test_a_long_history_keeps_a_thinned_curve_of_its_whole_shape(store: St
             latest = range(max(1, n - CURVE_LATEST + 1), n + 1)
             assert times[0] == 60.0 and times[-len(latest):] == [k * 60.0 for k in latest]
             assert len(curve) <= _most(n)
-            recent = await web.public_recent(guild, person, HISTORY)
-            assert recent == await _counted_recent(store, guild, person)
+            assert list(recent) == await _counted_recent(store, guild, person)
     assert len(curve) < 100
     # his 20 latest matches are kept, no more
     kept = await store.db.fetchval("SELECT count(*) FROM web_player_recent")
