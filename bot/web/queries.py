@@ -450,29 +450,32 @@ class WebRepo:
 
     async def kept_player(self, guild_id: int, player_id: int, recent: int) -> KeptPlayer:
         """What the database keeps of a person on the server's pages (migrations 0943, 0945,
-        0946), in one statement: his figures per bucket, his rating per family and its
-        curve, his results against each computer, his ``recent`` latest matches (at most
-        20). Each part is a branch of one ``UNION ALL`` read by key, told apart by its first
-        column (numbers come back as the widest type, ``double precision`` on PostgreSQL)."""
+        0946), in two statements: his figures per bucket; then his rating per family, his
+        results against each computer, his curves and his ``recent`` latest matches (at most
+        20), each a branch of one ``UNION ALL`` read by key, told apart by its first column
+        (numbers come back as the widest type, ``double precision`` on PostgreSQL, which
+        types the union's columns by its first branch)."""
         key = (player_id, guild_id)
+        lines = await self._db.fetchall(
+            "SELECT bucket, matches, wins, losses, draws, hands_won, dominoes, blocks_won,"
+            " points_for, points_against, streak, best_streak, last_at FROM web_player_lines"
+            " WHERE player_id = ? AND guild_id = ?",
+            key,
+        )
         rows = await self._db.fetchall(
-            "SELECT 0, bucket, NULL, matches, wins, losses, draws, hands_won, dominoes,"
-            " blocks_won, points_for, points_against, streak, best_streak, last_at"
-            " FROM web_player_lines WHERE player_id = ? AND guild_id = ?"
-            " UNION ALL SELECT 1, family, NULL, mu, sigma, matches, NULL, NULL, NULL, NULL,"
-            " NULL, NULL, NULL, NULL, NULL FROM web_player_ratings"
+            "SELECT 1, family, CAST(NULL AS TEXT), mu, sigma, matches,"
+            " CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION)"
+            " FROM web_player_ratings"
             " WHERE player_id = ? AND guild_id = ?"
-            " UNION ALL SELECT 2, computer, NULL, wins, losses, draws, NULL, NULL, NULL, NULL,"
-            " NULL, NULL, NULL, NULL, NULL FROM web_player_versus"
-            " WHERE player_id = ? AND guild_id = ?"
-            " UNION ALL SELECT 3, family, NULL, seq, finished_at, mu, sigma, NULL, NULL, NULL,"
-            " NULL, NULL, NULL, NULL, NULL FROM web_player_curve"
-            " WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 2, computer, NULL, wins, losses, draws, NULL, NULL"
+            " FROM web_player_versus WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 3, family, NULL, seq, finished_at, mu, sigma, NULL"
+            " FROM web_player_curve WHERE player_id = ? AND guild_id = ?"
             " UNION ALL SELECT 4, variant, result, finished_at, table_id, side, points_for,"
-            " points_against, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM ("
-            "SELECT * FROM web_player_recent WHERE player_id = ? AND guild_id = ?"
+            " points_against FROM (SELECT * FROM web_player_recent"
+            " WHERE player_id = ? AND guild_id = ?"
             " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?) r",
-            (*key, *key, *key, *key, *key, recent),
+            (*key, *key, *key, *key, recent),
         )
         parts: list[list[Row]] = [[], [], [], [], []]
         for row in rows:
@@ -480,7 +483,7 @@ class WebRepo:
         curves = sorted(parts[3], key=lambda r: (str(r[1]), int(r[3])))
         latest = sorted(parts[4], key=lambda r: (r[3], r[4], r[5]), reverse=True)
         return KeptPlayer(
-            [(r[1], *r[3:]) for r in parts[0]],
+            [tuple(r) for r in lines],
             [(r[1], *r[3:6]) for r in parts[1]],
             [(r[1], *r[3:6]) for r in parts[2]],
             [(str(r[1]), float(r[4]), float(r[5]), float(r[6])) for r in curves],

@@ -546,7 +546,7 @@ async def kept_figures(
     web: WebRepo, guild_id: int, player_id: int, name: str
 ) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
     """A person's figures in a server's public matches and his latest matches there, as the
-    database keeps them (migrations 0943, 0945, 0946): one statement reading a few rows by
+    database keeps them (migrations 0943, 0945, 0946): two statements reading a few rows by
     key, however long his history."""
     kept = await web.kept_player(guild_id, player_id, HISTORY)
     found = {str(r[0]): r for r in kept.lines}
