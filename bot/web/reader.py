@@ -579,7 +579,7 @@ def thinned(points: Sequence[T]) -> list[T]:
     """The points of a rating curve its chart shows, as the database keeps them (migration
     0945): of n, the first, and the k-th while n - k < :data:`CURVE_LATEST` times the
     largest power of two dividing k (the latest all; before them every 2nd, then every 4th,
-    ..., each for twice as long), so that a long history stays a few hundred points."""
+    ..., each for twice as long), so that a long history stays about a hundred points."""
     n = len(points)
     return [p for k, p in enumerate(points, 1) if k == 1 or n - k < CURVE_LATEST * (k & -k)]
 

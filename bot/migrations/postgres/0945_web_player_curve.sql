@@ -3,7 +3,7 @@
 -- database in the transaction that records a match, like his figures (0943): per person
 -- (player_id > 0), server and family, his rating after his rated matches of the server's
 -- public places, numbered in the order they were recorded (seq 1, 2, ...). The curve is
--- thinned as it grows, so that a long history stays a few hundred points and the chart
+-- thinned as it grows, so that a long history stays about a hundred points and the chart
 -- still shows its whole shape: of n points, the k-th is kept while n - k < 24 * (k & -k)
 -- (the 24 latest; then every 2nd, every 4th, ... each for twice as long: about 12 more
 -- points each time the history doubles), and the first always. A point once dropped never
