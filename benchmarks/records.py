@@ -469,7 +469,7 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
     )
     for table in BACKFILLED:
         conn.execute(f"DELETE FROM {table}")
-    for version in (943, 944):
+    for version in (943, 944, 945, 946):
         for statement in backfill(SQLITE, version).split(";"):
             if statement.strip():
                 conn.execute(statement)
@@ -479,7 +479,8 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
 #: The tables migrations 0943 (a person's figures on a server's pages) and 0944 (the rating
 #: boards' short lines) fill from the records already written.
 BACKFILLED = (
-    "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short"
+    "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short",
+    "web_player_curve", "web_player_recent",
 )
 
 

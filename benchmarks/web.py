@@ -245,7 +245,7 @@ def server(url: str, probe: Path | None = None, code: Path | None = None) -> Any
     proc = subprocess.Popen([sys.executable, *command], env=env, cwd=code)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
+        for _ in range(1200):  # a minute at most (it warms up first; slower on a busy machine)
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
                 break
             time.sleep(0.05)

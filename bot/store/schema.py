@@ -37,6 +37,7 @@ KEPT_BY_TRIGGERS = frozenset(
     {
         "record_board_sizes", "record_board_short", "web_player_lines", "web_player_ratings",
         "web_player_versus",
+        "web_player_curve", "web_player_recent",
     }
 )
 #: Counters the database moves by triggers (the web pages' stamps, migrations 0940-0942): a
