@@ -158,6 +158,18 @@ class PlacesRepo(Repo):
         )
         return [_row(r) for r in rows]
 
+    async def versions(self, table_ids: list[int]) -> dict[int, tuple[str, int]]:
+        """Each table's state and count of stored moves, in one read (a table not found is
+        left out)."""
+        if not table_ids:
+            return {}
+        rows = await self._db.fetchall(
+            "SELECT t.id, t.status, (SELECT count(*) FROM actions a WHERE a.table_id = t.id)"
+            f" FROM tables t WHERE t.id IN ({', '.join('?' for _ in table_ids)})",
+            table_ids,
+        )
+        return {int(r[0]): (str(r[1]), int(r[2])) for r in rows}
+
     async def guilds(self, table_id: int) -> list[int]:
         """The servers the table is shown in now."""
         rows = await self._db.fetchall(
