@@ -72,7 +72,7 @@ class _PlaceService:
             private_thread=False,
             public_place=False,
         )
-        return dataclasses.replace(info, table=table)
+        return dataclasses.replace(info, table=table, mentionable=frozenset(row.people))
 
     async def get(self, table_id: int) -> TableInfo:
         return self.shown(await self._service.get(table_id))
