@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 from pathlib import Path
 
 from bot.store import Store
@@ -63,9 +64,15 @@ async def _play_in_both(fake: FakeDiscord, url: str, tid: int, people: dict[int,
         assert forwarded >= 2  # Bob's moves came through B's process
         assert not people[bob].refused, people[bob].refused
         # Both servers' messages come to show the same state.
+        # (each place mentions its own person and names the other: the same once named)
         rows = await PlacesRepo(store.db).of_table(tid)
+        names = {u: t.user.global_name for u, t in people.items()}
         await until(
-            lambda: len({fake.message(r.message_id).text() for r in rows if r.message_id}) == 1,
+            lambda: len({
+                re.sub(r"<@(\d+)>", lambda m: str(names[int(m.group(1))]),
+                       fake.message(r.message_id).text())
+                for r in rows if r.message_id
+            }) == 1,
             "both places in step",
         )
         # Bob resigns from B's message: forwarded too; the end is posted in both servers.
