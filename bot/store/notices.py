@@ -4,7 +4,8 @@ looking at the store again and again.
 
 The notifications are sent by triggers when the writing transaction commits (migrations 0940:
 ``domino_web``, ``t<table>`` after each move or change of a table's state; 0962:
-``domino_requests``, ``<table>`` after each click forwarded between processes). A notification
+``domino_requests``, ``<table>`` after each click forwarded between processes, ``a<table>``
+after its answer). A notification
 can be lost (the listening connection dropped): the listeners keep a slow look at the store as
 a fallback. SQLite has no notifications: its callers look at the store (:func:`data_version`
 says whether another connection committed since).
@@ -26,7 +27,8 @@ __all__ = ["MOVES", "REQUESTS", "Notices", "data_version"]
 log = logging.getLogger(__name__)
 
 MOVES = "domino_web"  # ``t<table>``: a table moved or changed state
-REQUESTS = "domino_requests"  # ``<table>``: a click was forwarded to the table's process
+#: ``<table>``: a click was forwarded to the table's process; ``a<table>``: one was answered
+REQUESTS = "domino_requests"
 RETRY = 5.0  # seconds before a lost listening connection is opened again
 
 

@@ -187,16 +187,31 @@ async def forward_act(
             " few seconds."
         )
     repo = ForwardRepo(core.store.db)
-    await repo.ask(table_id, user_id, expected_seq, encode_action(action), now=core.clock())
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + FORWARD_WAIT
-    while (row := await repo.get(table_id, user_id, expected_seq)) is None or (
-        row.answered_at is None
-    ):
-        if loop.time() > give_up:
-            await repo.withdraw(table_id, user_id, expected_seq)
-            raise TablesElsewhere("The table did not answer in time; try again.")
-        await asyncio.sleep(FORWARD_POLL)
+    answers: ForwardedClicks | None = core.answers
+    woken = asyncio.Event()
+    if answers is not None:
+        answers.waiting.setdefault(table_id, set()).add(woken)
+    try:
+        await repo.ask(table_id, user_id, expected_seq, encode_action(action), now=core.clock())
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + FORWARD_WAIT
+        while (row := await repo.get(table_id, user_id, expected_seq)) is None or (
+            row.answered_at is None
+        ):
+            if loop.time() > give_up:
+                await repo.withdraw(table_id, user_id, expected_seq)
+                raise TablesElsewhere("The table did not answer in time; try again.")
+            listening = answers is not None and await answers.listening()
+            woken.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(FORWARD_FALLBACK if listening else FORWARD_POLL):
+                    await woken.wait()
+    finally:
+        if answers is not None:
+            waiting = answers.waiting.get(table_id, set())
+            waiting.discard(woken)
+            if not waiting:
+                answers.waiting.pop(table_id, None)
     if row.error is not None:
         raise _error_of(row.error)
     info = (await core.table(table_id, closed=True)).info()
@@ -219,19 +234,36 @@ class ForwardedClicks:
     On PostgreSQL the asking process's commit wakes it (``NOTIFY domino_requests``: one read
     then), and it looks again every :data:`FORWARD_FALLBACK` seconds for a notification lost;
     on SQLite it looks every :data:`FORWARD_POLL` seconds while it runs a table across
-    servers (one indexed read), and never while it runs none."""
+    servers (one indexed read), and never while it runs none. It also wakes this process's
+    clicks waiting for their answers (``a<table>``: :func:`forward_act`)."""
 
     def __init__(self, service: Any, notices: Notices | None = None) -> None:
         self.service = service
         self.notices = notices
         self._woken = asyncio.Event()
         self.rounds = 0  # reads of the forwarded clicks so far
+        #: table -> the clicks of this process waiting for their answers there
+        self.waiting: dict[int, set[asyncio.Event]] = {}
         if notices is not None:
             notices.on(REQUESTS, self._heard)
-            notices.on_reopen(self._woken.set)
+            notices.on_reopen(self._reopened)
+
+    async def listening(self) -> bool:
+        """Whether a notification wakes a click waiting for its answer."""
+        return self.notices is not None and await self.notices.listening()
+
+    def _reopened(self) -> None:
+        self._woken.set()
+        for waiters in self.waiting.values():
+            for woken in waiters:
+                woken.set()
 
     def _heard(self, payload: str) -> None:
-        self._woken.set()
+        if payload[:1] != "a":  # a click was forwarded: the running process looks
+            self._woken.set()
+            return
+        for woken in self.waiting.get(int(payload[1:]) if payload[1:].isdigit() else 0, ()):
+            woken.set()  # an answer was written at that table: its askers look
 
     def _pooled_here(self) -> set[int]:
         tables = self.service.core.tables

@@ -217,12 +217,15 @@ class PlacesFeeds:
         bot.add_listener(self._on_guild_remove, "on_guild_remove")
         bot.add_listener(self._on_channel_delete, "on_guild_channel_delete")
         self.presenter.hands.kept = self.watch.watch
+        self.presenter.service.core.answers = self.forwarded
         self._tasks = [
             asyncio.create_task(self.forwarded.run(), name="domino-forwarded-clicks"),
             asyncio.create_task(self.watch.run(), name="domino-watched-tables"),
         ]
 
     async def close(self) -> None:
+        if self.presenter.service.core.answers is self.forwarded:
+            self.presenter.service.core.answers = None
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

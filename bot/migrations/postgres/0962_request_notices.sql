@@ -1,8 +1,9 @@
 -- PostgreSQL twin of ../sqlite/0962_request_notices.sql.
 -- A click forwarded between processes (table_requests, see 0961) wakes the process that runs
--- its table at once: NOTIFY domino_requests with the table's id, sent when the asking
--- transaction commits (bot/store/notices.py). The process that runs the table also looks at the
--- table every few seconds, for a notification lost while its listening connection was down.
+-- its table at once: NOTIFY domino_requests with the table's id; its answer wakes the asking
+-- process: 'a' and the table's id. Both are sent when the writing transaction commits
+-- (bot/store/notices.py); each side also looks every few seconds, for a notification lost
+-- while its listening connection was down.
 CREATE FUNCTION table_request_made() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_notify('domino_requests', NEW.table_id::text);
@@ -11,3 +12,13 @@ END
 $$;
 CREATE TRIGGER table_request_made AFTER INSERT ON table_requests
     FOR EACH ROW EXECUTE FUNCTION table_request_made();
+
+CREATE FUNCTION table_request_answered() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('domino_requests', 'a' || NEW.table_id);
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER table_request_answered AFTER UPDATE OF answered_at ON table_requests
+    FOR EACH ROW WHEN (NEW.answered_at IS NOT NULL AND OLD.answered_at IS NULL)
+    EXECUTE FUNCTION table_request_answered();
