@@ -184,6 +184,9 @@ class HistoryItem:
     partners: tuple[tuple[str, str], ...]  # (name, kind)
     opponents: tuple[tuple[str, str], ...]
     rating_change: int | None  # display points won or lost (None: unrated)
+    #: The servers that showed the match (a table across servers: its places' servers; else
+    #: its own server alone).
+    shown_in: tuple[int, ...] = ()
 
 
 def versus_levels(tallies: Mapping[str, Sequence[int]]) -> tuple[VersusLevel, ...]:
@@ -554,6 +557,7 @@ class Records(TableObserver):
         ids = [e.table_id for e in mine]
         everyone = await repo.entries_of(ids)
         summaries = await repo.matches(ids)
+        places = await PlacesRepo(self.store.db).guilds_of(ids)
         items: list[HistoryItem] = []
         for e in mine:
             m = summaries.get(e.table_id)
@@ -589,6 +593,9 @@ class Records(TableObserver):
                     partners=partners,
                     opponents=opponents,
                     rating_change=change,
+                    shown_in=tuple(
+                        sorted({*places.get(e.table_id, ()), *([m.guild_id] if m.guild_id else [])})
+                    ),
                 )
             )
         return items

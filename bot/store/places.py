@@ -158,6 +158,33 @@ class PlacesRepo(Repo):
         )
         return [_row(r) for r in rows]
 
+    async def guilds_of(self, table_ids: list[int]) -> dict[int, list[int]]:
+        """The servers each of ``table_ids`` is (or was, once closed) shown in; tables of one
+        server are left out."""
+        if not table_ids:
+            return {}
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT table_id, guild_id FROM table_places"
+            f" WHERE table_id IN ({', '.join('?' for _ in table_ids)}) ORDER BY table_id, guild_id",
+            table_ids,
+        )
+        found: dict[int, list[int]] = {}
+        for r in rows:
+            found.setdefault(int(r[0]), []).append(int(r[1]))
+        return found
+
+    async def versions(self, table_ids: list[int]) -> dict[int, tuple[str, int]]:
+        """Each table's state and count of stored moves, in one read (a table not found is
+        left out)."""
+        if not table_ids:
+            return {}
+        rows = await self._db.fetchall(
+            "SELECT t.id, t.status, (SELECT count(*) FROM actions a WHERE a.table_id = t.id)"
+            f" FROM tables t WHERE t.id IN ({', '.join('?' for _ in table_ids)})",
+            table_ids,
+        )
+        return {int(r[0]): (str(r[1]), int(r[2])) for r in rows}
+
     async def guilds(self, table_id: int) -> list[int]:
         """The servers the table is shown in now."""
         rows = await self._db.fetchall(

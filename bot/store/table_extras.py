@@ -243,7 +243,16 @@ class Readable:
         column) was played where the member can view it: a sub-select per row, which the
         planners never turn into a join reading every table of the server."""
         where, params = self.where("t")
-        return f"(SELECT {where} FROM tables t WHERE t.id = {table_id})", params
+        own = f"(SELECT {where} FROM tables t WHERE t.id = {table_id})"
+        if self.everyone or not self.channels:
+            return own, params
+        # (a table across servers: also where it was shown in this server, one of its places)
+        marks = ", ".join("?" for _ in self.channels)
+        place = (
+            f"EXISTS (SELECT 1 FROM table_places p WHERE p.table_id = {table_id}"
+            f" AND p.guild_id = ? AND p.channel_id IN ({marks}))"
+        )
+        return f"({own} OR {place})", (*params, self.guild_id, *sorted(self.channels))
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,6 +149,9 @@ class TableCore:
     observers: list[TableObserver] = field(default_factory=list)
     notifiers: set[asyncio.Task[None]] = field(default_factory=set)
     histories: OrderedDict[int, History] = field(default_factory=OrderedDict)
+    #: Wakes this process's forwarded clicks when their answers are written (a
+    #: :class:`~bot.tables.places.ForwardedClicks` that listens; None: they look every 0.1 s).
+    answers: Any = None
 
     # -- observers --------------------------------------------------------------------------
 

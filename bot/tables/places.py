@@ -11,26 +11,29 @@ time-outs: :meth:`TableService.take_over`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot import errors
 from bot.errors import InvalidOptions, ServiceError, TablesElsewhere
 from bot.store import Transaction
+from bot.store.notices import MOVES, REQUESTS, Notices, data_version
 from bot.store.places import ForwardRepo, ForwardRow, PlaceRow, PlacesRepo
 from bot.tables.values import ActionResult
 from domino import Action, decode_action, encode_action
 
 __all__ = [
     "POOL_OPTION",
+    "ForwardedClicks",
     "Place",
     "TablePlaces",
+    "TableWatch",
     "forward_act",
     "place_rows",
-    "serve_forwarded",
 ]
 
 log = logging.getLogger(__name__)
@@ -143,9 +146,12 @@ class TablePlaces:
 
 # -------------------------------------------------------------------- clicks between processes
 
-#: Seconds between two looks at the forwarded clicks (the running process) or at the answer
-#: (the asking one).
+#: Seconds between two looks at the forwarded clicks (the running process, on SQLite) or at
+#: the answer (the asking one).
 FORWARD_POLL = 0.1
+#: Seconds between two looks at the forwarded clicks on PostgreSQL, where a notification wakes
+#: the running process at once (the look finds a click whose notification was lost).
+FORWARD_FALLBACK = 3.0
 #: Seconds a forwarded click waits for its answer before it is given up (and not applied).
 FORWARD_WAIT = 20.0
 #: Seconds an answer is kept after it was given.
@@ -181,16 +187,31 @@ async def forward_act(
             " few seconds."
         )
     repo = ForwardRepo(core.store.db)
-    await repo.ask(table_id, user_id, expected_seq, encode_action(action), now=core.clock())
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + FORWARD_WAIT
-    while (row := await repo.get(table_id, user_id, expected_seq)) is None or (
-        row.answered_at is None
-    ):
-        if loop.time() > give_up:
-            await repo.withdraw(table_id, user_id, expected_seq)
-            raise TablesElsewhere("The table did not answer in time; try again.")
-        await asyncio.sleep(FORWARD_POLL)
+    answers: ForwardedClicks | None = core.answers
+    woken = asyncio.Event()
+    if answers is not None:
+        answers.waiting.setdefault(table_id, set()).add(woken)
+    try:
+        await repo.ask(table_id, user_id, expected_seq, encode_action(action), now=core.clock())
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + FORWARD_WAIT
+        while (row := await repo.get(table_id, user_id, expected_seq)) is None or (
+            row.answered_at is None
+        ):
+            if loop.time() > give_up:
+                await repo.withdraw(table_id, user_id, expected_seq)
+                raise TablesElsewhere("The table did not answer in time; try again.")
+            listening = answers is not None and await answers.listening()
+            woken.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(FORWARD_FALLBACK if listening else FORWARD_POLL):
+                    await woken.wait()
+    finally:
+        if answers is not None:
+            waiting = answers.waiting.get(table_id, set())
+            waiting.discard(woken)
+            if not waiting:
+                answers.waiting.pop(table_id, None)
     if row.error is not None:
         raise _error_of(row.error)
     info = (await core.table(table_id, closed=True)).info()
@@ -207,26 +228,73 @@ async def forward_act(
     )
 
 
-async def serve_forwarded(service: Any) -> None:
-    """Apply, forever, the clicks other processes forwarded for the tables this one runs."""
-    repo = ForwardRepo(service.store.db)
-    pruned = 0.0
-    while True:
-        try:
-            here = {t.id for t in service.open_tables() if POOL_OPTION in t.table.options}
-            pending = await repo.pending() if here else []  # (no table across servers: no read)
-            for request in pending:
-                if request.table_id in here:
-                    await _apply(service, repo, request)
-            now = service.clock()
-            if now - pruned > FORWARD_KEPT:
-                pruned = now
-                await repo.prune(now - FORWARD_KEPT)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("forwarded clicks: a round failed")
-        await asyncio.sleep(FORWARD_POLL)
+class ForwardedClicks:
+    """Applies, forever, the clicks other processes forwarded for the tables this one runs.
+
+    On PostgreSQL the asking process's commit wakes it (``NOTIFY domino_requests``: one read
+    then), and it looks again every :data:`FORWARD_FALLBACK` seconds for a notification lost;
+    on SQLite it looks every :data:`FORWARD_POLL` seconds while it runs a table across
+    servers (one indexed read), and never while it runs none. It also wakes this process's
+    clicks waiting for their answers (``a<table>``: :func:`forward_act`)."""
+
+    def __init__(self, service: Any, notices: Notices | None = None) -> None:
+        self.service = service
+        self.notices = notices
+        self._woken = asyncio.Event()
+        self.rounds = 0  # reads of the forwarded clicks so far
+        #: table -> the clicks of this process waiting for their answers there
+        self.waiting: dict[int, set[asyncio.Event]] = {}
+        if notices is not None:
+            notices.on(REQUESTS, self._heard)
+            notices.on_reopen(self._reopened)
+
+    async def listening(self) -> bool:
+        """Whether a notification wakes a click waiting for its answer."""
+        return self.notices is not None and await self.notices.listening()
+
+    def _reopened(self) -> None:
+        self._woken.set()
+        for waiters in self.waiting.values():
+            for woken in waiters:
+                woken.set()
+
+    def _heard(self, payload: str) -> None:
+        if payload[:1] != "a":  # a click was forwarded: the running process looks
+            self._woken.set()
+            return
+        for woken in self.waiting.get(int(payload[1:]) if payload[1:].isdigit() else 0, ()):
+            woken.set()  # an answer was written at that table: its askers look
+
+    def _pooled_here(self) -> set[int]:
+        tables = self.service.core.tables
+        return {t for t, rt in tables.items() if POOL_OPTION in rt.row.options}
+
+    async def run(self) -> None:
+        repo = ForwardRepo(self.service.store.db)
+        pruned = 0.0
+        while True:
+            try:
+                here = self._pooled_here()
+                listening = self.notices is not None and await self.notices.listening()
+                self._woken.clear()
+                if here:  # (no table across servers runs here: no read)
+                    self.rounds += 1
+                    for request in await repo.pending():
+                        if request.table_id in here:
+                            await _apply(self.service, repo, request)
+                now = self.service.clock()
+                if now - pruned > FORWARD_KEPT:
+                    pruned = now
+                    await repo.prune(now - FORWARD_KEPT)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("forwarded clicks: a round failed")
+                listening = False
+            wait = FORWARD_FALLBACK if listening else FORWARD_POLL
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._woken.wait()
 
 
 async def _apply(service: Any, repo: ForwardRepo, request: ForwardRow) -> None:
@@ -246,3 +314,90 @@ async def _apply(service: Any, repo: ForwardRepo, request: ForwardRow) -> None:
     except ServiceError as exc:
         error = _error_text(exc)
     await repo.answer(request, seat=seat, hand_ended=ended, error=error, now=service.clock())
+
+
+# ------------------------------------------------- the hands of tables another process runs
+
+#: Seconds between two looks at SQLite's data version (free) while this process keeps a hand
+#: of a table another process runs; the tables' versions are read only when it moved.
+WATCH_POLL = 0.25
+#: Seconds between two looks at those tables' versions on PostgreSQL, where the table's move
+#: wakes this process at once (the look finds a move whose notification was lost).
+WATCH_FALLBACK = 3.0
+
+
+class TableWatch:
+    """The tables across servers another process runs where this one keeps a person's private
+    hand (his click reached this process, which holds its token): ``moved(table)`` is awaited
+    when one of them changed (returning False: no hand of it is kept any more).
+
+    On PostgreSQL a move wakes it (``NOTIFY domino_web``, ``t<table>``), then one read of the
+    watched tables' versions; on SQLite it looks at the file's data version every
+    :data:`WATCH_POLL` seconds and reads the versions only when another process committed.
+    Nothing is read while no such hand is kept."""
+
+    def __init__(
+        self,
+        service: Any,
+        moved: Callable[[int], Awaitable[bool]],
+        notices: Notices | None = None,
+    ) -> None:
+        self.service = service
+        self.moved = moved
+        self.notices = notices
+        self.watched: dict[int, tuple[str, int] | None] = {}
+        self.reads = 0  # reads of the watched tables' versions so far
+        self._woken = asyncio.Event()
+        self._fresh = False  # a table is watched since the last read
+        if notices is not None:
+            notices.on(MOVES, self._heard)
+            notices.on_reopen(self._woken.set)
+
+    def watch(self, table_id: int) -> None:
+        """Redraw the hands kept of ``table_id`` when it moves (nothing if it runs here)."""
+        if table_id in self.service.core.tables or table_id in self.watched:
+            return
+        self.watched[table_id] = None
+        self._fresh = True
+        self._woken.set()
+
+    def _heard(self, payload: str) -> None:
+        if payload[:1] == "t" and payload[1:].isdigit() and int(payload[1:]) in self.watched:
+            self._woken.set()
+
+    async def run(self) -> None:
+        repo = PlacesRepo(self.service.store.db)
+        seen: int | None = None
+        while True:
+            listening = False
+            try:
+                if not self.watched:
+                    self._woken.clear()
+                    await self._woken.wait()
+                listening = self.notices is not None and await self.notices.listening()
+                self._woken.clear()
+                version = None if listening else await data_version(self.service.store)
+                if self._fresh or version is None or version != seen:
+                    seen, self._fresh = version, False
+                    await self._look(repo)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("watched tables: a round failed")
+            wait = WATCH_FALLBACK if listening else WATCH_POLL
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._woken.wait()
+
+    async def _look(self, repo: PlacesRepo) -> None:
+        self.reads += 1
+        versions = await repo.versions(list(self.watched))
+        for table_id, before in list(self.watched.items()):
+            now = versions.get(table_id)
+            if now == before and now is not None:
+                continue
+            self.watched[table_id] = now
+            if now is None or table_id in self.service.core.tables or not await self.moved(
+                table_id
+            ):
+                self.watched.pop(table_id, None)

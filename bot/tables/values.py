@@ -80,6 +80,9 @@ class TableInfo:
     ping_after: float | None = None  # seconds into an idle person's turn he is pinged at
     first_until: float | None = None  # the match's first turn lasts until then at least
     paused_until: float | None = None  # a seated person's vacation pauses the table until then
+    #: The people its messages may mention (one place of a table across servers: those who
+    #: play from that server; the others are named); None: everyone.
+    mentionable: frozenset[int] | None = None
 
     @property
     def correspondence(self) -> bool:

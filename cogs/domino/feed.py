@@ -449,11 +449,14 @@ class Feed:
                 info, view, await self._picture(info, view, info.seq), result=said
             )
         humans = sorted({s.user_id for s in info.seats if s and s.user_id})
-        layout = await self.presenter.match_end_layout(info, " ".join(f"<@{u}>" for u in humans))
+        locale = info.table.locale
+        layout = await self.presenter.match_end_layout(
+            info, " ".join(texts.mention(info, u, locale) for u in humans)
+        )
         ender = _ender(info, view)
         if self._practice is None:
             self._practice = await practice.is_practice(self.service, info.id)
-        woken = [] if self._practice else [u for u in humans if u != ender]
+        woken = [] if self._practice else [u for u in _here(info, humans) if u != ender]
         message = await self._send(
             info, view=layout, allowed_mentions=_only(woken), nonce=nonce("m", info.id)
         )
@@ -522,12 +525,14 @@ class Feed:
                 {s.user_id for s in info.seats if s and s.user_id and s.kind == "human"}
             )
             mentions = discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in _woken(info, humans)]
+                everyone=False,
+                roles=False,
+                users=[discord.Object(u) for u in _here(info, _woken(info, humans))],
             )
             greeting = tr(
                 locale,
                 "{players}: the match begins! Press **My tiles** to see your tiles.",
-                players=" ".join(f"<@{u}>" for u in humans),
+                players=" ".join(texts.mention(info, u, locale) for u in humans),
             )
         picture = await self._picture(info, view, info.seq, running=True)
         layout, file = await self._payload(info, view, picture, greeting=greeting)
@@ -744,6 +749,7 @@ class Feed:
                     self.service.max_timeouts,
                     user=row.user_id,
                 )
+                text = texts.unmention(info, text, info.table.locale)
                 await self._send(
                     info, text, allowed_mentions=USERS_ONLY, nonce=nonce("t", info.id, seq)
                 )
@@ -785,6 +791,12 @@ def _ender(info: TableInfo, view: View) -> int | None:
         seat = moves[-1].seat if moves else None
     row = info.seats[seat] if seat is not None and seat < len(info.seats) else None
     return row.user_id if row is not None and row.kind == "human" else None
+
+
+def _here(info: TableInfo, people: list[int]) -> list[int]:
+    """Those of ``people`` the message may mention (a place of a table across servers: the
+    people who play from its server)."""
+    return [u for u in people if info.mentionable is None or u in info.mentionable]
 
 
 def _woken(info: TableInfo, people: list[int]) -> list[int]:

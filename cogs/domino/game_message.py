@@ -90,7 +90,11 @@ def _turn_text(locale: str | None, info: TableInfo) -> str:
     if row.kind == "computer":
         name = texts.seat_name(info, turn, locale)
         return "▶ " + tr(locale, "{name} (computer) is thinking…", name=name)
-    who = f"<@{row.user_id}>" if row.user_id is not None else texts.seat_name(info, turn, locale)
+    who = (
+        texts.mention(info, row.user_id, locale)
+        if row.user_id is not None
+        else texts.seat_name(info, turn, locale)
+    )
     if info.ruleset.people < info.ruleset.seats:
         who = tr(locale, "{who} (seat {seat})", who=who, seat=turn + 1)
     deadline = info.deadline

@@ -14,7 +14,7 @@ import asyncio
 import io
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,6 +306,9 @@ class HandMessages:
         # (table, user) -> held while his message is read and sent: the later sender has read
         # the later state, so a slow redraw never overwrites a newer one
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        #: Told the table of each hand message kept (the tables another process runs are
+        #: watched for moves: :class:`~bot.tables.places.TableWatch`).
+        self.kept: Callable[[int], None] | None = None
 
     def _lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         return self._locks.setdefault((table_id, user_id), asyncio.Lock())
@@ -314,6 +317,10 @@ class HandMessages:
         """The table's version (``seq``) when ``user_id`` last opened his tiles there or
         pressed one of them."""
         return self._seen.get((table_id, user_id))
+
+    def holds(self, table_id: int) -> bool:
+        """Whether a hand message of ``table_id`` is kept fresh here."""
+        return any(k[0] == table_id for k in self._hands)
 
     def drop(self, table_id: int, user_id: int) -> None:
         """Stop refreshing ``user_id``'s hand message at the table."""
@@ -434,6 +441,8 @@ class HandMessages:
         self._hands[(info.id, interaction.user.id)] = _HandMessage(
             interaction, locale, info.seq, acting, hand_no, message_id=message_id
         )
+        if self.kept is not None:
+            self.kept(info.id)
 
     def claim(self, interaction: discord.Interaction[Any], table_id: int, seq: int) -> None:
         """The player's own click is about to redraw his hand message for the state at ``seq``:

@@ -142,7 +142,7 @@ class Wrapup:
             view.outcome,
             view.scores,
             mentions=mentions,
-            ratings=[rating_line(locale, c) for c in changes],
+            ratings=[texts.unmention(info, rating_line(locale, c), locale) for c in changes],
             rematch=rematch,
             link=None if page is None else web_button(locale, page),
             review=review,

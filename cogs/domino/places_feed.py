@@ -27,9 +27,10 @@ import discord
 
 from bot.i18n import tr
 from bot.store import FeedRow
+from bot.store.notices import Notices
 from bot.store.places import PlaceRow
 from bot.tables.core import UNSET
-from bot.tables.places import TablePlaces, serve_forwarded
+from bot.tables.places import ForwardedClicks, TablePlaces, TableWatch
 from bot.tables.service import TableInfo
 from bot.traffic import counted_as
 from cogs.domino.feed import NO_PINGS, RETRYABLE, Carriers, Feed, nonce
@@ -71,7 +72,7 @@ class _PlaceService:
             private_thread=False,
             public_place=False,
         )
-        return dataclasses.replace(info, table=table)
+        return dataclasses.replace(info, table=table, mentionable=frozenset(row.people))
 
     async def get(self, table_id: int) -> TableInfo:
         return self.shown(await self._service.get(table_id))
@@ -203,22 +204,48 @@ class PlacesFeeds:
         self.presenter = presenter
         self.places = TablePlaces(presenter.service)
         self.feeds: dict[tuple[int, int], PlaceFeed] = {}
-        self._serving: asyncio.Task[None] | None = None
+        service = presenter.service
+        self.notices = Notices(service.store)
+        self.forwarded = ForwardedClicks(service, self.notices)
+        self.watch = TableWatch(service, self._moved, self.notices)
+        self._tasks: list[asyncio.Task[None]] = []
 
     def start(self, bot: Any) -> None:
         """Drop the places of a server that removed the bot, and of a channel deleted; apply
-        the clicks other processes forward for the tables this one runs."""
+        the clicks other processes forward for the tables this one runs; redraw the hands
+        kept here of the tables another process runs when they move."""
         bot.add_listener(self._on_guild_remove, "on_guild_remove")
         bot.add_listener(self._on_channel_delete, "on_guild_channel_delete")
-        self._serving = asyncio.create_task(
-            serve_forwarded(self.presenter.service), name="domino-forwarded-clicks"
-        )
+        self.presenter.hands.kept = self.watch.watch
+        self.presenter.service.core.answers = self.forwarded
+        self._tasks = [
+            asyncio.create_task(self.forwarded.run(), name="domino-forwarded-clicks"),
+            asyncio.create_task(self.watch.run(), name="domino-watched-tables"),
+        ]
 
     async def close(self) -> None:
-        if self._serving is not None:
-            self._serving.cancel()
+        if self.presenter.service.core.answers is self.forwarded:
+            self.presenter.service.core.answers = None
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._serving
+                await task
+        await self.notices.close()
+
+    async def _moved(self, table_id: int) -> bool:
+        """A table another process runs moved: redraw the hands kept of it here (every one,
+        saying the match is over, once it closed); whether some are still kept."""
+        hands = self.presenter.hands
+        if not hands.holds(table_id):
+            return False
+        info = await self.presenter.service.get(table_id)
+        closed = info.status != "running"
+        await hands.refresh(info, everyone=closed)
+        if closed:
+            hands.forget(table_id)
+            return False
+        return hands.holds(table_id)
 
     async def _on_guild_remove(self, guild: discord.Guild) -> None:
         await self.dropped(await self.places.drop_guild(guild.id, why="the bot was removed"))

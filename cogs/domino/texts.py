@@ -8,6 +8,7 @@ Texts kept in tables are marked with :func:`N_` (for extraction) and translated 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.i18n import N_, joined, tr, trn
@@ -21,9 +22,11 @@ __all__ = [
     "VARIANTS",
     "entry_text",
     "hand_result_text",
+    "mention",
     "outcome_text",
     "permission_text",
     "side_label",
+    "unmention",
     "variant_name",
 ]
 
@@ -103,6 +106,30 @@ def seat_name(info: TableInfo, seat: int, locale: str | None = None) -> str:
     names escaped (no markdown, link or mention can ride in a name)."""
     row = info.seats[seat]
     return escape_name(picture_name(locale, row)) if row is not None else "?"
+
+
+def mention(info: TableInfo, user_id: int, locale: str | None = None) -> str:
+    """``<@user>`` where ``info``'s messages may mention him; else (a place of a table across
+    servers he does not play from) his name at the table, escaped."""
+    if info.mentionable is None or user_id in info.mentionable:
+        return f"<@{user_id}>"
+    seats = [i for i, s in enumerate(info.seats) if s is not None and s.user_id == user_id]
+    if not seats:
+        return escape_name("?")
+    row = info.seats[seats[0]]
+    assert row is not None
+    return escape_name(row.name) if row.name else seat_name(info, seats[0], locale)
+
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def unmention(info: TableInfo, text: str, locale: str | None = None) -> str:
+    """``text`` with the mention of each person ``info``'s messages may not mention replaced
+    by his name (:func:`mention`)."""
+    if info.mentionable is None:
+        return text
+    return _MENTION.sub(lambda m: mention(info, int(m.group(1)), locale), text)
 
 
 def picture_names(info: TableInfo, locale: str | None) -> list[str]:

@@ -38,9 +38,11 @@ def _history_line(locale: str | None, item: HistoryItem, names: bool = True) -> 
 def history_embed(
     locale: str | None, items: list[HistoryItem], shown: str, guild_id: int | None = None
 ) -> discord.Embed:
-    """The embed of ``/domino history``: names only on the lines of matches of ``guild_id``."""
-    lines = [_history_line(locale, i, i.guild_id == guild_id) for i in items]
-    if any(i.guild_id != guild_id for i in items):
+    """The embed of ``/domino history``: names only on the lines of matches shown in
+    ``guild_id`` (its own, or a table across servers that had a place there: global names)."""
+    here = [i.guild_id == guild_id or guild_id in i.shown_in for i in items]
+    lines = [_history_line(locale, i, named) for i, named in zip(items, here, strict=True)]
+    if not all(here):
         lines.append("-# " + tr(locale, "Players of matches on other servers are not named."))
     return discord.Embed(
         title=tr(locale, "Recent matches of {name}", name=shown),

@@ -355,3 +355,60 @@ async def test_a_table_no_server_shows_any_more_is_cancelled(
 
     await until(cancelled, "the table cancelled")
     assert await places(bot, tid) == []
+
+
+async def test_each_server_mentions_its_own_people_and_lists_the_match_in_its_history(
+    world: tuple[World, TestBot],
+) -> None:
+    """Each place's messages mention only the people who play from its server (the others are
+    named by their global names, never mentioned); the match is in ``/domino history`` in
+    both servers, with its players' global names."""
+    here, bot = world
+    fake = here.fake
+    tid = await seat_alice_and_bob(here, bot)
+    hands = await open_hands(here, bot, tid)
+    await play_until_over(fake, bot, tid, [here.alice, here.bob], hands=hands)
+    await settle(bot)
+
+    async def both_ended() -> bool:
+        return all(p.match_announced for p in await places(bot, tid))
+
+    await until(both_ended, "the end posted in both servers")
+    for guild, own, other, other_name in (
+        (fake.guild_id, here.alice, here.bob, "Bob"),
+        (here.b.id, here.bob, here.alice, "Alice"),
+    ):
+        said = texts_in(fake, guild)
+        assert f"<@{own.id}>" in said
+        assert f"<@{other.id}>" not in said and f"<@!{other.id}>" not in said
+        first = next(
+            v.text() for m in fake.public_messages()
+            if guild_of(fake, m.channel_id) == guild
+            for v in [*getattr(m, "history", []), m]
+            if "the match begins" in v.text()
+        )
+        assert f"<@{own.id}>" in first and other_name in first, first
+        ends = [m.text() for m in fake.public_messages()
+                if guild_of(fake, m.channel_id) == guild and "won the match" in m.text()]
+        assert ends and all(other_name in t and f"<@{other.id}>" not in t for t in ends), ends
+    assert bot.store is not None
+
+    async def recorded() -> bool:
+        return bool(await bot.store.db.fetchval(  # type: ignore[union-attr]
+            "SELECT count(*) FROM record_matches WHERE table_id = ?", (tid,)
+        ))
+
+    await until(recorded, "the match recorded")
+    # In B (the server that does not own the table): Bob's own history, and Bob's as Dave (a
+    # member of B) sees it, list the match with Alice's global name.
+    for asker, options in ((here.bob, {}), (here.dave, {"user": here.bob})):
+        shown = await fake.slash(
+            asker, here.b_channel.id, "domino history", options, guild_id=here.b.id
+        )
+        text = shown.text()
+        assert "No recorded matches" not in text, text
+        assert "against Alice" in text and A_NICK not in text, text
+        assert "not named" not in text, text
+    # In A, Alice's history names Bob by his global name.
+    mine = await fake.slash(here.alice, fake.channel_id, "domino history", {})
+    assert "against Bob" in mine.text() and B_NICK not in mine.text(), mine.text()

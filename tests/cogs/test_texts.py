@@ -37,3 +37,26 @@ def test_every_partners_option_has_a_readable_text() -> None:
             continue
         for value in values:
             assert (option, value) in texts.OPTION_TEXTS
+
+
+def test_a_place_of_a_table_across_servers_mentions_only_its_own_people() -> None:
+    """Our decision (docs/architecture.md, a table's places): a place's messages mention the
+    people who play from its server and name the others, escaped, by their global names."""
+    import dataclasses
+
+    from bot.store import TableRow
+    from bot.tables.service import TableInfo
+    from domino import preset
+
+    row = TableRow(1, 1, 1, 1, 1, "two", {}, "running", 60, None, None, None, 0.0, 0.0)
+    seats = (SeatRow(1, 0, 11, "Ana", "human"), SeatRow(1, 1, 22, "*Bo*", "human"))
+    everywhere = TableInfo(row, preset("two"), seats, 0, None)
+    here = dataclasses.replace(everywhere, mentionable=frozenset({11}))
+    assert texts.mention(everywhere, 22) == "<@22>"
+    assert texts.mention(here, 11) == "<@11>"
+    assert texts.mention(here, 22) == "\\*Bo\\*"
+    said = "<@22> ran out of time: a computer plays for them. <@!22>, <@11>"
+    assert texts.unmention(everywhere, said) == said
+    assert texts.unmention(here, said) == (
+        "\\*Bo\\* ran out of time: a computer plays for them. \\*Bo\\*, <@11>"
+    )

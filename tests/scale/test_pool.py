@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 from pathlib import Path
 
 from bot.store import Store
@@ -16,10 +17,19 @@ from bot.store.places import PlacesRepo
 from bot.tables.core import make_ruleset
 from bot.tables.places import Place
 from bot.tables.service import TableService
-from tests.cogs.helpers import button
+from tests.cogs.helpers import button, parse
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.plugin import fake_discord
-from tests.scale.cluster import GUARD, POLL, Table, cluster, play_turn, until
+from tests.scale.cluster import (
+    GUARD,
+    POLL,
+    Table,
+    cluster,
+    enabled_choice,
+    play_turn,
+    until,
+    watching,
+)
 from tests.scale.test_kill import posted
 
 __all__ = ["fake_discord"]
@@ -54,9 +64,15 @@ async def _play_in_both(fake: FakeDiscord, url: str, tid: int, people: dict[int,
         assert forwarded >= 2  # Bob's moves came through B's process
         assert not people[bob].refused, people[bob].refused
         # Both servers' messages come to show the same state.
+        # (each place mentions its own person and names the other: the same once named)
         rows = await PlacesRepo(store.db).of_table(tid)
+        names = {u: t.user.global_name for u, t in people.items()}
         await until(
-            lambda: len({fake.message(r.message_id).text() for r in rows if r.message_id}) == 1,
+            lambda: len({
+                re.sub(r"<@(\d+)>", lambda m: str(names[int(m.group(1))]),
+                       fake.message(r.message_id).text())
+                for r in rows if r.message_id
+            }) == 1,
             "both places in step",
         )
         # Bob resigns from B's message: forwarded too; the end is posted in both servers.
@@ -143,6 +159,90 @@ async def test_the_owner_process_publishes_to_every_place(
             print(procs.logs())
             raise
     assert not fake.unknown_routes
+
+
+def _offers(fake: FakeDiscord, hand_id: int, seq: int) -> str | None:
+    """The first choice the hand message ``hand_id`` offers for the table's state ``seq``."""
+    choice = enabled_choice(fake.message(hand_id))
+    parsed = parse(choice) if choice is not None else None
+    return choice if parsed is not None and int(parsed[2][-1]) == seq else None
+
+
+async def _play_from(fake: FakeDiscord, table: Table, hand_id: int, choice: str) -> None:
+    """The person plays ``choice`` in his hand message (and its left end when asked)."""
+    hand = fake.message(hand_id)
+    click = await fake.click(table.user, hand, choice, timeout=GUARD)
+    parsed = parse(choice)
+    assert parsed is not None
+    if parsed[0] == "play" and parsed[2][1] == "ask":
+        await click.wait_for_edits(1, timeout=GUARD)
+        hand = fake.message(hand_id)
+        left = next(c for c in hand.custom_ids() if (p := parse(c)) and "left" in p[2])
+        click = await fake.click(table.user, hand, left, timeout=GUARD)
+    await click.wait_for_edits(1, timeout=GUARD)
+    assert not click.followups, [m.text() for m in click.followups]
+
+
+async def test_the_hand_of_a_person_of_the_other_process_is_redrawn_on_his_turn(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str
+) -> None:
+    """Bob's clicks reach B's process, which holds his hand message's token: when Alice
+    (whose process runs the table) has moved, B redraws Bob's hand for his turn, and he plays
+    on from it without pressing My tiles again."""
+    fake = fake_discord
+    tid, _, people = await _open(database_url, fake)
+    alice, bob = people[min(people)], people[max(people)]
+    async with watching(
+        fake, database_url, tmp_path, timeout=3 * GUARD, shard_count=2, lease_ttl=1.0
+    ) as w:
+        await w.procs.start("b", "1")
+        await w.procs.start("a", "0")
+        await until(lambda: _published(database_url, tid), "both places published")
+        rows = await PlacesRepo(w.store.db).of_table(tid)
+        messages = {u: r.message_id for r in rows for u in r.people}
+        game = fake.message(messages[bob.user.id])
+        tiles = await fake.click(bob.user, game, button(game, "tiles"), timeout=GUARD)
+        await tiles.wait_for_followups(1, timeout=GUARD)
+        hand_id = tiles.followups[0].id  # Bob's hand: never opened again
+        after_alice = 0  # Bob's moves played from a hand redrawn after a move of Alice's
+        alice_moved = False
+        while after_alice < 2:
+            info = await w.observer.get(tid)
+            assert info.status == "running"
+            seat = info.turn_seat
+            assert seat is not None and seat.kind == "human"
+            if seat.user_id == alice.user.id:
+                shown = dataclasses.replace(
+                    info,
+                    table=dataclasses.replace(info.table, message_id=messages[alice.user.id]),
+                )
+                alice_moved = await play_turn(fake, shown, alice) or alice_moved
+                continue
+            seq = info.seq
+            choice = await _wait_for_offer(fake, hand_id, seq)
+            await _play_from(fake, bob, hand_id, choice)
+            if alice_moved:
+                after_alice += 1
+        assert not alice.refused, alice.refused
+        # The hand was never drawn into a public message: every game message shows no tile
+        # button of a hand.
+        for message_id in messages.values():
+            kinds = {p[0] for c in fake.message(message_id).custom_ids() if (p := parse(c))}
+            assert not kinds & {"play", "draw", "pass"}, kinds
+    assert not fake.unknown_routes
+
+
+async def _wait_for_offer(fake: FakeDiscord, hand_id: int, seq: int) -> str:
+    found: list[str] = []
+
+    def offered() -> bool:
+        choice = _offers(fake, hand_id, seq)
+        if choice is not None:
+            found.append(choice)
+        return choice is not None
+
+    await until(offered, "Bob's hand redrawn for his turn")
+    return found[-1]
 
 
 async def test_a_kill_between_the_two_places_posts_each_once(
