@@ -284,6 +284,7 @@ class Feed:
             feed = await self._game(info, feed)
             feed = await self._ping(info, feed)
             await self._takeovers(info, feed)
+            await self._vacations(info)
 
     def pooled(self, info: TableInfo) -> bool:
         """Whether the table is shown in several servers (``cogs/domino/places_feed.py``)."""
@@ -749,6 +750,35 @@ class Feed:
                 )
             feed = await self._save(dataclasses.replace(feed, takeovers_announced=seq + 1))
         return feed
+
+    # -- vacations ------------------------------------------------------------------------------
+
+    place_number = 0  # this feed's place of the table (``vacation_notices.place``)
+
+    def vacationer(self, info: TableInfo, user_id: int) -> str:
+        """How a notice names a person on vacation here: his mention (it notifies nobody)."""
+        return f"<@{user_id}>"
+
+    @counted_as("post")
+    async def _vacations(self, info: TableInfo) -> None:
+        """Each vacation that paused the table told once here, from the store: posted with a
+        nonce, then marked (one that ended meanwhile is marked without a post)."""
+        for owed in await self.service.owed_notices(self.table_id, self.place_number):
+            seats = [s.seat for s in info.seats if s is not None and s.user_id == owed.user_id]
+            if seats and owed.ends_at > self.service.clock():
+                text = tr(
+                    info.table.locale,
+                    "{name} is on vacation: this table's clock is paused until {until}.",
+                    name=self.vacationer(info, owed.user_id),
+                    until=f"<t:{int(owed.ends_at)}:f>",
+                )
+                await self._send(
+                    info,
+                    text,
+                    allowed_mentions=NO_PINGS,
+                    nonce=nonce("v", info.id, int(owed.started_at), seats[0]),
+                )
+            await self.service.notice_posted(owed)
 
 
 def _held(info: TableInfo, view: View) -> bool:

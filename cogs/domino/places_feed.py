@@ -188,6 +188,18 @@ class PlaceFeed(Feed):
     def pooled(self, info: TableInfo) -> bool:
         return False  # (this is one place's feed)
 
+    @property
+    def place_number(self) -> int:  # type: ignore[override]
+        return self.place
+
+    def vacationer(self, info: TableInfo, user_id: int) -> str:
+        """His mention where he plays from; elsewhere his global name (no mention of a
+        person of another server)."""
+        if user_id in self.view.row.people:
+            return super().vacationer(info, user_id)
+        seats = [s for s in info.seats if s is not None and s.user_id == user_id]
+        return escape_name(seats[0].name if seats else "")
+
     async def _wanted_ping(self, info: TableInfo) -> tuple[int, int, int] | None:
         """A person is pinged only in the place he plays from."""
         wanted = await super()._wanted_ping(info)
