@@ -755,9 +755,14 @@ class Feed:
 
     place_number = 0  # this feed's place of the table (``vacation_notices.place``)
 
-    def vacationer(self, info: TableInfo, user_id: int) -> str:
-        """How a notice names a person on vacation here: his mention (it notifies nobody)."""
-        return f"<@{user_id}>"
+    def vacation_text(self, info: TableInfo, user_id: int, until: str) -> str:
+        """The notice of a person's vacation here: he is mentioned (it notifies nobody)."""
+        return tr(
+            info.table.locale,
+            "<@{user}> is on vacation: this table's clock is paused until {until}.",
+            user=user_id,
+            until=until,
+        )
 
     @counted_as("post")
     async def _vacations(self, info: TableInfo) -> None:
@@ -766,12 +771,7 @@ class Feed:
         for owed in await self.service.owed_notices(self.table_id, self.place_number):
             seats = [s.seat for s in info.seats if s is not None and s.user_id == owed.user_id]
             if seats and owed.ends_at > self.service.clock():
-                text = tr(
-                    info.table.locale,
-                    "{name} is on vacation: this table's clock is paused until {until}.",
-                    name=self.vacationer(info, owed.user_id),
-                    until=f"<t:{int(owed.ends_at)}:f>",
-                )
+                text = self.vacation_text(info, owed.user_id, f"<t:{int(owed.ends_at)}:f>")
                 await self._send(
                     info,
                     text,
@@ -809,6 +809,8 @@ def _ender(info: TableInfo, view: View) -> int | None:
     """The person whose own move or resignation ended the match (he is there: the match-end
     post names him without notifying him), if it was one."""
     outcome = view.outcome
+    if outcome is not None and outcome.reason == "time":
+        return None  # lost on time: he was not there, he is told
     seat = outcome.resigned_seat if outcome is not None else None
     if seat is None:
         moves = [e for e in view.events if e.seat is not None and e.kind != "start"]

@@ -192,13 +192,18 @@ class PlaceFeed(Feed):
     def place_number(self) -> int:  # type: ignore[override]
         return self.place
 
-    def vacationer(self, info: TableInfo, user_id: int) -> str:
-        """His mention where he plays from; elsewhere his global name (no mention of a
-        person of another server)."""
+    def vacation_text(self, info: TableInfo, user_id: int, until: str) -> str:
+        """He is mentioned where he plays from; elsewhere named by his global name (no
+        mention of a person of another server)."""
         if user_id in self.view.row.people:
-            return super().vacationer(info, user_id)
+            return super().vacation_text(info, user_id, until)
         seats = [s for s in info.seats if s is not None and s.user_id == user_id]
-        return escape_name(seats[0].name if seats else "")
+        return tr(
+            info.table.locale,
+            "{name} is on vacation: this table's clock is paused until {until}.",
+            name=escape_name(seats[0].name if seats else ""),
+            until=until,
+        )
 
     async def _wanted_ping(self, info: TableInfo) -> tuple[int, int, int] | None:
         """A person is pinged only in the place he plays from."""
