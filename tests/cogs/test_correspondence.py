@@ -32,6 +32,8 @@ from tests.cogs.helpers import (
     settings_for,
     settle,
 )
+from tests.cogs.test_match_end import match_end
+from tests.cogs.test_self_pings import notified
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, FakeUser
 
@@ -343,6 +345,21 @@ async def test_the_servers_time_out_rule(
             timeouts = [s for s in info.seats if s is not None and s.timeouts == loss]
             assert len(timeouts) == 1
             assert all(s is not None and s.kind == "human" for s in info.seats)
+            # Lost on time, and said so (not "resigned"): the match-end post, which wakes
+            # the absent loser too, and the game message's last lines.
+            assert outcome.outcome is not None and outcome.outcome.reason == "time"
+            loser = timeouts[0]
+            assert loser.user_id is not None
+            name = "Alice" if loser.user_id == alice.id else "Bob"
+            said = f"{name} lost on time: 2 time-outs in a row."
+            end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+            await settle(bot)
+            assert said in end.text() and "resigned" not in end.text()
+            assert loser.user_id in notified(fake, end)
+            game = await game_message(fake, bot, tid) if info.table.message_id is None else (
+                fake.message(info.table.message_id)
+            )
+            assert said in game.text() and "resigned" not in game.text()
 
 
 async def test_a_person_who_chose_direct_messages_gets_his_turns_there(
