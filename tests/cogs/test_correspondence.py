@@ -19,8 +19,10 @@ import pytest
 from bot.settings import sqlite_url
 from bot.store import POSTGRES, SQLITE
 from bot.store.correspondence import CorrespondenceRepo, Vacation
+from bot.tables.core import make_ruleset
 from bot.tables.service import TableInfo
 from bot.tables.values import VACATION_WINDOW
+from cogs.domino.across import open_across
 from tests.cogs.helpers import (
     LOADED_WAIT,
     FakeClock,
@@ -33,6 +35,8 @@ from tests.cogs.helpers import (
     settle,
 )
 from tests.cogs.test_match_end import match_end
+from tests.cogs.test_pool import B_NICK, World, place_message, texts_in
+from tests.cogs.test_pool import places as pool_places
 from tests.cogs.test_self_pings import notified
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, FakeUser
@@ -562,3 +566,47 @@ async def test_a_vacation_taken_through_another_process_pauses_its_tables_at_onc
             f"<@{alice.id}> is on vacation: this table's clock is paused until "
             f"<t:{int(ends)}:f>."
         ]
+
+
+async def test_a_vacation_is_told_once_in_each_place_of_a_table_across_servers(
+    fake_discord: FakeDiscord, bots: Bots
+) -> None:
+    """A correspondence table shown in two servers: the notice is owed in each place, posted
+    once in each; where the person plays from he is mentioned, in the other server he is
+    named by his global name (no nickname, no mention of someone of another server)."""
+    fake = fake_discord
+    here = World(fake)
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        alice, bob = await bot.fetch_user(here.alice.id), await bot.fetch_user(here.bob.id)
+        info = await open_across(
+            bot.svc,
+            bot.cog.presenter,
+            ruleset=make_ruleset("two", {"target": 50}),
+            options={},
+            seated=[(alice, fake.guild_id), (bob, here.b.id)],
+            channels={fake.guild_id: fake.channel_id, here.b.id: here.b_channel.id},
+            turn_timer=DAY,
+        )
+        tid = info.id
+        rows = await pool_places(bot, tid)
+        assert [p.people for p in rows] == [(here.alice.id,), (here.bob.id,)]
+        for guild in (fake.guild_id, here.b.id):
+            await place_message(fake, bot, tid, guild)
+        threads = [p.thread_id or p.channel_id for p in await pool_places(bot, tid)]
+        asked = await fake.slash(here.bob, here.b_channel.id, "domino vacation", {"days": 3})
+        assert asked.message is not None
+        assert asked.message.content.startswith("Enjoy your vacation! Your 1 correspondence")
+        until_at = f"<t:{int(clock.now + 3 * DAY)}:f>"
+        await fake.wait_for(lambda: all(vacation_notices(fake, t) for t in threads))
+        await settle(bot)
+        assert await told_everywhere(bot)
+        a_thread, b_thread = threads
+        assert a_thread is not None and b_thread is not None
+        assert vacation_notices(fake, a_thread) == [
+            f"Bob is on vacation: this table's clock is paused until {until_at}."
+        ]
+        assert vacation_notices(fake, b_thread) == [
+            f"<@{here.bob.id}> is on vacation: this table's clock is paused until {until_at}."
+        ]
+        assert B_NICK not in texts_in(fake, fake.guild_id)
