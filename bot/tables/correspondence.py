@@ -27,6 +27,7 @@ from bot.tables.values import (
     VACATION_WINDOW,
     VACATIONS_PER_WINDOW,
     TableInfo,
+    is_correspondence,
 )
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,11 @@ class TableCorrespondence:
         how many tables were paused."""
         core = self.core
         done = 0
+        if not any(
+            rt.row.status == "running" and is_correspondence(rt.row.turn_timer)
+            for rt in core.tables.values()
+        ):
+            return 0  # (no correspondence table runs here: nothing is read)
         async with self._applying:
             for owed in await CorrespondenceRepo(core.store.db).unpaused():
                 if not core.owns(owed.guild_id):
@@ -155,8 +161,7 @@ async def serve_vacations(service: Any, poll: float = POLL) -> None:
     processes stored (nothing is read while it runs no correspondence table)."""
     while True:
         try:
-            if any(i.correspondence and i.status == "running" for i in service.open_tables()):
-                await service.apply_vacations()
+            await service.apply_vacations()
         except asyncio.CancelledError:
             raise
         except Exception:
