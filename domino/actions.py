@@ -97,11 +97,15 @@ class Pass(_Singleton):
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """``seat`` gives up: its side loses the match. Allowed at any time."""
+    """``seat`` gives up: its side loses the match. Allowed at any time. ``timeouts``: the
+    side lost on time, at this many time-outs in a row (0: the person resigned)."""
 
     seat: int
+    timeouts: int = 0
 
     def __str__(self) -> str:
+        if self.timeouts:
+            return f"resign {self.seat} time {self.timeouts}"
         return f"resign {self.seat}"
 
 
@@ -109,7 +113,8 @@ Action = Play | Draw | Pass | Resign
 
 
 def encode_action(action: Action) -> str:
-    """The text form: ``play 3-5 left``, ``play 6-6``, ``draw``, ``pass``, ``resign 2``."""
+    """The text form: ``play 3-5 left``, ``play 6-6``, ``draw``, ``pass``, ``resign 2``,
+    ``resign 2 time 3`` (lost on time at the third time-out in a row)."""
     return str(action)
 
 
@@ -122,6 +127,10 @@ def decode_action(text: str) -> Action:
         return Pass()
     if len(words) == 2 and words[0] == "resign" and words[1].isdigit():
         return Resign(int(words[1]))
+    if len(words) == 4 and words[0] == "resign" and words[2] == "time" and (
+        words[1].isdigit() and words[3].isdigit() and int(words[3]) > 0
+    ):
+        return Resign(int(words[1]), int(words[3]))
     if words and words[0] == "play" and len(words) in (2, 3):
         end = words[2] if len(words) == 3 else None
         if end is not None and end not in ENDS:

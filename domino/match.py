@@ -1252,7 +1252,10 @@ class Match:
         order = sorted(others, key=lambda s: (s - loser) % rs.sides)
         winner = next(s for s in order if scores[s] == best)
         h = h.copy()
-        h.outcome = Outcome(winner, False, "resign", action.seat)
+        if action.timeouts:
+            h.outcome = Outcome(winner, False, "time", action.seat, action.timeouts)
+        else:
+            h.outcome = Outcome(winner, False, "resign", action.seat)
         h.plain = False
         m._h = h
         m.turn = None

@@ -106,21 +106,31 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a match: a winning side, or a draw."""
+    """The end of a match: a winning side, or a draw. ``resign``: ``resigned_seat`` gave up;
+    ``time``: ``resigned_seat``'s side lost on time, at ``timeouts`` time-outs in a row."""
 
     winner_side: int | None
     draw: bool
-    reason: Literal["target", "hands", "resign"]
+    reason: Literal["target", "hands", "resign", "time"]
     resigned_seat: int | None = None
+    timeouts: int = 0
+
+    @property
+    def gave_up(self) -> bool:
+        """The match ended before its time by a side's resignation or loss on time."""
+        return self.reason in ("resign", "time")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
-        return {
+        out: dict[str, Any] = {
             "winner_side": self.winner_side,
             "draw": self.draw,
             "reason": self.reason,
             "resigned_seat": self.resigned_seat,
         }
+        if self.reason == "time":
+            out["timeouts"] = self.timeouts
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,6 +121,7 @@ LABELS: dict[str, str] = {
     "wins_one": "{name} wins the match!",
     "draw": "The match is a draw",
     "resigned": "{name} resigned",
+    "lost_on_time": "{name} lost on time",
     "your_tiles": "Your tiles",
     "your_turn": "Your turn",
     "waiting": "Waiting for {name}",
@@ -158,7 +159,7 @@ def scene(view: View) -> TableScene:
     last = view.last_index if view.last_index is not None else last_arm_tile(view.events,
                                                                             view.arms)
     if view.outcome is not None:  # the last line stays on the table; a resignation ends no hand
-        shown = result if view.outcome.reason != "resign" else None
+        shown = result if not view.outcome.gave_up else None
         return TableScene(view.line, view.opener_index, last, shown, view.spinner, view.arms)
     started = any(e.kind != "start" for e in view.events)
     if result is not None and not started:
@@ -537,8 +538,9 @@ def news(view: View, names: Sequence[str], labels: Mapping[str, str] | None,
     outcome = view.outcome
     lines: list[str] = []
     if outcome is not None:
-        if outcome.reason == "resign" and outcome.resigned_seat is not None:
-            lines.append(label(labels, "resigned", name=_name(names, outcome.resigned_seat)))
+        if outcome.gave_up and outcome.resigned_seat is not None:
+            key = "lost_on_time" if outcome.reason == "time" else "resigned"
+            lines.append(label(labels, key, name=_name(names, outcome.resigned_seat)))
         elif result is not None:
             lines.extend(_hand_news(view, names, labels, result, join))
         if outcome.draw:

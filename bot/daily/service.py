@@ -122,7 +122,7 @@ def deal_of(variant: str, seed: int, leg: int) -> dict[str, Any]:
 def leg_points(scores: Sequence[int], outcome: Outcome | None) -> int:
     """The person's (seat 0's side) points minus the best other side's; a leg he resigned
     counts :data:`RESIGNED_LEG`."""
-    if outcome is not None and outcome.reason == "resign":
+    if outcome is not None and outcome.gave_up:
         return RESIGNED_LEG
     return int(scores[0]) - max(int(s) for s in scores[1:])
 

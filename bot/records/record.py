@@ -177,6 +177,7 @@ def build_record(
         draw=bool(match.outcome.get("draw")),
         reason=match.outcome.get("reason", "target"),
         resigned_seat=match.outcome.get("resigned_seat"),
+        timeouts=int(match.outcome.get("timeouts") or 0),
     )
     results = [h.result for h in sorted(hands, key=lambda h: h.hand_number)]
     scores = [0] * rs.sides

@@ -8,7 +8,7 @@ import asyncio
 import dataclasses
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,20 +225,37 @@ class TableCore:
                 out.append(DeadlineRow(rt.id, "forced", start + self.forced_delay, seq))
         return out
 
-    async def pause(self, rt: TableState, until: float) -> TableInfo | None:
+    async def pause(
+        self,
+        rt: TableState,
+        until: float,
+        *,
+        within: Callable[[Transaction], Awaitable[None]] | None = None,
+    ) -> TableInfo | None:
         """Pause ``rt`` until ``until`` (a seated person's vacation): its turn's reminder and
-        time-out move, stored first; None if it is not running."""
+        time-out move, stored first (``within``: more to write in that transaction); None if
+        it is not running (``within`` is written all the same)."""
         async with rt.lock:
             if rt.row.status != "running" or rt.match is None or rt.turn_started is None:
+                if within is not None:
+                    async with self.store.transaction() as tx:
+                        await within(tx)
                 return None
-            rt.paused_until = max(rt.paused_until or 0.0, until)
+            paused = max(rt.paused_until or 0.0, until)
+            before, rt.paused_until = rt.paused_until, paused
             timers = [
                 d
                 for d in self.turn_deadlines(rt, rt.turn_started, hand_ended=False)
                 if d.kind in PAUSED_KINDS
             ]
-            async with self.store.transaction() as tx:
-                await tx.deadlines.replace(rt.id, PAUSED_KINDS, timers)
+            try:
+                async with self.store.transaction() as tx:
+                    await tx.deadlines.replace(rt.id, PAUSED_KINDS, timers)
+                    if within is not None:
+                        await within(tx)
+            except BaseException:
+                rt.paused_until = before
+                raise
             self.scheduler.clear(rt.id, PAUSED_KINDS)
             self.timed(*timers)
             return rt.info()

@@ -1,16 +1,28 @@
 """The table service's correspondence play: the tables where it is a person's move, and his
-vacations (his correspondence tables pause, their turns' deadlines moved)."""
+vacations (his correspondence tables pause, their turns' deadlines moved, each table told once).
+
+A vacation is stored with the work it owes at each of his correspondence tables
+(``vacation_notices``, one row per place of each table), in one transaction, by whichever
+process answered him. The process that runs a table does that work: it moves the turn's
+deadlines and marks the table paused in one transaction (:meth:`TableCorrespondence.apply`,
+at once for its own tables, and every :data:`POLL` seconds for those another process stored),
+then its feed posts the notice in each place (a nonce), and marks it posted.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from bot.errors import InvalidOptions, LimitReached
-from bot.store.correspondence import CorrespondenceRepo, Vacation
+from bot.store import Transaction
+from bot.store.correspondence import CorrespondenceRepo, OwedNotice, Vacation
 from bot.tables.core import TableCore
 from bot.tables.values import (
+    CORRESPONDENCE_TIMER,
     MAX_VACATION_DAYS,
     VACATION_WINDOW,
     VACATIONS_PER_WINDOW,
@@ -21,14 +33,15 @@ from bot.tables.values import (
 log = logging.getLogger(__name__)
 
 DAY = 24 * 3600
+POLL = 2.0  # seconds between two looks for vacations another process stored
 
 
 @dataclass(frozen=True, slots=True)
 class VacationTaken:
-    """A vacation just taken: its row, the tables it paused, and how many are left."""
+    """A vacation just taken: its row, the tables it pauses, and how many are left."""
 
     vacation: Vacation
-    tables: tuple[TableInfo, ...]
+    tables: tuple[int, ...]
     left: int  # vacations left in the window
     next_at: float | None  # when the oldest one counted leaves the window (None: none counted)
 
@@ -38,6 +51,7 @@ class TableCorrespondence:
 
     def __init__(self, core: TableCore) -> None:
         self.core = core
+        self._applying = asyncio.Lock()
 
     async def turns(self, user_id: int) -> list[TableInfo]:
         """Every running table, of any server and process, where it is ``user_id``'s move,
@@ -91,14 +105,65 @@ class TableCorrespondence:
                     wait=wait,
                 )
             await repo.add_vacation(vacation)
-        paused: list[TableInfo] = []
-        for table_id in await CorrespondenceRepo(self.core.store.db).running_tables(user_id):
-            rt = self.core.tables.get(table_id)
-            if rt is None or not is_correspondence(rt.row.turn_timer):
-                continue
-            info = await self.core.pause(rt, vacation.ends_at)
-            if info is not None:
-                paused.append(info)
+            places = await repo.correspondence_places(user_id, CORRESPONDENCE_TIMER)
+            await repo.owe(vacation, places)
+        await self.apply()  # this process's own tables at once; the others' within their poll
         left = VACATIONS_PER_WINDOW - len(taken) - 1
         first = taken[0].started_at if taken else now
-        return VacationTaken(vacation, tuple(paused), left, first + VACATION_WINDOW)
+        tables = tuple(dict.fromkeys(t for t, _ in places))
+        return VacationTaken(vacation, tables, left, first + VACATION_WINDOW)
+
+    async def apply(self) -> int:
+        """Pause the tables this process runs for every vacation stored (by any process) and
+        not applied there yet: the turn's deadlines move and the table is marked paused in
+        one transaction, then the observers are told (the feed posts the notices). Returns
+        how many tables were paused."""
+        core = self.core
+        done = 0
+        if not any(
+            rt.row.status == "running" and is_correspondence(rt.row.turn_timer)
+            for rt in core.tables.values()
+        ):
+            return 0  # (no correspondence table runs here: nothing is read)
+        async with self._applying:
+            for owed in await CorrespondenceRepo(core.store.db).unpaused():
+                if not core.owns(owed.guild_id):
+                    continue
+                rt = core.tables.get(owed.table_id)
+                if rt is None:
+                    row = await core.store.tables.get(owed.table_id)
+                    if row is not None and row.status in ("lobby", "running"):
+                        continue  # not loaded yet (a start): the next look
+                    async with core.store.transaction() as tx:
+                        await CorrespondenceRepo(tx.db).mark_paused(owed, posted=True)
+                    continue
+
+                async def mark(tx: Transaction, owed: OwedNotice = owed) -> None:
+                    await CorrespondenceRepo(tx.db).mark_paused(owed)
+
+                info = await core.pause(rt, owed.ends_at, within=mark)
+                if info is not None:
+                    done += 1
+                    core.notify(rt, "on_vacation", info, owed.user_id)
+        return done
+
+    async def owed_notices(self, table_id: int, place: int) -> list[OwedNotice]:
+        """The vacation notices owed in one place of a paused table, oldest first."""
+        return await CorrespondenceRepo(self.core.store.db).owed(table_id, place)
+
+    async def notice_posted(self, owed: OwedNotice) -> None:
+        """The notice was posted (or is not to be: the table is over)."""
+        await CorrespondenceRepo(self.core.store.db).mark_posted(owed)
+
+
+async def serve_vacations(service: Any, poll: float = POLL) -> None:
+    """Forever, every ``poll`` seconds: pause this process's tables for the vacations other
+    processes stored (nothing is read while it runs no correspondence table)."""
+    while True:
+        try:
+            await service.apply_vacations()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("vacations: a round failed; tried again later")
+        await asyncio.sleep(poll)

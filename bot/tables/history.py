@@ -125,7 +125,9 @@ class History:
         ended = len(after.hand_results) > len(before.hand_results)
         last = self.entries[-1] if self.entries else None
         if isinstance(action, Resign):
-            self.entries.append(Entry("resign", hand, action.seat, seq, seq))
+            # (a loss on time: its time-outs in a row)
+            self.entries.append(Entry("resign", hand, action.seat, seq, seq,
+                                      count=action.timeouts, timed_out=action.timeouts > 0))
         elif isinstance(action, Draw):
             if last is not None and last.kind == "draw" and last.seat == row.seat \
                     and last.last == seq - 1:

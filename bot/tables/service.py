@@ -239,3 +239,6 @@ class TableService:
     turns = _Part("correspondence", TableCorrespondence.turns)
     vacations = _Part("correspondence", TableCorrespondence.vacations)
     take_vacation = _Part("correspondence", TableCorrespondence.take_vacation)
+    apply_vacations = _Part("correspondence", TableCorrespondence.apply)
+    owed_notices = _Part("correspondence", TableCorrespondence.owed_notices)
+    notice_posted = _Part("correspondence", TableCorrespondence.notice_posted)

@@ -152,7 +152,7 @@ class TableTimers:
             count = row.timeouts + 1
             action: Action
             if loss is not None and count >= loss:  # the server's rule: his side loses
-                action, taken = Resign(turn), False
+                action, taken = Resign(turn, count), False
             else:
                 legal = rt.match.legal_actions()
                 action = (

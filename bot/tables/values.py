@@ -234,3 +234,6 @@ class TableObserver:
 
     async def on_pause_over(self, table: TableInfo) -> None:
         """The pause after a hand is over: the next hand may be shown."""
+
+    async def on_vacation(self, table: TableInfo, user_id: int) -> None:
+        """``user_id``'s vacation paused the table: its notice is owed in each place."""

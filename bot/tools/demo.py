@@ -29,6 +29,7 @@ REASONS = {
     "target": N_("the target reached"),
     "hands": N_("every hand played"),
     "resign": N_("a resignation"),
+    "time": N_("a loss on time"),
 }
 Renderer = Callable[[View, list[str]], bytes]
 

@@ -169,7 +169,7 @@ class ArenaRounds(Part):
             scores = tuple(view.scores) if view is not None else (0, 0)
             outcome = view.outcome if view is not None else None
             how = "played" if info.status == "finished" else "time"
-            resigned = outcome is not None and outcome.reason == "resign"
+            resigned = outcome is not None and outcome.gave_up
             if resigned and outcome is not None and outcome.winner_side is not None:
                 how = f"forfeit:{1 - outcome.winner_side}"
             async with self.store.transaction() as tx:

@@ -142,7 +142,7 @@ class Settling(Part):
         outcome = view.outcome if view is not None else None
         how = board.how if board.how and board.how.startswith("absent:") else None
         kind = "played" if info.status == "finished" else "time"
-        if outcome is not None and outcome.reason == "resign" and outcome.winner_side is not None:
+        if outcome is not None and outcome.gave_up and outcome.winner_side is not None:
             kind = f"forfeit:{1 - outcome.winner_side}"
         how = kind if how is None else f"{kind};{how}"
         done = await self.repo.set_board(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import joined, tr
+from bot.i18n import joined, tr, trn
 from bot.store import ActionRow, MatchRow
 from bot.tables.replay import rebuild
 from domino import Match, Ruleset, View
@@ -170,6 +170,16 @@ def sentences(
             act = [tr(locale, "{name} played {tile}.", name=name, tile=words[1])]
         elif words[:1] == ["draw"]:
             act = [tr(locale, "{name} drew a tile.", name=name)]
+        elif words[:1] == ["resign"] and words[2:3] == ["time"]:
+            act = [
+                trn(
+                    locale,
+                    "{name} lost on time: {count} time-out in a row.",
+                    "{name} lost on time: {count} time-outs in a row.",
+                    int(words[3]),
+                    name=name,
+                )
+            ]
         elif words[:1] == ["resign"]:
             act = [tr(locale, "{name} resigned.", name=name)]
         else:

@@ -103,8 +103,9 @@ class MatchPage:
 @dataclass(frozen=True, slots=True)
 class Ending:
     """How a finished match ended: its reason (``target``: a side reached the points to win;
-    ``hands``: the set number of hands was played; ``resign``), the seat that resigned, the
-    rules' target or number of hands, and the seats a computer took over after too many
+    ``hands``: the set number of hands was played; ``resign``; ``time``: a side lost on time
+    at ``timeouts`` time-outs in a row), the seat that resigned or lost on time, the rules'
+    target or number of hands, and the seats a computer took over after too many
     time-outs."""
 
     reason: str
@@ -112,6 +113,7 @@ class Ending:
     target: int | None
     hands: int | None
     taken_over: tuple[int, ...] = ()
+    timeouts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +425,7 @@ class Reader:
                 rules.get("target"),
                 rules.get("hands"),
                 taken,
+                int(row.outcome.get("timeouts") or 0),
             )
         return MatchPage(
             server,

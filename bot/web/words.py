@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import N_, tr
+from bot.i18n import N_, tr, trn
 from bot.records.record import ALL, FAMILIES, computer_level
 
 __all__ = [
@@ -174,7 +174,21 @@ def ending_text(
             return tr(locale, "a player")
         return seat_names[number]
 
-    if ending.reason == "resign":
+    if ending.reason == "time":
+        said.append(
+            trn(
+                locale,
+                "{name} lost on time during hand {hand} ({count} time-out in a row), so {side} "
+                "won the match.",
+                "{name} lost on time during hand {hand} ({count} time-outs in a row), so {side} "
+                "won the match.",
+                ending.timeouts,
+                name=seat(ending.resigned_seat),
+                hand=hands_played + 1,
+                side=side(winner_side),
+            )
+        )
+    elif ending.reason == "resign":
         said.append(
             tr(
                 locale,

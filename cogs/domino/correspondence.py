@@ -175,30 +175,6 @@ class CorrespondenceMixin:
             await self.reply(  # type: ignore[attr-defined]
                 interaction, text + "\n" + vacations_left(locale, taken.left)
             )
-            for info in taken.tables:
-                await self._tell_paused(info, user, taken.vacation.started_at)
-
-    async def _tell_paused(self, info: TableInfo, user: int, started_at: float) -> None:
-        """Tell a paused table's people, once, in its place."""
-        row = info.table
-        place = row.thread_id or row.channel_id
-        if place is None:
-            return
-        text = tr(
-            row.locale,
-            "<@{user}> is on vacation: this table's clock is paused until {until}.",
-            user=user,
-            until=f"<t:{int(info.paused_until or 0)}:f>",
-        )
-        channel = self.bot.get_partial_messageable(place, guild_id=row.guild_id)
-        try:
-            await channel.send(
-                text,
-                allowed_mentions=NO_MENTIONS,
-                nonce=".".join(("v", str(row.id), str(int(started_at))))[:25],
-            )
-        except discord.HTTPException as exc:
-            log.info("table %s: vacation not announced (%s)", row.id, exc)
 
 
 def vacations_left(locale: str | None, left: int) -> str:

@@ -284,6 +284,7 @@ class Feed:
             feed = await self._game(info, feed)
             feed = await self._ping(info, feed)
             await self._takeovers(info, feed)
+            await self._vacations(info)
 
     def pooled(self, info: TableInfo) -> bool:
         """Whether the table is shown in several servers (``cogs/domino/places_feed.py``)."""
@@ -756,6 +757,35 @@ class Feed:
             feed = await self._save(dataclasses.replace(feed, takeovers_announced=seq + 1))
         return feed
 
+    # -- vacations ------------------------------------------------------------------------------
+
+    place_number = 0  # this feed's place of the table (``vacation_notices.place``)
+
+    def vacation_text(self, info: TableInfo, user_id: int, until: str) -> str:
+        """The notice of a person's vacation here: he is mentioned (it notifies nobody)."""
+        return tr(
+            info.table.locale,
+            "<@{user}> is on vacation: this table's clock is paused until {until}.",
+            user=user_id,
+            until=until,
+        )
+
+    @counted_as("post")
+    async def _vacations(self, info: TableInfo) -> None:
+        """Each vacation that paused the table told once here, from the store: posted with a
+        nonce, then marked (one that ended meanwhile is marked without a post)."""
+        for owed in await self.service.owed_notices(self.table_id, self.place_number):
+            seats = [s.seat for s in info.seats if s is not None and s.user_id == owed.user_id]
+            if seats and owed.ends_at > self.service.clock():
+                text = self.vacation_text(info, owed.user_id, f"<t:{int(owed.ends_at)}:f>")
+                await self._send(
+                    info,
+                    text,
+                    allowed_mentions=NO_PINGS,
+                    nonce=nonce("v", info.id, int(owed.started_at), seats[0]),
+                )
+            await self.service.notice_posted(owed)
+
 
 def _held(info: TableInfo, view: View) -> bool:
     """Whether the game message waits for more moves before it shows the latest: computers
@@ -785,6 +815,8 @@ def _ender(info: TableInfo, view: View) -> int | None:
     """The person whose own move or resignation ended the match (he is there: the match-end
     post names him without notifying him), if it was one."""
     outcome = view.outcome
+    if outcome is not None and outcome.reason == "time":
+        return None  # lost on time: he was not there, he is told
     seat = outcome.resigned_seat if outcome is not None else None
     if seat is None:
         moves = [e for e in view.events if e.seat is not None and e.kind != "start"]

@@ -189,6 +189,23 @@ class PlaceFeed(Feed):
     def pooled(self, info: TableInfo) -> bool:
         return False  # (this is one place's feed)
 
+    @property
+    def place_number(self) -> int:  # type: ignore[override]
+        return self.place
+
+    def vacation_text(self, info: TableInfo, user_id: int, until: str) -> str:
+        """He is mentioned where he plays from; elsewhere named by his global name (no
+        mention of a person of another server)."""
+        if user_id in self.view.row.people:
+            return super().vacation_text(info, user_id, until)
+        seats = [s for s in info.seats if s is not None and s.user_id == user_id]
+        return tr(
+            info.table.locale,
+            "{name} is on vacation: this table's clock is paused until {until}.",
+            name=escape_name(seats[0].name if seats else ""),
+            until=until,
+        )
+
     async def _wanted_ping(self, info: TableInfo) -> tuple[int, int, int] | None:
         """A person is pinged only in the place he plays from."""
         wanted = await super()._wanted_ping(info)

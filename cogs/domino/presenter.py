@@ -19,6 +19,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import tr
+from bot.tables.correspondence import serve_vacations
 from bot.tables.service import ActionResult, TableInfo, TableObserver, TableService
 from bot.traffic import counted_as
 from cogs.domino import texts
@@ -50,6 +51,7 @@ class Presenter(TableObserver):
         self.closing = False
         self.wrapup = Wrapup(bot, service, self)
         self.places = PlacesFeeds(self)  # the places of tables across servers
+        self._vacations: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -62,6 +64,9 @@ class Presenter(TableObserver):
         self.places.start(self.bot)
         self.wrapup.start()
         self._spawn(self._recover(), "domino-recover")
+        self._vacations = asyncio.create_task(
+            serve_vacations(self.service), name="domino-vacations"
+        )
 
     async def close(self) -> None:
         """Stop observing; let running feed rounds finish briefly."""
@@ -73,6 +78,10 @@ class Presenter(TableObserver):
         self.bot.remove_listener(self.carriers.seen, "on_interaction")
         await self.wrapup.close()
         await self.places.close()
+        if self._vacations is not None:
+            self._vacations.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._vacations
         workers = [f._task for f in self.feeds.values() if f._task is not None]
         if workers:
             _, pending = await asyncio.wait(workers, timeout=SHUTDOWN_GRACE)
@@ -156,6 +165,9 @@ class Presenter(TableObserver):
 
     async def on_pause_over(self, table: TableInfo) -> None:
         self.wake(table.id)
+
+    async def on_vacation(self, table: TableInfo, user_id: int) -> None:
+        self.wake(table.id)  # the feed posts the vacation's notice owed in each place
 
     async def on_reminder(self, table: TableInfo, seat: int, user_id: int, deadline: float) -> None:
         self.wake(table.id)  # he was idle on his turn for a while: the feed pings him

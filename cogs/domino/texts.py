@@ -173,6 +173,8 @@ def entry_text(locale: str | None, info: TableInfo, entry: Entry) -> str:
             if p
         ]
         return f"{title} {', '.join(scored)}".strip()
+    if entry.kind == "resign" and entry.timed_out:
+        return lost_on_time(locale, name, entry.count)
     if entry.kind == "resign":
         return tr(locale, "{name} resigned.", name=name)
     if entry.kind == "play":
@@ -306,10 +308,24 @@ def outcome_text(locale: str | None, info: TableInfo, outcome: Outcome) -> str:
             "{side} won the match!",
             side=side_label(locale, info, outcome.winner_side),
         )
-    if outcome.reason == "resign" and outcome.resigned_seat is not None:
+    if outcome.reason == "time" and outcome.resigned_seat is not None:
+        who = seat_name(info, outcome.resigned_seat, locale)
+        text = lost_on_time(locale, who, outcome.timeouts) + " " + text
+    elif outcome.reason == "resign" and outcome.resigned_seat is not None:
         who = seat_name(info, outcome.resigned_seat, locale)
         text = tr(locale, "{name} resigned.", name=who) + " " + text
     return text
+
+
+def lost_on_time(locale: str | None, name: str, timeouts: int) -> str:
+    """A side lost the match on time (the server's rule at correspondence tables)."""
+    return trn(
+        locale,
+        "{name} lost on time: {count} time-out in a row.",
+        "{name} lost on time: {count} time-outs in a row.",
+        timeouts,
+        name=name,
+    )
 
 
 def scores_text(locale: str | None, info: TableInfo, scores: tuple[int, ...]) -> str:

@@ -9,17 +9,22 @@ correspondence table he plays at.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
+from bot.settings import sqlite_url
 from bot.store import POSTGRES, SQLITE
 from bot.store.correspondence import CorrespondenceRepo, Vacation
+from bot.tables.core import make_ruleset
 from bot.tables.service import TableInfo
 from bot.tables.values import VACATION_WINDOW
+from cogs.domino.across import open_across
 from tests.cogs.helpers import (
+    LOADED_WAIT,
     FakeClock,
     TestBot,
     button,
@@ -29,6 +34,10 @@ from tests.cogs.helpers import (
     settings_for,
     settle,
 )
+from tests.cogs.test_match_end import match_end
+from tests.cogs.test_pool import B_NICK, World, place_message, texts_in
+from tests.cogs.test_pool import places as pool_places
+from tests.cogs.test_self_pings import notified
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS, FakeUser
 
@@ -47,6 +56,36 @@ def bots(request: pytest.FixtureRequest, fake_discord: FakeDiscord, tmp_path: Pa
         url = request.getfixturevalue("postgres_databases").migrated()
         settings = dataclasses.replace(settings, database_path=None, database_url=url)
     return lambda clock: lambda: TestBot(settings, clock=clock)
+
+
+@pytest.fixture(params=[SQLITE, POSTGRES])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == SQLITE:
+        return sqlite_url(tmp_path / "bot.sqlite3")
+    return str(request.getfixturevalue("postgres_databases").migrated())
+
+
+def shard_bot(fake: FakeDiscord, url: str, shard: int, clock: FakeClock) -> TestBot:
+    """The bot of one of two shards on one database, its commands synced globally."""
+    settings = dataclasses.replace(
+        settings_for(fake, Path("unused")),
+        database_url=url,
+        database_path=None,
+        dev_guild_id=None,
+        shard_count=2,
+        shard_ids=(shard,),
+    )
+    return TestBot(settings, clock=clock)
+
+
+async def until(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Wait until ``check()`` (read from the store) holds."""
+    try:
+        async with asyncio.timeout(LOADED_WAIT):
+            while not await check():
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        raise AssertionError(f"waited in vain for {what}") from None
 
 
 def notices(fake: FakeDiscord, channel_id: int, user: int) -> list[str]:
@@ -310,6 +349,21 @@ async def test_the_servers_time_out_rule(
             timeouts = [s for s in info.seats if s is not None and s.timeouts == loss]
             assert len(timeouts) == 1
             assert all(s is not None and s.kind == "human" for s in info.seats)
+            # Lost on time, and said so (not "resigned"): the match-end post, which wakes
+            # the absent loser too, and the game message's last lines.
+            assert outcome.outcome is not None and outcome.outcome.reason == "time"
+            loser = timeouts[0]
+            assert loser.user_id is not None
+            name = "Alice" if loser.user_id == alice.id else "Bob"
+            said = f"{name} lost on time: 2 time-outs in a row."
+            end = await fake.wait_for(lambda: match_end(fake, thread), what="the match end")
+            await settle(bot)
+            assert said in end.text() and "resigned" not in end.text()
+            assert loser.user_id in notified(fake, end)
+            game = await game_message(fake, bot, tid) if info.table.message_id is None else (
+                fake.message(info.table.message_id)
+            )
+            assert said in game.text() and "resigned" not in game.text()
 
 
 async def test_a_person_who_chose_direct_messages_gets_his_turns_there(
@@ -385,3 +439,174 @@ async def test_a_vacation_stored_by_another_process_holds_the_time_out(
         await bot.svc.tick()
         await settle(bot)
         assert (await bot.svc.get(tid)).seq == info.seq + 1  # the time-out, after the pause
+
+
+def vacation_notices(fake: FakeDiscord, channel_id: int) -> list[str]:
+    """Every vacation notice posted in a place (deleted ones too)."""
+    posted = {m.id: m for m in [*fake.messages(channel_id), *fake.deleted_messages]}
+    return [
+        m.content
+        for m in sorted(posted.values(), key=lambda m: m.id)
+        if m.channel_id == channel_id and "is on vacation" in m.content
+    ]
+
+
+async def told_everywhere(bot: TestBot) -> bool:
+    """Every vacation notice owed was posted (and marked so in the store)."""
+    assert bot.store is not None
+    left = await bot.store.db.fetchval("SELECT count(*) FROM vacation_notices WHERE posted = 0")
+    return not left
+
+
+async def test_a_vacation_notice_is_posted_once_in_each_table_through_discord_failures(
+    fake_discord: FakeDiscord, bots: Bots
+) -> None:
+    """Discord fails the notice's post (503, twice): the feed tries again, and each paused
+    table's thread shows the notice exactly once."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        tables = [
+            await correspondence_match(fake, bot, alice, bob),
+            await correspondence_match(fake, bot, carol, alice, pace=3 * DAY),
+        ]
+        threads = [(await bot.svc.get(t)).table.thread_id for t in tables]
+        assert all(threads)
+        fake.fail(
+            "POST",
+            r"/channels/\d+/messages$",
+            status=503,
+            message="Service Unavailable",
+            times=2,
+            when=lambda r: "is on vacation" in str((r.json or {}).get("content")),
+        )
+        asked = await fake.slash(alice, fake.channel_id, "domino vacation", {"days": 2})
+        assert asked.message is not None
+        assert asked.message.content.startswith(
+            "Enjoy your vacation! Your 2 correspondence tables are paused until"
+        )
+        ends = int(clock.now + 2 * DAY)
+        await fake.wait_for(
+            lambda: all(vacation_notices(fake, t) for t in threads), what="the notices"
+        )
+        await settle(bot)
+        assert await told_everywhere(bot)
+        for thread in threads:
+            assert thread is not None
+            assert vacation_notices(fake, thread) == [
+                f"<@{alice.id}> is on vacation: this table's clock is paused until <t:{ends}:f>."
+            ]
+        # Carol's and Bob's tables are not Alice's only: nobody else is told anything.
+        assert not vacation_notices(fake, fake.channel_id)
+
+
+async def test_a_vacation_taken_through_another_process_pauses_its_tables_at_once(
+    fake_discord: FakeDiscord, database_url: str
+) -> None:
+    """Two processes, each running the tables of one shard: Alice takes a vacation in the
+    first one's server; the other process moves her table's reminder and time-out within its
+    poll (no reminder on the old schedule) and tells its thread once."""
+    fake = fake_discord
+    servers = [fake.add_guild(f"Shard {n}", shard=(n, 2)) for n in (0, 1)]
+    here, there = (fake.add_channel("play", guild_id=g.id).id for g in servers)
+    alice = fake.add_user(1001, "alice", "Alice", join_guild=False)
+    bob = fake.add_user(1002, "bob", "Bob", join_guild=False)
+    for guild in servers:
+        for user in (alice, bob):
+            fake._add_member(guild, user, DEFAULT_MEMBER_PERMISSIONS)
+    clock = FakeClock()
+    async with (
+        running_bot(fake, lambda: shard_bot(fake, database_url, 0, clock)) as a,
+        running_bot(fake, lambda: shard_bot(fake, database_url, 1, clock)) as b,
+    ):
+        assert b.store is not None
+        tid = await correspondence_match(fake, b, alice, bob, pace=3600, channel_id=there)
+        info = await b.svc.get(tid)
+        thread = info.table.thread_id
+        assert thread is not None
+        if whose_turn(info) != alice.id:
+            hand = await open_hand(fake, b, bob, tid)
+            await play_turn(fake, b, tid, bob, {bob.id: hand})
+            await settle(b)
+            info = await b.svc.get(tid)
+        assert whose_turn(info) == alice.id
+        await fake.wait_for(lambda: len(notices(fake, thread, alice.id)) == 1)
+        assert {t.id for t in a.svc.open_tables()} == set()
+
+        asked = await fake.slash(alice, here, "domino vacation", {"days": 1})
+        assert asked.message is not None
+        assert asked.message.content.startswith("Enjoy your vacation! Your 1 correspondence")
+        ends = clock.now + DAY
+
+        async def moved() -> bool:
+            due = {d.kind: d.due_at for d in await b.store.deadlines.list(tid)}  # type: ignore[union-attr]
+            return due.get("timeout") == pytest.approx(ends + 3600)
+
+        await until(moved, "the other process's deadlines moved")
+        due = {d.kind: d.due_at for d in await b.store.deadlines.list(tid)}
+        assert due["remind"] == pytest.approx(ends + 0.75 * 3600)
+        assert {(d.kind, d.due_at) for d in b.svc.scheduler.pending(tid)} >= {
+            ("timeout", due["timeout"]), ("remind", due["remind"])
+        }
+        await fake.wait_for(lambda: vacation_notices(fake, thread), what="the notice")
+        # The old schedule's reminder time passes: nothing comes; the new one, once.
+        clock.advance(3600)
+        await b.svc.tick()
+        await settle(b)
+        assert len(notices(fake, thread, alice.id)) == 1
+        assert (await b.svc.get(tid)).seq == info.seq
+        clock.advance(DAY - 3600 + 0.75 * 3600)
+        await b.svc.tick()
+        await fake.wait_for(lambda: len(notices(fake, thread, alice.id)) == 2)
+        await settle(b)
+        assert vacation_notices(fake, thread) == [
+            f"<@{alice.id}> is on vacation: this table's clock is paused until "
+            f"<t:{int(ends)}:f>."
+        ]
+
+
+async def test_a_vacation_is_told_once_in_each_place_of_a_table_across_servers(
+    fake_discord: FakeDiscord, bots: Bots
+) -> None:
+    """A correspondence table shown in two servers: the notice is owed in each place, posted
+    once in each; where the person plays from he is mentioned, in the other server he is
+    named by his global name (no nickname, no mention of someone of another server)."""
+    fake = fake_discord
+    here = World(fake)
+    clock = FakeClock()
+    async with running_bot(fake, bots(clock)) as bot:
+        alice, bob = await bot.fetch_user(here.alice.id), await bot.fetch_user(here.bob.id)
+        info = await open_across(
+            bot.svc,
+            bot.cog.presenter,
+            ruleset=make_ruleset("two", {"target": 50}),
+            options={},
+            seated=[(alice, fake.guild_id), (bob, here.b.id)],
+            channels={fake.guild_id: fake.channel_id, here.b.id: here.b_channel.id},
+            turn_timer=DAY,
+        )
+        tid = info.id
+        rows = await pool_places(bot, tid)
+        assert [p.people for p in rows] == [(here.alice.id,), (here.bob.id,)]
+        for guild in (fake.guild_id, here.b.id):
+            await place_message(fake, bot, tid, guild)
+        threads = [p.thread_id or p.channel_id for p in await pool_places(bot, tid)]
+        asked = await fake.slash(here.bob, here.b_channel.id, "domino vacation", {"days": 3})
+        assert asked.message is not None
+        assert asked.message.content.startswith("Enjoy your vacation! Your 1 correspondence")
+        until_at = f"<t:{int(clock.now + 3 * DAY)}:f>"
+        await fake.wait_for(lambda: all(vacation_notices(fake, t) for t in threads))
+        await settle(bot)
+        assert await told_everywhere(bot)
+        a_thread, b_thread = threads
+        assert a_thread is not None and b_thread is not None
+        assert vacation_notices(fake, a_thread) == [
+            f"Bob is on vacation: this table's clock is paused until {until_at}."
+        ]
+        assert vacation_notices(fake, b_thread) == [
+            f"<@{here.bob.id}> is on vacation: this table's clock is paused until {until_at}."
+        ]
+        assert B_NICK not in texts_in(fake, fake.guild_id)

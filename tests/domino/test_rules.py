@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from domino import (
+    DominoError,
     Draw,
     HandResult,
     IllegalAction,
@@ -15,6 +16,8 @@ from domino import (
     Play,
     Resign,
     Tile,
+    decode_action,
+    encode_action,
     preset,
     tile_set,
 )
@@ -797,6 +800,27 @@ def test_resign_loses_the_match() -> None:
     assert m.outcome is not None and m.outcome.winner_side == 1
     assert m.outcome.reason == "resign" and m.turn is None
     assert Match.replay(m.ruleset, m.seed, m.actions) == m
+
+
+def test_a_loss_on_time_is_no_resignation() -> None:
+    """Our decision (docs/commands.md, "Correspondence tables"): at the server's N-th time-out
+    in a row the side loses on time; its outcome says so (reason ``time`` and the count),
+    is stored and read back, and survives a replay of the log."""
+    m = Match.new(preset("partners"), 1).apply(Resign(2, 3))
+    outcome = m.outcome
+    assert outcome is not None and outcome.winner_side == 1 and m.turn is None
+    assert outcome.reason == "time" and outcome.timeouts == 3 and outcome.resigned_seat == 2
+    assert outcome.gave_up
+    assert outcome.to_dict()["timeouts"] == 3
+    assert encode_action(Resign(2, 3)) == "resign 2 time 3"
+    assert decode_action("resign 2 time 3") == Resign(2, 3)
+    assert decode_action("resign 2") == Resign(2)
+    for bad in ("resign 2 time 0", "resign 2 time", "resign 2 time x", "resign 2 late 3"):
+        with pytest.raises(DominoError):
+            decode_action(bad)
+    assert Match.replay(m.ruleset, m.seed, m.actions) == m
+    resigned = Match.new(preset("partners"), 1).apply(Resign(2)).outcome
+    assert resigned is not None and "timeouts" not in resigned.to_dict()
 
 
 # --------------------------------------------------------------------------- helpers
