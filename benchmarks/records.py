@@ -453,7 +453,8 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
 def _fill_kept(conn: sqlite3.Connection) -> None:
     """What the records' triggers keep, in bulk: each board's size (migration 0821) and each
     server's stamp of the pages (migration 0941: one a recorded match) and each person's figures
-    on each server's pages (migration 0943), each rating board's short lines (0944)."""
+    on each server's pages (migration 0943), each rating board's short lines (0944), each
+    season board's length (0947)."""
     conn.execute("BEGIN")
     conn.execute("DELETE FROM record_board_sizes")
     conn.execute(
@@ -469,17 +470,19 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
     )
     for table in BACKFILLED:
         conn.execute(f"DELETE FROM {table}")
-    for version in (943, 944):
+    for version in (943, 944, 947):
         for statement in backfill(SQLITE, version).split(";"):
             if statement.strip():
                 conn.execute(statement)
     conn.execute("COMMIT")
 
 
-#: The tables migrations 0943 (a person's figures on a server's pages) and 0944 (the rating
-#: boards' short lines) fill from the records already written.
+#: The tables migrations 0943 (a person's figures on a server's pages), 0944 (the rating
+#: boards' short lines) and 0947 (the season boards' lengths) fill from the records already
+#: written.
 BACKFILLED = (
-    "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short"
+    "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short",
+    "season_board_sizes",
 )
 
 

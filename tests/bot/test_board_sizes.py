@@ -3,7 +3,8 @@
 writers (matches, leaving and rejoining boards, idle weeks and the inactivity sweep,
 forget-me, a server's data dropped), on both backends; the migration counts the lines
 written before it alike; a copy of the database has the same sizes. So are a rating board's
-lengths under a minimum of matches (``record_board_short``)."""
+lengths under a minimum of matches (``record_board_short``) and a season board's lengths, with
+a minimum or by wins (``season_board_sizes``)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.privacy.forget import forget_person
-from bot.records.board_sql import MAX_BOARD_MINIMUM
+from bot.records.board_sql import MAX_BOARD_MINIMUM, SIZES_KEPT
 from bot.records.inactivity import WEEK, Inactivity
 from bot.records.record import ALL, GLOBAL
+from bot.records.seasons_store import BOARD as SEASON_BOARD
+from bot.records.seasons_store import WINS_BOARD as SEASON_WINS_BOARD
 from bot.records.service import Records
 from bot.records.store import SHORT_KEPT
 from bot.settings import sqlite_url
@@ -150,6 +153,43 @@ async def _check(store: Store) -> None:
                 assert idle == await _plain(store, scope, bucket, 2, rated), (scope, bucket, by)
     assert await _rows(store, _KEPT) == await _rows(store, _COUNTED)
     assert await _rows(store, _SHORT_KEPT) == await _rows(store, _SHORT_COUNTED)
+    await _check_seasons(store)
+
+
+_SEASON_KEPT = (
+    "SELECT season, scope, family, matches, lines FROM season_board_sizes ORDER BY 1, 2, 3, 4"
+)
+_SEASON_COUNTED = (
+    f"SELECT season, scope, family, CASE WHEN matches < {SIZES_KEPT} THEN matches"
+    f" ELSE {SIZES_KEPT} END AS m, count(*) FROM season_lines WHERE hidden = 0"
+    " GROUP BY season, scope, family, m ORDER BY 1, 2, 3, 4"
+)
+
+
+async def _check_seasons(store: Store) -> None:
+    """Every season board's length, by rating with a minimum and by wins, as a plain count of
+    its listed lines gives; the kept rows are those of a plain count, nothing else."""
+    boards = await store.db.fetchall("SELECT DISTINCT season, scope, family FROM season_lines")
+    for season, scope, family in boards:
+        key = (season, int(scope), family)
+        for least in (1, 2, 3, SIZES_KEPT):
+            plain = await store.db.fetchval(
+                "SELECT count(*) FROM season_lines WHERE season = ? AND scope = ?"
+                " AND family = ? AND hidden = 0 AND matches >= ?",
+                (*key, least),
+            )
+            assert await SEASON_BOARD.size(store.db, key, least=least) == plain, (key, least)
+        everyone = await store.db.fetchval(
+            "SELECT count(*) FROM season_lines WHERE season = ? AND scope = ? AND family = ?"
+            " AND hidden = 0",
+            key,
+        )
+        assert await SEASON_WINS_BOARD.size(store.db, key) == everyone, key
+    kept = [(r[0], int(r[1]), r[2], int(r[3]), int(r[4])) for r in
+            await store.db.fetchall(_SEASON_KEPT)]
+    counted = [(r[0], int(r[1]), r[2], int(r[3]), int(r[4])) for r in
+               await store.db.fetchall(_SEASON_COUNTED)]
+    assert kept == counted
 
 
 @settings(
@@ -180,6 +220,24 @@ async def test_board_sizes_are_a_plain_count_after_any_writes(
 
 def test_every_minimum_a_server_may_set_is_kept() -> None:
     assert MAX_BOARD_MINIMUM <= SHORT_KEPT
+    assert MAX_BOARD_MINIMUM <= SIZES_KEPT
+    for dialect in ("sqlite", POSTGRES):
+        sql = next(s for v, _, s in migrations(dialect) if v == 947)
+        assert f"(matches, {SIZES_KEPT})" in sql
+
+
+async def test_a_season_board_of_many_matches_is_counted_once(store: Store) -> None:
+    """Matches past the kept count (50) still count a line once, on each minimum."""
+    clock = FakeClock()
+    await _apply(store, clock, [("duel", 1, 2, GUILDS[0], "draw", True)] * (SIZES_KEPT + 2))
+    await _apply(store, clock, [("duel", 3, 1, GUILDS[0], "draw", True), ("privacy", 2, GLOBAL,
+                                                                          True)])
+    await _check(store)
+    rows = await store.db.fetchall(
+        "SELECT matches, lines FROM season_board_sizes WHERE scope = ? ORDER BY matches",
+        (GUILDS[0],),
+    )
+    assert [(int(m), int(n)) for m, n in rows] == [(1, 1), (SIZES_KEPT, 2)]
 
 
 async def test_a_leaderboard_pages_by_the_kept_size(store: Store) -> None:
@@ -198,15 +256,18 @@ async def test_a_leaderboard_pages_by_the_kept_size(store: Store) -> None:
     assert [r.place for r in board.rows] == [5]
 
 
-async def _drop_sizes(store: Store) -> None:
-    """Remove what the sizes' migration made."""
+async def _drop_sizes(
+    store: Store, kept: str = "record_board_sizes", lines: str = "record_stats"
+) -> None:
+    """Remove what a sizes' migration made: the table ``kept`` and its triggers on
+    ``lines``."""
     async with store.transaction() as tx:
         for trigger in ("insert", "update", "delete"):
-            on = " ON record_stats" if store.dialect == POSTGRES else ""
-            await tx.db.execute(f"DROP TRIGGER record_board_sizes_{trigger}{on}")
+            on = f" ON {lines}" if store.dialect == POSTGRES else ""
+            await tx.db.execute(f"DROP TRIGGER {kept}_{trigger}{on}")
         if store.dialect == POSTGRES:
-            await tx.db.execute("DROP FUNCTION record_board_sizes_written()")
-        await tx.db.execute("DROP TABLE record_board_sizes")
+            await tx.db.execute(f"DROP FUNCTION {kept}_written()")
+        await tx.db.execute(f"DROP TABLE {kept}")
 
 
 async def test_the_migration_counts_the_lines_written_before_it(store: Store) -> None:
@@ -259,3 +320,23 @@ async def test_a_copy_of_the_database_has_the_same_sizes(database_url: str, tmp_
     finally:
         await target.close()
 
+
+
+async def test_the_season_sizes_migration_counts_the_lines_written_before_it(
+    store: Store,
+) -> None:
+    clock = FakeClock()
+    before: list[tuple[Any, ...]] = [
+        ("duel", 1, 2, GUILDS[0], "draw", True),
+        ("duel", 1, 3, GUILDS[0], "draw", True),
+        ("duel", 3, None, GUILDS[1], "two", True),
+        ("privacy", 2, GUILDS[0], True),
+    ]
+    await _apply(store, clock, before)
+    await _drop_sizes(store, "season_board_sizes", "season_lines")
+    await _apply(store, clock, [("duel", 4, 1, None, "two", True)])  # not counted
+    async with store.transaction() as tx:
+        await tx.db.run_script(next(s for v, _, s in migrations(store.dialect) if v == 947))
+    assert await store.db.fetchval("SELECT count(*) FROM season_board_sizes")
+    await _apply(store, clock, [("duel", 2, 4, GUILDS[1], "draw", True), ("forget", 1)])
+    await _check(store)
