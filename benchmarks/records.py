@@ -454,7 +454,7 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
     """What the records' triggers keep, in bulk: each board's size (migration 0821) and each
     server's stamp of the pages (migration 0941: one a recorded match) and each person's figures
     on each server's pages (migration 0943), each rating board's short lines (0944), each
-    season board's length (0947)."""
+    season board's length (0947) and each week's and month's (0948)."""
     conn.execute("BEGIN")
     conn.execute("DELETE FROM record_board_sizes")
     conn.execute(
@@ -470,7 +470,7 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
     )
     for table in BACKFILLED:
         conn.execute(f"DELETE FROM {table}")
-    for version in (943, 944, 947):
+    for version in (943, 944, 947, 948):
         for statement in backfill(SQLITE, version).split(";"):
             if statement.strip():
                 conn.execute(statement)
@@ -478,11 +478,11 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
 
 
 #: The tables migrations 0943 (a person's figures on a server's pages), 0944 (the rating
-#: boards' short lines) and 0947 (the season boards' lengths) fill from the records already
-#: written.
+#: boards' short lines), 0947 and 0948 (the season's, week's and month's boards' lengths)
+#: fill from the records already written.
 BACKFILLED = (
     "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short",
-    "season_board_sizes",
+    "season_board_sizes", "period_board_sizes",
 )
 
 

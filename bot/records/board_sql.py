@@ -109,9 +109,10 @@ class RankedBoard:
     rank: tuple[str, ...]  # the figures ranked by, highest first, in order
     columns: str  # the selected line: columns of ``r`` (the line) and ``p`` (record_players)
     counted: str | None = None  # the line's matches, for a board's minimum (in its index)
-    #: a table the database keeps of each board's listed lines per number of matches (the
-    #: board's columns, ``matches`` up to :data:`SIZES_KEPT` standing for as many or more,
-    #: ``lines``): a board's length is a few of its rows, not a count of its lines
+    #: a table the database keeps of each board's listed lines (the board's columns, and
+    #: ``lines``; for a board with a minimum, per number of matches, ``matches``, up to
+    #: :data:`SIZES_KEPT` standing for as many or more): a board's length is a few of its
+    #: rows, not a count of its lines
     sized: str | None = None
 
     def _where(self, alias: str, least: int = 1) -> str:
@@ -143,10 +144,10 @@ class RankedBoard:
         """How many people the board lists."""
         if self.sized and least <= SIZES_KEPT:
             board = " AND ".join(f"{c} = ?" for c in self.board)
+            least_matches = " AND matches >= ?" if self.counted and least > 1 else ""
             value = await db.fetchval(
-                f"SELECT coalesce(sum(lines), 0) FROM {self.sized} WHERE {board}"
-                " AND matches >= ?",
-                (*key, least if self.counted else 1),
+                f"SELECT coalesce(sum(lines), 0) FROM {self.sized} WHERE {board}{least_matches}",
+                (*key, least) if least_matches else tuple(key),
             )
             return int(value or 0)
         value = await db.fetchval(

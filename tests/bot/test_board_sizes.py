@@ -4,7 +4,8 @@ writers (matches, leaving and rejoining boards, idle weeks and the inactivity sw
 forget-me, a server's data dropped), on both backends; the migration counts the lines
 written before it alike; a copy of the database has the same sizes. So are a rating board's
 lengths under a minimum of matches (``record_board_short``) and a season board's lengths, with
-a minimum or by wins (``season_board_sizes``)."""
+a minimum or by wins (``season_board_sizes``), and a week's or a month's
+(``period_board_sizes``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from bot.privacy.forget import forget_person
 from bot.records.board_sql import MAX_BOARD_MINIMUM, SIZES_KEPT
 from bot.records.inactivity import WEEK, Inactivity
+from bot.records.periods_store import BOARD as PERIOD_BOARD
 from bot.records.record import ALL, GLOBAL
 from bot.records.seasons_store import BOARD as SEASON_BOARD
 from bot.records.seasons_store import WINS_BOARD as SEASON_WINS_BOARD
@@ -190,6 +192,21 @@ async def _check_seasons(store: Store) -> None:
     counted = [(r[0], int(r[1]), r[2], int(r[3]), int(r[4])) for r in
                await store.db.fetchall(_SEASON_COUNTED)]
     assert kept == counted
+    periods = await store.db.fetchall("SELECT DISTINCT period, scope, bucket FROM record_periods")
+    for period, scope, bucket in periods:
+        key = (period, int(scope), bucket)
+        plain = await store.db.fetchval(
+            "SELECT count(*) FROM record_periods WHERE period = ? AND scope = ? AND bucket = ?"
+            " AND hidden = 0",
+            key,
+        )
+        assert await PERIOD_BOARD.size(store.db, key) == plain, key
+    kept = [(r[0], int(r[1]), r[2], int(r[3])) for r in await store.db.fetchall(
+        "SELECT period, scope, bucket, lines FROM period_board_sizes ORDER BY 1, 2, 3")]
+    counted = [(r[0], int(r[1]), r[2], int(r[3])) for r in await store.db.fetchall(
+        "SELECT period, scope, bucket, count(*) FROM record_periods WHERE hidden = 0"
+        " GROUP BY period, scope, bucket ORDER BY 1, 2, 3")]
+    assert kept == counted
 
 
 @settings(
@@ -322,8 +339,12 @@ async def test_a_copy_of_the_database_has_the_same_sizes(database_url: str, tmp_
 
 
 
-async def test_the_season_sizes_migration_counts_the_lines_written_before_it(
-    store: Store,
+@pytest.mark.parametrize(
+    ("version", "kept", "lines"),
+    [(947, "season_board_sizes", "season_lines"), (948, "period_board_sizes", "record_periods")],
+)
+async def test_the_season_and_period_sizes_migrations_count_the_lines_written_before_them(
+    store: Store, version: int, kept: str, lines: str
 ) -> None:
     clock = FakeClock()
     before: list[tuple[Any, ...]] = [
@@ -333,10 +354,10 @@ async def test_the_season_sizes_migration_counts_the_lines_written_before_it(
         ("privacy", 2, GUILDS[0], True),
     ]
     await _apply(store, clock, before)
-    await _drop_sizes(store, "season_board_sizes", "season_lines")
+    await _drop_sizes(store, kept, lines)
     await _apply(store, clock, [("duel", 4, 1, None, "two", True)])  # not counted
     async with store.transaction() as tx:
-        await tx.db.run_script(next(s for v, _, s in migrations(store.dialect) if v == 947))
-    assert await store.db.fetchval("SELECT count(*) FROM season_board_sizes")
+        await tx.db.run_script(next(s for v, _, s in migrations(store.dialect) if v == version))
+    assert await store.db.fetchval(f"SELECT count(*) FROM {kept}")
     await _apply(store, clock, [("duel", 2, 4, GUILDS[1], "draw", True), ("forget", 1)])
     await _check(store)
