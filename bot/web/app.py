@@ -221,7 +221,8 @@ async def health(request: web.Request) -> web.Response:
 async def server_page(request: web.Request) -> web.Response:
     guild_id = number(request.match_info["guild"])
     reader = request.app[READER]
-    server = await reader.server(guild_id)
+    stamp = request.get(kept_pages.STAMP)
+    server = await reader.server(guild_id, stamp)
     if server is None:
         raise web.HTTPNotFound()
     board = request.query.get("board") or DEFAULT_FAMILY
@@ -234,10 +235,12 @@ async def server_page(request: web.Request) -> web.Response:
         by = "wins"  # a week's or month's board ranks by wins: there is no rating of a week
     if period == ALL_TIME:
         leaders: LeaderboardPage | PeriodBoard | SeasonBoard = await reader.leaderboard(
-            guild_id, board, by, wanted, PER_PAGE, request.get(kept_pages.STAMP)
+            guild_id, board, by, wanted, PER_PAGE, stamp
         )
     else:
-        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE, by)
+        leaders = await reader.period_board(
+            guild_id, board, period, wanted, PER_PAGE, by, stamp
+        )
     lang = language(request)
     locale = LANGUAGES[lang]
     ranked_by = PERIOD_RANK if period != SEASON else SEASON_WINS_RANK if by == "wins" else (
@@ -441,7 +444,7 @@ def _period_name(locale: str, board: LeaderboardPage | PeriodBoard | SeasonBoard
 
 async def _match_page(request: web.Request) -> MatchPage:
     table_id = number(request.match_info["table"])
-    found = await request.app[READER].match(table_id)
+    found = await request.app[READER].match(table_id, request.get(kept_pages.STAMP))
     if found is None:
         raise web.HTTPNotFound()
     return found
@@ -639,7 +642,7 @@ async def tournament_page(request: web.Request) -> web.Response:
     guild_id = number(request.match_info["guild"])
     event_id = number(request.match_info["event"])
     reader = request.app[READER]
-    server = await reader.server(guild_id)
+    server = await reader.server(guild_id, request.get(kept_pages.STAMP))
     found = None if server is None else await reader.tournament(server, event_id)
     if server is None or found is None:
         request[SERVER_FOUND] = server
