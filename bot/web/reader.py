@@ -55,7 +55,7 @@ from bot.records.service import (
     versus_levels,
 )
 from bot.records.store import EntryRow, RecordsRepo, StatRow
-from bot.store import DatabaseUnavailable, Db, HandResultRow, Store
+from bot.store import SQLITE, DatabaseUnavailable, Db, HandResultRow, Store
 from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
@@ -279,8 +279,11 @@ class Reader:
         """The store, for one page's reads; a failure or a time-out is DatabaseUnavailable."""
         store = await self._open()
         try:
-            async with asyncio.timeout(self.timeout):
+            if store.dialect == SQLITE:  # its statements interrupt themselves (no timer)
                 yield store
+            else:
+                async with asyncio.timeout(self.timeout):
+                    yield store
         except DatabaseUnavailable:
             raise
         except _DB_ERRORS as exc:
