@@ -54,7 +54,7 @@ from bot.records.service import (
     Records,
     versus_levels,
 )
-from bot.records.store import EntryRow, RecordsRepo, StatRow
+from bot.records.store import RecordsRepo, StatRow
 from bot.store import SQLITE, DatabaseUnavailable, Db, HandResultRow, Store
 from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
@@ -419,25 +419,26 @@ class Reader:
         if matches is None:
             matches = await self.recent_matches(guild_id)
         async with self.reading() as store:
-            entries = await RecordsRepo(store.db).entries_of([m.table_id for m in matches])
-            seats = await self._seats(store, entries, guild_id)
+            seats = await self._seats(store, [m.table_id for m in matches], guild_id)
         return [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
 
-    async def _seats(self, store: Store, entries: Sequence[EntryRow], guild_id: int) -> list[Seat]:
-        people = [e.player_id for e in entries if e.kind == "human"]
-        hidden = await RecordsRepo(store.db).hidden_scopes(people)
+    @staticmethod
+    async def _seats(store: Store, table_ids: Sequence[int], guild_id: int) -> list[Seat]:
+        """The matches' participants, each shown unless he left this server's or the global
+        boards (one read)."""
+        found = await RecordsRepo(store.db).entries_left(table_ids, (GLOBAL, guild_id))
         return [
             Seat(
                 e.table_id,
                 e.player_id,
                 e.name,
                 e.kind,
-                e.kind == "computer" or not hidden.get(e.player_id, set()) & {GLOBAL, guild_id},
+                e.kind == "computer" or not left,
                 e.side,
                 e.seats,
                 e.result,
             )
-            for e in entries
+            for e, left in found
         ]
 
     # -- matches ---------------------------------------------------------------------------
@@ -458,7 +459,7 @@ class Reader:
             server = await self.server(record.guild_id, stamp)
             if server is None:
                 return None
-            seats = await self._seats(store, await records.entries_of([table_id]), server.guild_id)
+            seats = await self._seats(store, [table_id], server.guild_id)
             hands: list[HandResultRow] = await store.hand_results.list(table_id)
             row = await store.matches.get(table_id)
             taken = await WebRepo(store.db).taken_over(table_id)

@@ -361,3 +361,30 @@ async def test_the_season_and_period_sizes_migrations_count_the_lines_written_be
     assert await store.db.fetchval(f"SELECT count(*) FROM {kept}")
     await _apply(store, clock, [("duel", 2, 4, GUILDS[1], "draw", True), ("forget", 1)])
     await _check(store)
+
+
+async def test_the_entries_with_their_opt_outs_are_those_of_the_privacy_rows(store: Store) -> None:
+    """What the pages read in one statement (each participant, with whether he left the
+    boards of the given scopes) is what the entries and the privacy rows say apart."""
+    clock = FakeClock()
+    await _apply(store, clock, [
+        ("duel", 1, 2, GUILDS[0], "draw", True),
+        ("duel", 3, None, GUILDS[0], "two", True),
+        ("duel", 4, 1, GUILDS[1], "draw", True),
+        ("privacy", 1, GUILDS[0], True),
+        ("privacy", 3, GLOBAL, True),
+        ("privacy", 4, GUILDS[0], True),
+    ])
+    repo = Records(store).repo
+    tables = [int(r[0]) for r in await store.db.fetchall(
+        "SELECT DISTINCT table_id FROM record_entries ORDER BY table_id")]
+    assert len(tables) == 3
+    for scopes in ((GLOBAL, GUILDS[0]), (GLOBAL, GUILDS[1]), (GUILDS[0],)):
+        found = await repo.entries_left(tables, scopes)
+        entries = await repo.entries_of(tables)
+        hidden = await repo.hidden_scopes([e.player_id for e in entries])
+        assert [e for e, _ in found] == entries
+        assert [left for _, left in found] == [
+            bool(hidden.get(e.player_id, set()) & set(scopes)) for e in entries
+        ], scopes
+        assert any(left for _, left in found)
