@@ -37,7 +37,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 942  # the last migration the pages need (the kept pages' stamps, the name index)
+WEB_SCHEMA = 948  # the last migration the pages need (the boards' kept lengths: 0947, 0948)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
