@@ -470,7 +470,7 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
     )
     for table in BACKFILLED:
         conn.execute(f"DELETE FROM {table}")
-    for version in (943, 944, 947, 948):
+    for version in (943, 944, 945, 946, 947, 948):
         for statement in backfill(SQLITE, version).split(";"):
             if statement.strip():
                 conn.execute(statement)
@@ -478,11 +478,12 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
 
 
 #: The tables migrations 0943 (a person's figures on a server's pages), 0944 (the rating
-#: boards' short lines), 0947 and 0948 (the season's, week's and month's boards' lengths)
-#: fill from the records already written.
+#: boards' short lines), 0945 and 0946 (a person's kept curves and latest matches), 0947 and
+#: 0948 (the season's, week's and month's boards' lengths) fill from the records already
+#: written.
 BACKFILLED = (
     "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short",
-    "season_board_sizes", "period_board_sizes",
+    "web_player_curve", "web_player_recent", "season_board_sizes", "period_board_sizes",
 )
 
 

@@ -55,6 +55,7 @@ WEB_ROWS = (
     ("positions",),
     ("reader",),
     ("live", "warm", "pages"),
+    ("player",),
     ("app",),
 )
 

@@ -31,7 +31,7 @@ from aiohttp import web
 from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
-from bot.i18n import N_, joined, picture_options, tr, trc
+from bot.i18n import N_, joined, picture_options, tr
 from bot.i18n import number as written_number
 from bot.records.boards import PeriodBoard
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
@@ -45,7 +45,6 @@ from bot.tournaments.model import Bracket
 from bot.tournaments.naming import round_title
 from bot.web import kept as kept_pages
 from bot.web import links, live
-from bot.web.charts import rating_chart
 from bot.web.pages import (
     BASE_URL,
     FORWARDED,
@@ -60,6 +59,7 @@ from bot.web.pages import (
     optional_number,
     page,
 )
+from bot.web.player import player_page
 from bot.web.positions import Replay, position_json, to_json
 from bot.web.queries import PageRepo
 from bot.web.ratelimit import RateLimiter
@@ -69,7 +69,6 @@ from bot.web.words import (
     BOARD_ENDINGS,
     EVENT_STATUSES,
     EVENT_SYSTEMS,
-    FAMILY_NAMES,
     LANGUAGES,
     MINIMUM_NOTE,
     PERIOD_RANK,
@@ -620,43 +619,6 @@ async def badge_image(request: web.Request) -> web.Response:
     png = await asyncio.to_thread(badge_png, LOOKS, code)
     return web.Response(
         body=png, content_type="image/png", headers={"Cache-Control": "max-age=86400"}
-    )
-
-
-async def player_page(request: web.Request) -> web.Response:
-    guild_id = number(request.match_info["guild"])
-    player_id = number(request.match_info["player"])
-    reader = request.app[READER]
-    server = await reader.server(guild_id)
-    if server is None:
-        raise web.HTTPNotFound()
-    found = await reader.player(server, player_id)
-    if found is None:
-        request[SERVER_FOUND] = server
-        raise web.HTTPNotFound()
-    locale = LANGUAGES[language(request)]
-    families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
-    chart = rating_chart(found.stats.series, families, tr(locale, "Rating over time"))
-    return page(
-        request,
-        "player.html",
-        {
-            "server": server,
-            "player": found,
-            "stats": found.stats,
-            "chart": chart,
-            "families": families,
-            "bucket_name": functools.partial(bucket_name, locale),
-            "variant_name": functools.partial(variant_name, locale),
-            "result_name": functools.partial(result_name, locale),
-            "name_of": functools.partial(player_name, locale),
-            "level_name": lambda level: tr(locale, level),
-            "achievement": lambda code: (
-                tr(locale, BY_CODE[code].name),
-                # said of the player to whoever reads his page (cogs/records/said_of.py)
-                trc(locale, "achievement, said of someone", BY_CODE[code].description),
-            ),
-        },
     )
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 
 from markupsafe import Markup, escape
 
@@ -20,7 +20,8 @@ SERIES = 4
 
 
 def _day(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
+    y, m, d = time.gmtime(t)[:3]
+    return f"{y:04d}-{m:02d}-{d:02d}"
 
 
 def rating_chart(
@@ -40,13 +41,15 @@ def rating_chart(
         low, high = low - 10, high + 10
     span_t = t1 - t0
 
+    wide, tall, spread = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM, high - low
+
     def x(t: float) -> float:
         if not span_t:  # one moment: in the middle
             return (LEFT + WIDTH - RIGHT) / 2
-        return LEFT + (t - t0) / span_t * (WIDTH - LEFT - RIGHT)
+        return LEFT + (t - t0) / span_t * wide
 
     def y(r: float) -> float:
-        return TOP + (high - r) / (high - low) * (HEIGHT - TOP - BOTTOM)
+        return TOP + (high - r) / spread * tall
 
     base = HEIGHT - BOTTOM
     parts = [
@@ -71,8 +74,15 @@ def rating_chart(
     for i, (family, points) in enumerate(sorted(lines.items())):
         kind = f"s{i % SERIES}"
         label = escape(names.get(family, family))
-        if len(points) > 1:
-            coords = " ".join(f"{x(t):.1f},{y(r):.1f}" for t, r in points)
+        if len(points) > 1:  # (x and y written out: a curve has up to a few hundred points)
+            if span_t:
+                coords = " ".join(
+                    f"{LEFT + (t - t0) / span_t * wide:.1f},"
+                    f"{TOP + (high - r) / spread * tall:.1f}"
+                    for t, r in points
+                )
+            else:
+                coords = " ".join(f"{x(t):.1f},{y(r):.1f}" for t, r in points)
             parts.append(
                 f'<polyline class="{kind}" stroke-width="2.5" points="{coords}">'
                 f"<title>{label}</title></polyline>"

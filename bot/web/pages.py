@@ -4,7 +4,7 @@ language, a page rendered in it, the numbers an address carries, names joined an
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -69,7 +69,7 @@ def page(
         for code in LANGUAGES
     ]
     full = {
-        "_": functools.partial(tr, locale),
+        "_": _translator(locale),
         "command": functools.partial(command_text, locale),  # a command's names, as text
         "lang": lang,
         "locale": locale,
@@ -86,6 +86,18 @@ def page(
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language"
     return response
+
+
+@functools.lru_cache(maxsize=16)
+def _translator(locale: str) -> Callable[..., str]:
+    """The templates' ``_`` in ``locale``: :func:`~bot.i18n.tr`, each plain text looked up
+    once (a page says some forty)."""
+    plain = functools.lru_cache(maxsize=2048)(functools.partial(tr, locale))
+
+    def said(text: str, /, **params: Any) -> str:
+        return tr(locale, text, **params) if params else plain(text)
+
+    return said
 
 
 #: The link previews' picture of every page but a match's (1200×630, the size Open Graph's

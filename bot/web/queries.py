@@ -30,7 +30,9 @@ from bot.store.table_extras import Readable
 
 __all__ = [
     "WEB_SCHEMA",
+    "KeptPlayer",
     "PublicEntry",
+    "RecentMatch",
     "WebRepo",
     "WebServer",
     "open_read_only",
@@ -64,6 +66,34 @@ class PublicEntry:
     mu_after: float
     sigma_after: float
     finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecentMatch:
+    """One of a person's latest public matches of a server, as his page lists it."""
+
+    table_id: int
+    variant: str
+    result: str
+    points_for: int
+    points_against: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class KeptPlayer:
+    """What the database keeps of a person on a server's pages (:meth:`WebRepo.kept_player`):
+    rows of (bucket, matches, wins, losses, draws, hands won, dominoes, blocks won, points
+    for and against, streak, best streak, last match), of (family, mu, sigma, rated
+    matches), of (computer's recorded name, wins, losses, draws); his curves' points
+    (family, finished at, mu, sigma), oldest first in each family; his latest matches,
+    newest first."""
+
+    lines: list[tuple[Any, ...]]
+    ratings: list[tuple[Any, ...]]
+    versus: list[tuple[Any, ...]]
+    curves: list[tuple[str, float, float, float]]
+    recent: list[RecentMatch]
 
 
 def read_only_url(url: str) -> str:
@@ -417,48 +447,50 @@ class WebRepo:
         )
         return [(str(r[1]), str(r[2])) for r in rows]
 
-    async def public_lines(self, guild_id: int, player_id: int) -> list[Row]:
-        """A person's figures per bucket in the server's public matches, as the database
-        keeps them (migration 0943): bucket, matches, wins, losses, draws, hands won,
-        dominoes, blocks won, points for and against, streak, best streak, last match."""
-        return await self._db.fetchall(
+    async def kept_player(self, guild_id: int, player_id: int, recent: int) -> KeptPlayer:
+        """What the database keeps of a person on the server's pages (migrations 0943, 0945,
+        0946), in two statements: his figures per bucket; then his rating per family, his
+        results against each computer, his curves and his ``recent`` latest matches (at most
+        20), each a branch of one ``UNION ALL`` read by key, told apart by its first column
+        (numbers come back as the widest type, ``double precision`` on PostgreSQL, which
+        types the union's columns by its first branch)."""
+        key = (player_id, guild_id)
+        lines = await self._db.fetchall(
             "SELECT bucket, matches, wins, losses, draws, hands_won, dominoes, blocks_won,"
             " points_for, points_against, streak, best_streak, last_at FROM web_player_lines"
             " WHERE player_id = ? AND guild_id = ?",
-            (player_id, guild_id),
+            key,
         )
-
-    async def public_ratings(self, guild_id: int, player_id: int) -> list[Row]:
-        """(family, mu, sigma, rated matches) after a person's latest rated public match of
-        the server in each family."""
-        return await self._db.fetchall(
-            "SELECT family, mu, sigma, matches FROM web_player_ratings"
-            " WHERE player_id = ? AND guild_id = ?",
-            (player_id, guild_id),
-        )
-
-    async def public_versus_kept(self, guild_id: int, player_id: int) -> list[Row]:
-        """(computer's recorded name, wins, losses, draws) of a person against each computer
-        he met in the server's public matches."""
-        return await self._db.fetchall(
-            "SELECT computer, wins, losses, draws FROM web_player_versus"
-            " WHERE player_id = ? AND guild_id = ?",
-            (player_id, guild_id),
-        )
-
-    async def public_series(
-        self, guild_id: int, player_id: int, family: str, limit: int
-    ) -> list[tuple[float, float, float]]:
-        """(finished at, mu, sigma) after a person's latest ``limit`` rated public matches of
-        the server in a family, oldest first (his entries of the family by time, backwards)."""
-        public, params = Readable.public(guild_id).of_table("e.table_id")
         rows = await self._db.fetchall(
-            "SELECT e.finished_at, e.mu_after, e.sigma_after FROM record_entries e"
-            f" WHERE e.player_id = ? AND e.family = ? AND e.rated <> 0 AND {public}"
-            " ORDER BY e.finished_at DESC, e.table_id DESC LIMIT ?",
-            (player_id, family, *params, limit),
+            "SELECT 1, family, CAST(NULL AS TEXT), mu, sigma, matches,"
+            " CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION)"
+            " FROM web_player_ratings"
+            " WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 2, computer, NULL, wins, losses, draws, NULL, NULL"
+            " FROM web_player_versus WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 3, family, NULL, seq, finished_at, mu, sigma, NULL"
+            " FROM web_player_curve WHERE player_id = ? AND guild_id = ?"
+            " UNION ALL SELECT 4, variant, result, finished_at, table_id, side, points_for,"
+            " points_against FROM (SELECT * FROM web_player_recent"
+            " WHERE player_id = ? AND guild_id = ?"
+            " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?) r",
+            (*key, *key, *key, *key, recent),
         )
-        return [(float(r[0]), float(r[1]), float(r[2])) for r in reversed(rows)]
+        parts: list[list[Row]] = [[], [], [], [], []]
+        for row in rows:
+            parts[int(row[0])].append(row)
+        curves = sorted(parts[3], key=lambda r: (str(r[1]), int(r[3])))
+        latest = sorted(parts[4], key=lambda r: (r[3], r[4], r[5]), reverse=True)
+        return KeptPlayer(
+            [tuple(r) for r in lines],
+            [(r[1], *r[3:6]) for r in parts[1]],
+            [(r[1], *r[3:6]) for r in parts[2]],
+            [(str(r[1]), float(r[4]), float(r[5]), float(r[6])) for r in curves],
+            [
+                RecentMatch(int(r[4]), str(r[1]), str(r[2]), int(r[6]), int(r[7]), float(r[3]))
+                for r in latest
+            ],
+        )
 
     async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
         """A person's achievements earned in public matches of the server, latest first."""

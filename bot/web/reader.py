@@ -27,7 +27,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import Earned
@@ -46,8 +46,6 @@ from bot.records.record import (
 from bot.records.seasons import SEASON, SeasonCalendar
 from bot.records.seasons_service import SeasonBoard, Seasons
 from bot.records.service import (
-    SERIES_LIMIT,
-    HistoryItem,
     LeaderboardPage,
     PlayerStats,
     Rating,
@@ -60,9 +58,9 @@ from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
-from bot.web.queries import PublicEntry, WebRepo, WebServer, open_read_only
+from bot.web.queries import PublicEntry, RecentMatch, WebRepo, WebServer, open_read_only
 
-__all__ = ["Ending", "MatchPage", "PlayerPage", "Reader", "Seat"]
+__all__ = ["Ending", "MatchPage", "PlayerPage", "Reader", "Seat", "thinned"]
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +68,8 @@ RETRY_AFTER = 1.0  # seconds before a database that failed to open is tried agai
 REPLAYS_KEPT = 64  # finished matches whose positions are kept in memory
 RECENT = 20  # matches on a server's page
 FRESH = 5.0  # seconds a server's recent matches (not their names) are kept
-HISTORY = 15  # matches on a player's page
+HISTORY = 15  # matches on a player's page (the database keeps a person's 20 latest: 0946)
+CURVE_LATEST = 24  # a rating curve's latest points, all shown (then thinned: migration 0945)
 TOURNAMENTS = 10  # tournaments on a server's page
 
 
@@ -121,7 +120,7 @@ class PlayerPage:
 
     server: WebServer
     stats: PlayerStats
-    history: tuple[HistoryItem, ...]
+    history: tuple[RecentMatch, ...]  # latest first
     achievements: tuple[Earned, ...] = ()  # latest first
 
 
@@ -533,15 +532,12 @@ class Reader:
             name = await web.player_here(guild_id, player_id)
             if name is None:
                 return None
-            stats = await kept_stats(web, guild_id, player_id, name)
+            stats, history = await kept_figures(web, guild_id, player_id, name)
             if not stats.server:
                 return None
-            earned = await WebRepo(store.db).public_achievements(guild_id, player_id)
-            history = await Records(store).history(
-                player_id, limit=HISTORY, readable=Readable.public(guild_id)
-            )
+            earned = await web.public_achievements(guild_id, player_id)
         shown = tuple(e for e in earned if e.code in BY_CODE)
-        return PlayerPage(server, stats, tuple(history), shown)
+        return PlayerPage(server, stats, history, shown)
 
     async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
         """Those of ``player_ids`` who have a page on the server's pages."""
@@ -604,32 +600,46 @@ def _ordered(found: Mapping[str, Any]) -> list[str]:
     return [b for b in NATURAL_ORDER if b in found] + sorted(set(found) - set(NATURAL_ORDER))
 
 
-async def kept_stats(web: WebRepo, guild_id: int, player_id: int, name: str) -> PlayerStats:
-    """A person's figures in a server's public matches as the database keeps them (migration
-    0943: a few rows by key, however long his history), and the curve of each family's
-    rating from his latest rated matches there (a limited read by index)."""
-    found = {str(r[0]): r for r in await web.public_lines(guild_id, player_id)}
+async def kept_figures(
+    web: WebRepo, guild_id: int, player_id: int, name: str
+) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
+    """A person's figures in a server's public matches and his latest matches there, as the
+    database keeps them (migrations 0943, 0945, 0946): two statements reading a few rows by
+    key, however long his history."""
+    kept = await web.kept_player(guild_id, player_id, HISTORY)
+    found = {str(r[0]): r for r in kept.lines}
     lines = {
         b: StatRow(guild_id, b, player_id, *(int(v) for v in found[b][1:12]), None,
                    float(found[b][12]), name, "human")
         for b in _ordered(found)
     }
-    kept = {str(r[0]): r for r in await web.public_ratings(guild_id, player_id)}
-    ratings = {f: Rating(f, float(kept[f][1]), float(kept[f][2]), int(kept[f][3]))
-               for f in _ordered(kept)}
-    series = {
-        f: [(t, display_rating(mu, sigma))
-            for t, mu, sigma in await web.public_series(guild_id, player_id, f, SERIES_LIMIT)]
-        for f in ratings
-    }
+    rated = {str(r[0]): r for r in kept.ratings}
+    ratings = {f: Rating(f, float(rated[f][1]), float(rated[f][2]), int(rated[f][3]))
+               for f in _ordered(rated)}
+    series: dict[str, list[tuple[float, float]]] = {}
+    for family, t, mu, sigma in kept.curves:
+        series.setdefault(family, []).append((t, display_rating(mu, sigma)))
     levels: dict[str, list[int]] = {}
-    for computer, *results in await web.public_versus_kept(guild_id, player_id):
+    for computer, *results in kept.versus:
         figures = levels.setdefault(computer_level(str(computer)), [0, 0, 0])
         for i, n in enumerate(results):
             figures[i] += int(n)
     against = versus_levels(levels)
-    return PlayerStats(player_id, name, "human", server=lines, ratings=ratings, series=series,
-                       versus=against, versus_server=against)
+    stats = PlayerStats(player_id, name, "human", server=lines, ratings=ratings, series=series,
+                        versus=against, versus_server=against)
+    return stats, tuple(kept.recent)
+
+
+T = TypeVar("T")
+
+
+def thinned(points: Sequence[T]) -> list[T]:
+    """The points of a rating curve its chart shows, as the database keeps them (migration
+    0945): of n, the first, and the k-th while n - k < :data:`CURVE_LATEST` times the
+    largest power of two dividing k (the latest all; before them every 2nd, then every 4th,
+    ..., each for twice as long), so that a long history stays about a hundred points."""
+    n = len(points)
+    return [p for k, p in enumerate(points, 1) if k == 1 or n - k < CURVE_LATEST * (k & -k)]
 
 
 def public_stats(
@@ -690,7 +700,7 @@ def public_stats(
         "human",
         server=lines,
         ratings=ratings,
-        series={f: points[-SERIES_LIMIT:] for f, points in series.items()},
+        series={f: thinned(points) for f, points in series.items()},
         versus=against,
         versus_server=against,
     )

@@ -23,6 +23,7 @@ from cogs.tournaments.posts import (
     round_length,
     side_text,
     stage_line,
+    standings_tail,
 )
 
 STANDINGS = "arena"  # the key of the standings post's mark
@@ -112,19 +113,17 @@ def standings_lines(state: EventState, limit: int = LINES_SHOWN) -> list[str]:
         if line.fire:
             text += " 🔥"
         out.append(text)
-    if len(lines) > limit:
-        out.append(tr(locale, "… and {count} more.", count=len(lines) - limit))
-    if lines:
-        out.append(
-            "-# "
-            + tr(
-                locale,
-                "🔥: on a streak, the next game counts double. Level on points, the better"
-                " performance goes first (the opponents' mean rating, 500 more for each win"
-                " and 500 less for each loss, over the games), then the rating at the start.",
-            )
-        )
-    return out
+    return out + standings_tail(
+        locale,
+        len(lines),
+        limit,
+        tr(
+            locale,
+            "🔥: on a streak, the next game counts double. Level on points, the better"
+            " performance goes first (the opponents' mean rating, 500 more for each win"
+            " and 500 less for each loss, over the games), then the rating at the start.",
+        ),
+    )
 
 
 def standings_embed(state: EventState) -> discord.Embed:

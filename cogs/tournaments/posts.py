@@ -274,18 +274,27 @@ def standings_lines(state: EventState, upto: int | None, limit: int = LINES_SHOW
         elif s.decided_by in PLACED_BY:
             line += f" ({tr(locale, PLACED_BY[s.decided_by])})"
         out.append(line)
-    if len(table) > limit:
-        out.append(tr(locale, "… and {count} more.", count=len(table) - limit))
-    if table:
-        out.append(
-            "-# "
-            + tr(
-                locale,
-                "Level on match points, the better points difference goes first, then the"
-                " more match points your opponents made (Buchholz), then the games between"
-                " those level, then the rating at the start.",
-            )
-        )
+    return out + standings_tail(
+        locale,
+        len(table),
+        limit,
+        tr(
+            locale,
+            "Level on match points, the better points difference goes first, then the"
+            " more match points your opponents made (Buchholz), then the games between"
+            " those level, then the rating at the start.",
+        ),
+    )
+
+
+def standings_tail(locale: str, total: int, limit: int, legend: str) -> list[str]:
+    """The lines under a standings list: how many more there are past ``limit`` and, for a
+    list that is not empty, the ``legend`` in small print."""
+    out = []
+    if total > limit:
+        out.append(tr(locale, "… and {count} more.", count=total - limit))
+    if total:
+        out.append("-# " + legend)
     return out
 
 

@@ -1,25 +1,39 @@
 """A person's figures on a server's web pages, kept by the database as it records matches
-(migration 0943: ``web_player_lines``, ``web_player_ratings``, ``web_player_versus``), are
-exactly what counting his entries in the server's public matches gives, after any series of
-matches (public or not, rated or not, against people or computers), forget-me and leaving
-or rejoining boards, on both backends; the migration counts the matches recorded before it
+(migration 0943: ``web_player_lines``, ``web_player_ratings``, ``web_player_versus``; 0945:
+his rating curves, ``web_player_curve``; 0946: his latest matches, ``web_player_recent``),
+are exactly what counting his entries in the server's public matches gives, after any series
+of matches (public or not, rated or not, against people or computers), forget-me and leaving
+or rejoining boards, on both backends; the migrations count the matches recorded before them
 alike."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
+from aiohttp.test_utils import make_mocked_request
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.privacy.forget import forget_person
 from bot.records.record import GLOBAL
-from bot.records.service import SERIES_LIMIT, Records
+from bot.records.service import PlayerStats, Records
 from bot.store import Store
 from bot.store.schema import migrations
-from bot.web.queries import WebRepo
-from bot.web.reader import kept_stats, public_stats
+from bot.store.table_extras import Readable
+from bot.web.app import create_app
+from bot.web.player import player_response
+from bot.web.queries import RecentMatch, WebRepo, WebServer
+from bot.web.reader import (
+    CURVE_LATEST,
+    HISTORY,
+    PlayerPage,
+    Reader,
+    kept_figures,
+    public_stats,
+    thinned,
+)
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import computer, hand, human, make_record
 
@@ -102,9 +116,39 @@ async def _check(store: Store) -> None:
             entries = await web.public_entries(guild, person)
             versus = await web.public_versus(guild, person)
             counted = public_stats(guild, person, "P", entries, versus)
-            kept = await kept_stats(web, guild, person, "P")
+            kept, recent = await kept_figures(web, guild, person, "P")
             assert kept == counted, (guild, person)
-            assert len(entries) < SERIES_LIMIT
+            assert list(recent) == await _counted_recent(store, guild, person), (guild, person)
+            if entries:  # his page, from the kept figures and from the counted ones
+                assert _page(guild, kept, recent) == _page(
+                    guild, counted, await _counted_recent(store, guild, person)
+                ), (guild, person)
+
+
+def _page(guild: int, stats: PlayerStats, recent: Sequence[RecentMatch]) -> bytes:
+    """The player page's HTML of ``stats`` and ``recent``, in Spanish."""
+    request = make_mocked_request("GET", f"/s/{guild}/p/{stats.player_id}?lang=es", app=_APP)
+    found = PlayerPage(WebServer(guild, "S"), stats, tuple(recent))
+    body = player_response(request, found).body
+    assert isinstance(body, bytes)
+    return body
+
+
+_APP = create_app(Reader("sqlite:///unused.sqlite3"))
+
+
+async def _counted_recent(store: Store, guild: int, person: int) -> list[RecentMatch]:
+    """A person's latest public matches of a server, counted from his entries (one match
+    twice if he took two sides: the later side first)."""
+    history = await Records(store).history(
+        person, limit=HISTORY, readable=Readable.public(guild)
+    )
+    history.sort(key=lambda h: (h.finished_at, h.table_id, h.side), reverse=True)
+    return [
+        RecentMatch(h.table_id, h.variant, h.result, h.points_for, h.points_against,
+                    h.finished_at)
+        for h in history
+    ]
 
 
 @settings(
@@ -142,19 +186,89 @@ async def test_the_migration_counts_the_matches_recorded_before_it(store: Store)
         ("match", 3, [1], GUILDS[1], False, "two", True, 0),
     ]
     await _apply(store, _CLOCK, steps)
-    before = {t: await store.db.fetchall(f"SELECT * FROM {t} ORDER BY 1, 2, 3") for t in _KEPT}
+    before = {t: await _rows(store, t) for t in _KEPT}
     assert before["web_player_lines"]
-    sql = next(s for v, _, s in migrations(store.dialect) if v == 943)
-    backfill = sql.split("-- backfill:begin")[1].split("-- backfill:end")[0]
     async with store.transaction() as tx:
         for table in _KEPT:
             await tx.db.execute(f"DELETE FROM {table}")
-        for statement in backfill.split(";"):
-            if statement.strip():
-                await tx.db.execute(statement)
-    after = {t: await store.db.fetchall(f"SELECT * FROM {t} ORDER BY 1, 2, 3") for t in _KEPT}
+        for version in (943, 945, 946):
+            sql = next(s for v, _, s in migrations(store.dialect) if v == version)
+            backfill = sql.split("-- backfill:begin")[1].split("-- backfill:end")[0]
+            for statement in backfill.split(";"):
+                if statement.strip():
+                    await tx.db.execute(statement)
+    after = {t: await _rows(store, t) for t in _KEPT}
     assert after == before
     await _check(store)
 
 
-_KEPT = ("web_player_lines", "web_player_ratings", "web_player_versus")
+async def _rows(store: Store, table: str) -> list[tuple[Any, ...]]:
+    return sorted(tuple(r) for r in await store.db.fetchall(f"SELECT * FROM {table}"))
+
+
+_KEPT = (
+    "web_player_lines", "web_player_ratings", "web_player_versus", "web_player_curve",
+    "web_player_recent",
+)
+
+
+async def test_a_long_history_keeps_a_thinned_curve_of_its_whole_shape(store: Store) -> None:
+    """Our decision (docs/web.md): a person's rating curve on his page keeps the first point,
+    his 24 latest, and earlier ones thinned (every 2nd, then every 4th, ...), so that a
+    history of hundreds of matches stays a chart of its whole shape in a bounded number of
+    points; the kept curve is the counted one after each match, on both backends, and so is
+    the list of his latest matches (the database keeps his 20 latest)."""
+    guild, person, rated = GUILDS[0], 1, 700
+    checked = {1, 24, 25, 49, 97, 200, 383, 384, rated}
+    for n in range(1, rated + 1):
+        await _table(store, 10_000 + n, guild, True)
+        await store.db.execute(
+            "INSERT INTO record_matches (table_id, guild_id, variant, family, seats, teams,"
+            " people, computers, hands, scores, winner_side, draw, reason, started_at,"
+            " finished_at, duration, recorded_at) VALUES (?, ?, 'draw', 'two-player', 2, 2, 1,"
+            " 1, 1, '[100,0]', 0, 0, 'target', ?, ?, 60, ?)",
+            (10_000 + n, guild, n, n * 60.0, n),
+        )
+        await store.db.execute(
+            "INSERT INTO record_entries (player_id, finished_at, table_id, side, family, seats,"
+            " name, kind, result, rank, points_for, points_against, hands_won, dominoes,"
+            " blocks_won, rated, mu_before, sigma_before, mu_after, sigma_after) VALUES"
+            " (?, ?, ?, 0, 'two-player', '[0]', 'P', 'human', 'win', 1, 100, 0, 1, 1, 0, 1,"
+            " 25, 8, ?, ?)",
+            (person, n * 60.0, 10_000 + n, 25 + (n % 37) / 3, 8 - n / rated),
+        )
+        if n in checked:
+            web = WebRepo(store.db)
+            kept, recent = await kept_figures(web, guild, person, "P")
+            counted = public_stats(
+                guild, person, "P", await web.public_entries(guild, person), []
+            )
+            assert kept.series == counted.series, n
+            (curve,) = kept.series.values()
+            times = [t for t, _ in curve]
+            latest = range(max(1, n - CURVE_LATEST + 1), n + 1)
+            assert times[0] == 60.0 and times[-len(latest):] == [k * 60.0 for k in latest]
+            assert len(curve) <= _most(n)
+            assert list(recent) == await _counted_recent(store, guild, person)
+    assert len(curve) < 100
+    # his 20 latest matches are kept, no more
+    kept = await store.db.fetchval("SELECT count(*) FROM web_player_recent")
+    assert kept == 20
+
+
+@given(st.integers(1, 5000))
+def test_a_thinned_curve_drops_a_point_for_good_and_stays_short(n: int) -> None:
+    """A point the curve no longer keeps never comes back as it grows (what the database's
+    trigger can keep), the latest 24 and the first are always kept, and a curve of n points
+    keeps about 24 + 12 log2(n / 24)."""
+    now = set(thinned(range(1, n + 1)))
+    after = set(thinned(range(1, n + 2)))
+    assert after <= now | {n + 1}
+    assert {1, *range(max(1, n - CURVE_LATEST + 1), n + 1)} <= now
+    assert len(now) <= _most(n)
+
+
+def _most(n: int) -> int:
+    """The most points a thinned curve of ``n`` keeps: the latest, half as many more each
+    time the history doubles, and the first."""
+    return CURVE_LATEST + CURVE_LATEST // 2 * (n // CURVE_LATEST).bit_length() + 1

@@ -17,10 +17,11 @@ from bot.records.rating import display_rating
 from bot.records.service import PlayerStats, Records
 from bot.servers.settings import ServerSettings
 from bot.store import Store
+from bot.store.table_extras import Readable
 from bot.tables.service import TableService
 from bot.web import reader as reader_module
 from bot.web.app import create_app
-from bot.web.queries import WebRepo
+from bot.web.queries import RecentMatch, WebRepo
 from bot.web.reader import Reader
 from tests.bot.helpers import FakeClock
 from tests.bot.test_records_support import duel
@@ -150,8 +151,8 @@ async def test_the_page_shows_the_counted_figures(
     database_url: str, seeded: tuple[Store, Seeded], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A person's page, from the figures the database keeps (a few rows, however long his
-    history), is the page his entries in the server's public matches counted one by one
-    give."""
+    history: his lines, ratings, curves and latest matches), is the page his entries in the
+    server's public matches counted one by one give."""
 
     async def page() -> str:
         app = create_app(Reader(database_url, fresh=0), rate_limit=0)
@@ -160,11 +161,22 @@ async def test_the_page_shows_the_counted_figures(
 
     kept = await page()
 
-    async def counted(web: WebRepo, guild_id: int, player_id: int, name: str) -> PlayerStats:
+    async def counted(
+        web: WebRepo, guild_id: int, player_id: int, name: str
+    ) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
         entries = await web.public_entries(guild_id, player_id)
         versus = await web.public_versus(guild_id, player_id)
-        return reader_module.public_stats(guild_id, player_id, name, entries, versus)
+        history = await Records(store).history(
+            player_id, limit=reader_module.HISTORY, readable=Readable.public(guild_id)
+        )
+        latest = tuple(
+            RecentMatch(h.table_id, h.variant, h.result, h.points_for, h.points_against,
+                        h.finished_at)
+            for h in history
+        )
+        return reader_module.public_stats(guild_id, player_id, name, entries, versus), latest
 
-    monkeypatch.setattr(reader_module, "kept_stats", counted)
+    store = seeded[0]
+    monkeypatch.setattr(reader_module, "kept_figures", counted)
     assert await page() == kept
     assert matches_counted(kept) > 0

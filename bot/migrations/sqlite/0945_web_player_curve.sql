@@ -1,0 +1,63 @@
+-- The curve of a person's rating on a server's web pages (bot/web/reader.py), kept by the
+-- database in the transaction that records a match, like his figures (0943): per person
+-- (player_id > 0), server and family, his rating after his rated matches of the server's
+-- public places, numbered in the order they were recorded (seq 1, 2, ...). The curve is
+-- thinned as it grows, so that a long history stays about a hundred points and the chart
+-- still shows its whole shape: of n points, the k-th is kept while n - k < 24 * (k & -k)
+-- (the 24 latest; then every 2nd, every 4th, ... each for twice as long: about 12 more
+-- points each time the history doubles), and the first always. A point once dropped never
+-- comes back. A forget-me (his entries passed to an alias) takes his rows. The pages
+-- (bot/web/reader.py CURVE_LATEST) count a curve from his entries by the same rule.
+CREATE TABLE web_player_curve (
+    player_id   INTEGER NOT NULL,
+    guild_id    INTEGER NOT NULL,
+    family      TEXT    NOT NULL,
+    seq         INTEGER NOT NULL,
+    finished_at REAL    NOT NULL,
+    mu          REAL    NOT NULL,
+    sigma       REAL    NOT NULL,
+    PRIMARY KEY (player_id, guild_id, family, seq)
+) WITHOUT ROWID;
+
+-- backfill:begin
+INSERT INTO web_player_curve
+SELECT player_id, guild_id, family, k, finished_at, mu_after, sigma_after FROM (
+    SELECT e.player_id, t.guild_id, e.family, e.finished_at, e.mu_after, e.sigma_after,
+           row_number() OVER (PARTITION BY e.player_id, t.guild_id, e.family
+                              ORDER BY e.finished_at, e.table_id) AS k,
+           count(*) OVER (PARTITION BY e.player_id, t.guild_id, e.family) AS n
+    FROM record_entries e JOIN tables t ON t.id = e.table_id
+    WHERE e.player_id > 0 AND e.kind = 'human' AND e.rated <> 0 AND t.public_place <> 0
+      AND t.guild_id IS NOT NULL
+) rated
+WHERE k = 1 OR n - k < 24 * (k & -k);
+-- backfill:end
+
+CREATE TRIGGER web_player_curve_entry AFTER INSERT ON record_entries
+WHEN new.player_id > 0 AND new.kind = 'human' AND new.rated <> 0
+BEGIN
+    INSERT INTO web_player_curve
+    SELECT new.player_id, t.guild_id, new.family,
+           coalesce((SELECT max(c.seq) FROM web_player_curve c
+                     WHERE c.player_id = new.player_id AND c.guild_id = t.guild_id
+                       AND c.family = new.family), 0) + 1,
+           new.finished_at, new.mu_after, new.sigma_after
+    FROM tables t
+    WHERE t.id = new.table_id AND t.public_place <> 0 AND t.guild_id IS NOT NULL;
+    DELETE FROM web_player_curve
+    WHERE player_id = new.player_id AND family = new.family
+      AND guild_id = (SELECT t.guild_id FROM tables t
+                      WHERE t.id = new.table_id AND t.public_place <> 0)
+      AND seq > 1
+      AND (SELECT max(c.seq) FROM web_player_curve c
+           WHERE c.player_id = new.player_id AND c.family = new.family
+             AND c.guild_id = (SELECT t.guild_id FROM tables t WHERE t.id = new.table_id))
+          - seq >= 24 * (seq & -seq);
+END;
+
+-- A forget-me: his entries go to an alias, his curves go.
+CREATE TRIGGER web_player_curve_forget AFTER UPDATE OF player_id ON record_entries
+WHEN old.player_id > 0 AND old.player_id <> new.player_id
+BEGIN
+    DELETE FROM web_player_curve WHERE player_id = old.player_id;
+END;

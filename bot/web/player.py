@@ -1,0 +1,141 @@
+"""A person's page on a server's pages: his ratings and their chart, his results, his record
+against the computer, his achievements and latest matches.
+
+The page is rendered once and kept (bot/web/kept.py); its first rendering is what a reader
+waits for. Its repeated rows are written here, each a line of text, with every name and
+word of the language escaped once per language (:func:`_said`), numbers written as they
+are: the template only places them. The page is the same whichever way its figures were
+read (kept by the database or counted from the entries: :func:`player_response`).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterable
+
+from aiohttp import web
+from markupsafe import Markup, escape
+
+from bot.achievements.catalogue import BY_CODE
+from bot.i18n import tr, trc
+from bot.web import links
+from bot.web.charts import rating_chart
+from bot.web.pages import READER, language, link, number, page
+from bot.web.reader import PlayerPage
+from bot.web.words import FAMILY_NAMES, LANGUAGES, bucket_name, result_name, variant_name
+
+__all__ = ["player_page", "player_response"]
+
+#: ``request`` key: the server found for a 404 page (the error page links to it).
+SERVER_FOUND = "server_found"  # bot.web.app reads it (it imports this module)
+
+
+@functools.lru_cache(maxsize=4096)
+def _said(locale: str, kind: str, key: str) -> str:
+    """A word of the page in ``locale``, escaped: a bucket's, a variant's, a result's, a
+    family's or a computer level's name, an achievement's name or description."""
+    if kind == "bucket":
+        text = bucket_name(locale, key)
+    elif kind == "variant":
+        text = variant_name(locale, key)
+    elif kind == "result":
+        text = result_name(locale, key)
+    elif kind == "family":
+        text = tr(locale, FAMILY_NAMES[key]) if key in FAMILY_NAMES else key
+    elif kind == "achievement":
+        text = tr(locale, BY_CODE[key].name)
+    elif kind == "said of":
+        # said of the player to whoever reads his page (cogs/records/said_of.py)
+        text = trc(locale, "achievement, said of someone", BY_CODE[key].description)
+    else:
+        text = tr(locale, key)
+    return str(escape(text))
+
+
+def _when(t: float) -> tuple[str, str, str]:
+    """A moment as the pages write it: ISO 8601 for ``<time datetime>``, to the minute
+    (UTC) for reading, and its day."""
+    y, mo, d, h, mi, s = time.gmtime(t)[:6]
+    day = f"{y:04d}-{mo:02d}-{d:02d}"
+    return f"{day}T{h:02d}:{mi:02d}:{s:02d}+00:00", f"{day} {h:02d}:{mi:02d} UTC", day
+
+
+def _lines(rows: Iterable[str]) -> Markup:
+    return Markup("".join(f"{row}\n" for row in rows))
+
+
+def player_response(request: web.Request, found: PlayerPage) -> web.Response:
+    """The page of ``found`` in the reader's language."""
+    locale = LANGUAGES[language(request)]
+    stats = found.stats
+    said: Callable[[str, str], str] = functools.partial(_said, locale)
+    families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
+    to = functools.partial(link, request)
+    ratings = _lines(
+        f'<tr><th scope="row">{said("family", family)}</th><td>{r.display}</td>'
+        f"<td>{r.matches}</td></tr>"
+        for family, r in stats.ratings.items()
+    )
+    results = _lines(
+        f'<tr><th scope="row">{said("bucket", bucket)}</th><td>{line.matches}</td>'
+        f"<td>{line.wins}</td><td>{line.losses}</td><td>{line.draws}</td>"
+        f"<td>{line.best_streak}</td></tr>"
+        for bucket, line in stats.server.items()
+    )
+    versus = _lines(
+        f'<tr><th scope="row">{said("level", v.level)}</th><td>{v.wins}</td>'
+        f"<td>{v.losses}</td><td>{v.draws}</td></tr>"
+        for v in stats.versus
+    )
+    earned = []
+    for a in found.achievements:
+        day = _when(a.earned_at)[2]
+        earned.append(
+            f'<li><img src="{escape(to(links.badge_path(a.code)))}" alt="" width="48"'
+            f' height="48"> <strong>{said("achievement", a.code)}</strong>:'
+            f' {said("said of", a.code)}\n<time datetime="{day}">{day}</time></li>'
+        )
+    history = []
+    for h in found.history:
+        stamp, written, _ = _when(h.finished_at)
+        history.append(
+            f'<li><a href="{escape(to(links.match_path(h.table_id)))}">'
+            f'{said("variant", h.variant)}</a>: {said("result", h.result)}'
+            f" {h.points_for}–{h.points_against}\n"
+            f'<time datetime="{stamp}">{written}</time></li>'
+        )
+    chart = rating_chart(stats.series, families, tr(locale, "Rating over time"))
+    return page(
+        request,
+        "player.html",
+        {
+            "server": found.server,
+            "player": found,
+            "stats": stats,
+            "chart": chart,
+            "rows": {
+                "ratings": ratings,
+                "results": results,
+                "versus": versus,
+                "achievements": _lines(earned),
+                "history": _lines(history),
+            },
+        },
+    )
+
+
+async def player_page(request: web.Request) -> web.Response:
+    """``/s/{guild}/p/{player}``: a person's page on a server's pages (404 unless he has
+    one there)."""
+    guild_id = number(request.match_info["guild"])
+    player_id = number(request.match_info["player"])
+    reader = request.app[READER]
+    server = await reader.server(guild_id)
+    if server is None:
+        raise web.HTTPNotFound()
+    found = await reader.player(server, player_id)
+    if found is None:
+        request[SERVER_FOUND] = server
+        raise web.HTTPNotFound()
+    return player_response(request, found)
