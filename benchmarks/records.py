@@ -453,7 +453,8 @@ def fill(path: Path, players: int, matches: int, guilds: int, seed: int) -> dict
 def _fill_kept(conn: sqlite3.Connection) -> None:
     """What the records' triggers keep, in bulk: each board's size (migration 0821) and each
     server's stamp of the pages (migration 0941: one a recorded match) and each person's figures
-    on each server's pages (migration 0943), each rating board's short lines (0944)."""
+    on each server's pages (migration 0943), each rating board's short lines (0944), each
+    season board's length (0947) and each week's and month's (0948)."""
     conn.execute("BEGIN")
     conn.execute("DELETE FROM record_board_sizes")
     conn.execute(
@@ -469,18 +470,20 @@ def _fill_kept(conn: sqlite3.Connection) -> None:
     )
     for table in BACKFILLED:
         conn.execute(f"DELETE FROM {table}")
-    for version in (943, 944, 945, 946):
+    for version in (943, 944, 945, 946, 947, 948):
         for statement in backfill(SQLITE, version).split(";"):
             if statement.strip():
                 conn.execute(statement)
     conn.execute("COMMIT")
 
 
-#: The tables migrations 0943 (a person's figures on a server's pages) and 0944 (the rating
-#: boards' short lines) fill from the records already written.
+#: The tables migrations 0943 (a person's figures on a server's pages), 0944 (the rating
+#: boards' short lines), 0945 and 0946 (a person's kept curves and latest matches), 0947 and
+#: 0948 (the season's, week's and month's boards' lengths) fill from the records already
+#: written.
 BACKFILLED = (
     "web_player_lines", "web_player_ratings", "web_player_versus", "record_board_short",
-    "web_player_curve", "web_player_recent",
+    "web_player_curve", "web_player_recent", "season_board_sizes", "period_board_sizes",
 )
 
 

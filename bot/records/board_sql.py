@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_BOARD_MINIMUM",
     "MAX_BOARD_MINIMUM",
     "PROVISIONAL_SIGMA",
+    "SIZES_KEPT",
     "RankedBoard",
     "RankedPage",
     "board_minimum",
@@ -42,6 +43,9 @@ MAX_BOARD_MINIMUM = 50
 #: is above this (a newcomer's is 25/3 ≈ 8.3; about ten two-player matches, or twenty of
 #: partners, bring it below; weeks without a match raise it again).
 PROVISIONAL_SIGMA = 6.5
+#: The most matches a board's kept length counts apart (:attr:`RankedBoard.sized`): a line of
+#: more counts as this many.
+SIZES_KEPT = 50
 
 
 async def board_minimum(db: Db, scope: int) -> int:
@@ -105,6 +109,11 @@ class RankedBoard:
     rank: tuple[str, ...]  # the figures ranked by, highest first, in order
     columns: str  # the selected line: columns of ``r`` (the line) and ``p`` (record_players)
     counted: str | None = None  # the line's matches, for a board's minimum (in its index)
+    #: a table the database keeps of each board's listed lines (the board's columns, and
+    #: ``lines``; for a board with a minimum, per number of matches, ``matches``, up to
+    #: :data:`SIZES_KEPT` standing for as many or more): a board's length is a few of its
+    #: rows, not a count of its lines
+    sized: str | None = None
 
     def _where(self, alias: str, least: int = 1) -> str:
         where = " AND ".join(f"{alias}.{c} = ?" for c in self.board) + f" AND {alias}.hidden = 0"
@@ -133,6 +142,14 @@ class RankedBoard:
 
     async def size(self, db: Db, key: Sequence[Any], *, least: int = 1) -> int:
         """How many people the board lists."""
+        if self.sized and least <= SIZES_KEPT:
+            board = " AND ".join(f"{c} = ?" for c in self.board)
+            least_matches = " AND matches >= ?" if self.counted and least > 1 else ""
+            value = await db.fetchval(
+                f"SELECT coalesce(sum(lines), 0) FROM {self.sized} WHERE {board}{least_matches}",
+                (*key, least) if least_matches else tuple(key),
+            )
+            return int(value or 0)
         value = await db.fetchval(
             f"SELECT count(*) FROM {self.table} r WHERE {self._where('r', least)}", tuple(key)
         )

@@ -52,6 +52,7 @@ BOARD = RankedBoard(
         "r.player_id, coalesce(p.name, ''), r.matches, r.wins, r.losses, r.draws,"
         " r.points_for, r.points_against, r.diff, r.last_at"
     ),
+    sized="period_board_sizes",
 )
 
 

@@ -56,10 +56,12 @@ BOARD = RankedBoard(
         " r.losses, r.draws, r.rating"
     ),
     counted="matches",
+    sized="season_board_sizes",
 )
 #: A season's board by wins (then by the season's rating), for the web pages' order menu.
 WINS_BOARD = RankedBoard(
-    table=BOARD.table, board=BOARD.board, rank=("wins", "rating"), columns=BOARD.columns
+    table=BOARD.table, board=BOARD.board, rank=("wins", "rating"), columns=BOARD.columns,
+    sized=BOARD.sized,
 )
 
 

@@ -621,6 +621,24 @@ class RecordsRepo:
         )
         return [_entry(r) for r in rows]
 
+    async def entries_left(
+        self, table_ids: Sequence[int], scopes: Sequence[int]
+    ) -> list[tuple[EntryRow, bool]]:
+        """Every participant of the given matches, each with whether he left the boards of
+        any of ``scopes`` (one read: the entries and their people's opt-outs)."""
+        if not table_ids or not scopes:
+            return [(e, False) for e in await self.entries_of(table_ids)]
+        marks = ", ".join("?" for _ in table_ids)
+        in_scopes = ", ".join("?" for _ in scopes)
+        rows = await self._db.fetchall(
+            f"SELECT {_ENTRY_COLUMNS}, EXISTS (SELECT 1 FROM record_privacy v"
+            f" WHERE v.user_id = e.player_id AND v.scope IN ({in_scopes}))"
+            f" FROM record_entries e WHERE e.table_id IN ({marks})"
+            " ORDER BY e.table_id, e.side, e.player_id",
+            (*scopes, *table_ids),
+        )
+        return [(_entry(list(r)[:-1]), bool(r[-1])) for r in rows]
+
     async def matches(self, table_ids: Sequence[int]) -> dict[int, MatchRecord]:
         """The recorded matches among ``table_ids`` (without their participants)."""
         if not table_ids:

@@ -36,8 +36,8 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 KEPT_BY_TRIGGERS = frozenset(
     {
         "record_board_sizes", "record_board_short", "web_player_lines", "web_player_ratings",
-        "web_player_versus",
-        "web_player_curve", "web_player_recent",
+        "web_player_versus", "web_player_curve", "web_player_recent", "season_board_sizes",
+        "period_board_sizes",
     }
 )
 #: Counters the database moves by triggers (the web pages' stamps, migrations 0940-0942): a

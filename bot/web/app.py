@@ -220,7 +220,8 @@ async def health(request: web.Request) -> web.Response:
 async def server_page(request: web.Request) -> web.Response:
     guild_id = number(request.match_info["guild"])
     reader = request.app[READER]
-    server = await reader.server(guild_id)
+    stamp = request.get(kept_pages.STAMP)
+    server = await reader.server(guild_id, stamp)
     if server is None:
         raise web.HTTPNotFound()
     board = request.query.get("board") or DEFAULT_FAMILY
@@ -233,10 +234,12 @@ async def server_page(request: web.Request) -> web.Response:
         by = "wins"  # a week's or month's board ranks by wins: there is no rating of a week
     if period == ALL_TIME:
         leaders: LeaderboardPage | PeriodBoard | SeasonBoard = await reader.leaderboard(
-            guild_id, board, by, wanted, PER_PAGE, request.get(kept_pages.STAMP)
+            guild_id, board, by, wanted, PER_PAGE, stamp
         )
     else:
-        leaders = await reader.period_board(guild_id, board, period, wanted, PER_PAGE, by)
+        leaders = await reader.period_board(
+            guild_id, board, period, wanted, PER_PAGE, by, stamp
+        )
     lang = language(request)
     locale = LANGUAGES[lang]
     ranked_by = PERIOD_RANK if period != SEASON else SEASON_WINS_RANK if by == "wins" else (
@@ -244,6 +247,7 @@ async def server_page(request: web.Request) -> web.Response:
     )
     recent = await recent_matches(request, guild_id, locale)
     rows = await _board_rows(request, locale, guild_id, leaders)
+    rated = (period == ALL_TIME and by == "rating") or period == SEASON
     boards = [(ALL, bucket_name(locale, ALL))]
     for family, variants in FAMILIES.items():
         boards.append((family, bucket_name(locale, family)))
@@ -270,7 +274,7 @@ async def server_page(request: web.Request) -> web.Response:
             "periods": [(p, tr(locale, PERIOD_NAMES[p]), False) for p in PERIODS],
             "period_name": _period_name(locale, leaders),
             "ranking": "" if period == ALL_TIME else tr(locale, ranked_by),
-            "rated": (period == ALL_TIME and by == "rating") or period == SEASON,
+            "rated": rated,
             "orders": [("rating", tr(locale, "Rating"), period in PERIOD_KINDS),
                        ("wins", tr(locale, "Wins"), False)],
             "minimum": tr(locale, MINIMUM_NOTE, count=getattr(leaders, "least", 1))
@@ -278,6 +282,9 @@ async def server_page(request: web.Request) -> web.Response:
             "boards": [(value, text, False) for value, text in boards],
             "leaders": leaders,
             "rows": rows,
+            "rows_html": board_rows_html(
+                locale, rows, rated=rated, points=period in PERIOD_KINDS
+            ),
             "recent": recent,
             "events": events,
             "search": await search_results(request, guild_id),
@@ -429,6 +436,24 @@ async def _board_rows(
     return rows
 
 
+def board_rows_html(locale: str, rows: list[BoardRow], *, rated: bool, points: bool) -> Markup:
+    """The board's lines as the table's rows (HTML, every name and address escaped),
+    written at once rather than cell by cell through the template: a board's 25 lines were
+    some 200 escaped values, the larger part of its first rendering."""
+    mark = f'<abbr title="{escape(tr(locale, "provisional rating"))}">?</abbr>'
+    out = []
+    for r in rows:
+        who = escape(r.name) if r.href is None else anchor(r.href, r.name)
+        rating = f"<td>{escape(r.rating)}{mark if r.provisional else ''}</td>" if rated else ""
+        diff = f"<td>{escape(r.points)}</td>" if points else ""
+        out.append(
+            f'<tr><td>{int(r.place)}</td><th scope="row">{who}</th>{rating}<td>{int(r.matches)}'
+            f"</td><td>{int(r.wins)}</td><td>{int(r.losses)}</td><td>{int(r.draws)}</td>"
+            f"{diff}</tr>\n"
+        )
+    return Markup("".join(out))
+
+
 def _period_name(locale: str, board: LeaderboardPage | PeriodBoard | SeasonBoard) -> str:
     """Which period the board covers, in words (a season with its number)."""
     if isinstance(board, SeasonBoard):
@@ -440,7 +465,7 @@ def _period_name(locale: str, board: LeaderboardPage | PeriodBoard | SeasonBoard
 
 async def _match_page(request: web.Request) -> MatchPage:
     table_id = number(request.match_info["table"])
-    found = await request.app[READER].match(table_id)
+    found = await request.app[READER].match(table_id, request.get(kept_pages.STAMP))
     if found is None:
         raise web.HTTPNotFound()
     return found
@@ -601,7 +626,7 @@ async def tournament_page(request: web.Request) -> web.Response:
     guild_id = number(request.match_info["guild"])
     event_id = number(request.match_info["event"])
     reader = request.app[READER]
-    server = await reader.server(guild_id)
+    server = await reader.server(guild_id, request.get(kept_pages.STAMP))
     found = None if server is None else await reader.tournament(server, event_id)
     if server is None or found is None:
         request[SERVER_FOUND] = server

@@ -39,7 +39,7 @@ __all__ = [
     "read_only_url",
 ]
 
-WEB_SCHEMA = 946  # the last migration the pages need (a person's kept curves and latest matches)
+WEB_SCHEMA = 948  # the last migration the pages need (the boards' kept lengths: 0947, 0948)
 
 @dataclass(frozen=True, slots=True)
 class WebServer:
@@ -158,6 +158,7 @@ def _connect(path: Path, *, other_thread: bool = False) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {READ_BUSY_MS}")
         conn.execute("PRAGMA query_only = ON")
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         conn.create_function("greatest", -1, _greatest, deterministic=True)
     except BaseException:
         conn.close()
@@ -168,6 +169,9 @@ def _connect(path: Path, *, other_thread: bool = False) -> sqlite3.Connection:
 #: How long a statement of the pages may run before it is interrupted (a 503 page), and how
 #: long one waits for a lock (a reader of a WAL database waits only in rare moments).
 STATEMENT_SECONDS = 1.0
+#: The pages' own page cache of the SQLite file (KiB, per connection): the boards' and the
+#: matches' indexes' upper levels stay decoded between pages (SQLite's default is 2 MiB).
+CACHE_KIB = 65536
 READ_BUSY_MS = 200
 
 
@@ -341,11 +345,6 @@ class WebRepo:
         if row is None or not row[0]:
             return None
         return WebServer(guild_id, str(row[1] or ""))
-
-    async def public_match(self, table_id: int) -> bool:
-        """True if the match was played where the server's @everyone could view it."""
-        row = await self._db.fetchone("SELECT public_place FROM tables WHERE id = ?", (table_id,))
-        return row is not None and bool(row[0])
 
     async def taken_over(self, table_id: int) -> tuple[int, ...]:
         """The seats a computer took over after too many time-outs, in the order it did."""

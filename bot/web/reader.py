@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import Earned
-from bot.records.board_sql import provisional_among
+from bot.records.board_sql import board_minimum, provisional_among
 from bot.records.boards import PeriodBoard, PeriodBoards
 from bot.records.rating import display_rating
 from bot.records.record import (
@@ -52,8 +52,8 @@ from bot.records.service import (
     Records,
     versus_levels,
 )
-from bot.records.store import EntryRow, RecordsRepo, StatRow
-from bot.store import DatabaseUnavailable, Db, HandResultRow, Store
+from bot.records.store import RecordsRepo, StatRow
+from bot.store import SQLITE, DatabaseUnavailable, Db, HandResultRow, Store
 from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
@@ -244,6 +244,7 @@ class Reader:
         self.now = now  # the date: which week, month and season are running
         self._kept = _Kept(clock, fresh, timeout)
         self._sizes: dict[tuple[object, ...], int] = {}
+        self._under_stamp: dict[tuple[object, ...], Any] = {}  # see :meth:`_stamped`
         self.timeout = timeout
         self.clock = clock
         self._store: Store | None = None
@@ -279,8 +280,11 @@ class Reader:
         """The store, for one page's reads; a failure or a time-out is DatabaseUnavailable."""
         store = await self._open()
         try:
-            async with asyncio.timeout(self.timeout):
+            if store.dialect == SQLITE:  # its statements interrupt themselves (no timer)
                 yield store
+            else:
+                async with asyncio.timeout(self.timeout):
+                    yield store
         except DatabaseUnavailable:
             raise
         except _DB_ERRORS as exc:
@@ -289,9 +293,47 @@ class Reader:
 
     # -- servers ---------------------------------------------------------------------------
 
-    async def server(self, guild_id: int) -> WebServer | None:
-        async with self.reading() as store:
-            return await WebRepo(store.db).server(guild_id)
+    async def _stamped(
+        self, key: tuple[object, ...], stamp: tuple[object, ...] | None,
+        read: Callable[[], Awaitable[Any]],
+    ) -> Any:
+        """What ``read`` gives, kept while ``stamp`` (read for this request before it) is
+        the database's: a server's settings the pages show move it (its pages on or off, its
+        name; its board minimum moves its own stamp). Without a stamp, read every time."""
+        if stamp is None:
+            return await read()
+        key = (*key, stamp)
+        if key in self._under_stamp:
+            return self._under_stamp[key]
+        value = await read()
+        if len(self._under_stamp) >= SIZES_KEPT:
+            self._under_stamp.clear()
+        self._under_stamp[key] = value
+        return value
+
+    async def server(
+        self, guild_id: int, stamp: tuple[object, ...] | None = None
+    ) -> WebServer | None:
+        """The server, if its pages are on (with ``stamp``: the database's, kept under it)."""
+
+        async def read() -> WebServer | None:
+            async with self.reading() as store:
+                return await WebRepo(store.db).server(guild_id)
+
+        found: WebServer | None = await self._stamped(
+            ("server", guild_id), None if stamp is None else stamp[:1], read
+        )
+        return found
+
+    async def _minimum(self, store: Store, guild_id: int, stamp: tuple[object, ...] | None) -> int:
+        """The server's rating boards' minimum of matches (kept under the request's stamp,
+        the server's own included: its managers changing it moves that)."""
+
+        async def read() -> int:
+            return await board_minimum(store.db, guild_id)
+
+        found: int = await self._stamped(("minimum", guild_id), stamp, read)
+        return found
 
     async def leaderboard(
         self,
@@ -310,20 +352,24 @@ class Reader:
             records = Records(store) if stamp is None else _SizedRecords(
                 store, self._sizes, stamp
             )
+            least = await self._minimum(store, guild_id, stamp) if by == "rating" else 1
             return await records.leaderboard(
-                scope=guild_id, bucket=bucket, by=by, page=page, per_page=per_page
+                scope=guild_id, bucket=bucket, by=by, page=page, per_page=per_page, least=least
             )
 
     async def period_board(
         self, guild_id: int, bucket: str, kind: str, page: int, per_page: int,
-        by: str = "rating",
+        by: str = "rating", stamp: tuple[object, ...] | None = None,
     ) -> PeriodBoard | SeasonBoard:
         """The server's board of the running week, month or season (``kind``; a season's
-        ``by`` its rating or by wins, a week and a month by wins)."""
+        ``by`` its rating or by wins, a week and a month by wins); ``stamp``: as for
+        :meth:`leaderboard` (the season's minimum kept under it)."""
         async with self.reading() as store:
             if kind == SEASON:
+                least = await self._minimum(store, guild_id, stamp) if by == "rating" else 1
                 return await Seasons(store, self.seasons, clock=self.now).board(
-                    scope=guild_id, bucket=bucket, page=page, per_page=per_page, by=by
+                    scope=guild_id, bucket=bucket, page=page, per_page=per_page, by=by,
+                    least=least,
                 )
             return await PeriodBoards(store, clock=self.now, seasons=self.seasons).board(
                 scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page
@@ -374,48 +420,52 @@ class Reader:
         if matches is None:
             matches = await self.recent_matches(guild_id)
         async with self.reading() as store:
-            entries = await RecordsRepo(store.db).entries_of([m.table_id for m in matches])
-            seats = await self._seats(store, entries, guild_id)
+            seats = await self._seats(store, [m.table_id for m in matches], guild_id)
         return [(m, tuple(s for s in seats if s.table_id == m.table_id)) for m in matches]
 
-    async def _seats(self, store: Store, entries: Sequence[EntryRow], guild_id: int) -> list[Seat]:
-        people = [e.player_id for e in entries if e.kind == "human"]
-        hidden = await RecordsRepo(store.db).hidden_scopes(people)
+    @staticmethod
+    async def _seats(store: Store, table_ids: Sequence[int], guild_id: int) -> list[Seat]:
+        """The matches' participants, each shown unless he left this server's or the global
+        boards (one read)."""
+        found = await RecordsRepo(store.db).entries_left(table_ids, (GLOBAL, guild_id))
         return [
             Seat(
                 e.table_id,
                 e.player_id,
                 e.name,
                 e.kind,
-                e.kind == "computer" or not hidden.get(e.player_id, set()) & {GLOBAL, guild_id},
+                e.kind == "computer" or not left,
                 e.side,
                 e.seats,
                 e.result,
             )
-            for e in entries
+            for e, left in found
         ]
 
     # -- matches ---------------------------------------------------------------------------
 
-    async def match(self, table_id: int) -> MatchPage | None:
-        """A recorded match of a server with pages (None otherwise)."""
+    async def match(
+        self, table_id: int, stamp: tuple[object, ...] | None = None
+    ) -> MatchPage | None:
+        """A recorded match of a server with pages (None otherwise; ``stamp``: the
+        database's, read for this request, under which the server's settings are kept)."""
         async with self.reading() as store:
             records = RecordsRepo(store.db)
             record = (await records.matches([table_id])).get(table_id)
             if record is None or record.guild_id is None:
                 return None
-            if not await WebRepo(store.db).public_match(table_id):
+            table = await store.tables.get(table_id)
+            if table is None or not table.public_place:
                 return None  # played where the server's @everyone could not look
-            server = await WebRepo(store.db).server(record.guild_id)
+            server = await self.server(record.guild_id, stamp)
             if server is None:
                 return None
-            seats = await self._seats(store, await records.entries_of([table_id]), server.guild_id)
+            seats = await self._seats(store, [table_id], server.guild_id)
             hands: list[HandResultRow] = await store.hand_results.list(table_id)
             row = await store.matches.get(table_id)
             taken = await WebRepo(store.db).taken_over(table_id)
             event = await self._event_of(store, table_id, server.guild_id)
-            table = await store.tables.get(table_id)
-        place = table and (table.thread_id or table.channel_id)
+        place = table.thread_id or table.channel_id
         ending = None
         if row is not None and row.outcome is not None:
             rules = row.ruleset
@@ -500,8 +550,16 @@ class Reader:
     # -- tournaments -----------------------------------------------------------------------
 
     async def tournaments(self, guild_id: int) -> list[EventRow]:
+        """The server's latest public tournaments (kept a few seconds, like its recent
+        matches: only their names, variants and states are shown)."""
         async with self.reading() as store:
-            return await TournamentRepo(store.db).public_events(guild_id, limit=TOURNAMENTS)
+            repo = TournamentRepo(store.db)
+
+            async def read() -> list[EventRow]:
+                return await repo.public_events(guild_id, limit=TOURNAMENTS)
+
+            found: list[EventRow] = await self._kept.get(("events", guild_id), read)
+            return found
 
     async def tournament(
         self, server: WebServer, event_id: int

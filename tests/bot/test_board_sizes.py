@@ -3,7 +3,9 @@
 writers (matches, leaving and rejoining boards, idle weeks and the inactivity sweep,
 forget-me, a server's data dropped), on both backends; the migration counts the lines
 written before it alike; a copy of the database has the same sizes. So are a rating board's
-lengths under a minimum of matches (``record_board_short``)."""
+lengths under a minimum of matches (``record_board_short``) and a season board's lengths, with
+a minimum or by wins (``season_board_sizes``), and a week's or a month's
+(``period_board_sizes``)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.privacy.forget import forget_person
-from bot.records.board_sql import MAX_BOARD_MINIMUM
+from bot.records.board_sql import MAX_BOARD_MINIMUM, SIZES_KEPT
 from bot.records.inactivity import WEEK, Inactivity
+from bot.records.periods_store import BOARD as PERIOD_BOARD
 from bot.records.record import ALL, GLOBAL
+from bot.records.seasons_store import BOARD as SEASON_BOARD
+from bot.records.seasons_store import WINS_BOARD as SEASON_WINS_BOARD
 from bot.records.service import Records
 from bot.records.store import SHORT_KEPT
 from bot.settings import sqlite_url
@@ -150,6 +155,58 @@ async def _check(store: Store) -> None:
                 assert idle == await _plain(store, scope, bucket, 2, rated), (scope, bucket, by)
     assert await _rows(store, _KEPT) == await _rows(store, _COUNTED)
     assert await _rows(store, _SHORT_KEPT) == await _rows(store, _SHORT_COUNTED)
+    await _check_seasons(store)
+
+
+_SEASON_KEPT = (
+    "SELECT season, scope, family, matches, lines FROM season_board_sizes ORDER BY 1, 2, 3, 4"
+)
+_SEASON_COUNTED = (
+    f"SELECT season, scope, family, CASE WHEN matches < {SIZES_KEPT} THEN matches"
+    f" ELSE {SIZES_KEPT} END AS m, count(*) FROM season_lines WHERE hidden = 0"
+    " GROUP BY season, scope, family, m ORDER BY 1, 2, 3, 4"
+)
+
+
+async def _check_seasons(store: Store) -> None:
+    """Every season board's length, by rating with a minimum and by wins, as a plain count of
+    its listed lines gives; the kept rows are those of a plain count, nothing else."""
+    boards = await store.db.fetchall("SELECT DISTINCT season, scope, family FROM season_lines")
+    for season, scope, family in boards:
+        key = (season, int(scope), family)
+        for least in (1, 2, 3, SIZES_KEPT):
+            plain = await store.db.fetchval(
+                "SELECT count(*) FROM season_lines WHERE season = ? AND scope = ?"
+                " AND family = ? AND hidden = 0 AND matches >= ?",
+                (*key, least),
+            )
+            assert await SEASON_BOARD.size(store.db, key, least=least) == plain, (key, least)
+        everyone = await store.db.fetchval(
+            "SELECT count(*) FROM season_lines WHERE season = ? AND scope = ? AND family = ?"
+            " AND hidden = 0",
+            key,
+        )
+        assert await SEASON_WINS_BOARD.size(store.db, key) == everyone, key
+    kept = [(r[0], int(r[1]), r[2], int(r[3]), int(r[4])) for r in
+            await store.db.fetchall(_SEASON_KEPT)]
+    counted = [(r[0], int(r[1]), r[2], int(r[3]), int(r[4])) for r in
+               await store.db.fetchall(_SEASON_COUNTED)]
+    assert kept == counted
+    periods = await store.db.fetchall("SELECT DISTINCT period, scope, bucket FROM record_periods")
+    for period, scope, bucket in periods:
+        key = (period, int(scope), bucket)
+        plain = await store.db.fetchval(
+            "SELECT count(*) FROM record_periods WHERE period = ? AND scope = ? AND bucket = ?"
+            " AND hidden = 0",
+            key,
+        )
+        assert await PERIOD_BOARD.size(store.db, key) == plain, key
+    kept = [(r[0], int(r[1]), r[2], int(r[3])) for r in await store.db.fetchall(
+        "SELECT period, scope, bucket, lines FROM period_board_sizes ORDER BY 1, 2, 3")]
+    counted = [(r[0], int(r[1]), r[2], int(r[3])) for r in await store.db.fetchall(
+        "SELECT period, scope, bucket, count(*) FROM record_periods WHERE hidden = 0"
+        " GROUP BY period, scope, bucket ORDER BY 1, 2, 3")]
+    assert kept == counted
 
 
 @settings(
@@ -180,6 +237,24 @@ async def test_board_sizes_are_a_plain_count_after_any_writes(
 
 def test_every_minimum_a_server_may_set_is_kept() -> None:
     assert MAX_BOARD_MINIMUM <= SHORT_KEPT
+    assert MAX_BOARD_MINIMUM <= SIZES_KEPT
+    for dialect in ("sqlite", POSTGRES):
+        sql = next(s for v, _, s in migrations(dialect) if v == 947)
+        assert f"(matches, {SIZES_KEPT})" in sql
+
+
+async def test_a_season_board_of_many_matches_is_counted_once(store: Store) -> None:
+    """Matches past the kept count (50) still count a line once, on each minimum."""
+    clock = FakeClock()
+    await _apply(store, clock, [("duel", 1, 2, GUILDS[0], "draw", True)] * (SIZES_KEPT + 2))
+    await _apply(store, clock, [("duel", 3, 1, GUILDS[0], "draw", True), ("privacy", 2, GLOBAL,
+                                                                          True)])
+    await _check(store)
+    rows = await store.db.fetchall(
+        "SELECT matches, lines FROM season_board_sizes WHERE scope = ? ORDER BY matches",
+        (GUILDS[0],),
+    )
+    assert [(int(m), int(n)) for m, n in rows] == [(1, 1), (SIZES_KEPT, 2)]
 
 
 async def test_a_leaderboard_pages_by_the_kept_size(store: Store) -> None:
@@ -198,15 +273,18 @@ async def test_a_leaderboard_pages_by_the_kept_size(store: Store) -> None:
     assert [r.place for r in board.rows] == [5]
 
 
-async def _drop_sizes(store: Store) -> None:
-    """Remove what the sizes' migration made."""
+async def _drop_sizes(
+    store: Store, kept: str = "record_board_sizes", lines: str = "record_stats"
+) -> None:
+    """Remove what a sizes' migration made: the table ``kept`` and its triggers on
+    ``lines``."""
     async with store.transaction() as tx:
         for trigger in ("insert", "update", "delete"):
-            on = " ON record_stats" if store.dialect == POSTGRES else ""
-            await tx.db.execute(f"DROP TRIGGER record_board_sizes_{trigger}{on}")
+            on = f" ON {lines}" if store.dialect == POSTGRES else ""
+            await tx.db.execute(f"DROP TRIGGER {kept}_{trigger}{on}")
         if store.dialect == POSTGRES:
-            await tx.db.execute("DROP FUNCTION record_board_sizes_written()")
-        await tx.db.execute("DROP TABLE record_board_sizes")
+            await tx.db.execute(f"DROP FUNCTION {kept}_written()")
+        await tx.db.execute(f"DROP TABLE {kept}")
 
 
 async def test_the_migration_counts_the_lines_written_before_it(store: Store) -> None:
@@ -259,3 +337,54 @@ async def test_a_copy_of_the_database_has_the_same_sizes(database_url: str, tmp_
     finally:
         await target.close()
 
+
+
+@pytest.mark.parametrize(
+    ("version", "kept", "lines"),
+    [(947, "season_board_sizes", "season_lines"), (948, "period_board_sizes", "record_periods")],
+)
+async def test_the_season_and_period_sizes_migrations_count_the_lines_written_before_them(
+    store: Store, version: int, kept: str, lines: str
+) -> None:
+    clock = FakeClock()
+    before: list[tuple[Any, ...]] = [
+        ("duel", 1, 2, GUILDS[0], "draw", True),
+        ("duel", 1, 3, GUILDS[0], "draw", True),
+        ("duel", 3, None, GUILDS[1], "two", True),
+        ("privacy", 2, GUILDS[0], True),
+    ]
+    await _apply(store, clock, before)
+    await _drop_sizes(store, kept, lines)
+    await _apply(store, clock, [("duel", 4, 1, None, "two", True)])  # not counted
+    async with store.transaction() as tx:
+        await tx.db.run_script(next(s for v, _, s in migrations(store.dialect) if v == version))
+    assert await store.db.fetchval(f"SELECT count(*) FROM {kept}")
+    await _apply(store, clock, [("duel", 2, 4, GUILDS[1], "draw", True), ("forget", 1)])
+    await _check(store)
+
+
+async def test_the_entries_with_their_opt_outs_are_those_of_the_privacy_rows(store: Store) -> None:
+    """What the pages read in one statement (each participant, with whether he left the
+    boards of the given scopes) is what the entries and the privacy rows say apart."""
+    clock = FakeClock()
+    await _apply(store, clock, [
+        ("duel", 1, 2, GUILDS[0], "draw", True),
+        ("duel", 3, None, GUILDS[0], "two", True),
+        ("duel", 4, 1, GUILDS[1], "draw", True),
+        ("privacy", 1, GUILDS[0], True),
+        ("privacy", 3, GLOBAL, True),
+        ("privacy", 4, GUILDS[0], True),
+    ])
+    repo = Records(store).repo
+    tables = [int(r[0]) for r in await store.db.fetchall(
+        "SELECT DISTINCT table_id FROM record_entries ORDER BY table_id")]
+    assert len(tables) == 3
+    for scopes in ((GLOBAL, GUILDS[0]), (GLOBAL, GUILDS[1]), (GUILDS[0],)):
+        found = await repo.entries_left(tables, scopes)
+        entries = await repo.entries_of(tables)
+        hidden = await repo.hidden_scopes([e.player_id for e in entries])
+        assert [e for e, _ in found] == entries
+        assert [left for _, left in found] == [
+            bool(hidden.get(e.player_id, set()) & set(scopes)) for e in entries
+        ], scopes
+        assert any(left for _, left in found)
