@@ -440,7 +440,8 @@ def board_rows_html(locale: str, rows: list[BoardRow], *, rated: bool, points: b
     """The board's lines as the table's rows (HTML, every name and address escaped),
     written at once rather than cell by cell through the template: a board's 25 lines were
     some 200 escaped values, the larger part of its first rendering."""
-    mark = f'<abbr title="{escape(tr(locale, "provisional rating"))}">?</abbr>'
+    provisional = tr(locale, "provisional rating")
+    mark = f'<abbr title="{escape(provisional)}">?</abbr>'
     out = []
     for r in rows:
         who = escape(r.name) if r.href is None else anchor(r.href, r.name)
