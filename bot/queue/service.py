@@ -23,7 +23,7 @@ from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import N_
 from bot.limits import Gate, Limits
 from bot.queue.matching import DEFAULT_LEVELS, Seating, Shape, Waiting, plan
-from bot.queue.store import EntryRow, ExpiredRow, QueueRepo
+from bot.queue.store import EntryRow, ExpiredRow, PostRow, QueueRepo
 from bot.queue.values import ANY, COMPUTERS_AFTER, EXPIRY, POOL, VARIANTS, scope_of
 from bot.records.rating import ordinal
 from bot.records.record import COMPUTER_IDS, family_of
@@ -79,6 +79,9 @@ class QueueListener:
 
     async def on_queue_changed(self, guild_id: int) -> None:
         """Someone joined, left, was seated or his place expired."""
+
+    async def on_pool_changed(self) -> None:
+        """Someone of the open pool joined, left, was seated or his place expired."""
 
     async def on_queue_seated(self, table: TableInfo, seating: Seating) -> None:
         """A table was opened for these people."""
@@ -157,6 +160,25 @@ class QueueService:
     async def counts(self, guild_id: int) -> dict[str, int]:
         return await self.repo.counts(guild_id)
 
+    async def pool_waiting(self) -> int:
+        """How many wait in the open pool, every server's people together."""
+        return await self.repo.count_scope(POOL)
+
+    async def pool_posts(self) -> list[PostRow]:
+        """The "Play now" posts of the servers this process runs that are in the open pool."""
+        posts = [p for p in await self.repo.posts() if self.tables.owns(p.guild_id)]
+        pooled = await OpenPool(self.store).servers_in(p.guild_id for p in posts)
+        return [p for p in posts if p.guild_id in pooled]
+
+    async def in_pool(self, guild_id: int) -> bool:
+        return await OpenPool(self.store).joined(guild_id)
+
+    async def _changed(self, scope: int, guild_ids: set[int]) -> None:
+        for guild_id in guild_ids:
+            await self._tell("on_queue_changed", guild_id)
+        if scope == POOL and guild_ids:
+            await self._tell("on_pool_changed")
+
     @staticmethod
     def check_variant(variant: str) -> None:
         if variant != ANY and variant not in SHAPES:
@@ -219,7 +241,7 @@ class QueueService:
             if again is None:
                 raise
             raise ServiceError(ALREADY) from None
-        await self._tell("on_queue_changed", guild_id)
+        await self._changed(entry.scope, {guild_id})
         await self.seat(entry.scope)
         status = await self.status(user_id)
         return status if status is not None else Status(entry, {})
@@ -234,7 +256,7 @@ class QueueService:
             removed = await QueueRepo(tx.db).take([(entry.user_id, entry.joined_at)])
         if not removed:
             return None
-        await self._tell("on_queue_changed", entry.guild_id)
+        await self._changed(entry.scope, {entry.guild_id})
         await self._time(entry.scope)
         return entry
 
@@ -284,10 +306,9 @@ class QueueService:
                     retry_at = now
                     break
                 opened.append(info)
-                guilds.add(owner.guild_id)
+                guilds.update(by_user[p].guild_id for p in seating.seated)
                 await self._tell("on_queue_seated", info, seating)
-        for guild_id in guilds:
-            await self._tell("on_queue_changed", guild_id)
+        await self._changed(scope, guilds)
         await self._time(scope, retry_at)
         return opened
 

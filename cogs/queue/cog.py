@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 GROUP_NAME = "domino"
 #: Seconds between two edits of a server's "Play now" post, however many join or leave.
 POST_EVERY = 10.0
+#: Seconds between two looks at the open pool's count (its changes made by other processes).
+POOL_EVERY = 10.0
 #: Seconds an interaction's answer can still be edited (Discord keeps its token 15 minutes).
 ANSWER_LIFE = 14 * 60
 MANAGERS_ONLY = N_("Only members who can manage the server can do this.")
@@ -114,10 +116,21 @@ COMMANDS = (play_command, play_post_command, play_settings_command)
 class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
     """The quick match's commands, components and posts."""
 
-    def __init__(self, bot: commands.Bot, queue: QueueService, *, post_every: float = POST_EVERY):
+    def __init__(
+        self,
+        bot: commands.Bot,
+        queue: QueueService,
+        *,
+        post_every: float = POST_EVERY,
+        pool_every: float = POOL_EVERY,
+    ) -> None:
         self.bot = bot
         self.queue = queue
         self.post_every = post_every
+        self.pool_every = pool_every
+        self._pool_seen: int | None = None  # the pool's count the posts were last asked for
+        self._shown: dict[int, str] = {}  # server -> the words its post shows now
+        self._watcher: asyncio.Task[None] | None = None
         self.answers: dict[int, tuple[Interaction, float]] = {}  # user -> his answer, when
         self.post_edits = 0  # edits of "Play now" posts (Discord requests)
         self._joining: set[int] = set()
@@ -141,6 +154,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self.queue.listen(self)
         self.bot.add_listener(self._adopted, "on_tables_adopted")
         self._spawn(self._recover())
+        self._watcher = asyncio.ensure_future(self._watch_pool())  # (not awaited by idle())
 
     async def cog_unload(self) -> None:
         self.closing = True
@@ -148,9 +162,11 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self.queue.close()
         self.bot.remove_dynamic_items(*ALL)
         self.bot.remove_listener(self._adopted, "on_tables_adopted")
-        for task in list(self._tasks):
+        for task in [*self._tasks, *([self._watcher] if self._watcher else [])]:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(
+            *self._tasks, *([self._watcher] if self._watcher else []), return_exceptions=True
+        )
         if self._group is not None:
             for command in COMMANDS:
                 self._group.remove_command(command.name)
@@ -279,8 +295,12 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
     # -- the listener ------------------------------------------------------------------------
 
     async def on_queue_changed(self, guild_id: int) -> None:
-        if not self.closing:
+        if not self.closing and self.queue.tables.owns(guild_id):
             self._post_soon(guild_id)
+
+    async def on_pool_changed(self) -> None:
+        if not self.closing:
+            await self._look_at_pool()
 
     async def on_queue_seated(self, table: TableInfo, seating: Seating) -> None:
         for user_id in seating.seated:
@@ -420,6 +440,34 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self._post_tasks[guild_id] = task
         task.add_done_callback(lambda done: _drop(self._post_tasks, guild_id, done))
 
+    async def _watch_pool(self) -> None:
+        """Every :attr:`pool_every` seconds, one look at the open pool's count: a change made
+        by another process's servers reaches this process's pool posts (throttled as any
+        change)."""
+        await self.bot.wait_until_ready()
+        while not self.closing:
+            try:
+                await self._look_at_pool()
+            except Exception:
+                log.exception("the open pool's count not read")
+            await asyncio.sleep(self.pool_every)
+
+    async def _look_at_pool(self) -> None:
+        """Edit (soon) the pool posts of this process's servers if the pool's count moved."""
+        posts = await self.queue.pool_posts()
+        if not posts:
+            return
+        count = await self.queue.pool_waiting()
+        if count == self._pool_seen:
+            return
+        self._pool_seen = count
+        for post in posts:
+            self._post_soon(post.guild_id)
+
+    async def _post_words(self, guild_id: int, locale: str | None) -> str:
+        pool = await self.queue.pool_waiting() if await self.queue.in_pool(guild_id) else None
+        return post_text(locale, await self.queue.counts(guild_id), pool)
+
     async def _edit_post(self, guild_id: int) -> None:
         loop = asyncio.get_running_loop()
         wait = self._last_edit.get(guild_id, -1e9) + self.post_every - loop.time()
@@ -430,14 +478,17 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
             return
         _drop(self._post_tasks, guild_id, asyncio.current_task())  # a change from now on
         # edits again
-        counts = await self.queue.counts(guild_id)
+        text = await self._post_words(guild_id, post.locale)
+        if self._shown.get(guild_id) == text:
+            return  # (no request: it says this already)
         message = self.bot.get_partial_messageable(
             post.channel_id, guild_id=guild_id
         ).get_partial_message(post.message_id)
         self._last_edit[guild_id] = loop.time()
         try:
             self.post_edits += 1
-            await message.edit(content=post_text(post.locale, counts), view=post_view(post.locale))
+            await message.edit(content=text, view=post_view(post.locale))
+            self._shown[guild_id] = text
         except discord.NotFound:
             await self.queue.repo.drop_post(guild_id)
         except discord.HTTPException as exc:
@@ -456,9 +507,9 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         post_locale = interaction.guild_locale.value if interaction.guild_locale else None
         old = await self.queue.repo.post(guild_id)
         channel = self.bot.get_partial_messageable(interaction.channel_id, guild_id=guild_id)
-        sent = await channel.send(
-            post_text(post_locale, await self.queue.counts(guild_id)), view=post_view(post_locale)
-        )
+        text = await self._post_words(guild_id, post_locale)
+        sent = await channel.send(text, view=post_view(post_locale))
+        self._shown[guild_id] = text
         await self.queue.repo.set_post(
             guild_id, interaction.channel_id, sent.id, post_locale, self.queue.clock()
         )

@@ -110,9 +110,10 @@ def expired_text(locale: str | None, variant: str) -> str:
     )
 
 
-def post_text(locale: str | None, counts: Mapping[str, int]) -> str:
-    """The "Play now" post: what it does and who waits."""
-    return "\n".join([
+def post_text(locale: str | None, counts: Mapping[str, int], pool: int | None = None) -> str:
+    """The "Play now" post: what it does and who waits (on a server in the open pool, also how
+    many wait across servers, ``pool``: every server's people in the pool)."""
+    lines = [
         tr(locale, "## Play now"),
         tr(
             locale,
@@ -121,4 +122,10 @@ def post_text(locale: str | None, counts: Mapping[str, int]) -> str:
             "empty seats after a short wait.",
         ),
         tr(locale, "Waiting now: {detail}", detail=counts_text(locale, counts)),
-    ])
+    ]
+    if pool is not None:
+        lines.append(tr(
+            locale, "Open pool: {here} waiting here, {count} across servers.",
+            here=sum(counts.values()), count=pool,
+        ))
+    return "\n".join(lines)
