@@ -13,6 +13,7 @@ its places, taken again from the rows at every start.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import weakref
 from collections.abc import Awaitable, Mapping
@@ -23,7 +24,7 @@ from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import N_
 from bot.limits import Gate, Limits
 from bot.queue.matching import DEFAULT_LEVELS, Seating, Shape, Waiting, plan
-from bot.queue.store import EntryRow, ExpiredRow, PostRow, QueueRepo
+from bot.queue.store import KEPT, LOST, EntryRow, ExpiredRow, PostRow, QueueRepo
 from bot.queue.values import ANY, COMPUTERS_AFTER, EXPIRY, POOL, VARIANTS, scope_of
 from bot.records.rating import ordinal
 from bot.records.record import COMPUTER_IDS, family_of
@@ -351,7 +352,10 @@ class QueueService:
             if await repo.take(places) != len(places):
                 raise Gone
             waited = now - by_user[seating.anchor].joined_at
-            await repo.add_table(table_id, anchor.guild_id, seating.seated, waited)
+            await repo.add_table(
+                table_id, anchor.guild_id, seating.seated, waited,
+                [by_user[p] for p in seating.seated],
+            )
 
         return await self.tables.open_seated(
             host_id=anchor.user_id,
@@ -400,6 +404,40 @@ class QueueService:
             return DEFAULT_VARIANT
         settings = await GuildSettingsRepo(self.store.db).get(entries[0].guild_id)
         return settings.variant if settings.variant in SHAPES else DEFAULT_VARIANT
+
+    async def give_back(self, info: TableInfo) -> list[ExpiredRow]:
+        """A quick-match table cancelled before it could be shown (the bot may not post in its
+        channel): each person gets his place back as it was, at the front (his wait counts),
+        kept at least its whole length from now; those who queued in that very channel lose
+        theirs (their next table would open there again). Each is owed a note saying why.
+        Once per table (with the mark that it was told), in one transaction."""
+        now = self.clock()
+        bad = (info.table.guild_id, info.table.channel_id)
+        notes: list[ExpiredRow] = []
+        scopes: dict[int, set[int]] = {}
+        async with self.store.transaction() as tx:
+            repo = QueueRepo(tx.db)
+            places = await repo.settle_table(info.id)
+            for e in places or ():
+                lost = (e.guild_id, e.channel_id) == bad
+                if not lost:
+                    await repo.lock(e.scope)
+                    kept = e.expires_at - e.joined_at
+                    back = dataclasses.replace(e, expires_at=max(e.expires_at, now + kept))
+                    if not await repo.add_if_free(back):
+                        continue  # he queued again meanwhile
+                    scopes.setdefault(e.scope, set()).add(e.guild_id)
+                note = ExpiredRow(
+                    e.user_id, e.guild_id, e.variant, e.locale, now, LOST if lost else KEPT,
+                    info.table.channel_id if lost else None,
+                )
+                await repo.owe(note)
+                notes.append(note)
+        for scope, guilds in scopes.items():
+            await self._changed(scope, guilds)
+        for scope in scopes:
+            await self.seat(scope)
+        return notes
 
     # -- the clock ---------------------------------------------------------------------------
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from bot.store.connection import POSTGRES, Db, Row
 
-__all__ = ["EntryRow", "ExpiredRow", "PostRow", "QueueRepo", "QueueTableRow"]
+__all__ = [
+    "EXPIRED", "KEPT", "LOST", "EntryRow", "ExpiredRow", "PostRow", "QueueRepo", "QueueTableRow",
+]
 
 _LOCK_SPACE = 0x515545  # PostgreSQL advisory locks of the queue's scopes ("QUE")
 _ENTRY = (
@@ -140,6 +142,18 @@ class QueueRepo:
                 entry.expires_at,
             ),
         )
+
+    async def add_if_free(self, entry: EntryRow) -> bool:
+        """Store a place unless the person has one already (False)."""
+        return bool(await self._db.execute(
+            f"INSERT INTO queue_entries ({_ENTRY}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO NOTHING",
+            (
+                entry.user_id, entry.scope, entry.guild_id, entry.channel_id, entry.variant,
+                entry.name, int(entry.computers), entry.locale, entry.joined_at, entry.fill_at,
+                entry.expires_at,
+            ),
+        ))
 
     async def get(self, user_id: int) -> EntryRow | None:
         row = await self._db.fetchone(

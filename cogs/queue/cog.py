@@ -19,7 +19,7 @@ from bot.i18n import N_, tr
 from bot.limits import Limits
 from bot.queue.matching import Seating
 from bot.queue.service import SHAPES, QueueListener, QueueService
-from bot.queue.store import ExpiredRow, QueueTableRow
+from bot.queue.store import KEPT, ExpiredRow, QueueTableRow
 from bot.queue.values import ANY, COMPUTERS_AFTER, COMPUTERS_AFTER_RANGE, EXPIRY, EXPIRY_RANGE
 from bot.servers.settings import ServerSettings, check_host
 from bot.tables.places import TablePlaces
@@ -32,7 +32,7 @@ from cogs.queue.words import (
     LEFT,
     NOT_QUEUED,
     NOT_YOURS,
-    expired_text,
+    note_text,
     post_text,
     seated_note,
     status_text,
@@ -135,6 +135,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self.post_edits = 0  # edits of "Play now" posts (Discord requests)
         self._joining: set[int] = set()
         self._seated: dict[int, int] = {}  # person joining now -> the table he was seated at
+        self._bounced: dict[int, ExpiredRow] = {}  # person joining now -> his table's failure
         self._announcing: dict[int, asyncio.Task[Any]] = {}  # table -> its announcement
         self._post_tasks: dict[int, asyncio.Task[Any]] = {}
         self._last_edit: dict[int, float] = {}
@@ -265,6 +266,10 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
                     if task is not None:
                         with contextlib.suppress(Exception):
                             await asyncio.shield(task)
+                    bounced = self._bounced.pop(user.id, None)
+                    if bounced is not None:  # the table could not open: he is told why
+                        await self._tell_bounced(interaction, bounced)
+                        return
                     info = await self.queue.tables.get(table)
                     await self.reply(interaction, seated_note(
                         locale, info.ruleset.id, await self._thread_of(info, user.id), table
@@ -331,6 +336,13 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         domino = self._domino()
         await domino.presenter.open_game(table_id)
         info = await self.queue.tables.get(table_id)
+        if info.status == "cancelled":  # the bot may not post in its channel
+            for note in await self.queue.give_back(info):
+                if note.user_id in self._joining:
+                    self._bounced[note.user_id] = note  # his own answer says it
+                else:
+                    self._spawn(self._note(note))
+            return
         if info.status in ("running", "finished"):
             computers = sum(1 for s in info.seats if s is not None and s.kind == "computer")
             groups = SHAPES[info.ruleset.id].people if info.ruleset.id in SHAPES else 0
@@ -401,13 +413,17 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         found = self.answers.get(user_id)
         return found[0].locale.value if found else None
 
-    async def _edit_answer(self, user_id: int, text: str) -> bool:
+    async def _edit_answer(
+        self, user_id: int, text: str, view: discord.ui.View | None = None
+    ) -> bool:
         """Edit the person's private answer (while Discord keeps its token); False if not."""
         found = self.answers.pop(user_id, None)
         if found is None or self.queue.clock() - found[1] > ANSWER_LIFE:
             return False
+        if view is not None:  # (his place is back: the answer stays his to edit)
+            self.answers[user_id] = found
         try:
-            await found[0].edit_original_response(content=text, view=None)
+            await found[0].edit_original_response(content=text, view=view)
         except discord.HTTPException as exc:
             log.info("queue answer of %s not edited: %s", user_id, exc)
             return False
@@ -415,11 +431,20 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
 
     # -- expired places ----------------------------------------------------------------------
 
+    async def _tell_bounced(self, interaction: Interaction, note: ExpiredRow) -> None:
+        """The joiner's own answer, when the table his join filled could not open."""
+        locale = interaction.locale.value
+        view = leave_view(locale, note.user_id) if note.reason == KEPT else None
+        await self.reply(interaction, note_text(locale, note), **({"view": view} if view else {}))
+        await self.queue.noted(note)
+
     async def _note(self, note: ExpiredRow) -> None:
-        """The quiet note: his answer edited, else a direct message without a notification."""
+        """The quiet note (an expired place, a table that could not open): his answer edited,
+        else a direct message without a notification."""
         locale = self._answer_locale(note.user_id) or note.locale
-        text = expired_text(locale, note.variant)
-        if not await self._edit_answer(note.user_id, text):
+        text = note_text(locale, note)
+        view = leave_view(locale, note.user_id) if note.reason == KEPT else None
+        if not await self._edit_answer(note.user_id, text, view):
             try:
                 user = self.bot.get_user(note.user_id) or await self.bot.fetch_user(note.user_id)
                 await user.send(

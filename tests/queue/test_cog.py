@@ -264,3 +264,47 @@ async def test_an_expired_place_whose_answer_is_too_old_gets_a_silent_direct_mes
         assert "expired" not in fake.message(mine.id).text()
         assert not await bot.queue_cog.queue.repo.expired()
         assert await bot.queue_cog.queue.counts(fake.guild_id) == {}
+
+
+async def test_a_table_the_bot_may_not_post_in_gives_its_people_their_places_back(
+    fake_discord: FakeDiscord, database_url: str, pictures_on: Any
+) -> None:
+    """Our decision (docs/queue.md): a quick-match table cancelled because the bot may not post
+    in its channel gives each person his place back at the front, told privately why; who
+    queued in that very channel is told why and loses his place (his table would open there
+    again)."""
+    fake = fake_discord
+    alice = fake.add_user(1001, "alice", "Alice")
+    bob = fake.add_user(1002, "bob", "Bob")
+    carol = fake.add_user(1003, "carol", "Carol")
+    closed = fake.add_channel("closed")
+    clock = FakeClock()
+    async with running_bot(fake, queue_factory(fake, database_url, clock)) as bot:
+        queue = bot.queue_cog.queue
+        fake.deny(closed.id, "send_messages")
+        fake.deny(closed.id, "create_thread")
+        mine = said(await play(fake, alice, "draw", channel_id=closed.id, computers=False))
+        # Bob fills Alice's table, which opens where she queued: the bot may not post there.
+        bobs = said(await play(fake, bob, "draw", computers=False))
+        await idle(bot)
+        assert not tables_of(bot)
+        text = bobs.text()
+        assert text.startswith("Your quick-match table could not open"), text
+        assert "You keep your place at the front of the queue." in text, text
+        assert leave_id(bobs) == f"queue:leave:{bob.id}"
+        edited = await fake.wait_for(
+            lambda: "could not open" in fake.message(mine.id).text() and fake.message(mine.id)
+        )
+        assert f"<#{closed.id}>" in edited.text() and "your place was given up" in edited.text()
+        assert not edited.custom_ids()
+        status = await queue.status(bob.id)
+        assert status is not None and await queue.status(alice.id) is None
+        assert status.entry.joined_at <= clock()  # his wait counts: at the front
+        assert not await queue.repo.expired()  # both told: nothing owed
+        # Carol joins: she sits with Bob at once, in the channel she queued in.
+        seated = said(await play(fake, carol, "draw"))
+        assert seated.text().startswith("You are seated"), seated.text()
+        await idle(bot)
+        (info,) = tables_of(bot)
+        assert {s.user_id for s in info.seats if s is not None} == {bob.id, carol.id}
+        assert fake.channels[info.table.thread_id].parent_id == fake.channel_id
