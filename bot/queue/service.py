@@ -165,6 +165,10 @@ class QueueService:
         """How many wait in the open pool, every server's people together."""
         return await self.repo.count_scope(POOL)
 
+    async def pool_mark(self) -> tuple[int, float]:
+        """What changes whenever someone joins or leaves the open pool (any server's)."""
+        return await self.repo.scope_mark(POOL)
+
     async def pool_posts(self) -> list[PostRow]:
         """The "Play now" posts of the servers this process runs that are in the open pool."""
         posts = [p for p in await self.repo.posts() if self.tables.owns(p.guild_id)]

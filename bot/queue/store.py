@@ -188,6 +188,15 @@ class QueueRepo:
             "SELECT count(*) FROM queue_entries WHERE scope = ?", (scope,)
         ) or 0)
 
+    async def scope_mark(self, scope: int) -> tuple[int, float]:
+        """What changes whenever someone joins or leaves ``scope``: how many wait and the sum
+        of their joining times."""
+        row = await self._db.fetchone(
+            "SELECT count(*) AS n, coalesce(sum(joined_at), 0) AS t FROM queue_entries"
+            " WHERE scope = ?", (scope,),
+        )
+        return (0, 0.0) if row is None else (int(row["n"]), float(row["t"]))
+
     async def take(self, places: Sequence[tuple[int, float]]) -> int:
         """Remove these places (user id, joined at): how many were still there."""
         taken = 0

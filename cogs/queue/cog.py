@@ -128,7 +128,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self.queue = queue
         self.post_every = post_every
         self.pool_every = pool_every
-        self._pool_seen: int | None = None  # the pool's count the posts were last asked for
+        self._pool_seen: tuple[int, float] | None = None  # the pool as the posts last saw it
         self._shown: dict[int, str] = {}  # server -> the words its post shows now
         self._watcher: asyncio.Task[None] | None = None
         self.answers: dict[int, tuple[Interaction, float]] = {}  # user -> his answer, when
@@ -478,14 +478,15 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
             await asyncio.sleep(self.pool_every)
 
     async def _look_at_pool(self) -> None:
-        """Edit (soon) the pool posts of this process's servers if the pool's count moved."""
+        """Edit (soon) the pool posts of this process's servers if someone joined or left the
+        pool (a server's own people seated by another process change its figures too)."""
         posts = await self.queue.pool_posts()
         if not posts:
             return
-        count = await self.queue.pool_waiting()
-        if count == self._pool_seen:
+        mark = await self.queue.pool_mark()
+        if mark == self._pool_seen:
             return
-        self._pool_seen = count
+        self._pool_seen = mark
         for post in posts:
             self._post_soon(post.guild_id)
 

@@ -16,15 +16,20 @@ import json
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from bot.servers.pool import OpenPool
 from bot.store import Store
 from bot.store.places import PlaceRow, PlacesRepo
 from tests.cogs.test_pool import texts_in
 from tests.fakediscord import FakeDiscord, FakeUser, RequestRecord
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 from tests.fakediscord.plugin import fake_discord
 from tests.scale.cluster import GUARD, POLL, BotProcess, Table, Watch, play_turn, until, watching
 
 __all__ = ["fake_discord"]
+
+MANAGER = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
 WHOLE_TEST = 3 * GUARD
 MENTION = "Quick match: your table is ready"
@@ -150,13 +155,27 @@ async def test_two_processes_seat_the_pool_at_once_and_show_each_server_its_tabl
         await w.procs.start("a", "0")
         await w.procs.start("b", "1")
         await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
+        boss = fake.add_user(4099, "boss", "Boss", join_guild=False)
+        fake.join(boss, ga, permissions=MANAGER)
+        asked = await fake.slash(boss, ca, "domino play-post", {}, guild_id=ga, timeout=GUARD)
+        await asked.wait_for_followups(1, timeout=GUARD)
+        (post,) = [m for m in fake.messages(ca) if "Play now" in m.text()]
         # A's person waits (A's process answers); B's person joins through B's process,
         # which seats them both at once: B owns the table.
         assert "quick-match queue" in await play(fake, a1, ca, ga)
         answers = {b1.id: await play(fake, b1, cb, gb)}
-        # The other way round: B's person waits, A's joins through A's process.
+        # The other way round: B's person waits, A's joins through A's process. B's join
+        # reaches A's Play now post, which A's process edits.
         assert "quick-match queue" in await play(fake, b2, cb, gb)
+        await until(
+            lambda: "Open pool: 0 waiting here, 1 across servers." in fake.message(post.id).text(),
+            "A's Play now post showing B's person",
+        )
         answers[a2.id] = await play(fake, a2, ca, ga)
+        # Four changes of the pool: A's post is edited at most once each (not per process,
+        # not per server).
+        path = f"/channels/{ca}/messages/{post.id}"
+        assert sum(1 for r in fake.requests if r.method == "PATCH" and r.path == path) <= 4
         for text in answers.values():
             assert text.startswith("You are seated"), text
         assert await waiting(w.store) == []
