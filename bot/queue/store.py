@@ -345,16 +345,20 @@ class QueueRepo:
     # -- forget-me -------------------------------------------------------------------------
 
     async def forget(self, user_id: int) -> None:
-        """Drop the person's place, the notes owed him and his id from the tables it opened."""
+        """Drop the person's place, the notes owed him and his id and place from the tables
+        it opened."""
         await self._db.execute("DELETE FROM queue_entries WHERE user_id = ?", (user_id,))
         await self._db.execute("DELETE FROM queue_expired WHERE user_id = ?", (user_id,))
         rows = await self._db.fetchall(
-            "SELECT table_id, people FROM queue_tables WHERE people LIKE ?", (f"%{user_id}%",)
+            "SELECT table_id, people, places FROM queue_tables WHERE people LIKE ?",
+            (f"%{user_id}%",),
         )
         for row in rows:
             people = [int(p) for p in json.loads(row["people"])]
             if user_id in people:
+                places = [e for e in json.loads(row["places"] or "[]") if e["user_id"] != user_id]
                 await self._db.execute(
-                    "UPDATE queue_tables SET people = ? WHERE table_id = ?",
-                    (json.dumps([p for p in people if p != user_id]), row["table_id"]),
+                    "UPDATE queue_tables SET people = ?, places = ? WHERE table_id = ?",
+                    (json.dumps([p for p in people if p != user_id]), json.dumps(places),
+                     row["table_id"]),
                 )

@@ -234,6 +234,8 @@ async def test_forget_me_gives_up_the_place(room: Room) -> None:
     assert await bot.queue_cog.queue.status(alice.id) is None
     (table,) = await bot.queue_cog.queue.repo.tables()
     assert table.people == (bob.id,)
+    kept = await bot.store.db.fetchval("SELECT places FROM queue_tables")
+    assert str(alice.id) not in kept and str(bob.id) in kept
 
 
 async def test_an_expired_place_whose_answer_is_too_old_gets_a_silent_direct_message(
