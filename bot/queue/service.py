@@ -13,6 +13,7 @@ its places, taken again from the rows at every start.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import weakref
 from collections.abc import Awaitable, Mapping
@@ -23,7 +24,7 @@ from bot.errors import InvalidOptions, ServiceError
 from bot.i18n import N_
 from bot.limits import Gate, Limits
 from bot.queue.matching import DEFAULT_LEVELS, Seating, Shape, Waiting, plan
-from bot.queue.store import EntryRow, ExpiredRow, QueueRepo
+from bot.queue.store import KEPT, LOST, EntryRow, ExpiredRow, PostRow, QueueRepo
 from bot.queue.values import ANY, COMPUTERS_AFTER, EXPIRY, POOL, VARIANTS, scope_of
 from bot.records.rating import ordinal
 from bot.records.record import COMPUTER_IDS, family_of
@@ -79,6 +80,9 @@ class QueueListener:
 
     async def on_queue_changed(self, guild_id: int) -> None:
         """Someone joined, left, was seated or his place expired."""
+
+    async def on_pool_changed(self) -> None:
+        """Someone of the open pool joined, left, was seated or his place expired."""
 
     async def on_queue_seated(self, table: TableInfo, seating: Seating) -> None:
         """A table was opened for these people."""
@@ -157,6 +161,29 @@ class QueueService:
     async def counts(self, guild_id: int) -> dict[str, int]:
         return await self.repo.counts(guild_id)
 
+    async def pool_waiting(self) -> int:
+        """How many wait in the open pool, every server's people together."""
+        return await self.repo.count_scope(POOL)
+
+    async def pool_mark(self) -> tuple[int, float]:
+        """What changes whenever someone joins or leaves the open pool (any server's)."""
+        return await self.repo.scope_mark(POOL)
+
+    async def pool_posts(self) -> list[PostRow]:
+        """The "Play now" posts of the servers this process runs that are in the open pool."""
+        posts = [p for p in await self.repo.posts() if self.tables.owns(p.guild_id)]
+        pooled = await OpenPool(self.store).servers_in(p.guild_id for p in posts)
+        return [p for p in posts if p.guild_id in pooled]
+
+    async def in_pool(self, guild_id: int) -> bool:
+        return await OpenPool(self.store).joined(guild_id)
+
+    async def _changed(self, scope: int, guild_ids: set[int]) -> None:
+        for guild_id in guild_ids:
+            await self._tell("on_queue_changed", guild_id)
+        if scope == POOL and guild_ids:
+            await self._tell("on_pool_changed")
+
     @staticmethod
     def check_variant(variant: str) -> None:
         if variant != ANY and variant not in SHAPES:
@@ -219,7 +246,7 @@ class QueueService:
             if again is None:
                 raise
             raise ServiceError(ALREADY) from None
-        await self._tell("on_queue_changed", guild_id)
+        await self._changed(entry.scope, {guild_id})
         await self.seat(entry.scope)
         status = await self.status(user_id)
         return status if status is not None else Status(entry, {})
@@ -234,7 +261,7 @@ class QueueService:
             removed = await QueueRepo(tx.db).take([(entry.user_id, entry.joined_at)])
         if not removed:
             return None
-        await self._tell("on_queue_changed", entry.guild_id)
+        await self._changed(entry.scope, {entry.guild_id})
         await self._time(entry.scope)
         return entry
 
@@ -284,10 +311,9 @@ class QueueService:
                     retry_at = now
                     break
                 opened.append(info)
-                guilds.add(owner.guild_id)
+                guilds.update(by_user[p].guild_id for p in seating.seated)
                 await self._tell("on_queue_seated", info, seating)
-        for guild_id in guilds:
-            await self._tell("on_queue_changed", guild_id)
+        await self._changed(scope, guilds)
         await self._time(scope, retry_at)
         return opened
 
@@ -330,7 +356,10 @@ class QueueService:
             if await repo.take(places) != len(places):
                 raise Gone
             waited = now - by_user[seating.anchor].joined_at
-            await repo.add_table(table_id, anchor.guild_id, seating.seated, waited)
+            await repo.add_table(
+                table_id, anchor.guild_id, seating.seated, waited,
+                [by_user[p] for p in seating.seated],
+            )
 
         return await self.tables.open_seated(
             host_id=anchor.user_id,
@@ -379,6 +408,40 @@ class QueueService:
             return DEFAULT_VARIANT
         settings = await GuildSettingsRepo(self.store.db).get(entries[0].guild_id)
         return settings.variant if settings.variant in SHAPES else DEFAULT_VARIANT
+
+    async def give_back(self, info: TableInfo) -> list[ExpiredRow]:
+        """A quick-match table cancelled before it could be shown (the bot may not post in its
+        channel): each person gets his place back as it was, at the front (his wait counts),
+        kept at least its whole length from now; those who queued in that very channel lose
+        theirs (their next table would open there again). Each is owed a note saying why.
+        Once per table (with the mark that it was told), in one transaction."""
+        now = self.clock()
+        bad = (info.table.guild_id, info.table.channel_id)
+        notes: list[ExpiredRow] = []
+        scopes: dict[int, set[int]] = {}
+        async with self.store.transaction() as tx:
+            repo = QueueRepo(tx.db)
+            places = await repo.settle_table(info.id)
+            for e in places or ():
+                lost = (e.guild_id, e.channel_id) == bad
+                if not lost:
+                    await repo.lock(e.scope)
+                    kept = e.expires_at - e.joined_at
+                    back = dataclasses.replace(e, expires_at=max(e.expires_at, now + kept))
+                    if not await repo.add_if_free(back):
+                        continue  # he queued again meanwhile
+                    scopes.setdefault(e.scope, set()).add(e.guild_id)
+                note = ExpiredRow(
+                    e.user_id, e.guild_id, e.variant, e.locale, now, LOST if lost else KEPT,
+                    info.table.channel_id if lost else None,
+                )
+                await repo.owe(note)
+                notes.append(note)
+        for scope, guilds in scopes.items():
+            await self._changed(scope, guilds)
+        for scope in scopes:
+            await self.seat(scope)
+        return notes
 
     # -- the clock ---------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The quick match's rows (migration 0950): places in the queue, the tables it opened, the
+"""The quick match's rows (migrations 0950, 0951): places in the queue, the tables it opened, the
 notes owed to people whose place expired, the servers' "Play now" posts.
 
 ``QueueRepo(store.db)`` runs each statement alone, ``QueueRepo(tx.db)`` inside a transaction.
@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from bot.store.connection import POSTGRES, Db, Row
 
-__all__ = ["EntryRow", "ExpiredRow", "PostRow", "QueueRepo", "QueueTableRow"]
+__all__ = [
+    "EXPIRED", "KEPT", "LOST", "EntryRow", "ExpiredRow", "PostRow", "QueueRepo", "QueueTableRow",
+]
 
 _LOCK_SPACE = 0x515545  # PostgreSQL advisory locks of the queue's scopes ("QUE")
 _ENTRY = (
@@ -47,15 +49,23 @@ class EntryRow:
         return min(self.fill_at, self.expires_at) if self.computers else self.expires_at
 
 
+#: Why a note is owed (``ExpiredRow.reason``): the place expired; the table could not open and
+#: the place was given back; it could not open in the channel the person queued in, so the place
+#: was given up.
+EXPIRED, KEPT, LOST = "expired", "kept", "lost"
+
+
 @dataclass(frozen=True, slots=True)
 class ExpiredRow:
-    """A place that expired, whose quiet note is owed."""
+    """A note owed to a person about his place: it expired, or his table could not open."""
 
     user_id: int
     guild_id: int
     variant: str
     locale: str | None
     expired_at: float
+    reason: str = EXPIRED
+    channel_id: int | None = None  # where the bot may not post (LOST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +89,16 @@ class PostRow:
     locale: str | None
 
 
-def _entry(row: Row) -> EntryRow:
+def _entry_json(entry: EntryRow) -> dict[str, object]:
+    return {
+        "user_id": entry.user_id, "scope": entry.scope, "guild_id": entry.guild_id,
+        "channel_id": entry.channel_id, "variant": entry.variant, "name": entry.name,
+        "computers": entry.computers, "locale": entry.locale, "joined_at": entry.joined_at,
+        "fill_at": entry.fill_at, "expires_at": entry.expires_at,
+    }
+
+
+def _entry(row: Row | dict[str, object]) -> EntryRow:
     return EntryRow(
         user_id=int(row["user_id"]),
         scope=int(row["scope"]),
@@ -124,6 +143,18 @@ class QueueRepo:
             ),
         )
 
+    async def add_if_free(self, entry: EntryRow) -> bool:
+        """Store a place unless the person has one already (False)."""
+        return bool(await self._db.execute(
+            f"INSERT INTO queue_entries ({_ENTRY}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO NOTHING",
+            (
+                entry.user_id, entry.scope, entry.guild_id, entry.channel_id, entry.variant,
+                entry.name, int(entry.computers), entry.locale, entry.joined_at, entry.fill_at,
+                entry.expires_at,
+            ),
+        ))
+
     async def get(self, user_id: int) -> EntryRow | None:
         row = await self._db.fetchone(
             f"SELECT {_ENTRY} FROM queue_entries WHERE user_id = ?", (user_id,)
@@ -150,6 +181,21 @@ class QueueRepo:
             (guild_id,),
         )
         return {r["variant"]: int(r["n"]) for r in rows}
+
+    async def count_scope(self, scope: int) -> int:
+        """How many wait in ``scope`` (the open pool's: every server's people in it)."""
+        return int(await self._db.fetchval(
+            "SELECT count(*) FROM queue_entries WHERE scope = ?", (scope,)
+        ) or 0)
+
+    async def scope_mark(self, scope: int) -> tuple[int, float]:
+        """What changes whenever someone joins or leaves ``scope``: how many wait and the sum
+        of their joining times."""
+        row = await self._db.fetchone(
+            "SELECT count(*) AS n, coalesce(sum(joined_at), 0) AS t FROM queue_entries"
+            " WHERE scope = ?", (scope,),
+        )
+        return (0, 0.0) if row is None else (int(row["n"]), float(row["t"]))
 
     async def take(self, places: Sequence[tuple[int, float]]) -> int:
         """Remove these places (user id, joined at): how many were still there."""
@@ -178,23 +224,30 @@ class QueueRepo:
                 "DELETE FROM queue_entries WHERE user_id = ? AND joined_at = ?",
                 (e.user_id, e.joined_at),
             ):
-                await self._db.execute(
-                    "INSERT INTO queue_expired (user_id, guild_id, variant, locale, expired_at)"
-                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    (e.user_id, e.guild_id, e.variant, e.locale, now),
-                )
-                out.append(ExpiredRow(e.user_id, e.guild_id, e.variant, e.locale, now))
+                note = ExpiredRow(e.user_id, e.guild_id, e.variant, e.locale, now)
+                await self.owe(note)
+                out.append(note)
         return out
+
+    async def owe(self, note: ExpiredRow) -> None:
+        """Owe a person a note (inside the transaction that changed his place)."""
+        await self._db.execute(
+            "INSERT INTO queue_expired (user_id, guild_id, variant, locale, expired_at, reason,"
+            " channel_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (note.user_id, note.guild_id, note.variant, note.locale, note.expired_at,
+             note.reason, note.channel_id),
+        )
 
     async def expired(self) -> list[ExpiredRow]:
         """The notes owed."""
         rows = await self._db.fetchall(
-            "SELECT user_id, guild_id, variant, locale, expired_at FROM queue_expired"
-            " ORDER BY expired_at"
+            "SELECT user_id, guild_id, variant, locale, expired_at, reason, channel_id"
+            " FROM queue_expired ORDER BY expired_at"
         )
         return [
             ExpiredRow(int(r["user_id"]), int(r["guild_id"]), r["variant"], r["locale"],
-                       float(r["expired_at"]))
+                       float(r["expired_at"]), r["reason"] or EXPIRED,
+                       None if r["channel_id"] is None else int(r["channel_id"]))
             for r in rows
         ]
 
@@ -207,12 +260,28 @@ class QueueRepo:
     # -- the tables it opened --------------------------------------------------------------
 
     async def add_table(
-        self, table_id: int, guild_id: int, people: Sequence[int], waited: float
+        self, table_id: int, guild_id: int, people: Sequence[int], waited: float,
+        places: Sequence[EntryRow] = (),
     ) -> None:
+        """Store a table the queue opened, with the places it took (to give them back if it
+        cannot open)."""
         await self._db.execute(
-            "INSERT INTO queue_tables (table_id, guild_id, people, waited) VALUES (?, ?, ?, ?)",
-            (table_id, guild_id, json.dumps(list(people)), waited),
+            "INSERT INTO queue_tables (table_id, guild_id, people, waited, places)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (table_id, guild_id, json.dumps(list(people)), waited,
+             json.dumps([_entry_json(e) for e in places])),
         )
+
+    async def settle_table(self, table_id: int) -> list[EntryRow] | None:
+        """Inside a transaction: mark the table told; the places it took, None if it was told
+        already."""
+        row = await self._db.fetchone(
+            "SELECT places FROM queue_tables WHERE table_id = ? AND announced = 0", (table_id,)
+        )
+        if row is None:
+            return None
+        await self.announced(table_id)
+        return [_entry(e) for e in json.loads(row["places"] or "[]")]
 
     async def tables(self, *, unannounced: bool = False) -> list[QueueTableRow]:
         rows = await self._db.fetchall(
@@ -261,22 +330,35 @@ class QueueRepo:
         return PostRow(int(row["guild_id"]), int(row["channel_id"]),
                        None if message is None else int(message), row["locale"])
 
+    async def posts(self) -> list[PostRow]:
+        """Every server's "Play now" post."""
+        rows = await self._db.fetchall(
+            "SELECT guild_id, channel_id, message_id, locale FROM queue_posts"
+            " WHERE message_id IS NOT NULL ORDER BY guild_id"
+        )
+        return [PostRow(int(r["guild_id"]), int(r["channel_id"]), int(r["message_id"]),
+                        r["locale"]) for r in rows]
+
     async def drop_post(self, guild_id: int) -> None:
         await self._db.execute("DELETE FROM queue_posts WHERE guild_id = ?", (guild_id,))
 
     # -- forget-me -------------------------------------------------------------------------
 
     async def forget(self, user_id: int) -> None:
-        """Drop the person's place, the notes owed him and his id from the tables it opened."""
+        """Drop the person's place, the notes owed him and his id and place from the tables
+        it opened."""
         await self._db.execute("DELETE FROM queue_entries WHERE user_id = ?", (user_id,))
         await self._db.execute("DELETE FROM queue_expired WHERE user_id = ?", (user_id,))
         rows = await self._db.fetchall(
-            "SELECT table_id, people FROM queue_tables WHERE people LIKE ?", (f"%{user_id}%",)
+            "SELECT table_id, people, places FROM queue_tables WHERE people LIKE ?",
+            (f"%{user_id}%",),
         )
         for row in rows:
             people = [int(p) for p in json.loads(row["people"])]
             if user_id in people:
+                places = [e for e in json.loads(row["places"] or "[]") if e["user_id"] != user_id]
                 await self._db.execute(
-                    "UPDATE queue_tables SET people = ? WHERE table_id = ?",
-                    (json.dumps([p for p in people if p != user_id]), row["table_id"]),
+                    "UPDATE queue_tables SET people = ?, places = ? WHERE table_id = ?",
+                    (json.dumps([p for p in people if p != user_id]), json.dumps(places),
+                     row["table_id"]),
                 )

@@ -19,7 +19,7 @@ from bot.i18n import N_, tr
 from bot.limits import Limits
 from bot.queue.matching import Seating
 from bot.queue.service import SHAPES, QueueListener, QueueService
-from bot.queue.store import ExpiredRow, QueueTableRow
+from bot.queue.store import KEPT, ExpiredRow, QueueTableRow
 from bot.queue.values import ANY, COMPUTERS_AFTER, COMPUTERS_AFTER_RANGE, EXPIRY, EXPIRY_RANGE
 from bot.servers.settings import ServerSettings, check_host
 from bot.tables.places import TablePlaces
@@ -32,7 +32,7 @@ from cogs.queue.words import (
     LEFT,
     NOT_QUEUED,
     NOT_YOURS,
-    expired_text,
+    note_text,
     post_text,
     seated_note,
     status_text,
@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 GROUP_NAME = "domino"
 #: Seconds between two edits of a server's "Play now" post, however many join or leave.
 POST_EVERY = 10.0
+#: Seconds between two looks at the open pool's count (its changes made by other processes).
+POOL_EVERY = 10.0
 #: Seconds an interaction's answer can still be edited (Discord keeps its token 15 minutes).
 ANSWER_LIFE = 14 * 60
 MANAGERS_ONLY = N_("Only members who can manage the server can do this.")
@@ -114,14 +116,26 @@ COMMANDS = (play_command, play_post_command, play_settings_command)
 class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
     """The quick match's commands, components and posts."""
 
-    def __init__(self, bot: commands.Bot, queue: QueueService, *, post_every: float = POST_EVERY):
+    def __init__(
+        self,
+        bot: commands.Bot,
+        queue: QueueService,
+        *,
+        post_every: float = POST_EVERY,
+        pool_every: float = POOL_EVERY,
+    ) -> None:
         self.bot = bot
         self.queue = queue
         self.post_every = post_every
+        self.pool_every = pool_every
+        self._pool_seen: tuple[int, float] | None = None  # the pool as the posts last saw it
+        self._shown: dict[int, str] = {}  # server -> the words its post shows now
+        self._watcher: asyncio.Task[None] | None = None
         self.answers: dict[int, tuple[Interaction, float]] = {}  # user -> his answer, when
         self.post_edits = 0  # edits of "Play now" posts (Discord requests)
         self._joining: set[int] = set()
         self._seated: dict[int, int] = {}  # person joining now -> the table he was seated at
+        self._bounced: dict[int, ExpiredRow] = {}  # person joining now -> his table's failure
         self._announcing: dict[int, asyncio.Task[Any]] = {}  # table -> its announcement
         self._post_tasks: dict[int, asyncio.Task[Any]] = {}
         self._last_edit: dict[int, float] = {}
@@ -141,6 +155,7 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self.queue.listen(self)
         self.bot.add_listener(self._adopted, "on_tables_adopted")
         self._spawn(self._recover())
+        self._watcher = asyncio.ensure_future(self._watch_pool())  # (not awaited by idle())
 
     async def cog_unload(self) -> None:
         self.closing = True
@@ -148,9 +163,11 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self.queue.close()
         self.bot.remove_dynamic_items(*ALL)
         self.bot.remove_listener(self._adopted, "on_tables_adopted")
-        for task in list(self._tasks):
+        for task in [*self._tasks, *([self._watcher] if self._watcher else [])]:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(
+            *self._tasks, *([self._watcher] if self._watcher else []), return_exceptions=True
+        )
         if self._group is not None:
             for command in COMMANDS:
                 self._group.remove_command(command.name)
@@ -249,6 +266,10 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
                     if task is not None:
                         with contextlib.suppress(Exception):
                             await asyncio.shield(task)
+                    bounced = self._bounced.pop(user.id, None)
+                    if bounced is not None:  # the table could not open: he is told why
+                        await self._tell_bounced(interaction, bounced)
+                        return
                     info = await self.queue.tables.get(table)
                     await self.reply(interaction, seated_note(
                         locale, info.ruleset.id, await self._thread_of(info, user.id), table
@@ -279,8 +300,12 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
     # -- the listener ------------------------------------------------------------------------
 
     async def on_queue_changed(self, guild_id: int) -> None:
-        if not self.closing:
+        if not self.closing and self.queue.tables.owns(guild_id):
             self._post_soon(guild_id)
+
+    async def on_pool_changed(self) -> None:
+        if not self.closing:
+            await self._look_at_pool()
 
     async def on_queue_seated(self, table: TableInfo, seating: Seating) -> None:
         for user_id in seating.seated:
@@ -311,6 +336,13 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         domino = self._domino()
         await domino.presenter.open_game(table_id)
         info = await self.queue.tables.get(table_id)
+        if info.status == "cancelled":  # the bot may not post in its channel
+            for note in await self.queue.give_back(info):
+                if note.user_id in self._joining:
+                    self._bounced[note.user_id] = note  # his own answer says it
+                else:
+                    self._spawn(self._note(note))
+            return
         if info.status in ("running", "finished"):
             computers = sum(1 for s in info.seats if s is not None and s.kind == "computer")
             groups = SHAPES[info.ruleset.id].people if info.ruleset.id in SHAPES else 0
@@ -381,13 +413,17 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         found = self.answers.get(user_id)
         return found[0].locale.value if found else None
 
-    async def _edit_answer(self, user_id: int, text: str) -> bool:
+    async def _edit_answer(
+        self, user_id: int, text: str, view: discord.ui.View | None = None
+    ) -> bool:
         """Edit the person's private answer (while Discord keeps its token); False if not."""
         found = self.answers.pop(user_id, None)
         if found is None or self.queue.clock() - found[1] > ANSWER_LIFE:
             return False
+        if view is not None:  # (his place is back: the answer stays his to edit)
+            self.answers[user_id] = found
         try:
-            await found[0].edit_original_response(content=text, view=None)
+            await found[0].edit_original_response(content=text, view=view)
         except discord.HTTPException as exc:
             log.info("queue answer of %s not edited: %s", user_id, exc)
             return False
@@ -395,11 +431,20 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
 
     # -- expired places ----------------------------------------------------------------------
 
+    async def _tell_bounced(self, interaction: Interaction, note: ExpiredRow) -> None:
+        """The joiner's own answer, when the table his join filled could not open."""
+        locale = interaction.locale.value
+        view = leave_view(locale, note.user_id) if note.reason == KEPT else None
+        await self.reply(interaction, note_text(locale, note), **({"view": view} if view else {}))
+        await self.queue.noted(note)
+
     async def _note(self, note: ExpiredRow) -> None:
-        """The quiet note: his answer edited, else a direct message without a notification."""
+        """The quiet note (an expired place, a table that could not open): his answer edited,
+        else a direct message without a notification."""
         locale = self._answer_locale(note.user_id) or note.locale
-        text = expired_text(locale, note.variant)
-        if not await self._edit_answer(note.user_id, text):
+        text = note_text(locale, note)
+        view = leave_view(locale, note.user_id) if note.reason == KEPT else None
+        if not await self._edit_answer(note.user_id, text, view):
             try:
                 user = self.bot.get_user(note.user_id) or await self.bot.fetch_user(note.user_id)
                 await user.send(
@@ -420,6 +465,35 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         self._post_tasks[guild_id] = task
         task.add_done_callback(lambda done: _drop(self._post_tasks, guild_id, done))
 
+    async def _watch_pool(self) -> None:
+        """Every :attr:`pool_every` seconds, one look at the open pool's count: a change made
+        by another process's servers reaches this process's pool posts (throttled as any
+        change)."""
+        await self.bot.wait_until_ready()
+        while not self.closing:
+            try:
+                await self._look_at_pool()
+            except Exception:
+                log.exception("the open pool's count not read")
+            await asyncio.sleep(self.pool_every)
+
+    async def _look_at_pool(self) -> None:
+        """Edit (soon) the pool posts of this process's servers if someone joined or left the
+        pool (a server's own people seated by another process change its figures too)."""
+        posts = await self.queue.pool_posts()
+        if not posts:
+            return
+        mark = await self.queue.pool_mark()
+        if mark == self._pool_seen:
+            return
+        self._pool_seen = mark
+        for post in posts:
+            self._post_soon(post.guild_id)
+
+    async def _post_words(self, guild_id: int, locale: str | None) -> str:
+        pool = await self.queue.pool_waiting() if await self.queue.in_pool(guild_id) else None
+        return post_text(locale, await self.queue.counts(guild_id), pool)
+
     async def _edit_post(self, guild_id: int) -> None:
         loop = asyncio.get_running_loop()
         wait = self._last_edit.get(guild_id, -1e9) + self.post_every - loop.time()
@@ -430,14 +504,17 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
             return
         _drop(self._post_tasks, guild_id, asyncio.current_task())  # a change from now on
         # edits again
-        counts = await self.queue.counts(guild_id)
+        text = await self._post_words(guild_id, post.locale)
+        if self._shown.get(guild_id) == text:
+            return  # (no request: it says this already)
         message = self.bot.get_partial_messageable(
             post.channel_id, guild_id=guild_id
         ).get_partial_message(post.message_id)
         self._last_edit[guild_id] = loop.time()
         try:
             self.post_edits += 1
-            await message.edit(content=post_text(post.locale, counts), view=post_view(post.locale))
+            await message.edit(content=text, view=post_view(post.locale))
+            self._shown[guild_id] = text
         except discord.NotFound:
             await self.queue.repo.drop_post(guild_id)
         except discord.HTTPException as exc:
@@ -456,9 +533,9 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         post_locale = interaction.guild_locale.value if interaction.guild_locale else None
         old = await self.queue.repo.post(guild_id)
         channel = self.bot.get_partial_messageable(interaction.channel_id, guild_id=guild_id)
-        sent = await channel.send(
-            post_text(post_locale, await self.queue.counts(guild_id)), view=post_view(post_locale)
-        )
+        text = await self._post_words(guild_id, post_locale)
+        sent = await channel.send(text, view=post_view(post_locale))
+        self._shown[guild_id] = text
         await self.queue.repo.set_post(
             guild_id, interaction.channel_id, sent.id, post_locale, self.queue.clock()
         )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from bot.i18n import N_, tr
 from bot.queue.service import Status
+from bot.queue.store import KEPT, LOST, ExpiredRow
 from bot.queue.values import ANY, VARIANTS
 from cogs.domino import texts
 from cogs.markup import slash_command
@@ -13,6 +14,7 @@ from cogs.markup import slash_command
 __all__ = [
     "counts_text",
     "expired_text",
+    "note_text",
     "post_text",
     "seated_note",
     "status_text",
@@ -110,9 +112,34 @@ def expired_text(locale: str | None, variant: str) -> str:
     )
 
 
-def post_text(locale: str | None, counts: Mapping[str, int]) -> str:
-    """The "Play now" post: what it does and who waits."""
-    return "\n".join([
+KEPT_NOTE = N_(
+    "Your quick-match table could not open: the bot may not post in its table channel. You "
+    "keep your place at the front of the queue."
+)
+LOST_NOTE = N_(
+    "Your quick-match table could not open: the bot may not post in {channel}, where you "
+    "queued, so your place was given up. Ask the server's managers to let the bot post there, "
+    "or queue again with {command} in another channel."
+)
+
+
+def note_text(locale: str | None, note: ExpiredRow) -> str:
+    """A person's private note about his place: it expired, or his table could not open (his
+    place kept, or given up when the bot may not post where he queued)."""
+    if note.reason == KEPT:
+        return tr(locale, KEPT_NOTE)
+    if note.reason == LOST:
+        return tr(
+            locale, LOST_NOTE, channel=f"<#{note.channel_id}>",
+            command=slash_command(locale, "domino play"),
+        )
+    return expired_text(locale, note.variant)
+
+
+def post_text(locale: str | None, counts: Mapping[str, int], pool: int | None = None) -> str:
+    """The "Play now" post: what it does and who waits (on a server in the open pool, also how
+    many wait across servers, ``pool``: every server's people in the pool)."""
+    lines = [
         tr(locale, "## Play now"),
         tr(
             locale,
@@ -121,4 +148,10 @@ def post_text(locale: str | None, counts: Mapping[str, int]) -> str:
             "empty seats after a short wait.",
         ),
         tr(locale, "Waiting now: {detail}", detail=counts_text(locale, counts)),
-    ])
+    ]
+    if pool is not None:
+        lines.append(tr(
+            locale, "Open pool: {here} waiting here, {count} across servers.",
+            here=sum(counts.values()), count=pool,
+        ))
+    return "\n".join(lines)

@@ -7,12 +7,15 @@ only. A server not in the pool keeps its people to itself.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+
+import discord
 
 from bot.queue.values import POOL
 from bot.servers.pool import OpenPool
 from bot.settings import Settings
-from tests.cogs.helpers import FakeClock, play_until_over
+from tests.cogs.helpers import FakeClock, answer, play_until_over
 from tests.cogs.test_pool import (
     A_NICK,
     B_CHANNEL,
@@ -25,7 +28,10 @@ from tests.cogs.test_pool import (
     until,
 )
 from tests.fakediscord import FakeDiscord, InteractionResult, running_bot
+from tests.fakediscord.models import DEFAULT_MEMBER_PERMISSIONS
 from tests.queue.helpers import QueueBot, idle, said
+
+MANAGER = DEFAULT_MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
 
 def factory(fake: FakeDiscord, url: str, clock: FakeClock) -> Any:
@@ -37,9 +43,12 @@ def factory(fake: FakeDiscord, url: str, clock: FakeClock) -> Any:
     return lambda: QueueBot(settings, clock=clock)
 
 
-async def play(fake: FakeDiscord, user: Any, channel_id: int, guild_id: int) -> InteractionResult:
+async def play(
+    fake: FakeDiscord, user: Any, channel_id: int, guild_id: int, variant: str = "draw"
+) -> InteractionResult:
     result = await fake.slash(
-        user, channel_id, "domino play", {"variant": "draw"}, guild_id=guild_id
+        user, channel_id, "domino play", {"variant": variant, "computers": variant == "draw"},
+        guild_id=guild_id,
     )
     await result.wait_for_followups(1)
     return result
@@ -156,3 +165,71 @@ async def test_a_join_seats_at_once_on_the_process_of_the_joiners_server(
             (here.b.id, (here.bob.id,)), (fake.guild_id, (here.alice.id,)),
         ]
         assert await queue.status(here.alice.id) is None
+
+
+def post_edits(fake: FakeDiscord, post: Any) -> int:
+    """The bot's edits of a message (Discord requests)."""
+    path = f"/channels/{post.channel_id}/messages/{post.id}"
+    return sum(1 for r in fake.requests if r.method == "PATCH" and r.path == path)
+
+
+async def test_a_pool_servers_play_now_post_shows_the_pool_too_edited_once_per_interval(
+    fake_discord: FakeDiscord, database_url: str
+) -> None:
+    """The Play now post of a server in the open pool shows its own people and the pool's
+    (every server's): a join in another server reaches it, and however many join meanwhile it
+    is edited at most once per interval (one request)."""
+    fake = fake_discord
+    here = World(fake)
+    clock = FakeClock()
+    a_boss = fake.add_user(1011, "aboss", "ABoss", permissions=MANAGER)
+    b_boss = fake.add_user(1012, "bboss", "BBoss", join_guild=False)
+    fake.join(b_boss, here.b.id, permissions=MANAGER)
+    async with running_bot(fake, factory(fake, database_url, clock)) as bot:
+        assert bot.store is not None
+        cog = bot.queue_cog
+        for guild in (fake.guild_id, here.b.id):
+            await OpenPool(bot.store).set_joined(guild, True, by=None)
+        posts = {}
+        for boss, channel, guild in (
+            (a_boss, fake.channel_id, fake.guild_id), (b_boss, here.b_channel.id, here.b.id),
+        ):
+            asked = await fake.slash(boss, channel, "domino play-post", {}, guild_id=guild)
+            assert "The Play now post is in" in await answer(asked)
+            (posts[guild],) = [m for m in fake.messages(channel) if "Play now" in m.text()]
+        a_post, b_post = posts[fake.guild_id], posts[here.b.id]
+        assert "Open pool: 0 waiting here, 0 across servers." in a_post.text(), a_post.text()
+        # Bob joins in B: A's post (no one of A waits) shows him across servers.
+        said(await play(fake, here.bob, here.b_channel.id, here.b.id, "partners"))
+        await fake.wait_for(
+            lambda: "Open pool: 0 waiting here, 1 across servers." in fake.message(a_post.id).text()
+        )
+        await fake.wait_for(
+            lambda: "Open pool: 1 waiting here, 1 across servers." in fake.message(b_post.id).text()
+        )
+        await idle(bot)
+        # From now on one edit per long interval: two more joins cost no request meanwhile.
+        before = post_edits(fake, a_post), post_edits(fake, b_post)
+        cog.post_every = 3600.0
+        now = asyncio.get_running_loop().time()
+        cog._last_edit.update({fake.guild_id: now, here.b.id: now})
+        said(await play(fake, here.dave, here.b_channel.id, here.b.id, "partners"))
+        said(await play(fake, here.alice, fake.channel_id, fake.guild_id, "partners"))
+        assert (post_edits(fake, a_post), post_edits(fake, b_post)) == before
+        cog.post_every = 0.0
+        cog._last_edit.clear()
+        for guild in (fake.guild_id, here.b.id):
+            cog._post_tasks.pop(guild).cancel()  # (its wait is shortened: edit now)
+            cog._post_soon(guild)
+        await idle(bot)
+        assert "Open pool: 1 waiting here, 3 across servers." in fake.message(a_post.id).text()
+        assert "Open pool: 2 waiting here, 3 across servers." in fake.message(b_post.id).text()
+        assert (post_edits(fake, a_post), post_edits(fake, b_post)) == (before[0] + 1,
+                                                                        before[1] + 1)
+        # Nothing changed: a look at the pool sends nothing.
+        await cog._look_at_pool()
+        for guild in (fake.guild_id, here.b.id):
+            cog._post_soon(guild)
+        await idle(bot)
+        assert (post_edits(fake, a_post), post_edits(fake, b_post)) == (before[0] + 1,
+                                                                        before[1] + 1)
