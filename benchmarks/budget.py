@@ -10,8 +10,9 @@ second (per-route limits generous: they are discord.py's business). Each of N pr
 limiter sharing one budget of ``--rate`` through the database (a temporary SQLite file, or
 PostgreSQL), then the same demand without the limiter: the peer. A refused request is sent
 again after its ``retry_after``, as discord.py does. Printed per run: global 429s, requests
-sent a second, the slots lost (a process woke up too late for them), and each priority's time
-from the request to its answer (p50, p99).
+sent a second, the slots lost (a process woke up too late for them, or was about to write a
+request too late after its slot), and each priority's time from the request to its answer
+(p50, p99).
 """
 
 from __future__ import annotations
@@ -79,13 +80,20 @@ async def source(options: dict[str, Any]) -> dict[str, Any]:
             tasks.append(asyncio.ensure_future(post(session, n)))
         await asyncio.gather(*tasks)
         took = loop.time() - start
-    late = 0
+    late = resent = 0
     if limiter is not None:
-        late = limiter.late
+        late, resent = limiter.late, limiter.resent
         await limiter.aclose()
     if store is not None:
         await store.close()
-    return {"times": times, "refused": refused, "sent": count, "seconds": took, "late": late}
+    return {
+        "times": times,
+        "refused": refused,
+        "sent": count,
+        "seconds": took,
+        "late": late,
+        "resent": resent,
+    }
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -100,9 +108,7 @@ def load() -> str:
 async def one_run(
     fake: FakeDiscord, args: argparse.Namespace, database: str, processes: int, limited: bool
 ) -> str:
-    limits = fake.rate_limits = RateLimits(
-        global_limit=args.limit, route_limit=1000, route_per=1.0
-    )
+    limits = fake.rate_limits = RateLimits(global_limit=args.limit, route_limit=1000, route_per=1.0)
     channels = [fake.add_channel(f"c{n}").id for n in range(CHANNELS)]
     options = {
         "api": fake.api_base,
@@ -117,7 +123,11 @@ async def one_run(
     before = load()
     procs = [
         await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "benchmarks.budget", "--source", json.dumps(options),
+            sys.executable,
+            "-m",
+            "benchmarks.budget",
+            "--source",
+            json.dumps(options),
             stdout=asyncio.subprocess.PIPE,
         )
         for _ in range(processes)
@@ -132,6 +142,7 @@ async def one_run(
     took = max(r["seconds"] for r in results)
     globals_ = limits.refused.count("global")
     late = sum(r["late"] for r in results)
+    resent = sum(r["resent"] for r in results)
     lines = ", ".join(
         f"{kind} p50 {quantile(times[kind], 0.5):.2f} s, p99 {quantile(times[kind], 0.99):.2f} s"
         for kind in MIX
@@ -139,7 +150,8 @@ async def one_run(
     return (
         f"{processes} process(es), {'limiter' if limited else 'no limiter (peer)'}:"
         f" {sent} requests in {took:.1f} s ({sent / took:.1f}/s), global 429s {globals_}"
-        f" ({globals_ / (sent + globals_):.1%} of answers); slots lost to a late wake-up {late};"
+        f" ({globals_ / (sent + globals_):.1%} of answers); slots lost to a late wake-up {late},"
+        f" to a late write {resent};"
         f" {lines}   ({before} -> {load()})"
     )
 
@@ -168,8 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=50, help="Discord's global limit")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--processes", default="1,2")
-    parser.add_argument("--database-url", default="",
-                        help="postgresql://… or temp (a throw-away server); default SQLite")
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="postgresql://… or temp (a throw-away server); default SQLite",
+    )
     parser.add_argument("--source", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.source:

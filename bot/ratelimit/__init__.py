@@ -13,7 +13,11 @@ when the slot comes. A priority also bounds how far ahead it may book the shared
 the budget. Per-route limits stay discord.py's (its buckets read Discord's headers).
 
 :meth:`Limiter.trace_start` is awaited by aiohttp before each attempt discord.py makes (its
-retries included), so every request Discord counts passes here.
+retries included), so every request Discord counts passes here. A slot counts for the instant
+the request is written: :meth:`Limiter.trace_sent`, awaited by aiohttp just before it writes
+the request, sends back to the queue (ahead of its priority) a request whose slot has passed
+by more than :data:`LATE` — its process stalled between the slot and the write — so a stall
+never puts the requests of two seconds into one of Discord's.
 """
 
 from __future__ import annotations
@@ -64,13 +68,10 @@ _PURPOSES = {"game": Priority.WAITING, "hand": Priority.WAITING, "ping": Priorit
 #: How far ahead (seconds) a priority may book the budget: a lower priority gets a slot only
 #: while the budget is booked less far ahead (at least one slot ahead whatever the rate).
 HORIZON = {Priority.WAITING: 2.0, Priority.PING: 0.5, Priority.OTHER: 0.25}
-#: A slot the process wakes up for later than this (seconds; a busy event loop) is not used:
-#: sent late, it could meet the next slots in Discord's second.
+#: A request is written at most this long (seconds) after its slot: a slot the process wakes up
+#: for later is not used, and a request about to be written later waits for another slot. So
+#: at most ``rate × (1 + LATE) + 1`` requests reach Discord in any second (45/s: 48 of 50).
 LATE = 0.05
-#: After waking up late by L seconds, the process hands out no slot for L more (at most this):
-#: requests given their slots before it stalled leave only now, and the slots that follow must
-#: not meet them in Discord's second.
-STALL_QUIET = 1.0
 #: At most this share of a second's budget is reserved at once.
 BATCH_SECONDS = 0.2
 GLOBAL = "global"
@@ -169,8 +170,9 @@ class Limiter:
         self.asked: Counter[Priority] = Counter()  # requests that asked, per priority
         self.served: Counter[Priority] = Counter()  # requests given a slot, per priority
         self.late = 0  # slots not used: the process woke up too late for them
-        self._quiet_until = 0.0  # after a stall: no slot before this (this process's clock)
-        self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.resent = 0  # requests that reached the socket too late for their slot: queued again
+        self._offset: float | None = None  # the budget's clock minus this process's, at most
+        self._heap: list[tuple[int, int, asyncio.Future[float]]] = []
         self._order = itertools.count()
         self._slots: deque[float] = deque()  # reserved, not yet come (this process's clock)
         self._refused: tuple[int, float] | None = None  # (priority, until): booked too far
@@ -182,14 +184,18 @@ class Limiter:
         """Book ``budget`` from now on (the shared one, once the database is open)."""
         self.budget = budget
 
-    async def acquire(self, level: Priority) -> None:
-        """Wait for a slot of the budget (at once for :attr:`Priority.CLICK`)."""
-        self.asked[level] += 1
+    async def acquire(self, level: Priority, *, again: bool = False) -> float | None:
+        """Wait for a slot of the budget and return its time (this process's clock); ``None``
+        at once for :attr:`Priority.CLICK`. ``again``: ahead of the others of ``level`` (a
+        request that missed its slot)."""
+        if not again:
+            self.asked[level] += 1
         if level is Priority.CLICK:
-            return
+            return None
         loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self._heap, (int(level), next(self._order), waiter))
+        waiter: asyncio.Future[float] = loop.create_future()
+        order = next(self._order)
+        heapq.heappush(self._heap, (int(level), -order if again else order, waiter))
         if self._arrived is None or self._reserved is None:
             self._arrived, self._reserved = asyncio.Event(), asyncio.Event()
         self._arrived.set()
@@ -200,17 +206,29 @@ class Limiter:
                 loop.create_task(self._reserve(), name="discord-limiter-reserve"),
                 loop.create_task(self._hand_out(), name="discord-limiter-slots"),
             ]
-        await waiter  # cancelled: the future is dropped from the heap when it comes up
+        return await waiter  # cancelled: the future is dropped from the heap when it comes up
 
     async def trace_start(
-        self, _session: Any, _context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
+        self, _session: Any, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
     ) -> None:
         """aiohttp's ``on_request_start``: the request waits for its slot."""
-        await self.acquire(priority_of(params.url.path))
+        level = priority_of(params.url.path)
+        context.discord_slot = (level, await self.acquire(level))
+
+    async def trace_sent(self, _session: Any, context: SimpleNamespace, _params: Any) -> None:
+        """aiohttp's ``on_request_headers_sent``, awaited just before the request is written:
+        a request later than :data:`LATE` after its slot waits for another one."""
+        level, slot = getattr(context, "discord_slot", (Priority.CLICK, None))
+        while slot is not None and self.clock() > slot + LATE:
+            self.resent += 1
+            slot = await self.acquire(level, again=True)
+        context.discord_slot = (level, slot)
 
     def trace(self, config: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
-        """``config`` with every request it sees passing this limiter first."""
+        """``config`` with every request it sees passing this limiter first, and written
+        within :data:`LATE` of its slot."""
         config.on_request_start.append(self.trace_start)
+        config.on_request_headers_sent.append(self.trace_sent)
         return config
 
     def summary(self) -> str:
@@ -218,14 +236,15 @@ class Limiter:
         served = ", ".join(f"{p.name.lower()} {self.served[p]}" for p in sorted(self.served))
         return (
             f"Discord budget {self.rate:g}/s: slots given {served or 'none'}; slots woken up"
-            f" for too late {self.late}; waiting now {self.waiting()}"
+            f" for too late {self.late}; sent too late and queued again {self.resent};"
+            f" waiting now {self.waiting()}"
         )
 
     def waiting(self, level: int | None = None) -> int:
         """Requests waiting (of ``level`` only, if given)."""
         return sum(1 for n, _, w in self._heap if not w.done() and level in (None, n))
 
-    def _best(self) -> tuple[int, asyncio.Future[None]] | None:
+    def _best(self) -> tuple[int, asyncio.Future[float]] | None:
         while self._heap and self._heap[0][2].done():
             heapq.heappop(self._heap)
         return (self._heap[0][0], self._heap[0][2]) if self._heap else None
@@ -245,14 +264,17 @@ class Limiter:
                 level = Priority(uncovered[0])
                 count = min(self.batch, uncovered.count(level))
                 horizon = max(HORIZON[level], self.interval)
+                asked = self.clock()
                 try:
                     grant = await self.budget.reserve(count, self.interval, horizon)
                 except Exception:
                     log.exception("Discord budget: a reservation failed; trying again")
                     grant = Grant(0, self.interval)
-                at = self.clock() + grant.wait
+                answered = self.clock()
+                at = answered + grant.wait
                 if grant.slots:
-                    self._slots.extend(at + n * self.interval for n in range(grant.slots))
+                    first = self._local_time(grant, asked, answered)
+                    self._slots.extend(first + n * self.interval for n in range(grant.slots))
                     self._reserved.set()
                 else:
                     self._refused = (level, at if grant.wait > 0 else at + self.interval / 4)
@@ -260,6 +282,19 @@ class Limiter:
             with contextlib.suppress(TimeoutError):
                 timeout = max(0.0, refused[1] - now) if refused is not None else None
                 await asyncio.wait_for(self._arrived.wait(), timeout)
+
+    def _local_time(self, grant: Grant, asked: float, answered: float) -> float:
+        """The time of ``grant``'s first slot on this process's clock: never before it, and
+        after it by no more than the quickest recent answer's way back (an answer held up,
+        by a busy database or a stalled process, does not move its slots later, where they
+        would meet the next reservation's)."""
+        granted = grant.at - grant.wait  # the budget's clock when it granted
+        low, high = granted - answered, granted - asked  # its clock minus ours: within these
+        if self._offset is None or self._offset > high:  # first, or the clocks moved
+            self._offset = low
+        else:
+            self._offset = max(self._offset, low)
+        return grant.at - self._offset
 
     async def _hand_out(self) -> None:
         """Give each slot, when it comes, to the best request waiting then."""
@@ -274,23 +309,20 @@ class Limiter:
                 await asyncio.sleep(delay)
                 continue
             slot = self._slots.popleft()
-            now = self.clock()
-            if now > slot + LATE:
-                self._quiet_until = max(self._quiet_until, now + min(now - slot, STALL_QUIET))
-            if now > slot + LATE or now < self._quiet_until:
+            if self.clock() > slot + LATE:
                 self.late += 1
                 self._arrived.set()  # its request needs another slot
                 continue
-            self._release()
+            self._release(slot)
 
-    def _release(self) -> None:
+    def _release(self, slot: float) -> None:
         """The slot that has come goes to the best request waiting (none: it goes unused)."""
         best = self._best()
         if best is None:
             return
         heapq.heappop(self._heap)
         self.served[Priority(best[0])] += 1
-        best[1].set_result(None)
+        best[1].set_result(slot)
 
     async def aclose(self) -> None:
         """Stop handing out slots; requests still waiting are cancelled."""

@@ -137,6 +137,62 @@ async def test_without_the_limiter_the_same_demand_meets_global_429s(
     assert "global" in limits.refused
 
 
+async def test_a_request_held_up_between_its_slot_and_its_write_waits_for_another_slot(
+    fake_discord: FakeDiscord,
+) -> None:
+    """Discord counts a request when it arrives: five posts whose connection took 0.8 s to
+    open after their slots would arrive among the next second's. Our decision
+    (docs/scaling.md): a request written more than ``LATE`` after its slot waits for another
+    one, so no second gets more than ``rate × (1 + LATE) + 1``."""
+    fake = fake_discord
+    channels = [fake.add_channel(f"c{n}").id for n in range(24)]
+    limits = RateLimits(global_limit=12, route_limit=100)  # the budget 10/s: 11.5 at most
+    traffic, limiter = Traffic(), Limiter(10)
+    trace = limiter.trace(traffic.trace())
+    held: list[str] = []
+
+    async def hold(_session: Any, _context: Any, params: Any) -> None:  # after the slot
+        if fake.rate_limits is not None and params.method == "POST" and len(held) < 5:
+            held.append(params.url.path)
+            await asyncio.sleep(0.8)
+
+    trace.on_request_start.append(hold)
+    make = lambda: discord.Client(intents=discord.Intents.default(), http_trace=trace)  # noqa: E731
+    async with running_bot(fake, make) as client:
+        fake.rate_limits = limits
+        sent = await asyncio.gather(
+            *(client.get_partial_messageable(c).send(f"m{n}") for n, c in enumerate(channels))
+        )
+        fake.rate_limits = None
+    await limiter.aclose()
+    assert "global" not in limits.refused, limits.refused
+    assert sorted(m.content for m in sent) == sorted(f"m{n}" for n in range(24))
+    assert len(held) == 5 and limiter.resent >= 5
+
+
+async def test_slots_of_an_answer_held_up_are_not_moved_later() -> None:
+    """A reservation answered late (a busy database, a stalled process) keeps its slots at
+    the budget's times: moved later by the delay they would meet the next reservation's."""
+
+    class HeldBudget(LocalBudget):
+        answers = 0
+
+        async def reserve(self, count: int, interval: float, horizon: float) -> Any:
+            grant = await super().reserve(count, interval, horizon)
+            self.answers += bool(grant.slots)
+            if grant.slots and self.answers % 2 == 0:
+                await asyncio.sleep(0.3)
+            return grant
+
+    limiter = Limiter(10, HeldBudget())
+    slots = await asyncio.gather(*(limiter.acquire(Priority.OTHER) for _ in range(20)))
+    await limiter.aclose()
+    times = sorted(t for t in slots if t is not None)
+    assert len(times) == 20
+    assert min(b - a for a, b in itertools.pairwise(times)) >= 0.1 - 1e-3
+    assert limiter.late > 0  # the held answers' slots had passed: not used
+
+
 async def test_a_game_message_and_a_click_go_before_the_boards_queued_earlier(
     fake_discord: FakeDiscord,
 ) -> None:

@@ -11,7 +11,9 @@
 Every answer of a limited route carries ``X-RateLimit-Limit/Remaining/Reset/Reset-After/
 Bucket``; a refusal is a 429 with ``Retry-After``, ``X-RateLimit-Scope`` (``user``, ``global``
 or ``shared``), ``X-RateLimit-Global`` when global, and the JSON body ``{"message",
-"retry_after", "global"}``. Time is ``clock()`` (injectable: tests move it by hand).
+"retry_after", "global"}``. Time is ``clock()`` (injectable: tests move it by hand). A request
+counts at the instant it was received (``received``), as on Discord's own machines: a fake held
+up by a busy CPU does not count late requests that came on time.
 """
 
 from __future__ import annotations
@@ -75,10 +77,16 @@ class RateLimits:
         return window
 
     def check(
-        self, method: str, path: str, template: str, params: dict[str, str]
+        self,
+        method: str,
+        path: str,
+        template: str,
+        params: dict[str, str],
+        received: float | None = None,
     ) -> dict[str, str]:
-        """The rate-limit headers of this request's answer; raises the 429 if it is refused."""
-        now = self.clock()
+        """The rate-limit headers of this request's answer (received at ``received`` on
+        ``clock()``, else now); raises the 429 if it is refused."""
+        now = self.clock() if received is None else received
         exempt = bool(_EXEMPT.match(template))
         major = next((params[p] for p in MAJOR if p in params), "")
         checks: list[tuple[str, _Window]] = []

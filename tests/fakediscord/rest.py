@@ -221,6 +221,7 @@ class RestApi:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         fake = self.fake
+        received = fake.rate_limits.clock() if fake.rate_limits is not None else None
         raw = request.raw_path.split("?", 1)[0]
         raw_path = re.sub(r"^/api/v\d+", "", raw)
         path = unquote(raw_path)
@@ -243,7 +244,9 @@ class RestApi:
                 raise ApiError(401, 0, "401: Unauthorized")
             limited: dict[str, str] = {}
             if fake.rate_limits is not None:
-                limited = fake.rate_limits.check(request.method, path, route.template, params)
+                limited = fake.rate_limits.check(
+                    request.method, path, route.template, params, received
+                )
             self._check_failures(record)
             await self._trip(record, before=True)
             result = await route.handler(

@@ -6,9 +6,11 @@ import asyncio
 
 import aiohttp
 import discord
+import pytest
 
 from bot.traffic import BOT, Traffic
 from tests.fakediscord import FakeDiscord, RateLimits, running_bot
+from tests.fakediscord.fake import ApiError
 
 
 class Clock:
@@ -109,3 +111,18 @@ async def test_a_burst_to_one_route_gets_a_shared_429_then_succeeds(
         assert {first.name, thread.name} == {"one", "two"}
     assert traffic.rate_limited() == 1
     assert traffic.by("route")["POST /channels/{id}/threads"] == 3
+
+
+def test_a_request_counts_when_it_was_received_not_when_the_fake_got_to_it() -> None:
+    """Discord counts a request as it reaches its machines: a fake held up by a busy CPU
+    counts the requests that came on time in the second they came."""
+    clock = Clock()
+    limits = RateLimits(clock=clock, global_limit=2, route_limit=100)
+    route = ("POST", "/channels/1/messages", "/channels/{channel_id}/messages")
+    limits.check(*route, {"channel_id": "1"}, received=1000.0)
+    clock.now = 1001.2  # the fake comes to the next two late
+    limits.check(*route, {"channel_id": "1"}, received=1000.5)
+    with pytest.raises(ApiError) as refused:  # the third of the second [1000, 1001)
+        limits.check(*route, {"channel_id": "1"}, received=1000.9)
+    assert refused.value.status == 429
+    assert limits.refused == ["global"]
