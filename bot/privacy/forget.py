@@ -28,6 +28,7 @@ from bot.records.periods_store import PeriodRepo
 from bot.records.seasons_store import SeasonRepo
 from bot.records.service import Records, user_key
 from bot.records.store import ForgetRepo, ForgetRequest, OpenTable, RecordsRepo
+from bot.store import DatabaseUnavailable
 from bot.store.correspondence import CorrespondenceRepo
 from bot.store.places import PoolRepo
 from bot.store.table_extras import FinishedRepo
@@ -135,6 +136,8 @@ class Forgetting:
         while True:
             try:
                 await self.apply_pending()
+            except DatabaseUnavailable:
+                pass  # the store logs an outage once; the requests wait in it
             except Exception:
                 log.exception("forget requests could not be read")
             await asyncio.sleep(POLL)

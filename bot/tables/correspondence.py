@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import InvalidOptions, LimitReached
-from bot.store import Transaction
+from bot.store import DatabaseUnavailable, Transaction
 from bot.store.correspondence import CorrespondenceRepo, OwedNotice, Vacation
 from bot.tables.core import TableCore
 from bot.tables.values import (
@@ -164,6 +164,8 @@ async def serve_vacations(service: Any, poll: float = POLL) -> None:
             await service.apply_vacations()
         except asyncio.CancelledError:
             raise
+        except DatabaseUnavailable:
+            pass  # the store logs an outage once
         except Exception:
             log.exception("vacations: a round failed; tried again later")
         await asyncio.sleep(poll)

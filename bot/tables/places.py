@@ -20,7 +20,7 @@ from typing import Any
 
 from bot import errors
 from bot.errors import InvalidOptions, ServiceError, TablesElsewhere
-from bot.store import Transaction
+from bot.store import DatabaseUnavailable, Transaction
 from bot.store.notices import MOVES, REQUESTS, Notices, data_version
 from bot.store.places import ForwardRepo, ForwardRow, PlaceRow, PlacesRepo
 from bot.tables.values import ActionResult
@@ -288,6 +288,8 @@ class ForwardedClicks:
                     await repo.prune(now - FORWARD_KEPT)
             except asyncio.CancelledError:
                 raise
+            except DatabaseUnavailable:
+                listening = False  # the store logs an outage once
             except Exception:
                 log.exception("forwarded clicks: a round failed")
                 listening = False
@@ -382,6 +384,8 @@ class TableWatch:
                     await self._look(repo)
             except asyncio.CancelledError:
                 raise
+            except DatabaseUnavailable:
+                pass  # the store logs an outage once
             except Exception:
                 log.exception("watched tables: a round failed")
             wait = WATCH_FALLBACK if listening else WATCH_POLL

@@ -22,6 +22,7 @@ from bot.queue.service import SHAPES, QueueListener, QueueService
 from bot.queue.store import KEPT, ExpiredRow, QueueTableRow
 from bot.queue.values import ANY, COMPUTERS_AFTER, COMPUTERS_AFTER_RANGE, EXPIRY, EXPIRY_RANGE
 from bot.servers.settings import ServerSettings, check_host
+from bot.store import DatabaseUnavailable
 from bot.tables.places import TablePlaces
 from bot.tables.service import TableInfo
 from cogs.domino.choices import VARIANT_CHOICES
@@ -473,6 +474,8 @@ class QueueCog(commands.Cog, QueueListener, name=COG_NAME):
         while not self.closing:
             try:
                 await self._look_at_pool()
+            except DatabaseUnavailable:
+                pass  # the store logs an outage once
             except Exception:
                 log.exception("the open pool's count not read")
             await asyncio.sleep(self.pool_every)

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+import bot.privacy.forget as forget
+from bot.queue.service import QueueService
 from bot.settings import Settings
 from bot.store import DatabaseUnavailable, Store
 from bot.tables.leases import RETRY_FIRST, ShardLeases
@@ -57,10 +59,35 @@ OUTAGE_WAIT = 30.0
 
 
 async def test_a_click_during_an_outage_is_told_to_try_again(
-    fake_discord: FakeDiscord, proxied: tuple[Proxy, str], caplog: pytest.LogCaptureFixture
+    fake_discord: FakeDiscord,
+    proxied: tuple[Proxy, str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = fake_discord
     proxy, url = proxied
+    # The background loops (forget requests, the open pool's look) go round often, and the
+    # outage lasts until each has gone round in it: none may log a traceback either.
+    monkeypatch.setattr(forget, "POLL", 0.05)
+    looks = {"forget": 0, "pool": 0}
+
+    def counted(name: str, method: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            looks[name] += 1
+            return await method(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(
+        forget.Forgetting, "apply_pending", counted("forget", forget.Forgetting.apply_pending)
+    )
+    monkeypatch.setattr(QueueService, "pool_posts", counted("pool", QueueService.pool_posts))
+
+    def make() -> TestBot:
+        made = TestBot(settings)
+        made.queue_options = {"pool_every": 0.05}  # type: ignore[attr-defined]
+        return made
+
     settings = Settings(
         discord_token=fake.token,
         database_path=None,
@@ -71,7 +98,7 @@ async def test_a_click_during_an_outage_is_told_to_try_again(
     alice = fake.add_user(1001, "alice", "Alice")
     caplog.set_level(logging.INFO)
     # raise_bot_errors: an ERROR record (a traceback) logged while the bot runs fails the test.
-    async with running_bot(fake, lambda: TestBot(settings)) as bot:
+    async with running_bot(fake, make) as bot:
         _, tid = await new_table(fake, bot, alice, variant="two", target=50)
         lobby = fake.message(bot.svc.open_tables()[0].table.lobby_message_id)
         await start_with_computers(fake, bot, alice, lobby)
@@ -100,6 +127,8 @@ async def test_a_click_during_an_outage_is_told_to_try_again(
             said = (await new.wait_for_followups(1, timeout=OUTAGE_WAIT))[0]
         assert said is not None and said.content == UNREACHABLE["en-US"], said.content
 
+        before = dict(looks)
+        await fake.wait_for(lambda: all(looks[k] >= before[k] + 2 for k in looks))
         await proxy.restore()
         await fake.wait_for(lambda: True)
         info = await bot.svc.get(tid)
