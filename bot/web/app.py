@@ -405,7 +405,10 @@ async def _board_rows(
 ) -> list[BoardRow]:
     """The page's lines; people who left this server's or the global boards read "a
     player", without a link."""
-    left = await request.app[READER].left_boards(guild_id, [r.player_id for r in board.rows])
+    if isinstance(board, LeaderboardPage):  # read with its lines
+        left = frozenset(r.player_id for r in board.rows if r.left)
+    else:
+        left = await request.app[READER].left_boards(guild_id, [r.player_id for r in board.rows])
     provisional = await request.app[READER].provisional(board)
     rows = []
     for row in board.rows:

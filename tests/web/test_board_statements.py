@@ -1,0 +1,48 @@
+"""What an all-time board's page costs the database: its lines come with who left the global
+boards (named "a player", without a link) and who holds a provisional rating, in the one
+statement that reads them; with the server, its minimum, its board's length, its recent
+matches and its tournaments kept under the stamp, a page rendered anew is two statements
+(the stamp and its lines)."""
+
+from __future__ import annotations
+
+from bot.records.record import GLOBAL
+from bot.records.service import Records
+from bot.servers.settings import ServerSettings
+from bot.store import Store
+from bot.web.app import create_app
+from bot.web.reader import Reader
+from tests.bot.helpers import FakeClock
+from tests.web.seed import BEA, GUILD, NAMES, Seeded
+from tests.web.test_pages import TestClient, TestServer, seeded, text
+from tests.web.test_player_scope import Counting
+
+__all__ = ["seeded"]
+
+
+async def test_a_boards_page_reads_its_lines_with_who_left_and_who_is_provisional(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    store, _ = seeded
+    await Records(store).set_privacy(BEA, GLOBAL, True)  # left the global boards only
+    await ServerSettings(store).update(GUILD, board_minimum=1)  # the seed's few matches
+    clock = FakeClock()
+    reader = Reader(database_url, clock=clock)
+    opened = await reader._open()
+    counting = Counting(opened.db)
+    opened.db = counting  # type: ignore[assignment]
+    app = create_app(reader, rate_limit=0, clock=clock)
+    bea = f"/s/{GUILD}/p/{BEA}"
+    async with TestClient(TestServer(app)) as c:
+        for by in ("wins", "rating"):
+            first = await text(c, f"/s/{GUILD}?board=partners&by={by}&lang=en")
+            counting.count = 0
+            again = await text(c, f"/s/{GUILD}?board=partners&by={by}&page=2&lang=en")
+            assert counting.count == 2, by  # the stamp, the page's lines
+            assert ("a player" in first) == ("a player" in again)  # past the end: the same
+        wins = await text(c, f"/s/{GUILD}?board=partners&by=wins&lang=en")
+        assert "a player" in wins and bea not in wins
+        assert NAMES[BEA].replace("<", "&lt;").split("&")[0] not in wins
+        rating = await text(c, f"/s/{GUILD}?board=partners&by=rating&lang=en")
+        assert "a player" in rating and bea not in rating
+        assert rating.count('<abbr title="provisional rating">?</abbr>') >= 1  # a newcomer
