@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 import threading
 import time
@@ -31,6 +32,7 @@ from bot.store.table_extras import Readable
 __all__ = [
     "WEB_SCHEMA",
     "KeptPlayer",
+    "MatchPlace",
     "PublicEntry",
     "RecentMatch",
     "WebRepo",
@@ -329,6 +331,19 @@ class ReadOnlySqlite:
         self._conn.close()
 
 
+@dataclass(frozen=True, slots=True)
+class MatchPlace:
+    """Where a recorded match was played and how it was set: its table's channel or thread
+    and whether the server's @everyone could look there, its rules and outcome (None: not
+    kept), the tournament whose board it was (None: none)."""
+
+    public_place: bool
+    place: int | None
+    ruleset: dict[str, Any]
+    outcome: dict[str, Any] | None
+    tournament_id: int | None
+
+
 class WebRepo:
     """The statements only the pages need."""
 
@@ -345,6 +360,25 @@ class WebRepo:
         if row is None or not row[0]:
             return None
         return WebServer(guild_id, str(row[1] or ""))
+
+    async def match_place(self, table_id: int) -> MatchPlace | None:
+        """The match's table, rules, outcome and tournament board (None without a table):
+        one statement."""
+        row = await self._db.fetchone(
+            "SELECT t.public_place, t.thread_id, t.channel_id, m.ruleset, m.outcome,"
+            " (SELECT b.tournament_id FROM tournament_boards b WHERE b.table_id = t.id)"
+            " FROM tables t LEFT JOIN matches m ON m.table_id = t.id WHERE t.id = ?",
+            (table_id,),
+        )
+        if row is None:
+            return None
+        return MatchPlace(
+            bool(row[0]),
+            int(row[1] or row[2] or 0) or None,
+            json.loads(row[3]) if row[3] else {},
+            None if row[4] is None else json.loads(row[4]),
+            None if row[5] is None else int(row[5]),
+        )
 
     async def taken_over(self, table_id: int) -> tuple[int, ...]:
         """The seats a computer took over after too many time-outs, in the order it did."""

@@ -46,3 +46,28 @@ async def test_a_boards_page_reads_its_lines_with_who_left_and_who_is_provisiona
         rating = await text(c, f"/s/{GUILD}?board=partners&by=rating&lang=en")
         assert "a player" in rating and bea not in rating
         assert rating.count('<abbr title="provisional rating">?</abbr>') >= 1  # a newcomer
+
+
+async def test_a_match_page_reads_its_table_rules_and_tournament_in_one_statement(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """A finished match's page rendered anew (another language) with its server kept: the
+    stamp, the record, its table with its rules, outcome and tournament board (one
+    statement), its people, its hands and the seats taken over: six statements."""
+    _, s = seeded
+    clock = FakeClock()
+    reader = Reader(database_url, clock=clock)
+    opened = await reader._open()
+    counting = Counting(opened.db)
+    for repo in vars(opened).values():  # the store's repositories too
+        if getattr(repo, "_db", None) is opened.db:
+            repo._db = counting
+    opened.db = counting  # type: ignore[assignment]
+    app = create_app(reader, rate_limit=0, clock=clock)
+    async with TestClient(TestServer(app)) as c:
+        english = await text(c, f"/m/{s.played}?lang=en")
+        counting.count = 0
+        spanish = await text(c, f"/m/{s.played}?lang=es")
+        assert counting.count == 6, counting.count
+    for page in (english, spanish):
+        assert f"https://discord.com/channels/{GUILD}/" in page  # where it was played
