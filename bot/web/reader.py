@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import Earned
-from bot.records.board_sql import board_minimum, provisional_among
+from bot.records.board_sql import board_minimum
 from bot.records.boards import PeriodBoard, PeriodBoards
 from bot.records.rating import display_rating
 from bot.records.record import (
@@ -375,19 +375,23 @@ class Reader:
                 scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page
             )
 
-    async def provisional(
-        self, board: LeaderboardPage | PeriodBoard | SeasonBoard
-    ) -> frozenset[int]:
-        """The people of a rating board's page whose rating is provisional (a week's or
-        month's board has none)."""
+    async def marks(
+        self, guild_id: int, board: LeaderboardPage | PeriodBoard | SeasonBoard
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """The people of a board's page who left this server's or the global boards (the
+        pages name them "a player") and those whose rating is provisional (a week's or
+        month's board has none): read with an all-time board's lines, else one statement."""
         if isinstance(board, LeaderboardPage):
-            return frozenset(r.player_id for r in board.rows if r.provisional)
-        if not isinstance(board, SeasonBoard) or not board.rows:
-            return frozenset()
+            return (
+                frozenset(r.player_id for r in board.rows if r.left),
+                frozenset(r.player_id for r in board.rows if r.provisional),
+            )
+        people = [r.player_id for r in board.rows]
+        if not isinstance(board, SeasonBoard):
+            return await self.left_boards(guild_id, people), frozenset()
         async with self.reading() as store:
-            return await provisional_among(
-                store.db, board.family, [r.player_id for r in board.rows],
-                season=board.period.key,
+            return await WebRepo(store.db).season_marks(
+                (GLOBAL, guild_id), board.period.key, board.family, people
             )
 
     async def left_boards(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
