@@ -27,7 +27,7 @@ from openskill.models import PlackettLuce
 
 from bot.achievements.rules import Moments, moments_of
 from bot.achievements.service import award_match
-from bot.records.board_sql import board_minimum, provisional_among
+from bot.records.board_sql import board_minimum
 from bot.records.inactivity import Inactivity
 from bot.records.periods import period_lines
 from bot.records.periods_store import PeriodRepo
@@ -117,6 +117,7 @@ class LeaderRow:
     draws: int
     best_streak: int
     provisional: bool = False  # a rating still uncertain (board_sql.PROVISIONAL_SIGMA)
+    left: bool = False  # the person left the global boards or the board's scope's
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,16 +444,12 @@ class Records(TableObserver):
         pages = max(1, math.ceil(total / per_page))
         page = min(max(page, 0), pages - 1)
         rows = await repo.leaderboard(
-            scope, bucket, by, limit=per_page, offset=page * per_page, least=least
+            scope, bucket, by, limit=per_page, offset=page * per_page, least=least,
+            family=family_of_bucket(bucket) if by == "rating" else None,
         )
         place = None
         if viewer_id is not None:
             place = await repo.position(scope, bucket, by, viewer_id, least)
-        provisional: frozenset[int] = frozenset()
-        if by == "rating" and rows:
-            provisional = await provisional_among(
-                self.store.db, family_of_bucket(bucket), [r.player_id for r in rows]
-            )
         lines = tuple(
             LeaderRow(
                 place=page * per_page + i + 1,
@@ -465,9 +462,10 @@ class Records(TableObserver):
                 losses=r.losses,
                 draws=r.draws,
                 best_streak=r.best_streak,
-                provisional=r.player_id in provisional,
+                provisional=provisional,
+                left=left,
             )
-            for i, r in enumerate(rows)
+            for i, (r, left, provisional) in enumerate(rows)
         )
         return LeaderboardPage(scope, bucket, by, page, pages, total, lines, place, least)
 

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.records.record import MatchRecord
+from bot.records.board_sql import PROVISIONAL_SIGMA
+from bot.records.record import GLOBAL, MatchRecord
 from bot.store.connection import POSTGRES, Db, Row
 from bot.store.table_extras import DailyVeil, Readable
 
@@ -410,10 +411,13 @@ class RecordsRepo:
     # -- reading -----------------------------------------------------------------------------
 
     async def leaderboard(
-        self, scope: int, bucket: str, by: str, *, limit: int, offset: int, least: int = 1
-    ) -> list[StatRow]:
+        self, scope: int, bucket: str, by: str, *, limit: int, offset: int, least: int = 1,
+        family: str | None = None,
+    ) -> list[tuple[StatRow, bool, bool]]:
         """One page of visible summary lines, best first; ties go to the lower player id (by
-        rating: lines of at least ``least`` matches)."""
+        rating: lines of at least ``least`` matches). Each line comes with whether its person
+        left the global boards or the scope's, and (with ``family``) whether his rating there
+        is provisional: one statement."""
         order = _ORDER[by]
         # (people only: computer players, whose ids are below 1, are not ranked among them)
         where = "k.scope = ? AND k.bucket = ? AND k.hidden = 0 AND k.player_id > 0"
@@ -421,14 +425,22 @@ class RecordsRepo:
             where += " AND k.rating IS NOT NULL" + _least("k", least)
         # The page's keys come from the covering index alone (cheap to skip), then their rows.
         rows = await self._db.fetchall(
-            f"SELECT {_STAT_COLUMNS} FROM (SELECT k.player_id FROM record_stats k"
+            f"SELECT {_STAT_COLUMNS},"
+            " CASE WHEN EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = s.player_id"
+            " AND v.scope IN (?, ?)) THEN 1 ELSE 0 END,"
+            " CASE WHEN g.sigma > ? THEN 1 ELSE 0 END"
+            " FROM (SELECT k.player_id FROM record_stats k"
             f" WHERE {where} ORDER BY {order.replace('s.', 'k.')} LIMIT ? OFFSET ?) AS page"
             " JOIN record_stats s ON s.scope = ? AND s.bucket = ? AND s.player_id = page.player_id"
             " LEFT JOIN record_players p ON p.player_id = s.player_id"
+            " LEFT JOIN record_ratings g ON g.player_id = s.player_id AND g.family = ?"
             f" ORDER BY {order}",
-            (scope, bucket, limit, offset, scope, bucket),
+            (
+                GLOBAL, scope, PROVISIONAL_SIGMA, scope, bucket, limit, offset, scope, bucket,
+                family or "",
+            ),
         )
-        return [_stat(r) for r in rows]
+        return [(_stat(r[:-2]), bool(r[-2]), bool(r[-1])) for r in rows]
 
     async def leaderboard_size(self, scope: int, bucket: str, by: str, least: int = 1) -> int:
         """How many visible lines a leaderboard has (kept by the database as it writes them:

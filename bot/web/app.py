@@ -405,8 +405,7 @@ async def _board_rows(
 ) -> list[BoardRow]:
     """The page's lines; people who left this server's or the global boards read "a
     player", without a link."""
-    left = await request.app[READER].left_boards(guild_id, [r.player_id for r in board.rows])
-    provisional = await request.app[READER].provisional(board)
+    left, provisional = await request.app[READER].marks(guild_id, board)
     rows = []
     for row in board.rows:
         kind = getattr(row, "kind", "human")

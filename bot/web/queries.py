@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 import threading
 import time
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from bot.achievements.store import Earned
+from bot.records.board_sql import PROVISIONAL_SIGMA
 from bot.records.record import ALL, GLOBAL
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import SQLITE, DatabaseUnavailable, Db, Store
@@ -31,6 +33,7 @@ from bot.store.table_extras import Readable
 __all__ = [
     "WEB_SCHEMA",
     "KeptPlayer",
+    "MatchPlace",
     "PublicEntry",
     "RecentMatch",
     "WebRepo",
@@ -329,6 +332,19 @@ class ReadOnlySqlite:
         self._conn.close()
 
 
+@dataclass(frozen=True, slots=True)
+class MatchPlace:
+    """Where a recorded match was played and how it was set: its table's channel or thread
+    and whether the server's @everyone could look there, its rules and outcome (None: not
+    kept), the tournament whose board it was (None: none)."""
+
+    public_place: bool
+    place: int | None
+    ruleset: dict[str, Any]
+    outcome: dict[str, Any] | None
+    tournament_id: int | None
+
+
 class WebRepo:
     """The statements only the pages need."""
 
@@ -345,6 +361,47 @@ class WebRepo:
         if row is None or not row[0]:
             return None
         return WebServer(guild_id, str(row[1] or ""))
+
+    async def match_place(self, table_id: int) -> MatchPlace | None:
+        """The match's table, rules, outcome and tournament board (None without a table):
+        one statement."""
+        row = await self._db.fetchone(
+            "SELECT t.public_place, t.thread_id, t.channel_id, m.ruleset, m.outcome,"
+            " (SELECT b.tournament_id FROM tournament_boards b WHERE b.table_id = t.id)"
+            " FROM tables t LEFT JOIN matches m ON m.table_id = t.id WHERE t.id = ?",
+            (table_id,),
+        )
+        if row is None:
+            return None
+        return MatchPlace(
+            bool(row[0]),
+            int(row[1] or row[2] or 0) or None,
+            json.loads(row[3]) if row[3] else {},
+            None if row[4] is None else json.loads(row[4]),
+            None if row[5] is None else int(row[5]),
+        )
+
+    async def season_marks(
+        self, scopes: Sequence[int], season: str, family: str, player_ids: Sequence[int]
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """Those of ``player_ids`` who left the boards of any of ``scopes``, and those whose
+        rating of the season in ``family`` is provisional: one statement."""
+        ids = sorted({p for p in player_ids if p > 0})
+        if not ids:
+            return frozenset(), frozenset()
+        people = ", ".join("?" for _ in ids)
+        places = ", ".join("?" for _ in scopes)
+        rows = await self._db.fetchall(
+            f"SELECT 0, user_id FROM record_privacy WHERE user_id IN ({people})"
+            f" AND scope IN ({places})"
+            " UNION ALL SELECT 1, player_id FROM season_ratings WHERE season = ? AND family = ?"
+            f" AND player_id IN ({people}) AND sigma > ?",
+            (*ids, *scopes, season, family, *ids, PROVISIONAL_SIGMA),
+        )
+        return (
+            frozenset(int(r[1]) for r in rows if not r[0]),
+            frozenset(int(r[1]) for r in rows if r[0]),
+        )
 
     async def taken_over(self, table_id: int) -> tuple[int, ...]:
         """The seats a computer took over after too many time-outs, in the order it did."""

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from bot.achievements.catalogue import BY_CODE
 from bot.achievements.store import Earned
-from bot.records.board_sql import board_minimum, provisional_among
+from bot.records.board_sql import board_minimum
 from bot.records.boards import PeriodBoard, PeriodBoards
 from bot.records.rating import display_rating
 from bot.records.record import (
@@ -375,19 +375,23 @@ class Reader:
                 scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page
             )
 
-    async def provisional(
-        self, board: LeaderboardPage | PeriodBoard | SeasonBoard
-    ) -> frozenset[int]:
-        """The people of a rating board's page whose rating is provisional (a week's or
-        month's board has none)."""
+    async def marks(
+        self, guild_id: int, board: LeaderboardPage | PeriodBoard | SeasonBoard
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """The people of a board's page who left this server's or the global boards (the
+        pages name them "a player") and those whose rating is provisional (a week's or
+        month's board has none): read with an all-time board's lines, else one statement."""
         if isinstance(board, LeaderboardPage):
-            return frozenset(r.player_id for r in board.rows if r.provisional)
-        if not isinstance(board, SeasonBoard) or not board.rows:
-            return frozenset()
+            return (
+                frozenset(r.player_id for r in board.rows if r.left),
+                frozenset(r.player_id for r in board.rows if r.provisional),
+            )
+        people = [r.player_id for r in board.rows]
+        if not isinstance(board, SeasonBoard):
+            return await self.left_boards(guild_id, people), frozenset()
         async with self.reading() as store:
-            return await provisional_among(
-                store.db, board.family, [r.player_id for r in board.rows],
-                season=board.period.key,
+            return await WebRepo(store.db).season_marks(
+                (GLOBAL, guild_id), board.period.key, board.family, people
             )
 
     async def left_boards(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
@@ -454,47 +458,44 @@ class Reader:
             record = (await records.matches([table_id])).get(table_id)
             if record is None or record.guild_id is None:
                 return None
-            table = await store.tables.get(table_id)
-            if table is None or not table.public_place:
+            found = await WebRepo(store.db).match_place(table_id)
+            if found is None or not found.public_place:
                 return None  # played where the server's @everyone could not look
             server = await self.server(record.guild_id, stamp)
             if server is None:
                 return None
             seats = await self._seats(store, [table_id], server.guild_id)
             hands: list[HandResultRow] = await store.hand_results.list(table_id)
-            row = await store.matches.get(table_id)
             taken = await WebRepo(store.db).taken_over(table_id)
-            event = await self._event_of(store, table_id, server.guild_id)
-        place = table.thread_id or table.channel_id
+            event = None
+            if found.tournament_id is not None:
+                event = await self._event_of(store, found.tournament_id, server.guild_id)
         ending = None
-        if row is not None and row.outcome is not None:
-            rules = row.ruleset
+        if found.outcome is not None:
+            outcome, rules = found.outcome, found.ruleset
             ending = Ending(
-                str(row.outcome.get("reason") or record.reason),
-                row.outcome.get("resigned_seat"),
+                str(outcome.get("reason") or record.reason),
+                outcome.get("resigned_seat"),
                 rules.get("target"),
                 rules.get("hands"),
                 taken,
-                int(row.outcome.get("timeouts") or 0),
+                int(outcome.get("timeouts") or 0),
             )
         return MatchPage(
             server,
             record,
             tuple(seats),
             tuple(h.result for h in sorted(hands, key=lambda h: h.hand_number)),
-            f"https://discord.com/channels/{record.guild_id}/{place}" if place else None,
+            f"https://discord.com/channels/{record.guild_id}/{found.place}" if found.place
+            else None,
             ending,
             event,
         )
 
     @staticmethod
-    async def _event_of(store: Store, table_id: int, guild_id: int) -> EventRow | None:
-        """The server's public tournament whose board was played at the table, if any."""
-        repo = TournamentRepo(store.db)
-        board = await repo.board_of_table(table_id)
-        if board is None:
-            return None
-        event = await repo.get(board.tournament_id)
+    async def _event_of(store: Store, event_id: int, guild_id: int) -> EventRow | None:
+        """The server's tournament ``event_id``, if public."""
+        event = await TournamentRepo(store.db).get(event_id)
         if event is None or event.guild_id != guild_id or not event.public_place:
             return None
         return event
