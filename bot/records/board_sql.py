@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from bot.records.periods import places
+from bot.records.record import GLOBAL
 from bot.store.connection import Db, Row
 
 __all__ = [
@@ -140,20 +141,62 @@ class RankedBoard:
             (*key, limit, offset, *key),
         )
 
-    async def size(self, db: Db, key: Sequence[Any], *, least: int = 1) -> int:
-        """How many people the board lists."""
+    def _size(self, key: Sequence[Any], least: int) -> tuple[str, tuple[Any, ...]]:
+        """The statement counting the people the board lists, and its parameters."""
         if self.sized and least <= SIZES_KEPT:
             board = " AND ".join(f"{c} = ?" for c in self.board)
             least_matches = " AND matches >= ?" if self.counted and least > 1 else ""
-            value = await db.fetchval(
+            return (
                 f"SELECT coalesce(sum(lines), 0) FROM {self.sized} WHERE {board}{least_matches}",
                 (*key, least) if least_matches else tuple(key),
             )
-            return int(value or 0)
-        value = await db.fetchval(
-            f"SELECT count(*) FROM {self.table} r WHERE {self._where('r', least)}", tuple(key)
-        )
+        return f"SELECT count(*) FROM {self.table} r WHERE {self._where('r', least)}", tuple(key)
+
+    async def size(self, db: Db, key: Sequence[Any], *, least: int = 1) -> int:
+        """How many people the board lists."""
+        value = await db.fetchval(*self._size(key, least))
         return int(value or 0)
+
+    async def counted_page(
+        self, db: Db, key: Sequence[Any], *, limit: int, offset: int, least: int = 1,
+        left_of: int | None = None,
+    ) -> tuple[int, int, list[tuple[Row, bool]]]:
+        """The board's length, how many listed people rank strictly above the page's first
+        line, and the page's lines, each with whether its person left the global boards or
+        those of scope ``left_of`` (None: not asked): one statement."""
+        size, size_params = self._size(key, least)
+        aheads: list[str] = []
+        for i, column in enumerate(self.rank):
+            equal = "".join(f" AND a.{c} = (SELECT f.{c} FROM first f)" for c in self.rank[:i])
+            aheads.append(
+                f"(SELECT count(*) FROM {self.table} a WHERE {self._where('a', least)}{equal}"
+                f" AND a.{column} > (SELECT f.{column} FROM first f))"
+            )
+        left, left_params = "0", ()
+        if left_of is not None:
+            left = (
+                "CASE WHEN EXISTS (SELECT 1 FROM record_privacy v"
+                " WHERE v.user_id = page.player_id AND v.scope IN (?, ?)) THEN 1 ELSE 0 END"
+            )
+            left_params = (GLOBAL, left_of)
+        join = " AND ".join(f"r.{c} = ?" for c in self.board)
+        rank = ", ".join(f"k.{c}" for c in self.rank)
+        rows = await db.fetchall(
+            f"WITH page AS (SELECT k.player_id, {rank} FROM {self.table} k"
+            f" WHERE {self._where('k', least)} ORDER BY {self._order('k')} LIMIT ? OFFSET ?),"
+            f" first AS (SELECT * FROM page ORDER BY {self._order('page')} LIMIT 1)"
+            f" SELECT ({size}), {' + '.join(f'({a})' for a in aheads)}, page.player_id, {left},"
+            f" {self.columns} FROM (SELECT 1 AS one) AS t LEFT JOIN page ON 1 = 1"
+            f" LEFT JOIN {self.table} r ON {join} AND r.player_id = page.player_id"
+            " LEFT JOIN record_players p ON p.player_id = r.player_id"
+            f" ORDER BY {self._order('r')}",
+            (
+                *key, limit, offset, *size_params,
+                *(v for i in range(len(self.rank)) for v in key), *left_params, *key,
+            ),
+        )
+        total, ahead = int(rows[0][0] or 0), int(rows[0][1] or 0)
+        return total, ahead, [(r[4:], bool(r[3])) for r in rows if r[2] is not None]
 
     async def ahead(
         self, db: Db, key: Sequence[Any], figures: Sequence[Any], *, least: int = 1
@@ -194,6 +237,7 @@ class RankedPage(Generic[L]):
     total: int
     rows: tuple[L, ...]
     viewer: L | None
+    left: frozenset[int] = frozenset()  # those who left the boards (asked with ``left_of``)
 
 
 async def ranked_page(
@@ -207,21 +251,29 @@ async def ranked_page(
     per_page: int,
     viewer_id: int | None = None,
     least: int = 1,
+    left_of: int | None = None,
 ) -> RankedPage[L]:
     """A page of ``board`` (``key``: its board columns' values) with places; ``read`` makes a
     line of a row, ``figures`` gives a line's rank figures; ``least``: the fewest matches a
-    listed line has (a rating board's minimum)."""
-    total = await board.size(db, key, least=least)
+    listed line has (a rating board's minimum); ``left_of``: a scope whose boards (or the
+    global ones) the page's people may have left, read with the page. One statement (two
+    past the end), and two more for a viewer not on the page."""
+    page = max(page, 0)
+    total, ahead, found = await board.counted_page(
+        db, key, limit=per_page, offset=page * per_page, least=least, left_of=left_of
+    )
     pages = max(1, math.ceil(total / per_page))
-    page = min(max(page, 0), pages - 1)
-    lines = [
-        read(r)
-        for r in await board.page(db, key, limit=per_page, offset=page * per_page, least=least)
-    ]
+    if page > pages - 1:  # past the end: the last page
+        page = pages - 1
+        total, ahead, found = await board.counted_page(
+            db, key, limit=per_page, offset=page * per_page, least=least, left_of=left_of
+        )
+        pages = max(1, math.ceil(total / per_page))
+    lines = [read(r) for r, _ in found]
+    left = frozenset(int(x.player_id) for x, (_, gone) in zip(lines, found, strict=True) if gone)
     rows: list[L] = []
     if lines:
-        first = 1 + await board.ahead(db, key, figures(lines[0]), least=least)
-        numbers = places([figures(x) for x in lines], first, page * per_page)
+        numbers = places([figures(x) for x in lines], 1 + ahead, page * per_page)
         rows = [dataclasses.replace(x, place=n) for n, x in zip(numbers, lines, strict=True)]
     viewer = None
     if viewer_id is not None:
@@ -231,4 +283,4 @@ async def ranked_page(
             mine = read(found)
             ahead = await board.ahead(db, key, figures(mine), least=least)
             viewer = dataclasses.replace(mine, place=1 + ahead)
-    return RankedPage(page, pages, total, tuple(rows), viewer)
+    return RankedPage(page, pages, total, tuple(rows), viewer, left)

@@ -47,6 +47,7 @@ class PeriodBoard:
     total: int
     rows: tuple[PeriodRow, ...]
     viewer: PeriodRow | None = None
+    left: frozenset[int] = frozenset()  # those who left the boards (asked with ``marks``)
 
     @property
     def tied(self) -> bool:
@@ -87,9 +88,11 @@ class PeriodBoards:
         per_page: int = PER_PAGE,
         viewer_id: int | None = None,
         now: float | None = None,
+        marks: bool = False,
     ) -> PeriodBoard:
         """A page of a period's board: ``period`` is ``"week"`` or ``"month"`` (the one
-        running at ``now``) or a :class:`Period`. Raises ValueError for an unknown one."""
+        running at ``now``) or a :class:`Period`; ``marks``: read who of the page left this
+        scope's or the global boards with it. Raises ValueError for an unknown one."""
         if bucket not in BUCKETS:
             raise ValueError(f"unknown variant or family {bucket!r}")
         if isinstance(period, str):
@@ -105,9 +108,11 @@ class PeriodBoards:
             page=page,
             per_page=per_page,
             viewer_id=viewer_id,
+            left_of=scope if marks else None,
         )
         return PeriodBoard(
-            scope, bucket, period, found.page, found.pages, found.total, found.rows, found.viewer
+            scope, bucket, period, found.page, found.pages, found.total, found.rows, found.viewer,
+            found.left,
         )
 
     # -- a server's board channel -------------------------------------------------------

@@ -372,7 +372,8 @@ class Reader:
                     least=least,
                 )
             return await PeriodBoards(store, clock=self.now, seasons=self.seasons).board(
-                scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page
+                scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page,
+                marks=True,
             )
 
     async def marks(
@@ -380,29 +381,20 @@ class Reader:
     ) -> tuple[frozenset[int], frozenset[int]]:
         """The people of a board's page who left this server's or the global boards (the
         pages name them "a player") and those whose rating is provisional (a week's or
-        month's board has none): read with an all-time board's lines, else one statement."""
+        month's board has none): read with an all-time, a week's or a month's board's lines,
+        else one statement."""
         if isinstance(board, LeaderboardPage):
             return (
                 frozenset(r.player_id for r in board.rows if r.left),
                 frozenset(r.player_id for r in board.rows if r.provisional),
             )
-        people = [r.player_id for r in board.rows]
         if not isinstance(board, SeasonBoard):
-            return await self.left_boards(guild_id, people), frozenset()
+            return board.left, frozenset()
+        people = [r.player_id for r in board.rows]
         async with self.reading() as store:
             return await WebRepo(store.db).season_marks(
                 (GLOBAL, guild_id), board.period.key, board.family, people
             )
-
-    async def left_boards(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
-        """Those of ``player_ids`` who left this server's or the global leaderboards (the
-        pages name them "a player", with no page of their own)."""
-        people = [p for p in player_ids if p > 0]
-        if not people:
-            return frozenset()
-        async with self.reading() as store:
-            hidden = await RecordsRepo(store.db).hidden_scopes(people)
-        return frozenset(p for p, scopes in hidden.items() if scopes & {GLOBAL, guild_id})
 
     async def recent_matches(self, guild_id: int) -> tuple[MatchRecord, ...]:
         """The server's latest matches (kept a few seconds), without their people."""

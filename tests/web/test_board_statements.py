@@ -92,12 +92,41 @@ async def test_a_seasons_board_reads_who_left_and_who_is_provisional_in_one_stat
     clock = FakeClock()
     season = 1_700_000_100.0  # the seed's matches' season
     app, counting = await counted(database_url, clock, now=lambda: season)
-    path = f"/s/{GUILD}?board=partners&period=season&lang=en"
+    path = f"/s/{GUILD}?board=partners&period=season"
     async with TestClient(TestServer(app)) as c:
-        first = await text(c, path)
+        await text(c, path + "&lang=en")
         counting.count = 0
-        again = await text(c, path + "&page=2")
-        assert counting.count == 5, counting.count  # stamp, length, page, ahead, marks
-    for page in (first, again):
+        first = await text(c, path + "&page=0&lang=en")  # the same page, rendered anew
+        assert counting.count == 3, counting.count  # the stamp, the page, its marks
+        counting.count = 0
+        past = await text(c, path + "&page=9&lang=en")
+        assert counting.count == 4, counting.count  # past the end: the last page read again
+    for page in (first, past):
         assert "a player" in page and f"/s/{GUILD}/p/{BEA}" not in page
         assert '<abbr title="provisional rating">?</abbr>' in page
+
+
+async def test_a_weeks_or_months_board_reads_its_length_places_and_who_left_with_its_lines(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """A week's or a month's board reads its length, the place of its first line and who left
+    the global boards ("a player", no link) in the statement of its lines: with the stamp,
+    two statements (past the end, the last page: one more)."""
+    store, _ = seeded
+    await Records(store).set_privacy(BEA, GLOBAL, True)
+    clock = FakeClock()
+    week = 1_700_000_100.0  # the seed's matches' week and month
+    app, counting = await counted(database_url, clock, now=lambda: week)
+    async with TestClient(TestServer(app)) as c:
+        for kind in ("week", "month"):
+            path = f"/s/{GUILD}?board=partners&period={kind}"
+            await text(c, path + "&lang=en")
+            counting.count = 0
+            first = await text(c, path + "&page=0&lang=en")  # the same page, rendered anew
+            assert counting.count == 2, (kind, counting.count)  # the stamp, the page
+            counting.count = 0
+            past = await text(c, path + "&page=9&lang=en")
+            assert counting.count == 3, (kind, counting.count)
+            for page in (first, past):
+                assert "a player" in page and f"/s/{GUILD}/p/{BEA}" not in page
+
