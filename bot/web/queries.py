@@ -336,13 +336,15 @@ class ReadOnlySqlite:
 class MatchPlace:
     """Where a recorded match was played and how it was set: its table's channel or thread
     and whether the server's @everyone could look there, its rules and outcome (None: not
-    kept), the tournament whose board it was (None: none)."""
+    kept), the tournament whose board it was (None: none) and the seats a computer took over
+    after too many time-outs, in the order it did."""
 
     public_place: bool
     place: int | None
     ruleset: dict[str, Any]
     outcome: dict[str, Any] | None
     tournament_id: int | None
+    taken_over: tuple[int, ...] = ()
 
 
 class WebRepo:
@@ -363,22 +365,29 @@ class WebRepo:
         return WebServer(guild_id, str(row[1] or ""))
 
     async def match_place(self, table_id: int) -> MatchPlace | None:
-        """The match's table, rules, outcome and tournament board (None without a table):
-        one statement."""
+        """The match's table, rules, outcome, tournament board and seats taken over (None
+        without a table): one statement."""
+        # each take-over as "seq:seat", ordered here (an aggregate's order is the dialect's)
+        joined = "group_concat" if self._db.dialect == SQLITE else "string_agg"
         row = await self._db.fetchone(
             "SELECT t.public_place, t.thread_id, t.channel_id, m.ruleset, m.outcome,"
-            " (SELECT b.tournament_id FROM tournament_boards b WHERE b.table_id = t.id)"
+            " (SELECT b.tournament_id FROM tournament_boards b WHERE b.table_id = t.id),"
+            f" (SELECT {joined}(CAST(a.seq AS TEXT) || ':' || CAST(a.seat AS TEXT), ',')"
+            " FROM actions a WHERE a.table_id = t.id AND a.made_by = 'takeover')"
             " FROM tables t LEFT JOIN matches m ON m.table_id = t.id WHERE t.id = ?",
             (table_id,),
         )
         if row is None:
             return None
+        pairs = (x.split(":") for x in (row[6] or "").split(",") if x)
+        takeovers = sorted((int(seq), int(seat)) for seq, seat in pairs)
         return MatchPlace(
             bool(row[0]),
             int(row[1] or row[2] or 0) or None,
             json.loads(row[3]) if row[3] else {},
             None if row[4] is None else json.loads(row[4]),
             None if row[5] is None else int(row[5]),
+            tuple(dict.fromkeys(seat for _, seat in takeovers)),
         )
 
     async def season_marks(
@@ -402,14 +411,6 @@ class WebRepo:
             frozenset(int(r[1]) for r in rows if not r[0]),
             frozenset(int(r[1]) for r in rows if r[0]),
         )
-
-    async def taken_over(self, table_id: int) -> tuple[int, ...]:
-        """The seats a computer took over after too many time-outs, in the order it did."""
-        rows = await self._db.fetchall(
-            "SELECT seat FROM actions WHERE table_id = ? AND made_by = 'takeover' ORDER BY seq",
-            (table_id,),
-        )
-        return tuple(dict.fromkeys(int(r[0]) for r in rows))
 
     async def global_names(self, player_ids: Sequence[int]) -> dict[int, str]:
         """The global names the records hold of people (never a server nickname); those

@@ -458,7 +458,6 @@ class Reader:
                 return None
             seats = await self._seats(store, [table_id], server.guild_id)
             hands: list[HandResultRow] = await store.hand_results.list(table_id)
-            taken = await WebRepo(store.db).taken_over(table_id)
             event = None
             if found.tournament_id is not None:
                 event = await self._event_of(store, found.tournament_id, server.guild_id)
@@ -470,7 +469,7 @@ class Reader:
                 outcome.get("resigned_seat"),
                 rules.get("target"),
                 rules.get("hands"),
-                taken,
+                found.taken_over,
                 int(outcome.get("timeouts") or 0),
             )
         return MatchPage(

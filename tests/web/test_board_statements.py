@@ -15,6 +15,7 @@ from bot.records.service import Records
 from bot.servers.settings import ServerSettings
 from bot.store import Store
 from bot.web.app import create_app
+from bot.web.pages import READER
 from bot.web.reader import Reader
 from tests.bot.helpers import FakeClock
 from tests.web.seed import BEA, GUILD, NAMES, Seeded
@@ -63,12 +64,12 @@ async def test_a_boards_page_reads_its_lines_with_who_left_and_who_is_provisiona
         assert rating.count('<abbr title="provisional rating">?</abbr>') >= 1  # a newcomer
 
 
-async def test_a_match_page_reads_its_table_rules_and_tournament_in_one_statement(
+async def test_a_match_page_reads_its_table_rules_tournament_and_takeovers_in_one_statement(
     database_url: str, seeded: tuple[Store, Seeded]
 ) -> None:
     """A finished match's page rendered anew (another language) with its server kept: the
     stamp, the record, its table with its rules, outcome and tournament board (one
-    statement), its people, its hands and the seats taken over: six statements."""
+    statement, with the seats taken over), its people and its hands: five statements."""
     _, s = seeded
     clock = FakeClock()
     app, counting = await counted(database_url, clock)
@@ -76,7 +77,7 @@ async def test_a_match_page_reads_its_table_rules_and_tournament_in_one_statemen
         english = await text(c, f"/m/{s.played}?lang=en")
         counting.count = 0
         spanish = await text(c, f"/m/{s.played}?lang=es")
-        assert counting.count == 6, counting.count
+        assert counting.count == 5, counting.count
     for page in (english, spanish):
         assert f"https://discord.com/channels/{GUILD}/" in page  # where it was played
 
@@ -130,3 +131,35 @@ async def test_a_weeks_or_months_board_reads_its_length_places_and_who_left_with
             for page in (first, past):
                 assert "a player" in page and f"/s/{GUILD}/p/{BEA}" not in page
 
+
+async def test_a_match_page_names_the_seats_taken_over_once_each_in_the_order_taken(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """The seats a computer took over after too many time-outs, read with the match's table:
+    each once, in the order of the take-overs (not of the seats), on both databases."""
+    store, s = seeded
+    rows = await store.db.fetchall(
+        "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ? ORDER BY seq",
+        (s.played,),
+    )
+    seats = list(dict.fromkeys(int(r[1]) for r in rows))
+    assert len(seats) >= 2, rows
+    later, lower = max(seats), min(seats)  # the higher seat taken over first, then again
+    last = max(int(r[0]) for r in rows)
+    for n, seat in enumerate((later, lower, later), start=1):
+        await store.db.execute(
+            "INSERT INTO actions (table_id, seq, seat, action, created_at, made_by)"
+            " VALUES (?, ?, ?, ?, ?, 'takeover')",
+            (s.played, last + n, seat, str(rows[-1][2]), float(rows[-1][3])),
+        )
+    expected = (later, lower)
+    assert expected[0] == later and len(expected) == 2
+    clock = FakeClock()
+    app, _ = await counted(database_url, clock)
+    async with TestClient(TestServer(app)) as c:
+        page = await text(c, f"/m/{s.played}?lang=en")
+        reader = app[READER]
+        found = await reader.match(s.played)
+    assert found is not None and found.ending is not None
+    assert found.ending.taken_over == expected
+    assert "A computer played for" in page and "after too many time-outs" in page
