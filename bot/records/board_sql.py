@@ -159,11 +159,12 @@ class RankedBoard:
 
     async def counted_page(
         self, db: Db, key: Sequence[Any], *, limit: int, offset: int, least: int = 1,
-        left_of: int | None = None,
-    ) -> tuple[int, int, list[tuple[Row, bool]]]:
+        left_of: int | None = None, flag: tuple[str, Sequence[Any]] | None = None,
+    ) -> tuple[int, int, list[tuple[Row, bool, bool]]]:
         """The board's length, how many listed people rank strictly above the page's first
         line, and the page's lines, each with whether its person left the global boards or
-        those of scope ``left_of`` (None: not asked): one statement."""
+        those of scope ``left_of`` (None: not asked) and whether ``flag`` (a condition on
+        ``page.player_id``, and its parameters) holds for him: one statement."""
         size, size_params = self._size(key, least)
         aheads: list[str] = []
         for i, column in enumerate(self.rank):
@@ -179,6 +180,9 @@ class RankedBoard:
                 " WHERE v.user_id = page.player_id AND v.scope IN (?, ?)) THEN 1 ELSE 0 END"
             )
             left_params = (GLOBAL, left_of)
+        flagged, flag_params = ("0", ()) if flag is None else (
+            f"CASE WHEN {flag[0]} THEN 1 ELSE 0 END", tuple(flag[1])
+        )
         join = " AND ".join(f"r.{c} = ?" for c in self.board)
         rank = ", ".join(f"k.{c}" for c in self.rank)
         rows = await db.fetchall(
@@ -186,17 +190,19 @@ class RankedBoard:
             f" WHERE {self._where('k', least)} ORDER BY {self._order('k')} LIMIT ? OFFSET ?),"
             f" first AS (SELECT * FROM page ORDER BY {self._order('page')} LIMIT 1)"
             f" SELECT ({size}), {' + '.join(f'({a})' for a in aheads)}, page.player_id, {left},"
+            f" {flagged},"
             f" {self.columns} FROM (SELECT 1 AS one) AS t LEFT JOIN page ON 1 = 1"
             f" LEFT JOIN {self.table} r ON {join} AND r.player_id = page.player_id"
             " LEFT JOIN record_players p ON p.player_id = r.player_id"
             f" ORDER BY {self._order('r')}",
             (
                 *key, limit, offset, *size_params,
-                *(v for i in range(len(self.rank)) for v in key), *left_params, *key,
+                *(v for i in range(len(self.rank)) for v in key), *left_params, *flag_params,
+                *key,
             ),
         )
         total, ahead = int(rows[0][0] or 0), int(rows[0][1] or 0)
-        return total, ahead, [(r[4:], bool(r[3])) for r in rows if r[2] is not None]
+        return total, ahead, [(r[5:], bool(r[3]), bool(r[4])) for r in rows if r[2] is not None]
 
     async def ahead(
         self, db: Db, key: Sequence[Any], figures: Sequence[Any], *, least: int = 1
@@ -238,6 +244,7 @@ class RankedPage(Generic[L]):
     rows: tuple[L, ...]
     viewer: L | None
     left: frozenset[int] = frozenset()  # those who left the boards (asked with ``left_of``)
+    flagged: frozenset[int] = frozenset()  # those for whom ``flag`` holds
 
 
 async def ranked_page(
@@ -252,25 +259,31 @@ async def ranked_page(
     viewer_id: int | None = None,
     least: int = 1,
     left_of: int | None = None,
+    flag: tuple[str, Sequence[Any]] | None = None,
 ) -> RankedPage[L]:
     """A page of ``board`` (``key``: its board columns' values) with places; ``read`` makes a
     line of a row, ``figures`` gives a line's rank figures; ``least``: the fewest matches a
     listed line has (a rating board's minimum); ``left_of``: a scope whose boards (or the
-    global ones) the page's people may have left, read with the page. One statement (two
-    past the end), and two more for a viewer not on the page."""
+    global ones) the page's people may have left, read with the page; ``flag``: a condition
+    on ``page.player_id`` read with it. One statement (two past the end), and two more for a
+    viewer not on the page."""
     page = max(page, 0)
     total, ahead, found = await board.counted_page(
-        db, key, limit=per_page, offset=page * per_page, least=least, left_of=left_of
+        db, key, limit=per_page, offset=page * per_page, least=least, left_of=left_of,
+        flag=flag,
     )
     pages = max(1, math.ceil(total / per_page))
     if page > pages - 1:  # past the end: the last page
         page = pages - 1
         total, ahead, found = await board.counted_page(
-            db, key, limit=per_page, offset=page * per_page, least=least, left_of=left_of
+            db, key, limit=per_page, offset=page * per_page, least=least, left_of=left_of,
+            flag=flag,
         )
         pages = max(1, math.ceil(total / per_page))
-    lines = [read(r) for r, _ in found]
-    left = frozenset(int(x.player_id) for x, (_, gone) in zip(lines, found, strict=True) if gone)
+    lines = [read(r) for r, _, _ in found]
+    people = [int(x.player_id) for x in lines]
+    left = frozenset(p for p, (_, gone, _) in zip(people, found, strict=True) if gone)
+    flagged = frozenset(p for p, (_, _, on) in zip(people, found, strict=True) if on)
     rows: list[L] = []
     if lines:
         numbers = places([figures(x) for x in lines], 1 + ahead, page * per_page)
@@ -283,4 +296,4 @@ async def ranked_page(
             mine = read(found)
             ahead = await board.ahead(db, key, figures(mine), least=least)
             viewer = dataclasses.replace(mine, place=1 + ahead)
-    return RankedPage(page, pages, total, tuple(rows), viewer, left)
+    return RankedPage(page, pages, total, tuple(rows), viewer, left, flagged)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.records.board_sql import board_minimum, ranked_page
+from bot.records.board_sql import PROVISIONAL_SIGMA, board_minimum, ranked_page
 from bot.records.periods import Period
 from bot.records.rating import ordinal, rate
 from bot.records.record import (
@@ -83,6 +83,8 @@ class SeasonBoard:
     viewer: SeasonLine | None = None
     by: str = "rating"  # or "wins" (then the season's rating)
     least: int = 1  # the fewest matches of a listed person (by rating: the minimum)
+    left: frozenset[int] = frozenset()  # those who left the boards (asked with ``marks``)
+    provisional: frozenset[int] = frozenset()  # season ratings provisional (with ``marks``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,11 +178,14 @@ class Seasons:
         viewer_id: int | None = None,
         least: int | None = None,
         by: str = "rating",
+        marks: bool = False,
     ) -> SeasonBoard:
         """A page of a season's board (the current season if ``period`` is None) of the family
         of ``bucket`` (raises ValueError for an unknown one); ``least``: the fewest matches of
         a listed line (None: the scope's minimum, :func:`~bot.records.board_sql.board_minimum`,
-        by rating); ``by``: ``rating`` or ``wins`` (then rating)."""
+        by rating); ``by``: ``rating`` or ``wins`` (then rating); ``marks``: read who of the
+        page left this scope's or the global boards and whose season rating is provisional
+        with it."""
         if by not in ("rating", "wins"):
             raise ValueError(f"unknown order {by!r}")
         if bucket not in BUCKETS:
@@ -199,11 +204,17 @@ class Seasons:
             per_page=per_page,
             viewer_id=viewer_id,
             least=least,
+            left_of=scope if marks else None,
+            flag=(
+                "EXISTS (SELECT 1 FROM season_ratings g WHERE g.season = ? AND g.family = ?"
+                " AND g.player_id = page.player_id AND g.sigma > ?)",
+                (period.key, family, PROVISIONAL_SIGMA),
+            ) if marks else None,
         )
         number = self.calendar.number_of(period)
         return SeasonBoard(
             scope, family, period, number, found.page, found.pages, found.total, found.rows,
-            found.viewer, by, least,
+            found.viewer, by, least, found.left, found.flagged,
         )
 
     async def standing(self, player_id: int, scope: int = GLOBAL) -> list[Finish]:

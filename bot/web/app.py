@@ -405,7 +405,7 @@ async def _board_rows(
 ) -> list[BoardRow]:
     """The page's lines; people who left this server's or the global boards read "a
     player", without a link."""
-    left, provisional = await request.app[READER].marks(guild_id, board)
+    left, provisional = Reader.marks(board)
     rows = []
     for row in board.rows:
         kind = getattr(row, "kind", "human")

@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from bot.achievements.store import Earned
-from bot.records.board_sql import PROVISIONAL_SIGMA
 from bot.records.record import ALL, GLOBAL
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import SQLITE, DatabaseUnavailable, Db, Store
@@ -388,28 +387,6 @@ class WebRepo:
             None if row[4] is None else json.loads(row[4]),
             None if row[5] is None else int(row[5]),
             tuple(dict.fromkeys(seat for _, seat in takeovers)),
-        )
-
-    async def season_marks(
-        self, scopes: Sequence[int], season: str, family: str, player_ids: Sequence[int]
-    ) -> tuple[frozenset[int], frozenset[int]]:
-        """Those of ``player_ids`` who left the boards of any of ``scopes``, and those whose
-        rating of the season in ``family`` is provisional: one statement."""
-        ids = sorted({p for p in player_ids if p > 0})
-        if not ids:
-            return frozenset(), frozenset()
-        people = ", ".join("?" for _ in ids)
-        places = ", ".join("?" for _ in scopes)
-        rows = await self._db.fetchall(
-            f"SELECT 0, user_id FROM record_privacy WHERE user_id IN ({people})"
-            f" AND scope IN ({places})"
-            " UNION ALL SELECT 1, player_id FROM season_ratings WHERE season = ? AND family = ?"
-            f" AND player_id IN ({people}) AND sigma > ?",
-            (*ids, *scopes, season, family, *ids, PROVISIONAL_SIGMA),
-        )
-        return (
-            frozenset(int(r[1]) for r in rows if not r[0]),
-            frozenset(int(r[1]) for r in rows if r[0]),
         )
 
     async def global_names(self, player_ids: Sequence[int]) -> dict[int, str]:

@@ -369,32 +369,28 @@ class Reader:
                 least = await self._minimum(store, guild_id, stamp) if by == "rating" else 1
                 return await Seasons(store, self.seasons, clock=self.now).board(
                     scope=guild_id, bucket=bucket, page=page, per_page=per_page, by=by,
-                    least=least,
+                    least=least, marks=True,
                 )
             return await PeriodBoards(store, clock=self.now, seasons=self.seasons).board(
                 scope=guild_id, period=kind, bucket=bucket, page=page, per_page=per_page,
                 marks=True,
             )
 
-    async def marks(
-        self, guild_id: int, board: LeaderboardPage | PeriodBoard | SeasonBoard
+    @staticmethod
+    def marks(
+        board: LeaderboardPage | PeriodBoard | SeasonBoard,
     ) -> tuple[frozenset[int], frozenset[int]]:
         """The people of a board's page who left this server's or the global boards (the
         pages name them "a player") and those whose rating is provisional (a week's or
-        month's board has none): read with an all-time, a week's or a month's board's lines,
-        else one statement."""
+        month's board has none), read with the board's lines."""
         if isinstance(board, LeaderboardPage):
             return (
                 frozenset(r.player_id for r in board.rows if r.left),
                 frozenset(r.player_id for r in board.rows if r.provisional),
             )
-        if not isinstance(board, SeasonBoard):
-            return board.left, frozenset()
-        people = [r.player_id for r in board.rows]
-        async with self.reading() as store:
-            return await WebRepo(store.db).season_marks(
-                (GLOBAL, guild_id), board.period.key, board.family, people
-            )
+        if isinstance(board, SeasonBoard):
+            return board.left, board.provisional
+        return board.left, frozenset()
 
     async def recent_matches(self, guild_id: int) -> tuple[MatchRecord, ...]:
         """The server's latest matches (kept a few seconds), without their people."""
