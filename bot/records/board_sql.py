@@ -30,7 +30,6 @@ __all__ = [
     "RankedPage",
     "board_minimum",
     "hidden_value",
-    "provisional_among",
     "ranked_page",
 ]
 
@@ -58,30 +57,6 @@ async def board_minimum(db: Db, scope: int) -> int:
         "SELECT board_minimum FROM guild_settings WHERE guild_id = ?", (scope,)
     )
     return DEFAULT_BOARD_MINIMUM if value is None else int(value)
-
-
-async def provisional_among(
-    db: Db, family: str, player_ids: Sequence[int], *, season: str | None = None
-) -> frozenset[int]:
-    """Which of ``player_ids`` hold a provisional rating in ``family`` (all time, or the
-    ``season``'s own rating): its sigma is above :data:`PROVISIONAL_SIGMA`."""
-    ids = sorted({p for p in player_ids if p > 0})
-    if not ids:
-        return frozenset()
-    marks = ", ".join("?" for _ in ids)
-    if season is None:
-        rows = await db.fetchall(
-            f"SELECT player_id FROM record_ratings WHERE family = ? AND player_id IN ({marks})"
-            " AND sigma > ?",
-            (family, *ids, PROVISIONAL_SIGMA),
-        )
-    else:
-        rows = await db.fetchall(
-            "SELECT player_id FROM season_ratings WHERE season = ? AND family = ?"
-            f" AND player_id IN ({marks}) AND sigma > ?",
-            (season, family, *ids, PROVISIONAL_SIGMA),
-        )
-    return frozenset(int(r[0]) for r in rows)
 
 
 class _Placed(Protocol):
@@ -166,13 +141,7 @@ class RankedBoard:
         those of scope ``left_of`` (None: not asked) and whether ``flag`` (a condition on
         ``page.player_id``, and its parameters) holds for him: one statement."""
         size, size_params = self._size(key, least)
-        aheads: list[str] = []
-        for i, column in enumerate(self.rank):
-            equal = "".join(f" AND a.{c} = (SELECT f.{c} FROM first f)" for c in self.rank[:i])
-            aheads.append(
-                f"(SELECT count(*) FROM {self.table} a WHERE {self._where('a', least)}{equal}"
-                f" AND a.{column} > (SELECT f.{column} FROM first f))"
-            )
+        ahead_of = self._ahead(least, lambda c: f"(SELECT f.{c} FROM first f)")
         left, left_params = "0", ()
         if left_of is not None:
             left = (
@@ -189,7 +158,7 @@ class RankedBoard:
             f"WITH page AS (SELECT k.player_id, {rank} FROM {self.table} k"
             f" WHERE {self._where('k', least)} ORDER BY {self._order('k')} LIMIT ? OFFSET ?),"
             f" first AS (SELECT * FROM page ORDER BY {self._order('page')} LIMIT 1)"
-            f" SELECT ({size}), {' + '.join(f'({a})' for a in aheads)}, page.player_id, {left},"
+            f" SELECT ({size}), {ahead_of}, page.player_id, {left},"
             f" {flagged},"
             f" {self.columns} FROM (SELECT 1 AS one) AS t LEFT JOIN page ON 1 = 1"
             f" LEFT JOIN {self.table} r ON {join} AND r.player_id = page.player_id"
@@ -209,17 +178,23 @@ class RankedBoard:
     ) -> int:
         """How many listed people rank strictly above ``figures`` (one value per rank
         column). One index range per count: an OR in one count would scan more."""
-        counts: list[str] = []
         params: list[Any] = []
-        for i, column in enumerate(self.rank):
-            equal = "".join(f" AND r.{c} = ?" for c in self.rank[:i])
-            counts.append(
-                f"(SELECT count(*) FROM {self.table} r WHERE {self._where('r', least)}{equal}"
-                f" AND r.{column} > ?)"
-            )
+        for i in range(len(self.rank)):
             params += [*key, *figures[:i], figures[i]]
-        value = await db.fetchval("SELECT " + " + ".join(counts), params)
+        value = await db.fetchval("SELECT " + self._ahead(least, lambda _: "?"), params)
         return int(value or 0)
+
+    def _ahead(self, least: int, figure: Callable[[str], str]) -> str:
+        """An SQL expression: how many listed people rank strictly above the figures that
+        ``figure`` gives of each rank column (parameters: the key's, per rank column)."""
+        counts: list[str] = []
+        for i, column in enumerate(self.rank):
+            equal = "".join(f" AND a.{c} = {figure(c)}" for c in self.rank[:i])
+            counts.append(
+                f"(SELECT count(*) FROM {self.table} a WHERE {self._where('a', least)}{equal}"
+                f" AND a.{column} > {figure(column)})"
+            )
+        return " + ".join(counts)
 
     async def line(
         self, db: Db, key: Sequence[Any], player_id: int, *, least: int = 1
