@@ -366,20 +366,20 @@ class WebRepo:
     async def match_place(self, table_id: int) -> MatchPlace | None:
         """The match's table, rules, outcome, tournament board and seats taken over (None
         without a table): one statement."""
-        # each take-over as "seq:seat", ordered here (an aggregate's order is the dialect's)
+        # each take-over as the number seq * 64 + seat (a table has at most four seats),
+        # ordered here: an aggregate's order is the dialect's
         joined = "group_concat" if self._db.dialect == SQLITE else "string_agg"
         row = await self._db.fetchone(
             "SELECT t.public_place, t.thread_id, t.channel_id, m.ruleset, m.outcome,"
             " (SELECT b.tournament_id FROM tournament_boards b WHERE b.table_id = t.id),"
-            f" (SELECT {joined}(CAST(a.seq AS TEXT) || ':' || CAST(a.seat AS TEXT), ',')"
+            f" (SELECT {joined}(CAST(a.seq * 64 + a.seat AS TEXT), ',')"
             " FROM actions a WHERE a.table_id = t.id AND a.made_by = 'takeover')"
             " FROM tables t LEFT JOIN matches m ON m.table_id = t.id WHERE t.id = ?",
             (table_id,),
         )
         if row is None:
             return None
-        pairs = (x.split(":") for x in (row[6] or "").split(",") if x)
-        takeovers = sorted((int(seq), int(seat)) for seq, seat in pairs)
+        takeovers = sorted(divmod(int(x), 64) for x in (row[6] or "").split(",") if x)
         return MatchPlace(
             bool(row[0]),
             int(row[1] or row[2] or 0) or None,
