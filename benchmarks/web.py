@@ -70,6 +70,7 @@ from bot.servers.settings import ServerSettings
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_url
 from bot.store import Store
 from bot.tables.service import TableService
+from bot.web.queries import WebRepo
 
 TARGET_MS = 50.0
 TARGET_CPU_MS = 1.0  # the server's CPU per page
@@ -143,16 +144,18 @@ async def match_ids(url: str, guild_id: int, limit: int) -> list[int]:
 
 
 async def player_ids(url: str, guild_id: int, limit: int) -> list[int]:
-    """People on the server's board (each has a page there: the synthetic matches are in
-    public places)."""
+    """The most active people of the server's board who have a page there (the synthetic
+    matches are in public places; a person who left a board has none: a 404)."""
     store = await Store.open(url)
     try:
         rows = await store.db.fetchall(
             "SELECT player_id FROM record_stats WHERE scope = ? AND bucket = 'all'"
             " AND player_id > 0 ORDER BY matches DESC LIMIT ?",
-            (guild_id, limit),
+            (guild_id, 2 * limit),
         )
-        return [int(r[0]) for r in rows]
+        ids = [int(r[0]) for r in rows]
+        paged = await WebRepo(store.db).with_pages(guild_id, ids)
+        return [p for p in ids if p in paged][:limit]
     finally:
         await store.close()
 
