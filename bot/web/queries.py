@@ -631,13 +631,16 @@ class PageRepo:
         return None if row is None else tuple(row)
 
     async def sample(self) -> tuple[int, int, int, int] | None:
-        """A server with pages and one of each thing its pages show (its latest public
-        match, a person who played it, its latest public event; 0 where it has none), for
-        the warm-up."""
+        """A server with pages and one of each thing its pages show (its latest finished
+        public match, a person who played it or else one on its board, its latest public
+        event; 0 where it has none), for the warm-up."""
         row = await self._db.fetchone(
             "SELECT g.guild_id,"
-            " coalesce((SELECT max(m.table_id) FROM record_matches m JOIN tables t"
-            " ON t.id = m.table_id AND t.public_place = 1 WHERE m.guild_id = g.guild_id), 0),"
+            # (newest first, each table looked up until one is public: a max() over a join
+            # read every match of the server, seconds on a cold file)
+            " coalesce((SELECT m.table_id FROM record_matches m WHERE m.guild_id = g.guild_id"
+            " AND EXISTS (SELECT 1 FROM tables t WHERE t.id = m.table_id AND t.public_place = 1)"
+            " ORDER BY m.finished_at DESC, m.table_id DESC LIMIT 1), 0),"
             " coalesce((SELECT max(e.id) FROM tournaments e WHERE e.guild_id = g.guild_id"
             " AND e.public_place = 1), 0)"
             " FROM guild_settings g WHERE g.web = 1 ORDER BY g.guild_id LIMIT 1"
@@ -648,5 +651,9 @@ class PageRepo:
         player = await self._db.fetchval(
             "SELECT max(player_id) FROM record_entries WHERE table_id = ? AND kind = 'human'",
             (table,),
+        ) or await self._db.fetchval(  # computers only: someone on the server's board
+            "SELECT player_id FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
+            " AND player_id > 0 LIMIT 1",
+            (guild, ALL),
         )
         return guild, int(player or 0), table, event
