@@ -503,6 +503,15 @@ def _side_name(locale: str, names: list[str]) -> str:
     return joined(locale, names)
 
 
+@functools.lru_cache(maxsize=16)
+def match_parts(env: jinja2.Environment, locale: str) -> dict[str, Markup]:
+    """The parts of a match page that change only with its language (match_parts.html),
+    rendered once for each."""
+    template = env.get_template("match_parts.html")
+    context = template.new_context({"_": lambda text: tr(locale, text)})
+    return {name: Markup("".join(block(context))) for name, block in template.blocks.items()}
+
+
 def score_rows(
     request: web.Request, locale: str, found: MatchPage, names: list[str]
 ) -> list[tuple[Markup, str]]:
@@ -554,6 +563,7 @@ async def match_page(request: web.Request) -> web.Response:
             "names": names,
             "side_names": side_names,
             "score_rows": score_rows(request, locale, found, names),
+            "parts": match_parts(aiohttp_jinja2.get_env(request.app), locale),
             "hand": hand,
             "move": move,
             "variant": variant_name(locale, found.record.variant),
