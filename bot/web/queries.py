@@ -401,8 +401,10 @@ class WebRepo:
         statement."""
         if self._db.dialect == SQLITE:
             joined, entries, seats = "group_concat", "json_group_array(json_array", "json(e.seats)"
+            result = "json(h.result)"
         else:
             joined, entries, seats = "string_agg", "json_agg(json_build_array", "e.seats::json"
+            result = "h.result::json"
         # each take-over as the number seq * 64 + seat (a table has at most four seats), each
         # hand as [number, result], ordered here: an aggregate's order is the dialect's
         row = await self._db.fetchone(
@@ -415,8 +417,8 @@ class WebRepo:
             " EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = e.player_id"
             " AND v.scope IN (?, r.guild_id))))"
             " FROM record_entries e WHERE e.table_id = r.table_id),"
-            f" (SELECT {joined}('[' || CAST(h.hand_number AS TEXT) || ',' || h.result || ']',"
-            " ',') FROM hand_results h WHERE h.table_id = r.table_id)"
+            f" (SELECT {entries}(h.hand_number, {result}))"
+            " FROM hand_results h WHERE h.table_id = r.table_id)"
             " FROM record_matches r JOIN tables t ON t.id = r.table_id"
             " LEFT JOIN matches m ON m.table_id = r.table_id WHERE r.table_id = ?",
             (GLOBAL, table_id),
@@ -434,7 +436,7 @@ class WebRepo:
             tuple(dict.fromkeys(seat for _, seat in takeovers)),
         )
         people = sorted(json.loads(row[n + 7] or "[]"), key=lambda e: (e[1], e[0]))
-        hands = sorted(json.loads(f"[{row[n + 8] or ''}]"), key=lambda h: h[0])
+        hands = sorted(json.loads(row[n + 8] or "[]"), key=lambda h: h[0])
         return MatchRead(
             _match(row[:n]),
             place,
