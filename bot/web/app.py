@@ -27,6 +27,7 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from aiohttp.web_urldispatcher import SystemRoute
 from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
@@ -130,18 +131,42 @@ LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", RateLimiter)
 # ------------------------------------------------------------------------------- middleware
 
 
+#: Our decision: a trailing slash or doubled slashes that no page answers are redirected to the
+#: address without them (aiohttp's own rule), asked only where no route matched.
+SLASHES = web.normalize_path_middleware(append_slash=False, remove_slash=True)
+
+
 @web.middleware
-async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every failure as a short page in the reader's language."""
+async def serve(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """What every request goes through, in one step: the client's limit (too many requests,
+    from any path: 429 with when to come back), an address that no page answers redirected
+    without its trailing or doubled slashes, the kinds of page :mod:`bot.web.kept` keeps
+    served from memory (or a 304) while unchanged, and every failure as a short page in the
+    reader's language."""
     try:
-        return await handler(request)
+        wait = request.app[LIMITER].wait(client_address(request))
+        if wait > 0:
+            raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
+        route = request.match_info.route
+        if isinstance(route, SystemRoute):  # no page here (404, 405)
+            return await SLASHES(request, handler)
+        policy = kept_pages.POLICIES.get(route.name or "")
+        if policy is None or request.method != "GET":
+            return await handler(request)
+        key = (request.path, request.query_string, language(request))
+        guild = request.match_info.get("guild", "")
+        guild_id = int(guild) if guild.isascii() and guild.isdigit() and len(guild) < 19 else None
+        return await request.app[KEPT].serve(
+            request, key, policy, lambda: handler(request), guild_id
+        )
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
         status = exc.status if exc.status in ERRORS else 400 if exc.status < 500 else 500
-        headers = {k: v for k, v in exc.headers.items() if k == "Retry-After"}
         response = error_page(request, status)
-        response.headers.update(headers)
+        retry = exc.headers.get("Retry-After")
+        if retry is not None:
+            response.headers["Retry-After"] = retry
         return response
     except DatabaseUnavailable:
         response = error_page(request, 503)
@@ -161,32 +186,6 @@ def error_page(request: web.Request, status: int) -> web.Response:
     response = page(request, "error.html", context, status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@web.middleware
-async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Too many requests from one client (any path, a static file's or a missing one's
-    too): 429, with when to come back."""
-    wait = request.app[LIMITER].wait(client_address(request))
-    if wait > 0:
-        raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
-    return await handler(request)
-
-
-@web.middleware
-async def kept(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """The kinds of page :mod:`bot.web.kept` keeps rendered: served from memory (or a 304)
-    while unchanged."""
-    route = request.match_info.route.name
-    policy = kept_pages.POLICIES.get(route or "")
-    if policy is None or request.method != "GET":
-        return await handler(request)
-    key = (request.path, request.query_string, language(request))
-    guild = request.match_info.get("guild", "")
-    guild_id = int(guild) if guild.isascii() and guild.isdigit() and len(guild) < 19 else None
-    return await request.app[KEPT].serve(
-        request, key, policy, lambda: handler(request), guild_id
-    )
 
 
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -721,8 +720,7 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The application; ``reader`` is closed with it."""
-    slashes = web.normalize_path_middleware(append_slash=False, remove_slash=True)
-    app = web.Application(middlewares=[errors, limits, slashes, kept])
+    app = web.Application(middlewares=[serve])
     app[READER] = reader
     app[LIMITER] = RateLimiter(rate_limit, clock)
     app[BASE_URL] = base_url.rstrip("/")
