@@ -415,7 +415,8 @@ def board_rows_html(
     at once rather than cell by cell through the template. People who left this server's or
     the global boards read "a player", without a link."""
     left, provisional = Reader.marks(board)
-    mark = f'<abbr title="{escape(tr(locale, "provisional rating"))}">?</abbr>'
+    provisional_rating = tr(locale, "provisional rating")
+    mark = f'<abbr title="{escape(provisional_rating)}">?</abbr>'
     keep = link(request, "")  # the reader's chosen language, kept by each link
     season = isinstance(board, SeasonBoard)
     period = isinstance(board, PeriodBoard)
