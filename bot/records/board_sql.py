@@ -11,7 +11,6 @@ and the viewer's own line.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -259,16 +258,24 @@ async def ranked_page(
     people = [int(x.player_id) for x in lines]
     left = frozenset(p for p, (_, gone, _) in zip(people, found, strict=True) if gone)
     flagged = frozenset(p for p, (_, _, on) in zip(people, found, strict=True) if on)
-    rows: list[L] = []
     if lines:
         numbers = places([figures(x) for x in lines], 1 + ahead, page * per_page)
-        rows = [dataclasses.replace(x, place=n) for n, x in zip(numbers, lines, strict=True)]
+        for n, x in zip(numbers, lines, strict=True):
+            _place(x, n)
     viewer = None
     if viewer_id is not None:
-        viewer = next((r for r in rows if r.player_id == viewer_id), None)
+        viewer = next((r for r in lines if r.player_id == viewer_id), None)
         found = None if viewer is not None else await board.line(db, key, viewer_id, least=least)
         if found is not None:
             mine = read(found)
             ahead = await board.ahead(db, key, figures(mine), least=least)
-            viewer = dataclasses.replace(mine, place=1 + ahead)
-    return RankedPage(page, pages, total, tuple(rows), viewer, left, flagged)
+            viewer = _place(mine, 1 + ahead)
+    return RankedPage(page, pages, total, tuple(lines), viewer, left, flagged)
+
+
+def _place(line: L, place: int) -> L:
+    """``line``, just read (nobody else holds it yet), given its place: set as a frozen
+    dataclass sets its own fields, rather than made again (``dataclasses.replace``: some 5 µs
+    a line, 25 a page)."""
+    object.__setattr__(line, "place", place)
+    return line

@@ -8,6 +8,7 @@ places of a board ranked by wins, then points difference (equal on both: the sam
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,8 +43,7 @@ class Period:
     def key(self) -> str:
         """How the store names it: ``week:2026-11-23`` (its Monday), ``month:2026-11``,
         ``season:2026-10`` (its first month)."""
-        day = dt.datetime.fromtimestamp(self.start, _UTC).date()
-        return f"week:{day.isoformat()}" if self.kind == "week" else f"{self.kind}:{day:%Y-%m}"
+        return _key(self.kind, self.start)
 
     def previous(self) -> Period:
         return period_of(self.kind, self.start - 1)
@@ -51,6 +51,13 @@ class Period:
 
 def _stamp(day: dt.date) -> float:
     return dt.datetime(day.year, day.month, day.day, tzinfo=_UTC).timestamp()
+
+
+@functools.lru_cache(maxsize=256)
+def _key(kind: str, start: float) -> str:
+    """:attr:`Period.key` (written once: every board's page asks for it a few times)."""
+    day = dt.datetime.fromtimestamp(start, _UTC).date()
+    return f"week:{day.isoformat()}" if kind == "week" else f"{kind}:{day:%Y-%m}"
 
 
 def period_of(kind: str, t: float) -> Period:

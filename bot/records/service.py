@@ -450,22 +450,17 @@ class Records(TableObserver):
         place = None
         if viewer_id is not None:
             place = await repo.position(scope, bucket, by, viewer_id, least)
-        lines = tuple(
+        first = page * per_page + 1
+        lines = tuple(  # (the fields in order: a board's page makes 25 at each rendering)
             LeaderRow(
-                place=page * per_page + i + 1,
-                player_id=r.player_id,
-                name=r.name,
-                kind=r.kind,
-                rating=None if r.rating is None else display_ordinal(r.rating),
-                matches=r.matches,
-                wins=r.wins,
-                losses=r.losses,
-                draws=r.draws,
-                best_streak=r.best_streak,
-                provisional=provisional,
-                left=left,
+                first + i, player_id, name, kind,
+                None if rating is None else display_ordinal(rating),
+                matches, wins, losses, draws, best_streak, bool(provisional), bool(left),
             )
-            for i, (r, left, provisional) in enumerate(rows)
+            for i, (
+                player_id, name, kind, rating, matches, wins, losses, draws, best_streak, left,
+                provisional,
+            ) in enumerate(rows)
         )
         return LeaderboardPage(scope, bucket, by, page, pages, total, lines, place, least)
 

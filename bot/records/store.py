@@ -413,19 +413,21 @@ class RecordsRepo:
     async def leaderboard(
         self, scope: int, bucket: str, by: str, *, limit: int, offset: int, least: int = 1,
         family: str | None = None,
-    ) -> list[tuple[StatRow, bool, bool]]:
+    ) -> list[Row]:
         """One page of visible summary lines, best first; ties go to the lower player id (by
-        rating: lines of at least ``least`` matches). Each line comes with whether its person
-        left the global boards or the scope's, and (with ``family``) whether his rating there
-        is provisional: one statement."""
+        rating: lines of at least ``least`` matches): only what a board shows of each, as
+        (player id, name, kind, rating, matches, wins, losses, draws, best streak, whether
+        he left the global boards or the scope's, whether (with ``family``) his rating there
+        is provisional). One statement."""
         order = _ORDER[by]
         # (people only: computer players, whose ids are below 1, are not ranked among them)
         where = "k.scope = ? AND k.bucket = ? AND k.hidden = 0 AND k.player_id > 0"
         if by == "rating":
             where += " AND k.rating IS NOT NULL" + _least("k", least)
         # The page's keys come from the covering index alone (cheap to skip), then their rows.
-        rows = await self._db.fetchall(
-            f"SELECT {_STAT_COLUMNS},"
+        return await self._db.fetchall(
+            "SELECT s.player_id, coalesce(p.name, ''), coalesce(p.kind, 'human'), s.rating,"
+            " s.matches, s.wins, s.losses, s.draws, s.best_streak,"
             " CASE WHEN EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = s.player_id"
             " AND v.scope IN (?, ?)) THEN 1 ELSE 0 END,"
             " CASE WHEN g.sigma > ? THEN 1 ELSE 0 END"
@@ -440,7 +442,6 @@ class RecordsRepo:
                 family or "",
             ),
         )
-        return [(_stat(r[:-2]), bool(r[-2]), bool(r[-1])) for r in rows]
 
     async def leaderboard_size(self, scope: int, bucket: str, by: str, least: int = 1) -> int:
         """How many visible lines a leaderboard has (kept by the database as it writes them:

@@ -20,7 +20,6 @@ import math
 import time
 import zlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from aiohttp.web_urldispatcher import SystemRoute
 from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
@@ -131,18 +131,42 @@ LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter", RateLimiter)
 # ------------------------------------------------------------------------------- middleware
 
 
+#: Our decision: a trailing slash or doubled slashes that no page answers are redirected to the
+#: address without them (aiohttp's own rule), asked only where no route matched.
+SLASHES = web.normalize_path_middleware(append_slash=False, remove_slash=True)
+
+
 @web.middleware
-async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every failure as a short page in the reader's language."""
+async def serve(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """What every request goes through, in one step: the client's limit (too many requests,
+    from any path: 429 with when to come back), an address that no page answers redirected
+    without its trailing or doubled slashes, the kinds of page :mod:`bot.web.kept` keeps
+    served from memory (or a 304) while unchanged, and every failure as a short page in the
+    reader's language."""
     try:
-        return await handler(request)
+        wait = request.app[LIMITER].wait(client_address(request))
+        if wait > 0:
+            raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
+        route = request.match_info.route
+        if isinstance(route, SystemRoute):  # no page here (404, 405)
+            return await SLASHES(request, handler)
+        policy = kept_pages.POLICIES.get(route.name or "")
+        if policy is None or request.method != "GET":
+            return await handler(request)
+        key = (request.path, request.query_string, language(request))
+        guild = request.match_info.get("guild", "")
+        guild_id = int(guild) if guild.isascii() and guild.isdigit() and len(guild) < 19 else None
+        return await request.app[KEPT].serve(
+            request, key, policy, lambda: handler(request), guild_id
+        )
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
         status = exc.status if exc.status in ERRORS else 400 if exc.status < 500 else 500
-        headers = {k: v for k, v in exc.headers.items() if k == "Retry-After"}
         response = error_page(request, status)
-        response.headers.update(headers)
+        retry = exc.headers.get("Retry-After")
+        if retry is not None:
+            response.headers["Retry-After"] = retry
         return response
     except DatabaseUnavailable:
         response = error_page(request, 503)
@@ -162,32 +186,6 @@ def error_page(request: web.Request, status: int) -> web.Response:
     response = page(request, "error.html", context, status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@web.middleware
-async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Too many requests from one client (any path, a static file's or a missing one's
-    too): 429, with when to come back."""
-    wait = request.app[LIMITER].wait(client_address(request))
-    if wait > 0:
-        raise web.HTTPTooManyRequests(headers={"Retry-After": str(math.ceil(wait))})
-    return await handler(request)
-
-
-@web.middleware
-async def kept(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """The kinds of page :mod:`bot.web.kept` keeps rendered: served from memory (or a 304)
-    while unchanged."""
-    route = request.match_info.route.name
-    policy = kept_pages.POLICIES.get(route or "")
-    if policy is None or request.method != "GET":
-        return await handler(request)
-    key = (request.path, request.query_string, language(request))
-    guild = request.match_info.get("guild", "")
-    guild_id = int(guild) if guild.isascii() and guild.isdigit() and len(guild) < 19 else None
-    return await request.app[KEPT].serve(
-        request, key, policy, lambda: handler(request), guild_id
-    )
 
 
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -246,13 +244,7 @@ async def server_page(request: web.Request) -> web.Response:
         SEASON_RANK
     )
     recent = await recent_matches(request, guild_id, locale)
-    rows = await _board_rows(request, locale, guild_id, leaders)
     rated = (period == ALL_TIME and by == "rating") or period == SEASON
-    boards = [(ALL, bucket_name(locale, ALL))]
-    for family, variants in FAMILIES.items():
-        boards.append((family, bucket_name(locale, family)))
-        boards += [(v, "\u2003" + bucket_name(locale, v)) for v in variants]
-    boards += [(f, bucket_name(locale, f)) for f in SLOW_FAMILIES]  # the correspondence speed
     events = [
         (
             link(request, links.tournament_path(guild_id, e.id)),
@@ -271,25 +263,54 @@ async def server_page(request: web.Request) -> web.Response:
             "board_name": bucket_name(locale, board),
             "by": by,
             "period": period,
-            "periods": [(p, tr(locale, PERIOD_NAMES[p]), False) for p in PERIODS],
+            "choices": board_choices(locale, board, period, by),
             "period_name": _period_name(locale, leaders),
             "ranking": "" if period == ALL_TIME else tr(locale, ranked_by),
             "rated": rated,
-            "orders": [("rating", tr(locale, "Rating"), period in PERIOD_KINDS),
-                       ("wins", tr(locale, "Wins"), False)],
             "minimum": tr(locale, MINIMUM_NOTE, count=getattr(leaders, "least", 1))
             if by == "rating" else "",
-            "boards": [(value, text, False) for value, text in boards],
             "leaders": leaders,
-            "rows": rows,
             "rows_html": board_rows_html(
-                locale, rows, rated=rated, points=period in PERIOD_KINDS
+                request, locale, guild_id, leaders, rated=rated, points=period in PERIOD_KINDS
             ),
             "recent": recent,
             "events": events,
             "search": await search_results(request, guild_id),
         },
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def board_choices(locale: str, board: str, period: str, by: str) -> Markup:
+    """The board form's three lists (variants, period, order) with the chosen ones selected,
+    as HTML: the same for every page of a board, so written once (a board's first rendering
+    spent a fifth of its time on them)."""
+    boards = [(ALL, bucket_name(locale, ALL))]
+    for family, variants in FAMILIES.items():
+        boards.append((family, bucket_name(locale, family)))
+        boards += [(v, "\u2003" + bucket_name(locale, v)) for v in variants]
+    boards += [(f, bucket_name(locale, f)) for f in SLOW_FAMILIES]  # the correspondence speed
+    periods = [(p, tr(locale, PERIOD_NAMES[p]), False) for p in PERIODS]
+    orders = [
+        ("rating", tr(locale, "Rating"), period in PERIOD_KINDS),
+        ("wins", tr(locale, "Wins"), False),
+    ]
+    lists = (
+        ("board-choice", "board", N_("Variants"), [(v, t, False) for v, t in boards], board),
+        ("period", "period", N_("Period"), periods, period),
+        ("by", "by", N_("Order"), orders, by),
+    )
+    out = []
+    for id_, name, label, options, chosen in lists:
+        out.append(f'<label for="{id_}">{escape(tr(locale, label))}</label>\n'
+                   f'<select id="{id_}" name="{name}">\n')
+        out += [
+            f'<option value="{escape(value)}"{" selected" if value == chosen else ""}'
+            f'{" disabled" if off else ""}>{escape(text)}</option>\n'
+            for value, text, off in options
+        ]
+        out.append("</select>\n\n")
+    return Markup("".join(out)[:-1])
 
 
 def when(t: float) -> str:
@@ -381,75 +402,49 @@ PERIOD_NAMES = {
 format_number = functools.lru_cache(maxsize=8192)(written_number)
 
 
-@dataclass(frozen=True, slots=True)
-class BoardRow:
-    """A line of a leaderboard as the page shows it (figures already written out)."""
-
-    place: int
-    name: str
-    href: str | None
-    rating: str  # "" on a week's or month's board (ranked by wins)
-    matches: int
-    wins: int
-    losses: int
-    draws: int
-    points: str  # the points difference of a week or month ("" otherwise)
-    provisional: bool = False  # a rating still uncertain (marked "?")
-
-
-async def _board_rows(
+def board_rows_html(
     request: web.Request,
     locale: str,
     guild_id: int,
     board: LeaderboardPage | PeriodBoard | SeasonBoard,
-) -> list[BoardRow]:
-    """The page's lines; people who left this server's or the global boards read "a
-    player", without a link."""
+    *,
+    rated: bool,
+    points: bool,
+) -> Markup:
+    """The board's lines as the table's rows (HTML, every name and address escaped), written
+    at once rather than cell by cell through the template. People who left this server's or
+    the global boards read "a player", without a link."""
     left, provisional = Reader.marks(board)
-    rows = []
+    provisional_rating = tr(locale, "provisional rating")
+    mark = f'<abbr title="{escape(provisional_rating)}">?</abbr>'
+    keep = link(request, "")  # the reader's chosen language, kept by each link
+    season = isinstance(board, SeasonBoard)
+    period = isinstance(board, PeriodBoard)
+    out = []
     for row in board.rows:
         kind = getattr(row, "kind", "human")
         shown = row.player_id not in left
-        person = kind == "human" and row.player_id > 0 and shown
-        if isinstance(board, LeaderboardPage):
-            rating = "" if row.rating is None else format_number(locale, row.rating)
-        elif isinstance(board, SeasonBoard):
-            rating = format_number(locale, display_ordinal(row.rating))
+        name = player_name(locale, row.name, kind, shown=shown)
+        if kind == "human" and row.player_id > 0 and shown:
+            href = links.player_path(guild_id, row.player_id) + keep
+            who = f'<a href="{escape(href)}">{escape(name)}</a>'
         else:
-            rating = ""
-        rows.append(
-            BoardRow(
-                row.place,
-                player_name(locale, row.name, kind, shown=shown),
-                link(request, links.player_path(guild_id, row.player_id)) if person else None,
-                rating,
-                row.matches,
-                row.wins,
-                row.losses,
-                row.draws,
-                format_number(locale, row.diff, signed=True) if isinstance(board, PeriodBoard)
-                else "",
-                row.player_id in provisional,
-            )
-        )
-    return rows
-
-
-def board_rows_html(locale: str, rows: list[BoardRow], *, rated: bool, points: bool) -> Markup:
-    """The board's lines as the table's rows (HTML, every name and address escaped),
-    written at once rather than cell by cell through the template: a board's 25 lines were
-    some 200 escaped values, the larger part of its first rendering."""
-    provisional = tr(locale, "provisional rating")
-    mark = f'<abbr title="{escape(provisional)}">?</abbr>'
-    out = []
-    for r in rows:
-        who = escape(r.name) if r.href is None else anchor(r.href, r.name)
-        rating = f"<td>{escape(r.rating)}{mark if r.provisional else ''}</td>" if rated else ""
-        diff = f"<td>{escape(r.points)}</td>" if points else ""
+            who = escape(name)
+        rating = ""
+        if rated:
+            if season:
+                figure = format_number(locale, display_ordinal(row.rating))
+            elif period or row.rating is None:
+                figure = ""
+            else:
+                figure = format_number(locale, row.rating)
+            sure = mark if row.player_id in provisional else ""
+            rating = f"<td>{escape(figure)}{sure}</td>"
+        diff = f"<td>{escape(format_number(locale, row.diff, signed=True))}</td>" if points else ""
         out.append(
-            f'<tr><td>{int(r.place)}</td><th scope="row">{who}</th>{rating}<td>{int(r.matches)}'
-            f"</td><td>{int(r.wins)}</td><td>{int(r.losses)}</td><td>{int(r.draws)}</td>"
-            f"{diff}</tr>\n"
+            f'<tr><td>{int(row.place)}</td><th scope="row">{who}</th>{rating}'
+            f"<td>{int(row.matches)}</td><td>{int(row.wins)}</td><td>{int(row.losses)}</td>"
+            f"<td>{int(row.draws)}</td>{diff}</tr>\n"
         )
     return Markup("".join(out))
 
@@ -772,8 +767,7 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The application; ``reader`` is closed with it."""
-    slashes = web.normalize_path_middleware(append_slash=False, remove_slash=True)
-    app = web.Application(middlewares=[errors, limits, slashes, kept])
+    app = web.Application(middlewares=[serve])
     app[READER] = reader
     app[LIMITER] = RateLimiter(rate_limit, clock)
     app[BASE_URL] = base_url.rstrip("/")

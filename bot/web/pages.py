@@ -63,10 +63,10 @@ def page(
     """A page in the reader's language."""
     lang = language(request)
     locale = LANGUAGES[lang]
-    others = {k: v for k, v in request.query.items() if k != "lang"}
+    others = urlencode({k: v for k, v in request.query.items() if k != "lang"})
+    before = f"?{others}&lang=" if others else "?lang="
     switch = [  # query-only links: the same page, whatever its path says
-        (code, LANGUAGE_NAMES[code], "?" + urlencode({**others, "lang": code}), code == lang)
-        for code in LANGUAGES
+        (code, LANGUAGE_NAMES[code], before + code, code == lang) for code in LANGUAGES
     ]
     full = {
         "_": _translator(locale),

@@ -316,3 +316,13 @@ async def test_a_missing_pages_language_links_stay_on_the_site(client: TestClien
     assert "evil.example" not in answer
     page = await text(client, f"/s/{GUILD}?board=partners&lang=es")
     assert 'href="?board=partners&amp;lang=pt-BR" hreflang="pt-BR"' in page
+
+
+async def test_the_language_links_keep_the_rest_of_the_address(client: TestClient) -> None:
+    """Our decision: the footer's links to the same page in another language keep every other
+    part of its address (encoded), the language last; the chosen language's own link too."""
+    page = await text(client, f"/s/{GUILD}?board=draw&by=wins&player=a%20b&lang=es")
+    for code in ("en", "es", "es-419", "pt-BR"):
+        assert f'href="?board=draw&amp;by=wins&amp;player=a+b&amp;lang={code}"' in page
+    plain = await text(client, f"/s/{GUILD}")
+    assert 'href="?lang=pt-BR" hreflang="pt-BR"' in plain
