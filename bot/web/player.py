@@ -21,6 +21,7 @@ from bot.achievements.catalogue import BY_CODE
 from bot.i18n import tr, trc
 from bot.web import links
 from bot.web.charts import rating_chart
+from bot.web.kept import STAMP
 from bot.web.pages import READER, language, link, number, page
 from bot.web.reader import PlayerPage
 from bot.web.words import FAMILY_NAMES, LANGUAGES, bucket_name, result_name, variant_name
@@ -131,7 +132,7 @@ async def player_page(request: web.Request) -> web.Response:
     guild_id = number(request.match_info["guild"])
     player_id = number(request.match_info["player"])
     reader = request.app[READER]
-    server = await reader.server(guild_id)
+    server = await reader.server(guild_id, request.get(STAMP))  # kept under the page's stamp
     if server is None:
         raise web.HTTPNotFound()
     found = await reader.player(server, player_id)

@@ -58,7 +58,14 @@ from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
-from bot.web.queries import PublicEntry, RecentMatch, WebRepo, WebServer, open_read_only
+from bot.web.queries import (
+    KeptPlayer,
+    PublicEntry,
+    RecentMatch,
+    WebRepo,
+    WebServer,
+    open_read_only,
+)
 
 __all__ = ["Ending", "MatchPage", "PlayerPage", "Reader", "Seat", "thinned"]
 
@@ -513,21 +520,21 @@ class Reader:
     async def player(self, server: WebServer, player_id: int) -> PlayerPage | None:
         """A person's page on a server's pages (None unless he has one: see
         :meth:`WebRepo.player_here`). It counts only the server's public matches: his results
-        there, his rating after each rated one, his achievements earned in them."""
+        there, his rating after each rated one, his achievements earned in them. One
+        statement (:meth:`WebRepo.person`)."""
         if player_id <= 0:
             return None  # computers and forgotten people
         guild_id = server.guild_id
 
         async with self.reading() as store:
             web = WebRepo(store.db)
-            name = await web.player_here(guild_id, player_id)
-            if name is None:
+            found = await web.person(guild_id, player_id, HISTORY)
+            if found is None:
                 return None
-            stats, history = await kept_figures(web, guild_id, player_id, name)
-            if not stats.server:
-                return None
-            earned = await web.public_achievements(guild_id, player_id)
-        shown = tuple(e for e in earned if e.code in BY_CODE)
+            stats, history = await kept_figures(web, guild_id, player_id, found.name, found.kept)
+        if not stats.server:
+            return None
+        shown = tuple(e for e in found.achievements if e.code in BY_CODE)
         return PlayerPage(server, stats, history, shown)
 
     async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
@@ -592,12 +599,13 @@ def _ordered(found: Mapping[str, Any]) -> list[str]:
 
 
 async def kept_figures(
-    web: WebRepo, guild_id: int, player_id: int, name: str
+    web: WebRepo, guild_id: int, player_id: int, name: str, kept: KeptPlayer | None = None
 ) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
     """A person's figures in a server's public matches and his latest matches there, as the
-    database keeps them (migrations 0943, 0945, 0946): two statements reading a few rows by
-    key, however long his history."""
-    kept = await web.kept_player(guild_id, player_id, HISTORY)
+    database keeps them (migrations 0943, 0945, 0946: a few rows read by key, however long
+    his history), from ``kept`` when it was read with his page."""
+    if kept is None:
+        kept = await web.kept_player(guild_id, player_id, HISTORY)
     found = {str(r[0]): r for r in kept.lines}
     lines = {
         b: StatRow(guild_id, b, player_id, *(int(v) for v in found[b][1:12]), None,
