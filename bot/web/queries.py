@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import operator
 import sqlite3
 import threading
 import time
@@ -618,13 +619,13 @@ def _kept(rows: Sequence[Row]) -> tuple[KeptPlayer, str | None, list[Row]]:
         parts[row[0]].append(row)
     if parts[0]:
         name = str(parts[0][0][1] or "")
-    curves = sorted(parts[4], key=_in_curve)
-    latest = sorted(parts[5], key=_in_recent, reverse=True)
+    curves = sorted(parts[4], key=_IN_CURVE)  # (each family's points read in order: cheap)
+    latest = sorted(parts[5], key=_IN_RECENT, reverse=True)
     kept = KeptPlayer(
         [(r[1], *r[3:15]) for r in parts[1]],
         [(r[1], r[3], r[4], r[5]) for r in parts[2]],
         [(r[1], r[3], r[4], r[5]) for r in parts[3]],
-        [(str(r[1]), float(r[4]), float(r[5]), float(r[6])) for r in curves],
+        [(r[1], r[4], r[5], r[6]) for r in curves],  # (REAL, double precision: floats)
         [
             RecentMatch(int(r[4]), str(r[1]), str(r[2]), int(r[6]), int(r[7]), float(r[3]))
             for r in latest
@@ -633,12 +634,8 @@ def _kept(rows: Sequence[Row]) -> tuple[KeptPlayer, str | None, list[Row]]:
     return kept, name, parts[6]
 
 
-def _in_curve(row: Row) -> tuple[str, float]:
-    return (row[1], row[3])
-
-
-def _in_recent(row: Row) -> tuple[float, float, float]:
-    return (row[3], row[4], row[5])
+_IN_CURVE = operator.itemgetter(1, 3)  # family, number
+_IN_RECENT = operator.itemgetter(3, 4, 5)  # finished at, table, side
 
 
 def _earned_order(row: Row) -> float:

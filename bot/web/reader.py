@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import itertools
 import logging
+import operator
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -608,16 +610,17 @@ async def kept_figures(
         kept = await web.kept_player(guild_id, player_id, HISTORY)
     found = {str(r[0]): r for r in kept.lines}
     lines = {
-        b: StatRow(guild_id, b, player_id, *(int(v) for v in found[b][1:12]), None,
+        b: StatRow(guild_id, b, player_id, *map(int, found[b][1:12]), None,
                    float(found[b][12]), name, "human")
         for b in _ordered(found)
     }
     rated = {str(r[0]): r for r in kept.ratings}
     ratings = {f: Rating(f, float(rated[f][1]), float(rated[f][2]), int(rated[f][3]))
                for f in _ordered(rated)}
-    series: dict[str, list[tuple[float, float]]] = {}
-    for family, t, mu, sigma in kept.curves:
-        series.setdefault(family, []).append((t, display_rating(mu, sigma)))
+    series = {
+        str(family): [(t, display_rating(mu, sigma)) for _, t, mu, sigma in points]
+        for family, points in itertools.groupby(kept.curves, key=operator.itemgetter(0))
+    }  # (the curves come family by family)
     levels: dict[str, list[int]] = {}
     for computer, *results in kept.versus:
         figures = levels.setdefault(computer_level(str(computer)), [0, 0, 0])
