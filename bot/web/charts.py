@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
-__all__ = ["rating_chart"]
+__all__ = ["day_text", "rating_chart"]
 
 #: A narrow drawing, so that its 14-unit labels stay 11 px or more on a 380 px phone
 #: (and the chart no wider than 560 px on a wide screen).
@@ -21,14 +21,15 @@ SERIES = 4
 
 
 @functools.lru_cache(maxsize=4096)
-def _day_of(number: int) -> str:
+def day_text(number: int) -> str:
+    """The day ``number`` days after 1970-01-01, written YYYY-MM-DD."""
     y, m, d = time.gmtime(number * 86400)[:3]
     return f"{y:04d}-{m:02d}-{d:02d}"
 
 
 def _day(t: float) -> str:
     """The UTC day of ``t`` (as ``time.gmtime`` says: the second's floor)."""
-    return _day_of(int(t // 86400))
+    return day_text(int(t // 86400))
 
 
 def rating_chart(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 from collections.abc import Callable, Iterable
 
 from aiohttp import web
@@ -22,7 +21,7 @@ from markupsafe import Markup, escape
 from bot.achievements.catalogue import BY_CODE
 from bot.i18n import tr, trc
 from bot.web import links
-from bot.web.charts import rating_chart
+from bot.web.charts import day_text, rating_chart
 from bot.web.kept import STAMP
 from bot.web.pages import READER, language, link, number, page
 from bot.web.reader import PlayerPage
@@ -90,20 +89,13 @@ def _frames(locale: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     return f"<p>{word(INTRO)}</p>\n", tuple(frames)
 
 
-@functools.lru_cache(maxsize=4096)
-def _day(number: int) -> str:
-    """The day ``number`` days after 1970-01-01, written YYYY-MM-DD."""
-    y, mo, d = time.gmtime(number * 86400)[:3]
-    return f"{y:04d}-{mo:02d}-{d:02d}"
-
-
 def _when(t: float) -> tuple[str, str, str]:
     """A moment as the pages write it: ISO 8601 for ``<time datetime>``, to the minute
     (UTC) for reading, and its day (as ``time.gmtime`` counts: the second's floor)."""
     number, second = divmod(math.floor(t), 86400)
     h, second = divmod(second, 3600)
     mi, s = divmod(second, 60)
-    day = _day(number)
+    day = day_text(number)
     return f"{day}T{h:02d}:{mi:02d}:{s:02d}+00:00", f"{day} {h:02d}:{mi:02d} UTC", day
 
 
