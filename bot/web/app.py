@@ -488,6 +488,53 @@ def seat_name(locale: str, seat: Seat, names: list[str]) -> str:
     return player_name(locale, seat.name, seat.kind, shown=seat.shown)
 
 
+@functools.lru_cache(maxsize=16)
+def _and(locale: str) -> str:
+    """What the language writes between two names ("Ann and Bob": " and ")."""
+    return joined(locale, ["", ""])
+
+
+def _side_name(locale: str, names: list[str]) -> str:
+    """A side's names as one ("Ann and Bob")."""
+    if len(names) == 1:
+        return names[0]
+    if len(names) == 2:
+        return names[0] + _and(locale) + names[1]
+    return joined(locale, names)
+
+
+@functools.lru_cache(maxsize=16)
+def match_parts(env: jinja2.Environment, locale: str) -> dict[str, Markup]:
+    """The parts of a match page that change only with its language (match_parts.html),
+    rendered once for each."""
+    template = env.get_template("match_parts.html")
+    context = template.new_context({"_": lambda text: tr(locale, text)})
+    return {name: Markup("".join(block(context))) for name, block in template.blocks.items()}
+
+
+def score_rows(
+    request: web.Request, locale: str, found: MatchPage, names: list[str]
+) -> list[tuple[Markup, str]]:
+    """Each side's line of the final score: its people (linked to their pages where they
+    have one) and its result."""
+    and_ = str(escape(_and(locale)))
+    guild_id = found.server.guild_id
+    rows = []
+    for side in range(len(found.record.scores)):
+        people = [s for s in found.seats if s.side == side]
+        named = []
+        for s in people:
+            name = str(escape(seat_name(locale, s, names)))
+            if s.shown and s.kind == "human" and s.player_id > 0:
+                href = escape(link(request, links.player_path(guild_id, s.player_id)))
+                name = f'<a href="{href}">{name}</a>'
+            named.append(name)
+        rows.append(
+            (Markup(and_.join(named)), result_name(locale, people[0].result) if people else "")
+        )
+    return rows
+
+
 async def match_page(request: web.Request) -> web.Response:
     found = await _match_page(request)
     hand = optional_number(request, "hand")
@@ -498,7 +545,7 @@ async def match_page(request: web.Request) -> web.Response:
     sides: dict[int, list[str]] = {}
     for s in found.seats:
         sides.setdefault(s.side, []).append(seat_name(locale, s, names))
-    side_names = [joined(locale, sides.get(i, [])) for i in range(len(found.record.scores))]
+    side_names = [_side_name(locale, sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
     record = found.record
@@ -515,14 +562,13 @@ async def match_page(request: web.Request) -> web.Response:
             "server": found.server,
             "names": names,
             "side_names": side_names,
-            "and_": joined(locale, ["", ""]),  # between a side's two linked names
+            "score_rows": score_rows(request, locale, found, names),
+            "parts": match_parts(aiohttp_jinja2.get_env(request.app), locale),
             "hand": hand,
             "move": move,
             "variant": variant_name(locale, found.record.variant),
             "preview": preview,
             "canonical": links.url(request.app[BASE_URL], link(request, f"/m/{table_id}")),
-            "result_name": functools.partial(result_name, locale),
-            "seat_name": functools.partial(seat_name, locale, names=names),
             "ending": " ".join(ending),
             "preview_size": PREVIEW_SIZE,
             "event": found.event,

@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from bot.achievements.store import Earned
-from bot.records.record import ALL, GLOBAL
+from bot.records.record import ALL, GLOBAL, MatchRecord
+from bot.records.store import _MATCH_COLUMNS, _match
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
 from bot.store import SQLITE, DatabaseUnavailable, Db, Store
 from bot.store.connection import PostgresDriver, Row, _greatest, split_sqlite_script
@@ -35,6 +36,8 @@ __all__ = [
     "WEB_SCHEMA",
     "KeptPlayer",
     "MatchPlace",
+    "MatchRead",
+    "Participant",
     "PersonPage",
     "PublicEntry",
     "RecentMatch",
@@ -334,6 +337,10 @@ class ReadOnlySqlite:
         self._conn.close()
 
 
+_RECORD_COLUMNS = ", ".join(f"r.{c.strip()}" for c in _MATCH_COLUMNS.split(","))
+_RECORD_WIDTH = _MATCH_COLUMNS.count(",") + 1
+
+
 @dataclass(frozen=True, slots=True)
 class MatchPlace:
     """Where a recorded match was played and how it was set: its table's channel or thread
@@ -347,6 +354,31 @@ class MatchPlace:
     outcome: dict[str, Any] | None
     tournament_id: int | None
     taken_over: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """A participant of a recorded match as its page reads him, with whether he left this
+    server's or the global boards."""
+
+    player_id: int
+    side: int
+    seats: tuple[int, ...]
+    name: str
+    kind: str
+    result: str
+    left: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRead:
+    """A recorded match as its page reads it: the record, where and how it was played, its
+    participants (by side, then person) and each hand's result (in order)."""
+
+    record: MatchRecord
+    place: MatchPlace
+    participants: tuple[Participant, ...]
+    hands: tuple[dict[str, Any], ...]
 
 
 class WebRepo:
@@ -366,30 +398,54 @@ class WebRepo:
             return None
         return WebServer(guild_id, str(row[1] or ""))
 
-    async def match_place(self, table_id: int) -> MatchPlace | None:
-        """The match's table, rules, outcome, tournament board and seats taken over (None
-        without a table): one statement."""
-        # each take-over as the number seq * 64 + seat (a table has at most four seats),
-        # ordered here: an aggregate's order is the dialect's
-        joined = "group_concat" if self._db.dialect == SQLITE else "string_agg"
+    async def match(self, table_id: int) -> MatchRead | None:
+        """A recorded match with its table's place, rules, outcome, tournament board, seats
+        taken over, participants and hands (None without a record or a table): one
+        statement."""
+        if self._db.dialect == SQLITE:
+            joined, entries, seats = "group_concat", "json_group_array(json_array", "json(e.seats)"
+        else:
+            joined, entries, seats = "string_agg", "json_agg(json_build_array", "e.seats::json"
+        # each take-over as the number seq * 64 + seat (a table has at most four seats), each
+        # hand as [number, result], ordered here: an aggregate's order is the dialect's
         row = await self._db.fetchone(
-            "SELECT t.public_place, t.thread_id, t.channel_id, m.ruleset, m.outcome,"
+            f"SELECT {_RECORD_COLUMNS}, t.public_place, t.thread_id, t.channel_id, m.ruleset,"
+            " m.outcome,"
             " (SELECT b.tournament_id FROM tournament_boards b WHERE b.table_id = t.id),"
             f" (SELECT {joined}(CAST(a.seq * 64 + a.seat AS TEXT), ',')"
-            " FROM actions a WHERE a.table_id = t.id AND a.made_by = 'takeover')"
-            " FROM tables t LEFT JOIN matches m ON m.table_id = t.id WHERE t.id = ?",
-            (table_id,),
+            " FROM actions a WHERE a.table_id = t.id AND a.made_by = 'takeover'),"
+            f" (SELECT {entries}(e.player_id, e.side, {seats}, e.name, e.kind, e.result,"
+            " EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = e.player_id"
+            " AND v.scope IN (?, r.guild_id))))"
+            " FROM record_entries e WHERE e.table_id = r.table_id),"
+            f" (SELECT {joined}('[' || CAST(h.hand_number AS TEXT) || ',' || h.result || ']',"
+            " ',') FROM hand_results h WHERE h.table_id = r.table_id)"
+            " FROM record_matches r JOIN tables t ON t.id = r.table_id"
+            " LEFT JOIN matches m ON m.table_id = r.table_id WHERE r.table_id = ?",
+            (GLOBAL, table_id),
         )
         if row is None:
             return None
-        takeovers = sorted(divmod(int(x), 64) for x in (row[6] or "").split(",") if x)
-        return MatchPlace(
-            bool(row[0]),
-            int(row[1] or row[2] or 0) or None,
-            json.loads(row[3]) if row[3] else {},
-            None if row[4] is None else json.loads(row[4]),
-            None if row[5] is None else int(row[5]),
+        n = _RECORD_WIDTH
+        takeovers = sorted(divmod(int(x), 64) for x in (row[n + 6] or "").split(",") if x)
+        place = MatchPlace(
+            bool(row[n]),
+            int(row[n + 1] or row[n + 2] or 0) or None,
+            json.loads(row[n + 3]) if row[n + 3] else {},
+            None if row[n + 4] is None else json.loads(row[n + 4]),
+            None if row[n + 5] is None else int(row[n + 5]),
             tuple(dict.fromkeys(seat for _, seat in takeovers)),
+        )
+        people = sorted(json.loads(row[n + 7] or "[]"), key=lambda e: (e[1], e[0]))
+        hands = sorted(json.loads(f"[{row[n + 8] or ''}]"), key=lambda h: h[0])
+        return MatchRead(
+            _match(row[:n]),
+            place,
+            tuple(
+                Participant(int(p), int(side), tuple(s), str(name), str(kind), str(res), bool(left))
+                for p, side, s, name, kind, res, left in people
+            ),
+            tuple(h[1] for h in hands),
         )
 
     async def global_names(self, player_ids: Sequence[int]) -> dict[int, str]:
@@ -734,13 +790,16 @@ class PageRepo:
         return None if row is None else tuple(row)
 
     async def sample(self) -> tuple[int, int, int, int] | None:
-        """A server with pages and one of each thing its pages show (its latest public
-        match, a person who played it, its latest public event; 0 where it has none), for
-        the warm-up."""
+        """A server with pages and one of each thing its pages show (its latest finished
+        public match, a person who played it or else one on its board, its latest public
+        event; 0 where it has none), for the warm-up."""
         row = await self._db.fetchone(
             "SELECT g.guild_id,"
-            " coalesce((SELECT max(m.table_id) FROM record_matches m JOIN tables t"
-            " ON t.id = m.table_id AND t.public_place = 1 WHERE m.guild_id = g.guild_id), 0),"
+            # (newest first, each table looked up until one is public: a max() over a join
+            # read every match of the server, seconds on a cold file)
+            " coalesce((SELECT m.table_id FROM record_matches m WHERE m.guild_id = g.guild_id"
+            " AND EXISTS (SELECT 1 FROM tables t WHERE t.id = m.table_id AND t.public_place = 1)"
+            " ORDER BY m.finished_at DESC, m.table_id DESC LIMIT 1), 0),"
             " coalesce((SELECT max(e.id) FROM tournaments e WHERE e.guild_id = g.guild_id"
             " AND e.public_place = 1), 0)"
             " FROM guild_settings g WHERE g.web = 1 ORDER BY g.guild_id LIMIT 1"
@@ -751,5 +810,9 @@ class PageRepo:
         player = await self._db.fetchval(
             "SELECT max(player_id) FROM record_entries WHERE table_id = ? AND kind = 'human'",
             (table,),
+        ) or await self._db.fetchval(  # computers only: someone on the server's board
+            "SELECT player_id FROM record_stats WHERE scope = ? AND bucket = ? AND hidden = 0"
+            " AND player_id > 0 LIMIT 1",
+            (guild, ALL),
         )
         return guild, int(player or 0), table, event

@@ -55,7 +55,7 @@ from bot.records.service import (
     versus_levels,
 )
 from bot.records.store import RecordsRepo, StatRow
-from bot.store import SQLITE, DatabaseUnavailable, Db, HandResultRow, Store
+from bot.store import SQLITE, DatabaseUnavailable, Db, Store
 from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
@@ -451,21 +451,25 @@ class Reader:
         """A recorded match of a server with pages (None otherwise; ``stamp``: the
         database's, read for this request, under which the server's settings are kept)."""
         async with self.reading() as store:
-            records = RecordsRepo(store.db)
-            record = (await records.matches([table_id])).get(table_id)
-            if record is None or record.guild_id is None:
+            read = await WebRepo(store.db).match(table_id)
+            if read is None or read.record.guild_id is None:
                 return None
-            found = await WebRepo(store.db).match_place(table_id)
-            if found is None or not found.public_place:
+            record, found = read.record, read.place
+            if not found.public_place:
                 return None  # played where the server's @everyone could not look
             server = await self.server(record.guild_id, stamp)
             if server is None:
                 return None
-            seats = await self._seats(store, [table_id], server.guild_id)
-            hands: list[HandResultRow] = await store.hand_results.list(table_id)
             event = None
             if found.tournament_id is not None:
                 event = await self._event_of(store, found.tournament_id, server.guild_id)
+        seats = tuple(
+            Seat(
+                table_id, p.player_id, p.name, p.kind, p.kind == "computer" or not p.left,
+                p.side, p.seats, p.result,
+            )
+            for p in read.participants
+        )
         ending = None
         if found.outcome is not None:
             outcome, rules = found.outcome, found.ruleset
@@ -480,8 +484,8 @@ class Reader:
         return MatchPage(
             server,
             record,
-            tuple(seats),
-            tuple(h.result for h in sorted(hands, key=lambda h: h.hand_number)),
+            seats,
+            read.hands,
             f"https://discord.com/channels/{record.guild_id}/{found.place}" if found.place
             else None,
             ending,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bot.tables.service import TableService
 from tests.cogs.helpers import button, parse
 from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.plugin import fake_discord
@@ -38,6 +39,31 @@ def notices(fake: FakeDiscord, thread: int, user: int) -> list[StoredMessage]:
     )
 
 
+async def open_table(fake: FakeDiscord, observer: TableService, table: Table) -> int:
+    """Open a correspondence table of three days a move for the table's person, its empty
+    seats filled by computers, once the process has its commands; its thread's id."""
+    user = table.user
+    await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
+    result = await fake.slash(
+        user, table.channel_id, "domino new", {"variant": "draw", "pace": PACE}, timeout=GUARD
+    )
+    lobby = result.message
+    assert lobby is not None, result.text()
+    table.id = parse(button(lobby, "start"))[1]  # type: ignore[index]
+    started = await fake.click(user, lobby, button(lobby, "start"), timeout=GUARD)
+    (confirm,) = await started.wait_for_followups(1, timeout=GUARD)
+    fill = await fake.click(user, confirm, button(confirm, "fill"), timeout=GUARD)
+    await fill.wait_for_edits(1, timeout=GUARD)
+
+    async def thread_id() -> int | None:
+        return (await observer.get(table.id)).table.thread_id
+
+    await until(thread_id, "the thread")
+    thread = await thread_id()
+    assert thread is not None
+    return thread
+
+
 async def test_a_correspondence_table_keeps_its_deadlines_across_a_kill_9(
     fake_discord: FakeDiscord, database_url: str, tmp_path: Path
 ) -> None:
@@ -48,24 +74,7 @@ async def test_a_correspondence_table_keeps_its_deadlines_across_a_kill_9(
     async with watching(fake, database_url, tmp_path, timeout=3 * GUARD) as watch:
         procs, observer, store = watch.procs, watch.observer, watch.store
         first = await procs.start("bot1", "0,1", extra={"CLOCK_START": repr(start)})
-        await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
-        result = await fake.slash(
-            user, table.channel_id, "domino new", {"variant": "draw", "pace": PACE}, timeout=GUARD
-        )
-        lobby = result.message
-        assert lobby is not None, result.text()
-        table.id = parse(button(lobby, "start"))[1]  # type: ignore[index]
-        started = await fake.click(user, lobby, button(lobby, "start"), timeout=GUARD)
-        (confirm,) = await started.wait_for_followups(1, timeout=GUARD)
-        fill = await fake.click(user, confirm, button(confirm, "fill"), timeout=GUARD)
-        await fill.wait_for_edits(1, timeout=GUARD)
-
-        async def thread_id() -> int | None:
-            return (await observer.get(table.id)).table.thread_id
-
-        await until(thread_id, "the thread")
-        thread = await thread_id()
-        assert thread is not None
+        thread = await open_table(fake, observer, table)
         await fake.wait_for(
             lambda: notices(fake, thread, user.id), timeout=GUARD, what="the first notice"
         )
@@ -123,24 +132,7 @@ async def test_a_vacation_notice_is_posted_once_across_a_kill_9(
     async with watching(fake, database_url, tmp_path, timeout=3 * GUARD) as watch:
         procs, observer, store = watch.procs, watch.observer, watch.store
         first = await procs.start("bot1", "0,1")
-        await fake.wait_for(lambda: fake.commands(), timeout=GUARD, what="the commands")
-        result = await fake.slash(
-            user, table.channel_id, "domino new", {"variant": "draw", "pace": PACE}, timeout=GUARD
-        )
-        lobby = result.message
-        assert lobby is not None, result.text()
-        table.id = parse(button(lobby, "start"))[1]  # type: ignore[index]
-        started = await fake.click(user, lobby, button(lobby, "start"), timeout=GUARD)
-        (confirm,) = await started.wait_for_followups(1, timeout=GUARD)
-        fill = await fake.click(user, confirm, button(confirm, "fill"), timeout=GUARD)
-        await fill.wait_for_edits(1, timeout=GUARD)
-
-        async def thread_id() -> int | None:
-            return (await observer.get(table.id)).table.thread_id
-
-        await until(thread_id, "the thread")
-        thread = await thread_id()
-        assert thread is not None
+        thread = await open_table(fake, observer, table)
 
         async def his_turn() -> bool:
             info = await observer.get(table.id)

@@ -18,7 +18,7 @@ from bot.web.app import create_app
 from bot.web.pages import READER
 from bot.web.reader import Reader
 from tests.bot.helpers import FakeClock
-from tests.web.seed import BEA, GUILD, NAMES, Seeded
+from tests.web.seed import ANA, BEA, GUILD, NAMES, Seeded
 from tests.web.test_pages import TestClient, TestServer, seeded, text
 from tests.web.test_player_scope import Counting
 
@@ -64,22 +64,38 @@ async def test_a_boards_page_reads_its_lines_with_who_left_and_who_is_provisiona
         assert rating.count('<abbr title="provisional rating">?</abbr>') >= 1  # a newcomer
 
 
-async def test_a_match_page_reads_its_table_rules_tournament_and_takeovers_in_one_statement(
+async def test_a_match_page_reads_its_record_table_people_and_hands_in_one_statement(
     database_url: str, seeded: tuple[Store, Seeded]
 ) -> None:
     """A finished match's page rendered anew (another language) with its server kept: the
-    stamp, the record, its table with its rules, outcome and tournament board (one
-    statement, with the seats taken over), its people and its hands: five statements."""
-    _, s = seeded
+    stamp, then one statement for the record, its table with its rules, outcome, tournament
+    board and seats taken over, its people (with who left the boards) and its hands, in
+    their order: two statements."""
+    store, s = seeded
+    await Records(store).set_privacy(BEA, GLOBAL, True)  # left the global boards: "a player"
     clock = FakeClock()
     app, counting = await counted(database_url, clock)
     async with TestClient(TestServer(app)) as c:
         english = await text(c, f"/m/{s.played}?lang=en")
         counting.count = 0
         spanish = await text(c, f"/m/{s.played}?lang=es")
-        assert counting.count == 5, counting.count
+        assert counting.count == 2, counting.count
+        found = await app[READER].match(s.played)
     for page in (english, spanish):
         assert f"https://discord.com/channels/{GUILD}/" in page  # where it was played
+    assert found is not None
+    hands = await store.hand_results.list(s.played)
+    assert hands and found.hands == tuple(h.result for h in hands)  # each hand, in order
+    entries = await store.db.fetchall(
+        "SELECT player_id, side FROM record_entries WHERE table_id = ?"
+        " ORDER BY side, player_id",
+        (s.played,),
+    )
+    assert [(p.player_id, p.side) for p in found.seats] == [(int(r[0]), int(r[1])) for r in entries]
+    assert [p.shown for p in found.seats if p.player_id == BEA] == [False]
+    assert all(p.shown for p in found.seats if p.player_id != BEA)
+    assert "a player" in english and f"/s/{GUILD}/p/{BEA}" not in english
+    assert f'<a href="/s/{GUILD}/p/{ANA}?lang=en">Ana Global</a>' in english  # the record's name
 
 
 async def test_a_seasons_board_reads_who_left_and_who_is_provisional_in_one_statement(
