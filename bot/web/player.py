@@ -19,7 +19,7 @@ from aiohttp import web
 from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE
-from bot.i18n import tr, trc
+from bot.i18n import N_, tr, trc
 from bot.web import links
 from bot.web.charts import day_text, rating_chart
 from bot.web.kept import STAMP
@@ -55,16 +55,17 @@ def _said(locale: str, kind: str, key: str) -> str:
     return str(escape(text))
 
 
-INTRO = "Only this server's public matches count on this page."
+INTRO = N_("Only this server's public matches count on this page.")
 #: The sections of the page's main part, in order: each one's key, its title's words, and its
 #: table's column heads or, for a list, the list's class.
 SECTIONS: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | str], ...] = (
-    ("ratings-title", ("Ratings",), ("Variants", "Rating", "Rated matches")),
-    ("results-1", ("Results", "On this server"),
-     ("Variants", "Matches", "Wins", "Losses", "Draws", "Best streak")),
-    ("versus-title", ("Against the computer",), ("Level", "Wins", "Losses", "Draws")),
-    ("achievements-title", ("Achievements",), "achievements"),
-    ("history-title", ("Recent matches",), "matches"),
+    ("ratings-title", (N_("Ratings"),), (N_("Variants"), N_("Rating"), N_("Rated matches"))),
+    ("results-1", (N_("Results"), N_("On this server")),
+     (N_("Variants"), N_("Matches"), N_("Wins"), N_("Losses"), N_("Draws"), N_("Best streak"))),
+    ("versus-title", (N_("Against the computer"),),
+     (N_("Level"), N_("Wins"), N_("Losses"), N_("Draws"))),
+    ("achievements-title", (N_("Achievements"),), "achievements"),
+    ("history-title", (N_("Recent matches"),), "matches"),
 )
 
 
