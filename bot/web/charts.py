@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
-__all__ = ["rating_chart"]
+__all__ = ["day_text", "rating_chart"]
 
 #: A narrow drawing, so that its 14-unit labels stay 11 px or more on a 380 px phone
 #: (and the chart no wider than 560 px on a wide screen).
@@ -19,9 +20,16 @@ FONT = 14
 SERIES = 4
 
 
-def _day(t: float) -> str:
-    y, m, d = time.gmtime(t)[:3]
+@functools.lru_cache(maxsize=4096)
+def day_text(number: int) -> str:
+    """The day ``number`` days after 1970-01-01, written YYYY-MM-DD."""
+    y, m, d = time.gmtime(number * 86400)[:3]
     return f"{y:04d}-{m:02d}-{d:02d}"
+
+
+def _day(t: float) -> str:
+    """The UTC day of ``t`` (as ``time.gmtime`` says: the second's floor)."""
+    return day_text(int(t // 86400))
 
 
 def rating_chart(
@@ -33,20 +41,20 @@ def rating_chart(
     lines = {k: v for k, v in series.items() if v}
     if not lines:
         return Markup("")
-    times = [t for v in lines.values() for t, _ in v]
-    values = [r for v in lines.values() for _, r in v]
-    t0, t1 = min(times), max(times)
-    low, high = min(values), max(values)
+    columns = {k: tuple(zip(*v, strict=True)) for k, v in lines.items()}  # times, ratings
+    t0 = min(min(ts) for ts, _ in columns.values())
+    t1 = max(max(ts) for ts, _ in columns.values())
+    low = min(min(rs) for _, rs in columns.values())
+    high = max(max(rs) for _, rs in columns.values())
     if high - low < 20:
         low, high = low - 10, high + 10
     span_t = t1 - t0
 
     wide, tall, spread = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM, high - low
+    middle = (LEFT + WIDTH - RIGHT) / 2  # one moment: in the middle
 
     def x(t: float) -> float:
-        if not span_t:  # one moment: in the middle
-            return (LEFT + WIDTH - RIGHT) / 2
-        return LEFT + (t - t0) / span_t * wide
+        return LEFT + (t - t0) / span_t * wide if span_t else middle
 
     def y(r: float) -> float:
         return TOP + (high - r) / spread * tall
@@ -74,26 +82,27 @@ def rating_chart(
     for i, (family, points) in enumerate(sorted(lines.items())):
         kind = f"s{i % SERIES}"
         label = escape(names.get(family, family))
-        if len(points) > 1:  # (x and y written out: a curve has up to a few hundred points)
-            if span_t:
-                coords = " ".join(
-                    f"{LEFT + (t - t0) / span_t * wide:.1f},"
-                    f"{TOP + (high - r) / spread * tall:.1f}"
-                    for t, r in points
-                )
-            else:
-                coords = " ".join(f"{x(t):.1f},{y(r):.1f}" for t, r in points)
+        marked = len(points) <= 40  # each point marked, else the latest only
+        # each point's place written once (a curve has up to a few hundred points), for its
+        # line and its mark
+        ts, rs = columns[family]
+        if span_t:
+            xs = [f"{LEFT + (t - t0) / span_t * wide:.1f}" for t in ts]
+        else:
+            xs = [f"{middle:.1f}"] * len(points)
+        ys = [f"{TOP + (high - r) / spread * tall:.1f}" for r in rs]
+        if len(points) > 1:
+            coords = " ".join([f"{a},{b}" for a, b in zip(xs, ys, strict=True)])
             parts.append(
                 f'<polyline class="{kind}" stroke-width="2.5" points="{coords}">'
                 f"<title>{label}</title></polyline>"
             )
-        marks = points if len(points) <= 40 else points[-1:]
-        for n, (t, r) in enumerate(marks):
-            size = 5 if n == len(marks) - 1 else 3
-            parts.append(
-                f'<circle class="{kind}" cx="{x(t):.1f}" cy="{y(r):.1f}" r="{size}">'
-                f"<title>{label}: {round(r)} ({_day(t)})</title></circle>"
-            )
+        last = len(points) - 1
+        parts += [
+            f'<circle class="{kind}" cx="{xs[n]}" cy="{ys[n]}" r="{5 if n == last else 3}">'
+            f"<title>{label}: {round(rs[n])} ({_day(ts[n])})</title></circle>"
+            for n in (range(last + 1) if marked else (last,))
+        ]
         t, r = points[-1]
         parts.append(
             f'<text x="{x(t) + 8:.1f}" y="{y(r) + 5:.1f}" font-size="{FONT}"'

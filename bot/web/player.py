@@ -2,25 +2,27 @@
 against the computer, his achievements and latest matches.
 
 The page is rendered once and kept (bot/web/kept.py); its first rendering is what a reader
-waits for. Its repeated rows are written here, each a line of text, with every name and
-word of the language escaped once per language (:func:`_said`), numbers written as they
-are: the template only places them. The page is the same whichever way its figures were
+waits for. Its main part is written here: each section's fixed words once per language
+(:func:`_frames`), its rows each a line of text, with every name and word of the language
+escaped once per language (:func:`_said`), numbers written as they are; the template
+places it in the site's frame. The page is the same whichever way its figures were
 read (kept by the database or counted from the entries: :func:`player_response`).
 """
 
 from __future__ import annotations
 
 import functools
-import time
+import math
 from collections.abc import Callable, Iterable
 
 from aiohttp import web
 from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE
-from bot.i18n import tr, trc
+from bot.i18n import N_, tr, trc
 from bot.web import links
-from bot.web.charts import rating_chart
+from bot.web.charts import day_text, rating_chart
+from bot.web.kept import STAMP
 from bot.web.pages import READER, language, link, number, page
 from bot.web.reader import PlayerPage
 from bot.web.words import FAMILY_NAMES, LANGUAGES, bucket_name, result_name, variant_name
@@ -53,75 +55,123 @@ def _said(locale: str, kind: str, key: str) -> str:
     return str(escape(text))
 
 
+INTRO = N_("Only this server's public matches count on this page.")
+#: The sections of the page's main part, in order: each one's key, its title's words, and its
+#: table's column heads or, for a list, the list's class.
+SECTIONS: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | str], ...] = (
+    ("ratings-title", (N_("Ratings"),), (N_("Variants"), N_("Rating"), N_("Rated matches"))),
+    ("results-1", (N_("Results"), N_("On this server")),
+     (N_("Variants"), N_("Matches"), N_("Wins"), N_("Losses"), N_("Draws"), N_("Best streak"))),
+    ("versus-title", (N_("Against the computer"),),
+     (N_("Level"), N_("Wins"), N_("Losses"), N_("Draws"))),
+    ("achievements-title", (N_("Achievements"),), "achievements"),
+    ("history-title", (N_("Recent matches"),), "matches"),
+)
+
+
+@functools.lru_cache(maxsize=16)
+def _frames(locale: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The main part's fixed words in ``locale``: its first paragraph, and each section's
+    words before and after its rows (:data:`SECTIONS`)."""
+    word = functools.partial(_said, locale, "word")
+    frames = []
+    for key, title, heads in SECTIONS:
+        named = ": ".join(word(t) for t in title)
+        top = f'<section aria-labelledby="{key}">\n<h2 id="{key}">{named}</h2>\n'
+        if isinstance(heads, str):  # a list
+            frames.append((f'{top}<ul class="{heads}">\n', "</ul>\n</section>\n"))
+            continue
+        cells = "".join(f'<th scope="col">{word(h)}</th>' for h in heads)
+        frames.append((
+            f'{top}<div class="wide" tabindex="0">\n<table>\n<caption class="sr">{named}'
+            f"</caption>\n<thead><tr>{cells}</tr></thead>\n<tbody>\n",
+            "</tbody>\n</table>\n</div>\n",
+        ))
+    return f"<p>{word(INTRO)}</p>\n", tuple(frames)
+
+
 def _when(t: float) -> tuple[str, str, str]:
     """A moment as the pages write it: ISO 8601 for ``<time datetime>``, to the minute
-    (UTC) for reading, and its day."""
-    y, mo, d, h, mi, s = time.gmtime(t)[:6]
-    day = f"{y:04d}-{mo:02d}-{d:02d}"
+    (UTC) for reading, and its day (as ``time.gmtime`` counts: the second's floor)."""
+    number, second = divmod(math.floor(t), 86400)
+    h, second = divmod(second, 3600)
+    mi, s = divmod(second, 60)
+    day = day_text(number)
     return f"{day}T{h:02d}:{mi:02d}:{s:02d}+00:00", f"{day} {h:02d}:{mi:02d} UTC", day
 
 
-def _lines(rows: Iterable[str]) -> Markup:
-    return Markup("".join(f"{row}\n" for row in rows))
+def _lines(rows: Iterable[str]) -> str:
+    return "".join(f"{row}\n" for row in rows)
 
 
 def player_response(request: web.Request, found: PlayerPage) -> web.Response:
-    """The page of ``found`` in the reader's language."""
+    """The page of ``found`` in the reader's language: its main part written here, each
+    section its fixed words (once per language) around its rows."""
     locale = LANGUAGES[language(request)]
     stats = found.stats
     said: Callable[[str, str], str] = functools.partial(_said, locale)
-    families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
     to = functools.partial(link, request)
-    ratings = _lines(
-        f'<tr><th scope="row">{said("family", family)}</th><td>{r.display}</td>'
-        f"<td>{r.matches}</td></tr>"
-        for family, r in stats.ratings.items()
-    )
-    results = _lines(
-        f'<tr><th scope="row">{said("bucket", bucket)}</th><td>{line.matches}</td>'
-        f"<td>{line.wins}</td><td>{line.losses}</td><td>{line.draws}</td>"
-        f"<td>{line.best_streak}</td></tr>"
-        for bucket, line in stats.server.items()
-    )
-    versus = _lines(
-        f'<tr><th scope="row">{said("level", v.level)}</th><td>{v.wins}</td>'
-        f"<td>{v.losses}</td><td>{v.draws}</td></tr>"
-        for v in stats.versus
-    )
-    earned = []
-    for a in found.achievements:
-        day = _when(a.earned_at)[2]
-        earned.append(
-            f'<li><img src="{escape(to(links.badge_path(a.code)))}" alt="" width="48"'
-            f' height="48"> <strong>{said("achievement", a.code)}</strong>:'
-            f' {said("said of", a.code)}\n<time datetime="{day}">{day}</time></li>'
-        )
-    history = []
-    for h in found.history:
-        stamp, written, _ = _when(h.finished_at)
-        history.append(
-            f'<li><a href="{escape(to(links.match_path(h.table_id)))}">'
-            f'{said("variant", h.variant)}</a>: {said("result", h.result)}'
-            f" {h.points_for}–{h.points_against}\n"
-            f'<time datetime="{stamp}">{written}</time></li>'
-        )
-    chart = rating_chart(stats.series, families, tr(locale, "Rating over time"))
+    intro, (ratings, results, versus, achievements, history) = _frames(locale)
+    main = [f"<h1>{escape(stats.name)}</h1>\n", intro]
+    if stats.ratings:
+        families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
+        main += [
+            ratings[0],
+            _lines(
+                f'<tr><th scope="row">{said("family", family)}</th><td>{r.display}</td>'
+                f"<td>{r.matches}</td></tr>"
+                for family, r in stats.ratings.items()
+            ),
+            ratings[1],
+            rating_chart(stats.series, families, tr(locale, "Rating over time")),
+            "\n</section>\n",
+        ]
+    if stats.server:
+        main += [
+            results[0],
+            _lines(
+                f'<tr><th scope="row">{said("bucket", bucket)}</th><td>{line.matches}</td>'
+                f"<td>{line.wins}</td><td>{line.losses}</td><td>{line.draws}</td>"
+                f"<td>{line.best_streak}</td></tr>"
+                for bucket, line in stats.server.items()
+            ),
+            results[1] + "</section>\n",
+        ]
+    if stats.versus_server or stats.versus:
+        main += [
+            versus[0],
+            _lines(
+                f'<tr><th scope="row">{said("level", v.level)}</th><td>{v.wins}</td>'
+                f"<td>{v.losses}</td><td>{v.draws}</td></tr>"
+                for v in stats.versus
+            ),
+            versus[1] + "</section>\n",
+        ]
+    if found.achievements:
+        main.append(achievements[0])
+        for a in found.achievements:
+            day = _when(a.earned_at)[2]
+            main.append(
+                f'<li><img src="{escape(to(links.badge_path(a.code)))}" alt="" width="48"'
+                f' height="48"> <strong>{said("achievement", a.code)}</strong>:'
+                f' {said("said of", a.code)}\n<time datetime="{day}">{day}</time></li>\n'
+            )
+        main.append(achievements[1])
+    if found.history:
+        main.append(history[0])
+        for h in found.history:
+            stamp, written, _ = _when(h.finished_at)
+            main.append(
+                f'<li><a href="{escape(to(links.match_path(h.table_id)))}">'
+                f'{said("variant", h.variant)}</a>: {said("result", h.result)}'
+                f" {h.points_for}–{h.points_against}\n"
+                f'<time datetime="{stamp}">{written}</time></li>\n'
+            )
+        main.append(history[1])
     return page(
         request,
         "player.html",
-        {
-            "server": found.server,
-            "player": found,
-            "stats": stats,
-            "chart": chart,
-            "rows": {
-                "ratings": ratings,
-                "results": results,
-                "versus": versus,
-                "achievements": _lines(earned),
-                "history": _lines(history),
-            },
-        },
+        {"server": found.server, "stats": stats, "main": Markup("".join(main))},
     )
 
 
@@ -131,7 +181,7 @@ async def player_page(request: web.Request) -> web.Response:
     guild_id = number(request.match_info["guild"])
     player_id = number(request.match_info["player"])
     reader = request.app[READER]
-    server = await reader.server(guild_id)
+    server = await reader.server(guild_id, request.get(STAMP))  # kept under the page's stamp
     if server is None:
         raise web.HTTPNotFound()
     found = await reader.player(server, player_id)

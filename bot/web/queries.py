@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import operator
 import sqlite3
 import threading
 import time
@@ -36,6 +38,7 @@ __all__ = [
     "MatchPlace",
     "MatchRead",
     "Participant",
+    "PersonPage",
     "PublicEntry",
     "RecentMatch",
     "WebRepo",
@@ -467,14 +470,7 @@ class WebRepo:
         leaderboards and played at least one public match of the server. One read, whoever
         he is (his lines by key: the board's, and the pages' own, migration 0943)."""
         row = await self._db.fetchone(
-            "SELECT p.name FROM record_players p WHERE p.player_id = ? AND p.kind = 'human'"
-            " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
-            " AND v.scope IN (?, ?))"
-            " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
-            " AND s.player_id = p.player_id)"
-            " AND EXISTS (SELECT 1 FROM web_player_lines w WHERE w.player_id = p.player_id"
-            " AND w.guild_id = ? AND w.bucket = ?)",
-            (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id, ALL),
+            _HERE, (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id, ALL)
         )
         return None if row is None else str(row[0] or "")
 
@@ -540,50 +536,38 @@ class WebRepo:
         )
         return [(str(r[1]), str(r[2])) for r in rows]
 
+    async def person(self, guild_id: int, player_id: int, recent: int) -> PersonPage | None:
+        """A person's page on the server's pages (None unless he has one: see
+        :meth:`player_here`) in one statement: his global name, what the database keeps of
+        him there (:meth:`kept_player`) and his achievements earned in its public matches.
+        Nothing of his but the test of :meth:`player_here` is read unless he has a page, so
+        that a missing page costs the same whoever he is."""
+        public, public_params = Readable.public(guild_id).of_table("a.table_id")
+        rows = await self._db.fetchall(
+            _person_sql(public),
+            (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id, ALL,
+             *_kept_params(player_id, guild_id, recent), player_id, *public_params),
+        )
+        kept, name, earned = _kept(rows)
+        if name is None:
+            return None
+        earned.sort(key=_earned_order)
+        return PersonPage(
+            name,
+            kept,
+            [Earned(player_id, str(r[1]), int(r[3]), None if r[2] is None else int(r[2]),
+                    float(r[4])) for r in earned],
+        )
+
     async def kept_player(self, guild_id: int, player_id: int, recent: int) -> KeptPlayer:
         """What the database keeps of a person on the server's pages (migrations 0943, 0945,
-        0946), in two statements: his figures per bucket; then his rating per family, his
-        results against each computer, his curves and his ``recent`` latest matches (at most
-        20), each a branch of one ``UNION ALL`` read by key, told apart by its first column
-        (numbers come back as the widest type, ``double precision`` on PostgreSQL, which
-        types the union's columns by its first branch)."""
-        key = (player_id, guild_id)
-        lines = await self._db.fetchall(
-            "SELECT bucket, matches, wins, losses, draws, hands_won, dominoes, blocks_won,"
-            " points_for, points_against, streak, best_streak, last_at FROM web_player_lines"
-            " WHERE player_id = ? AND guild_id = ?",
-            key,
-        )
+        0946), whether or not he has a page there, in one statement: his figures per bucket,
+        his rating per family, his results against each computer, his curves and his
+        ``recent`` latest matches (at most 20)."""
         rows = await self._db.fetchall(
-            "SELECT 1, family, CAST(NULL AS TEXT), mu, sigma, matches,"
-            " CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION)"
-            " FROM web_player_ratings"
-            " WHERE player_id = ? AND guild_id = ?"
-            " UNION ALL SELECT 2, computer, NULL, wins, losses, draws, NULL, NULL"
-            " FROM web_player_versus WHERE player_id = ? AND guild_id = ?"
-            " UNION ALL SELECT 3, family, NULL, seq, finished_at, mu, sigma, NULL"
-            " FROM web_player_curve WHERE player_id = ? AND guild_id = ?"
-            " UNION ALL SELECT 4, variant, result, finished_at, table_id, side, points_for,"
-            " points_against FROM (SELECT * FROM web_player_recent"
-            " WHERE player_id = ? AND guild_id = ?"
-            " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?) r",
-            (*key, *key, *key, *key, recent),
+            _KEPT_SQL, (player_id, *_kept_params(player_id, guild_id, recent))
         )
-        parts: list[list[Row]] = [[], [], [], [], []]
-        for row in rows:
-            parts[int(row[0])].append(row)
-        curves = sorted(parts[3], key=lambda r: (str(r[1]), int(r[3])))
-        latest = sorted(parts[4], key=lambda r: (r[3], r[4], r[5]), reverse=True)
-        return KeptPlayer(
-            [tuple(r) for r in lines],
-            [(r[1], *r[3:6]) for r in parts[1]],
-            [(r[1], *r[3:6]) for r in parts[2]],
-            [(str(r[1]), float(r[4]), float(r[5]), float(r[6])) for r in curves],
-            [
-                RecentMatch(int(r[4]), str(r[1]), str(r[2]), int(r[6]), int(r[7]), float(r[3]))
-                for r in latest
-            ],
-        )
+        return _kept(rows)[0]
 
     async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
         """A person's achievements earned in public matches of the server, latest first."""
@@ -595,6 +579,125 @@ class WebRepo:
             (player_id, *params),
         )
         return [Earned(int(r[0]), str(r[1]), int(r[2]), r[3], float(r[4])) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonPage:
+    """A person with a page on a server's pages (:meth:`WebRepo.person`): his global name,
+    what the database keeps of him there, his achievements earned in its public matches,
+    latest first."""
+
+    name: str
+    kept: KeptPlayer
+    achievements: list[Earned]
+
+
+# A person's statement: one ``UNION ALL`` of branches read by key, each row told apart by its
+# first column (0 his name, 1 a line, 2 a rating, 3 a computer level, 4 a curve's point, 5 a
+# latest match, 6 an achievement), then two text columns and twelve numbers (the widest
+# type: ``double precision`` on PostgreSQL, which types a union's columns by its first
+# branch, hence the casts there).
+_WIDTH = 15
+
+
+def _branch(*columns: str) -> str:
+    return ", ".join((*columns, *("NULL",) * (_WIDTH - len(columns))))
+
+
+_FIRST = ", ".join(("CAST(NULL AS TEXT)", *("CAST(NULL AS DOUBLE PRECISION)",) * 12))
+#: The test of :meth:`WebRepo.player_here` (parameters: the person, GLOBAL, the server, the
+#: server, ALL, the server, ALL).
+_HERE = (
+    "SELECT p.name FROM record_players p WHERE p.player_id = ? AND p.kind = 'human'"
+    " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
+    " AND v.scope IN (?, ?))"
+    " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
+    " AND s.player_id = p.player_id)"
+    " AND EXISTS (SELECT 1 FROM web_player_lines w WHERE w.player_id = p.player_id"
+    " AND w.guild_id = ? AND w.bucket = ?)"
+)
+
+
+_LINE = _branch("1", "bucket", "NULL", "matches", "wins", "losses", "draws", "hands_won",
+                "dominoes", "blocks_won", "points_for", "points_against", "streak",
+                "best_streak", "last_at")
+_RATING = _branch("2", "family", "NULL", "mu", "sigma", "matches")
+_VERSUS = _branch("3", "computer", "NULL", "wins", "losses", "draws")
+_POINT = _branch("4", "family", "NULL", "seq", "finished_at", "mu", "sigma")
+_LATEST = _branch("5", "variant", "result", "finished_at", "table_id", "side", "points_for",
+                  "points_against")
+_EARNED = _branch("6", "a.code", "CAST(a.guild_id AS TEXT)", "a.table_id", "a.earned_at",
+                  "row_number() OVER (ORDER BY a.earned_at DESC, a.table_id DESC, a.code)")
+
+
+def _kept_branches(guard: str) -> str:
+    """The branches of what the database keeps of a person, each read only when ``guard``
+    holds (parameters: :func:`_kept_params`)."""
+    key = f"player_id = ? AND guild_id = ?{guard}"
+    return (
+        f" UNION ALL SELECT {_LINE} FROM web_player_lines WHERE {key}"
+        f" UNION ALL SELECT {_RATING} FROM web_player_ratings WHERE {key}"
+        f" UNION ALL SELECT {_VERSUS} FROM web_player_versus WHERE {key}"
+        f" UNION ALL SELECT {_POINT} FROM web_player_curve WHERE {key}"
+        f" UNION ALL SELECT {_LATEST} FROM (SELECT * FROM web_player_recent WHERE {key}"
+        " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?) r"
+    )
+
+
+def _kept_params(player_id: int, guild_id: int, recent: int) -> tuple[int, ...]:
+    return (player_id, guild_id) * 5 + (recent,)
+
+
+_KEPT_SQL = (
+    f"SELECT 0, name, {_FIRST} FROM record_players WHERE player_id = ?" + _kept_branches("")
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _person_sql(public: str) -> str:
+    """The statement of :meth:`WebRepo.person`, ``public`` the test that an achievement's
+    match was public on the server. His page's test is read once (a common table
+    expression read more than once is computed once on both backends) and guards each
+    branch (a test of no row, made once before the branch is read)."""
+    guard = " AND EXISTS (SELECT 1 FROM here)"
+    return (
+        f"WITH here AS ({_HERE}) SELECT 0, name, {_FIRST} FROM here"
+        + _kept_branches(guard)
+        + f" UNION ALL SELECT {_EARNED} FROM achievements a"
+        f" WHERE a.player_id = ? AND {public}{guard}"
+    )
+
+
+def _kept(rows: Sequence[Row]) -> tuple[KeptPlayer, str | None, list[Row]]:
+    """What a person's statement read: what the database keeps of him, his name (None: no
+    such row) and his achievements' rows."""
+    name = None
+    parts: tuple[list[Row], ...] = ([], [], [], [], [], [], [])
+    for row in rows:
+        parts[row[0]].append(row)
+    if parts[0]:
+        name = str(parts[0][0][1] or "")
+    curves = sorted(parts[4], key=_IN_CURVE)  # (each family's points read in order: cheap)
+    latest = sorted(parts[5], key=_IN_RECENT, reverse=True)
+    kept = KeptPlayer(
+        [(r[1], *r[3:15]) for r in parts[1]],
+        [(r[1], r[3], r[4], r[5]) for r in parts[2]],
+        [(r[1], r[3], r[4], r[5]) for r in parts[3]],
+        [(r[1], r[4], r[5], r[6]) for r in curves],  # (REAL, double precision: floats)
+        [
+            RecentMatch(int(r[4]), str(r[1]), str(r[2]), int(r[6]), int(r[7]), float(r[3]))
+            for r in latest
+        ],
+    )
+    return kept, name, parts[6]
+
+
+_IN_CURVE = operator.itemgetter(1, 3)  # family, number
+_IN_RECENT = operator.itemgetter(3, 4, 5)  # finished at, table, side
+
+
+def _earned_order(row: Row) -> float:
+    return float(row[5])
 
 
 @dataclass(frozen=True, slots=True)

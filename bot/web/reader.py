@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import itertools
 import logging
+import operator
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -58,7 +60,14 @@ from bot.store.table_extras import Readable
 from bot.tournaments.service import EventState, event_ruleset
 from bot.tournaments.store import EventRow, TournamentRepo
 from bot.web.positions import Replay, positions
-from bot.web.queries import PublicEntry, RecentMatch, WebRepo, WebServer, open_read_only
+from bot.web.queries import (
+    KeptPlayer,
+    PublicEntry,
+    RecentMatch,
+    WebRepo,
+    WebServer,
+    open_read_only,
+)
 
 __all__ = ["Ending", "MatchPage", "PlayerPage", "Reader", "Seat", "thinned"]
 
@@ -517,21 +526,21 @@ class Reader:
     async def player(self, server: WebServer, player_id: int) -> PlayerPage | None:
         """A person's page on a server's pages (None unless he has one: see
         :meth:`WebRepo.player_here`). It counts only the server's public matches: his results
-        there, his rating after each rated one, his achievements earned in them."""
+        there, his rating after each rated one, his achievements earned in them. One
+        statement (:meth:`WebRepo.person`)."""
         if player_id <= 0:
             return None  # computers and forgotten people
         guild_id = server.guild_id
 
         async with self.reading() as store:
             web = WebRepo(store.db)
-            name = await web.player_here(guild_id, player_id)
-            if name is None:
+            found = await web.person(guild_id, player_id, HISTORY)
+            if found is None:
                 return None
-            stats, history = await kept_figures(web, guild_id, player_id, name)
-            if not stats.server:
-                return None
-            earned = await web.public_achievements(guild_id, player_id)
-        shown = tuple(e for e in earned if e.code in BY_CODE)
+            stats, history = await kept_figures(web, guild_id, player_id, found.name, found.kept)
+        if not stats.server:
+            return None
+        shown = tuple(e for e in found.achievements if e.code in BY_CODE)
         return PlayerPage(server, stats, history, shown)
 
     async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
@@ -596,24 +605,26 @@ def _ordered(found: Mapping[str, Any]) -> list[str]:
 
 
 async def kept_figures(
-    web: WebRepo, guild_id: int, player_id: int, name: str
+    web: WebRepo, guild_id: int, player_id: int, name: str, kept: KeptPlayer | None = None
 ) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
     """A person's figures in a server's public matches and his latest matches there, as the
-    database keeps them (migrations 0943, 0945, 0946): two statements reading a few rows by
-    key, however long his history."""
-    kept = await web.kept_player(guild_id, player_id, HISTORY)
+    database keeps them (migrations 0943, 0945, 0946: a few rows read by key, however long
+    his history), from ``kept`` when it was read with his page."""
+    if kept is None:
+        kept = await web.kept_player(guild_id, player_id, HISTORY)
     found = {str(r[0]): r for r in kept.lines}
     lines = {
-        b: StatRow(guild_id, b, player_id, *(int(v) for v in found[b][1:12]), None,
+        b: StatRow(guild_id, b, player_id, *map(int, found[b][1:12]), None,
                    float(found[b][12]), name, "human")
         for b in _ordered(found)
     }
     rated = {str(r[0]): r for r in kept.ratings}
     ratings = {f: Rating(f, float(rated[f][1]), float(rated[f][2]), int(rated[f][3]))
                for f in _ordered(rated)}
-    series: dict[str, list[tuple[float, float]]] = {}
-    for family, t, mu, sigma in kept.curves:
-        series.setdefault(family, []).append((t, display_rating(mu, sigma)))
+    series = {
+        str(family): [(t, display_rating(mu, sigma)) for _, t, mu, sigma in points]
+        for family, points in itertools.groupby(kept.curves, key=operator.itemgetter(0))
+    }  # (the curves come family by family)
     levels: dict[str, list[int]] = {}
     for computer, *results in kept.versus:
         figures = levels.setdefault(computer_level(str(computer)), [0, 0, 0])

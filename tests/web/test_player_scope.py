@@ -141,10 +141,38 @@ async def test_a_missing_player_page_costs_the_same_whoever_he_is(
         for person in (999, 2001, BEA, ANA, 1000):
             if person == ANA:
                 await forget_person(Records(store), ANA)
+            # (the server's settings, read again only when the database's stamp moved: a
+            # forget-me moves it)
+            await text(c, f"/s/{GUILD}/p/999", 404)
             counting.count = 0
             await text(c, f"/s/{GUILD}/p/{person}", 404)
             costs[person] = counting.count
             assert len(set(costs.values())) == 1, costs
+
+
+async def test_a_persons_page_is_read_in_one_statement(
+    database_url: str, seeded: tuple[Store, Seeded]
+) -> None:
+    """Our decision (docs/web.md): a person's first page costs the pages' process one
+    statement after the database's stamp (each statement costs it more than the rows read by
+    key): whether he has a page, his name, figures, curves, latest matches and achievements;
+    the server's settings are kept under the stamp, as its boards' pages keep them."""
+    store, s = seeded
+    had = {e.code for e in await AchievementRepo(store.db).of_player(ANA)}
+    code = next(c for c in BY_CODE if c not in had)
+    await AchievementRepo(store.db).award([Earned(ANA, code, s.played, GUILD, 1_700_000_000.0)])
+    reader = Reader(database_url, fresh=0)
+    opened = await reader._open()
+    counting = Counting(opened.db)
+    opened.db = counting  # type: ignore[assignment]
+    app = create_app(reader, rate_limit=0)
+    async with TestClient(TestServer(app)) as c:
+        await text(c, f"/s/{GUILD}/p/999", 404)  # the server's settings read once
+        counting.count = 0
+        page = await text(c, f"/s/{GUILD}/p/{ANA}")
+        assert counting.count == 2, counting.count  # the stamp, then his page
+        assert "<h1>Ana Global</h1>" in page and matches_counted(page) > 0
+        assert f"/badges/{code}.png" in page  # his achievements came with it
 
 
 async def test_the_page_shows_the_counted_figures(
@@ -162,7 +190,7 @@ async def test_the_page_shows_the_counted_figures(
     kept = await page()
 
     async def counted(
-        web: WebRepo, guild_id: int, player_id: int, name: str
+        web: WebRepo, guild_id: int, player_id: int, name: str, kept: object = None
     ) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
         entries = await web.public_entries(guild_id, player_id)
         versus = await web.public_versus(guild_id, player_id)
