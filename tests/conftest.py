@@ -8,11 +8,14 @@ PostgreSQL half is skipped (the reason is one line of the summary); under ``CI=t
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import itertools
 import logging
 import os
+import tempfile
 import threading
 from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,6 +49,41 @@ def _no_logging_into_closed_captures() -> None:
         stream = getattr(handler, "stream", None)
         if isinstance(handler, logging.StreamHandler) and getattr(stream, "closed", False):
             root.removeHandler(handler)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "alone: the test runs with no other test at the same time, whatever the number of"
+        " test processes (it measures what the machine's other work would disturb)",
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With several test processes (``-n``), a test marked ``alone`` waits for the test
+    running in every other process to end, and none starts until it has ended.
+
+    Two locks shared by the run's processes: every test holds the room (shared, the
+    ``alone`` test alone), and passes through the gate to enter it (an ``alone`` test holds
+    the gate while it waits for the room and while it runs, so that no test enters
+    meanwhile)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:
+        yield
+        return
+    base = Path(tempfile.gettempdir()) / f"domino-tests-{run}"
+    alone = item.get_closest_marker("alone") is not None
+    with open(f"{base}.gate", "a") as gate, open(f"{base}.room", "a") as room:
+        fcntl.flock(gate, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if not alone:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(room, fcntl.LOCK_UN)
+            fcntl.flock(gate, fcntl.LOCK_UN)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -12,7 +12,9 @@ budget below that (docs/scaling.md).
 
 Discord counts requests as they reach its own machines; here the fake Discord shares the
 bot's CPU, and a fake held up by the bot processes would count a second's requests late and
-together. The bot processes therefore run at a lower scheduling priority than the fake.
+together. The bot processes therefore run at a lower scheduling priority than the fake, and
+no other test runs meanwhile (``alone``: with two test processes, another test's work beside
+it made the fake count two seconds' requests as one, twice in a whole run).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ BOT_NICE = 10  # the bot processes' lowered priority, beside the fake Discord
 CHANNELS = 8  # per server: each under its per-route limit (5 posts per 5 s)
 
 
+@pytest.mark.alone  # the fake Discord counts a second's requests as they reach it
 @pytest.mark.parametrize("processes", [1, 2])
 async def test_twice_the_budget_gets_no_global_429_and_every_table_converges(
     fake_discord: FakeDiscord, postgres_databases: Any, tmp_path: Path, processes: int
