@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE
 from bot.i18n import N_, tr, trc
+from bot.records.record import FAMILIES
 from bot.web import links
 from bot.web.charts import day_text, rating_chart
 from bot.web.kept import STAMP
@@ -100,6 +101,11 @@ def _when(t: float) -> tuple[str, str, str]:
     return f"{day}T{h:02d}:{mi:02d}:{s:02d}+00:00", f"{day} {h:02d}:{mi:02d} UTC", day
 
 
+#: Our decision: a family of one variant (three players, All Fives) is one line of a
+#: person's results, not two lines of the same figures.
+SOLE_VARIANTS = frozenset(vs[0] for vs in FAMILIES.values() if len(vs) == 1)
+
+
 def _lines(rows: Iterable[str]) -> str:
     return "".join(f"{row}\n" for row in rows)
 
@@ -134,6 +140,7 @@ def player_response(request: web.Request, found: PlayerPage) -> web.Response:
                 f"<td>{line.wins}</td><td>{line.losses}</td><td>{line.draws}</td>"
                 f"<td>{line.best_streak}</td></tr>"
                 for bucket, line in stats.server.items()
+                if bucket not in SOLE_VARIANTS
             ),
             results[1] + "</section>\n",
         ]

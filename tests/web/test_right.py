@@ -217,6 +217,36 @@ async def test_a_players_results_in_the_board_menus_order(client: TestClient) ->
     ]
 
 
+def test_a_family_of_one_variant_is_one_line_of_a_persons_results() -> None:
+    """Our decision: three players and All Fives, each a family of one variant, are one line
+    each of a person's results (the variant's line would repeat the family's figures)."""
+    from aiohttp.test_utils import make_mocked_request
+
+    from bot.records.service import PlayerStats
+    from bot.records.store import StatRow
+    from bot.web.player import player_response
+    from bot.web.queries import WebServer
+    from bot.web.reader import PlayerPage
+
+    def line(bucket: str, matches: int) -> StatRow:
+        return StatRow(GUILD, bucket, ANA, matches, matches, 0, 0, 0, 0, 0, 0, 0, 0, 1, None, 0.0)
+
+    server = {b: line(b, n) for b, n in (
+        ("all", 6), ("two-player", 3), ("draw", 2), ("two", 1), ("three-player", 2),
+        ("three", 2), ("fives", 1), ("all-fives", 1),
+    )}
+    stats = PlayerStats(ANA, "Ana", "human", server=server)
+    app = create_app(Reader("sqlite:///unused.sqlite3"))
+    request = make_mocked_request("GET", f"/s/{GUILD}/p/{ANA}", app=app)
+    body = player_response(request, PlayerPage(WebServer(GUILD, "S"), stats, ())).body
+    assert isinstance(body, bytes)
+    results = body.decode().split('id="results-1"')[1].split("</table>")[0]
+    assert re.findall(r'<th scope="row">([^<]*)</th>', results) == [
+        "All variants", "Two-player games", "Draw game (two players)", "Domino for two",
+        "Three players", "All Fives",
+    ]
+
+
 async def test_tournaments_as_their_system_has_them(client: TestClient, site: Site) -> None:
     swiss = await text(client, f"/s/{GUILD}/t/{site.swiss}")
     assert "Buchholz" in swiss and "Match points" in swiss
