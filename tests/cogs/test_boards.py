@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 
 from bot.records.inactivity import WEEK
-from bot.records.periods import next_boundary, period_of
+from bot.records.periods import Period, next_boundary, period_of
 from tests.bot.test_records_support import hand, human, make_record
 from tests.cogs.helpers import FakeClock, factory
 from tests.cogs.test_records import records_of
@@ -127,6 +127,17 @@ async def test_only_managers_choose_a_channel_the_bot_can_post_in(
         assert bot.svc.scheduler.pending(-fake.guild_id) == []
 
 
+def plain_week(clock: FakeClock) -> Period:
+    """The week of the clock, moved forward (a week at a time) to one that holds no month's
+    start: its end is then the only boundary a jump past it crosses (a month that ends
+    inside the week would be a board of its own, due first)."""
+    week = period_of("week", clock.now)
+    while next_boundary(week.start) != week.end:
+        clock.now = week.end + 3600
+        week = period_of("week", clock.now)
+    return week
+
+
 async def test_the_past_week_is_posted_once_even_when_the_post_is_cut_short(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -135,7 +146,7 @@ async def test_the_past_week_is_posted_once_even_when_the_post_is_cut_short(
     channel = fake.add_channel("boards")
     clock = FakeClock()
     make = factory(fake, tmp_path / "db.sqlite3", clock=clock)
-    week = period_of("week", clock.now)
+    week = plain_week(clock)
     nonce = f"b.{fake.guild_id}.{week.key}"
 
     def the_post(record: object) -> bool:
@@ -210,7 +221,7 @@ async def test_a_channel_that_breaks_later_is_said_in_the_settings(
     boss = fake.add_user(1001, "boss", "Boss", permissions=MANAGER)
     channel = fake.add_channel("boards")
     clock = FakeClock()
-    week = period_of("week", clock.now)
+    week = plain_week(clock)
     async with running_bot(fake, factory(fake, tmp_path / "db.sqlite3", clock=clock)) as bot:
         await fake.slash(boss, fake.channel_id, "domino server-settings",
                          {"board_channel": channel.id})
