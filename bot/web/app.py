@@ -31,7 +31,7 @@ from aiohttp.web_urldispatcher import SystemRoute
 from markupsafe import Markup, escape
 
 from bot.achievements.catalogue import BY_CODE, LOOKS
-from bot.i18n import N_, joined, picture_options, tr
+from bot.i18n import N_, picture_options, tr
 from bot.i18n import number as written_number
 from bot.records.boards import PeriodBoard
 from bot.records.periods import ALL_TIME, PERIOD_KINDS
@@ -53,6 +53,7 @@ from bot.web.pages import (
     anchor,
     client_address,
     joined_markup,
+    joined_names,
     language,
     link,
     number,
@@ -484,21 +485,6 @@ def seat_name(locale: str, seat: Seat, names: list[str]) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _and(locale: str) -> str:
-    """What the language writes between two names ("Ann and Bob": " and ")."""
-    return joined(locale, ["", ""])
-
-
-def _side_name(locale: str, names: list[str]) -> str:
-    """A side's names as one ("Ann and Bob")."""
-    if len(names) == 1:
-        return names[0]
-    if len(names) == 2:
-        return names[0] + _and(locale) + names[1]
-    return joined(locale, names)
-
-
-@functools.lru_cache(maxsize=16)
 def match_parts(env: jinja2.Environment, locale: str) -> dict[str, Markup]:
     """The parts of a match page that change only with its language (match_parts.html),
     rendered once for each."""
@@ -512,20 +498,19 @@ def score_rows(
 ) -> list[tuple[Markup, str]]:
     """Each side's line of the final score: its people (linked to their pages where they
     have one) and its result."""
-    and_ = str(escape(_and(locale)))
     guild_id = found.server.guild_id
     rows = []
     for side in range(len(found.record.scores)):
         people = [s for s in found.seats if s.side == side]
         named = []
         for s in people:
-            name = str(escape(seat_name(locale, s, names)))
+            name = seat_name(locale, s, names)
             if s.shown and s.kind == "human" and s.player_id > 0:
-                href = escape(link(request, links.player_path(guild_id, s.player_id)))
-                name = f'<a href="{href}">{name}</a>'
-            named.append(name)
+                named.append(anchor(link(request, links.player_path(guild_id, s.player_id)), name))
+            else:
+                named.append(escape(name))
         rows.append(
-            (Markup(and_.join(named)), result_name(locale, people[0].result) if people else "")
+            (joined_markup(locale, named), result_name(locale, people[0].result) if people else "")
         )
     return rows
 
@@ -540,7 +525,7 @@ async def match_page(request: web.Request) -> web.Response:
     sides: dict[int, list[str]] = {}
     for s in found.seats:
         sides.setdefault(s.side, []).append(seat_name(locale, s, names))
-    side_names = [_side_name(locale, sides.get(i, [])) for i in range(len(found.record.scores))]
+    side_names = [joined_names(locale, sides.get(i, [])) for i in range(len(found.record.scores))]
     table_id = found.record.table_id
     preview = links.url(request.app[BASE_URL], link(request, f"/m/{table_id}/preview.png"))
     record = found.record

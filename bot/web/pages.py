@@ -4,7 +4,7 @@ language, a page rendered in it, the numbers an address carries, names joined an
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -128,10 +128,15 @@ def optional_number(request: web.Request, key: str) -> int | None:
 
 def joined_markup(locale: str, names: Iterable[Markup]) -> Markup:
     """Escaped names (links where they have pages) joined with the language's "and"."""
-    written = tuple(str(escape(n)) for n in names)
-    if len(written) == 1:
-        return Markup(written[0])  # (a list of one is that one: Babel is not asked)
-    return Markup(_joined(locale, written))
+    return Markup(joined_names(locale, [str(escape(n)) for n in names]))
+
+
+def joined_names(locale: str, names: Sequence[str]) -> str:
+    """Names joined with the language's "and" ("Ann and Bob"; a list of one is that one:
+    Babel is not asked)."""
+    if len(names) == 1:
+        return names[0]
+    return _joined(locale, tuple(names))
 
 
 #: The language's "and" over a few names (Babel parses the locale at each call).
