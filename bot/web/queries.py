@@ -464,19 +464,9 @@ class WebRepo:
         )
         return {int(r[0]): str(r[1]) for r in rows if r[1]}
 
-    async def player_here(self, guild_id: int, player_id: int) -> str | None:
-        """The global name of a person with a page on the server's pages, else None: a
-        person (not a computer, not forgotten) who left neither this server's nor the global
-        leaderboards and played at least one public match of the server. One read, whoever
-        he is (his lines by key: the board's, and the pages' own, migration 0943)."""
-        row = await self._db.fetchone(
-            _HERE, (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id, ALL)
-        )
-        return None if row is None else str(row[0] or "")
-
     async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
         """Which of ``player_ids`` have a page on the server's pages (the test of
-        :meth:`player_here`, for a few people at once)."""
+        :data:`_HAS_PAGE`, for a few people at once)."""
         ids = sorted({p for p in player_ids if p > 0})
         if not ids:
             return frozenset()
@@ -538,9 +528,9 @@ class WebRepo:
 
     async def person(self, guild_id: int, player_id: int, recent: int) -> PersonPage | None:
         """A person's page on the server's pages (None unless he has one: see
-        :meth:`player_here`) in one statement: his global name, what the database keeps of
+        :data:`_HAS_PAGE`) in one statement: his global name, what the database keeps of
         him there (:meth:`kept_player`) and his achievements earned in its public matches.
-        Nothing of his but the test of :meth:`player_here` is read unless he has a page, so
+        Nothing of his but that test is read unless he has a page, so
         that a missing page costs the same whoever he is."""
         public, public_params = Readable.public(guild_id).of_table("a.table_id")
         rows = await self._db.fetchall(
@@ -569,17 +559,6 @@ class WebRepo:
         )
         return _kept(rows)[0]
 
-    async def public_achievements(self, guild_id: int, player_id: int) -> list[Earned]:
-        """A person's achievements earned in public matches of the server, latest first."""
-        public, params = Readable.public(guild_id).of_table("a.table_id")
-        rows = await self._db.fetchall(
-            "SELECT a.player_id, a.code, a.table_id, a.guild_id, a.earned_at FROM achievements a"
-            f" WHERE a.player_id = ? AND {public}"
-            " ORDER BY a.earned_at DESC, a.table_id DESC, a.code",
-            (player_id, *params),
-        )
-        return [Earned(int(r[0]), str(r[1]), int(r[2]), r[3], float(r[4])) for r in rows]
-
 
 @dataclass(frozen=True, slots=True)
 class PersonPage:
@@ -605,10 +584,13 @@ def _branch(*columns: str) -> str:
 
 
 _FIRST = ", ".join(("CAST(NULL AS TEXT)", *("CAST(NULL AS DOUBLE PRECISION)",) * 12))
-#: The test of :meth:`WebRepo.player_here` (parameters: the person, GLOBAL, the server, the
-#: server, ALL, the server, ALL).
-_HERE = (
-    "SELECT p.name FROM record_players p WHERE p.player_id = ? AND p.kind = 'human'"
+#: Whether the person ``p`` of ``record_players`` has a page on a server's pages: a person
+#: (not a computer, not forgotten) who left neither this server's nor the global leaderboards
+#: and played at least one public match of the server; his lines read by key, the board's and
+#: the pages' own (migration 0943). Parameters: GLOBAL, the server, the server, ALL, the
+#: server, ALL.
+_HAS_PAGE = (
+    " AND p.kind = 'human'"
     " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
     " AND v.scope IN (?, ?))"
     " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
@@ -616,6 +598,8 @@ _HERE = (
     " AND EXISTS (SELECT 1 FROM web_player_lines w WHERE w.player_id = p.player_id"
     " AND w.guild_id = ? AND w.bucket = ?)"
 )
+#: A person's global name if he has a page (parameters: the person, then :data:`_HAS_PAGE`'s).
+_HERE = "SELECT p.name FROM record_players p WHERE p.player_id = ?" + _HAS_PAGE
 
 
 _LINE = _branch("1", "bucket", "NULL", "matches", "wins", "losses", "draws", "hands_won",
@@ -757,13 +741,7 @@ class PageRepo:
             match = "lower(p.name) ~>=~ lower(?) AND lower(p.name) ~<~ lower(?)"
         rows = await self._db.fetchall(
             "SELECT p.player_id, p.name FROM record_players p"
-            f" WHERE {match} AND p.kind = 'human' AND p.player_id > 0"
-            " AND NOT EXISTS (SELECT 1 FROM record_privacy v WHERE v.user_id = p.player_id"
-            " AND v.scope IN (?, ?))"
-            " AND EXISTS (SELECT 1 FROM record_stats s WHERE s.scope = ? AND s.bucket = ?"
-            " AND s.player_id = p.player_id)"
-            " AND EXISTS (SELECT 1 FROM web_player_lines w WHERE w.player_id = p.player_id"
-            " AND w.guild_id = ? AND w.bucket = ?)"
+            f" WHERE {match} AND p.player_id > 0{_HAS_PAGE}"
             " ORDER BY lower(p.name), p.player_id LIMIT ?",
             # (the range's end: the prefix followed by the last character there is)
             (prefix, prefix + "\U0010ffff", GLOBAL, guild_id, guild_id, ALL, guild_id, ALL, limit),

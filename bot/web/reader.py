@@ -525,7 +525,7 @@ class Reader:
 
     async def player(self, server: WebServer, player_id: int) -> PlayerPage | None:
         """A person's page on a server's pages (None unless he has one: see
-        :meth:`WebRepo.player_here`). It counts only the server's public matches: his results
+        :meth:`WebRepo.person`). It counts only the server's public matches: his results
         there, his rating after each rated one, his achievements earned in them. One
         statement (:meth:`WebRepo.person`)."""
         if player_id <= 0:
