@@ -462,9 +462,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
 
     async def _places(self, event: EventRow, boards: list[BoardRow]) -> dict[int, str] | None:
         """Where each board's table is played, as a link: its thread, or its game message in
-        the channel while it has no thread; None while a table's thread is being made."""
+        the channel while it has no thread; None while a table or its thread is being made."""
         places: dict[int, str] = {}
         for b in boards:
+            if b.status == "waiting":
+                return None  # (its table is not opened yet)
             if b.is_bye or b.table_id is None:
                 continue
             info = await self.bot.service.get(b.table_id)  # type: ignore[attr-defined]

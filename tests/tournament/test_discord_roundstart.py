@@ -161,3 +161,29 @@ async def test_the_seat_post_and_the_table_give_the_same_time(
         assert (await bot.svc.get(board.table_id)).seq > 0
         state = await tournament_cog(bot).events.state(event.id)
         assert "absent:" in (state.boards_of(1)[0].how or "")
+
+
+async def test_the_pairings_wait_for_their_tables(
+    fake_discord: FakeDiscord, database_url: str, monkeypatch: Any
+) -> None:
+    """A publication that runs after the pairing is stored but before its tables are opened
+    posts nothing yet: the pairings post, once, links every table."""
+    fake, clock = fake_discord, FakeClock()
+    people = crowd(fake, 3400, 8)
+    async with running_bot(fake, bot_at(fake, database_url, clock=clock)) as bot:
+        cog = tournament_cog(bot)
+        settling = cog.events._settling
+        opened = settling._open_board
+        early: list[bool] = []
+
+        async def publish_first(state: Any, board: Any) -> None:
+            early.append(await cog._publish(state.id))
+            await opened(state, board)
+
+        monkeypatch.setattr(settling, "_open_board", publish_first)
+        await open_event(fake, bot, clock, people)
+        await step(bot, clock)
+        (pairings,) = titled(fake, "Cup: pairings of round 1")
+        tables = [x for x in pairings.text().splitlines() if x.startswith("Table ")]
+        assert len(tables) == 2 and all(re.search(r" · <#\d+>$", x) for x in tables), tables
+        assert early and early[0] is False
