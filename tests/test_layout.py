@@ -48,10 +48,10 @@ COG_ROWS = {
     "cogs.queue": (("words",), ("buttons",), ("cog",)),
 }
 
-#: The web companion from the bottom up: addresses, words, the chart and its own queries; the
+#: The web companion from the bottom up: addresses, words and its own queries; the
 #: replay's positions; the reader (what may be shown); the aiohttp application.
 WEB_ROWS = (
-    ("links", "words", "charts", "queries", "kept", "ratelimit"),
+    ("links", "words", "queries", "kept", "ratelimit"),
     ("positions",),
     ("reader",),
     ("live", "warm", "pages"),

@@ -1,6 +1,10 @@
 """A person's page on a server's pages: his ratings and their chart, his results, his record
 against the computer, his achievements and latest matches.
 
+The chart is drawn in the reader's browser (``static/chart.js``) from its legend, which
+carries each family's curve as the database writes it (:data:`~bot.web.queries.CURVE`):
+the page sends the curve, read as one text a family, and no point is handled here.
+
 The page is rendered once and kept (bot/web/kept.py); its first rendering is what a reader
 waits for. Its main part is written here: each section's fixed words once per language
 (:func:`_frames`), its rows each a line of text, with every name and word of the language
@@ -13,7 +17,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Mapping
 
 from aiohttp import web
 from markupsafe import Markup, escape
@@ -22,7 +27,6 @@ from bot.achievements.catalogue import BY_CODE
 from bot.i18n import N_, tr, trc
 from bot.records.record import FAMILIES
 from bot.web import links
-from bot.web.charts import day_text, rating_chart
 from bot.web.kept import STAMP
 from bot.web.pages import READER, language, link, number, page
 from bot.web.reader import PlayerPage
@@ -57,6 +61,7 @@ def _said(locale: str, kind: str, key: str) -> str:
 
 
 INTRO = N_("Only this server's public matches count on this page.")
+CHART = N_("Rating over time")
 #: The sections of the page's main part, in order: each one's key, its title's words, and its
 #: table's column heads or, for a list, the list's class.
 SECTIONS: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | str], ...] = (
@@ -91,6 +96,13 @@ def _frames(locale: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     return f"<p>{word(INTRO)}</p>\n", tuple(frames)
 
 
+@functools.lru_cache(maxsize=4096)
+def day_text(number: int) -> str:
+    """The day ``number`` days after 1970-01-01, written YYYY-MM-DD."""
+    y, m, d = time.gmtime(number * 86400)[:3]
+    return f"{y:04d}-{m:02d}-{d:02d}"
+
+
 def _when(t: float) -> tuple[str, str, str]:
     """A moment as the pages write it: ISO 8601 for ``<time datetime>``, to the minute
     (UTC) for reading, and its day (as ``time.gmtime`` counts: the second's floor)."""
@@ -110,6 +122,30 @@ def _lines(rows: Iterable[str]) -> str:
     return "".join(f"{row}\n" for row in rows)
 
 
+#: Each family's line, points and legend take a class (``s0``..``s3``) whose colours the style
+#: sheet sets, with at least 4.5:1 contrast in light and dark mode.
+SERIES = 4
+
+
+def chart_legend(
+    curves: Mapping[str, str], name: Callable[[str], str], title: str
+) -> str:
+    """The rating chart's legend: a line per family, its name and latest rating, carrying its
+    curve for the script that draws the chart above it (without script: the legend alone).
+    ``name``: a family's name, escaped; ``title``: the chart's, escaped."""
+    if not curves:
+        return ""
+    items = []
+    for i, (family, points) in enumerate(sorted(curves.items())):
+        label = name(family)
+        latest = points[points.rfind(",") + 1:]
+        items.append(
+            f'<li class="s{i % SERIES}" data-name="{label}" data-points="{points}">'
+            f"{label}: {latest}</li>"
+        )
+    return f'<ul class="legend" data-chart="{title}">{"".join(items)}</ul>\n'
+
+
 def player_response(request: web.Request, found: PlayerPage) -> web.Response:
     """The page of ``found`` in the reader's language: its main part written here, each
     section its fixed words (once per language) around its rows."""
@@ -120,7 +156,6 @@ def player_response(request: web.Request, found: PlayerPage) -> web.Response:
     intro, (ratings, results, versus, achievements, history) = _frames(locale)
     main = [f"<h1>{escape(stats.name)}</h1>\n", intro]
     if stats.ratings:
-        families = {f: tr(locale, n) for f, n in FAMILY_NAMES.items()}
         main += [
             ratings[0],
             _lines(
@@ -129,8 +164,12 @@ def player_response(request: web.Request, found: PlayerPage) -> web.Response:
                 for family, r in stats.ratings.items()
             ),
             ratings[1],
-            rating_chart(stats.series, families, tr(locale, "Rating over time")),
-            "\n</section>\n",
+            chart_legend(
+                found.curves,
+                functools.partial(_said, locale, "family"),
+                said("word", CHART),
+            ),
+            "</section>\n",
         ]
     if stats.server:
         main += [

@@ -24,10 +24,11 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from bot.achievements.store import Earned
+from bot.records.rating import DISPLAY_BASE, DISPLAY_SCALE
 from bot.records.record import ALL, GLOBAL, MatchRecord
 from bot.records.store import _MATCH_COLUMNS, _match
 from bot.settings import POSTGRES_SCHEMES, redact_url, sqlite_path
-from bot.store import SQLITE, DatabaseUnavailable, Db, Store
+from bot.store import POSTGRES, SQLITE, DatabaseUnavailable, Db, Store
 from bot.store.connection import PostgresDriver, Row, _greatest, split_sqlite_script
 from bot.store.schema import schema_version
 from bot.store.table_extras import Readable
@@ -93,14 +94,13 @@ class KeptPlayer:
     """What the database keeps of a person on a server's pages (:meth:`WebRepo.kept_player`):
     rows of (bucket, matches, wins, losses, draws, hands won, dominoes, blocks won, points
     for and against, streak, best streak, last match), of (family, mu, sigma, rated
-    matches), of (computer's recorded name, wins, losses, draws); his curves' points
-    (family, finished at, mu, sigma), oldest first in each family; his latest matches,
-    newest first."""
+    matches), of (computer's recorded name, wins, losses, draws); his curves by family (see
+    :data:`CURVE`); his latest matches, newest first."""
 
     lines: list[tuple[Any, ...]]
     ratings: list[tuple[Any, ...]]
     versus: list[tuple[Any, ...]]
-    curves: list[tuple[str, float, float, float]]
+    curves: dict[str, str]
     recent: list[RecentMatch]
 
 
@@ -534,7 +534,7 @@ class WebRepo:
         that a missing page costs the same whoever he is."""
         public, public_params = Readable.public(guild_id).of_table("a.table_id")
         rows = await self._db.fetchall(
-            _person_sql(public),
+            _person_sql(public, self._db.dialect),
             (player_id, GLOBAL, guild_id, guild_id, ALL, guild_id, ALL,
              *_kept_params(player_id, guild_id, recent), player_id, *public_params),
         )
@@ -555,7 +555,7 @@ class WebRepo:
         his rating per family, his results against each computer, his curves and his
         ``recent`` latest matches (at most 20)."""
         rows = await self._db.fetchall(
-            _KEPT_SQL, (player_id, *_kept_params(player_id, guild_id, recent))
+            _kept_sql(self._db.dialect), (player_id, *_kept_params(player_id, guild_id, recent))
         )
         return _kept(rows)[0]
 
@@ -607,22 +607,33 @@ _LINE = _branch("1", "bucket", "NULL", "matches", "wins", "losses", "draws", "ha
                 "best_streak", "last_at")
 _RATING = _branch("2", "family", "NULL", "mu", "sigma", "matches")
 _VERSUS = _branch("3", "computer", "NULL", "wins", "losses", "draws")
-_POINT = _branch("4", "family", "NULL", "seq", "finished_at", "mu", "sigma")
+#: A curve as its chart reads it: a family's points, oldest first, each its moment (whole
+#: seconds) and the rating shown after it (``1000 + 40 × ordinal``, bot/records/rating.py),
+#: written ``"t,r t,r …"`` by the database, so that a curve is one row, read as it is. An
+#: aggregate's order is the dialect's: SQLite's follows the key it reads by (player, server,
+#: family, seq).
+CURVE = {
+    SQLITE: "group_concat(printf('%d,%d', finished_at, round({r})), ' ')",
+    POSTGRES: "string_agg(concat(floor(finished_at)::bigint, ',', round({r})::bigint), ' '"
+    " ORDER BY seq)",
+}
+_SHOWN = f"{DISPLAY_BASE} + {DISPLAY_SCALE} * (mu - 3 * sigma)"
 _LATEST = _branch("5", "variant", "result", "finished_at", "table_id", "side", "points_for",
                   "points_against")
 _EARNED = _branch("6", "a.code", "CAST(a.guild_id AS TEXT)", "a.table_id", "a.earned_at",
                   "row_number() OVER (ORDER BY a.earned_at DESC, a.table_id DESC, a.code)")
 
 
-def _kept_branches(guard: str) -> str:
+def _kept_branches(guard: str, dialect: str) -> str:
     """The branches of what the database keeps of a person, each read only when ``guard``
     holds (parameters: :func:`_kept_params`)."""
     key = f"player_id = ? AND guild_id = ?{guard}"
+    curve = _branch("4", "family", CURVE[dialect].format(r=_SHOWN))
     return (
         f" UNION ALL SELECT {_LINE} FROM web_player_lines WHERE {key}"
         f" UNION ALL SELECT {_RATING} FROM web_player_ratings WHERE {key}"
         f" UNION ALL SELECT {_VERSUS} FROM web_player_versus WHERE {key}"
-        f" UNION ALL SELECT {_POINT} FROM web_player_curve WHERE {key}"
+        f" UNION ALL SELECT {curve} FROM web_player_curve WHERE {key} GROUP BY family"
         f" UNION ALL SELECT {_LATEST} FROM (SELECT * FROM web_player_recent WHERE {key}"
         " ORDER BY finished_at DESC, table_id DESC, side DESC LIMIT ?) r"
     )
@@ -632,13 +643,16 @@ def _kept_params(player_id: int, guild_id: int, recent: int) -> tuple[int, ...]:
     return (player_id, guild_id) * 5 + (recent,)
 
 
-_KEPT_SQL = (
-    f"SELECT 0, name, {_FIRST} FROM record_players WHERE player_id = ?" + _kept_branches("")
-)
+@functools.lru_cache(maxsize=2)
+def _kept_sql(dialect: str) -> str:
+    return (
+        f"SELECT 0, name, {_FIRST} FROM record_players WHERE player_id = ?"
+        + _kept_branches("", dialect)
+    )
 
 
 @functools.lru_cache(maxsize=8)
-def _person_sql(public: str) -> str:
+def _person_sql(public: str, dialect: str) -> str:
     """The statement of :meth:`WebRepo.person`, ``public`` the test that an achievement's
     match was public on the server. His page's test is read once (a common table
     expression read more than once is computed once on both backends) and guards each
@@ -646,7 +660,7 @@ def _person_sql(public: str) -> str:
     guard = " AND EXISTS (SELECT 1 FROM here)"
     return (
         f"WITH here AS ({_HERE}) SELECT 0, name, {_FIRST} FROM here"
-        + _kept_branches(guard)
+        + _kept_branches(guard, dialect)
         + f" UNION ALL SELECT {_EARNED} FROM achievements a"
         f" WHERE a.player_id = ? AND {public}{guard}"
     )
@@ -661,13 +675,12 @@ def _kept(rows: Sequence[Row]) -> tuple[KeptPlayer, str | None, list[Row]]:
         parts[row[0]].append(row)
     if parts[0]:
         name = str(parts[0][0][1] or "")
-    curves = sorted(parts[4], key=_IN_CURVE)  # (each family's points read in order: cheap)
     latest = sorted(parts[5], key=_IN_RECENT, reverse=True)
     kept = KeptPlayer(
         [(r[1], *r[3:15]) for r in parts[1]],
         [(r[1], r[3], r[4], r[5]) for r in parts[2]],
         [(r[1], r[3], r[4], r[5]) for r in parts[3]],
-        [(r[1], r[4], r[5], r[6]) for r in curves],  # (REAL, double precision: floats)
+        {str(r[1]): str(r[2]) for r in sorted(parts[4], key=_FAMILY)},
         [
             RecentMatch(int(r[4]), str(r[1]), str(r[2]), int(r[6]), int(r[7]), float(r[3]))
             for r in latest
@@ -676,7 +689,7 @@ def _kept(rows: Sequence[Row]) -> tuple[KeptPlayer, str | None, list[Row]]:
     return kept, name, parts[6]
 
 
-_IN_CURVE = operator.itemgetter(1, 3)  # family, number
+_FAMILY = operator.itemgetter(1)
 _IN_RECENT = operator.itemgetter(3, 4, 5)  # finished at, table, side
 
 

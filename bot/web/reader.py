@@ -22,13 +22,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import itertools
 import logging
-import operator
+import math
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.achievements.catalogue import BY_CODE
@@ -133,6 +132,7 @@ class PlayerPage:
     stats: PlayerStats
     history: tuple[RecentMatch, ...]  # latest first
     achievements: tuple[Earned, ...] = ()  # latest first
+    curves: Mapping[str, str] = field(default_factory=dict)  # his chart's, by family: CURVE
 
 
 _DB_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, TimeoutError)
@@ -537,11 +537,13 @@ class Reader:
             found = await web.person(guild_id, player_id, HISTORY)
             if found is None:
                 return None
-            stats, history = await kept_figures(web, guild_id, player_id, found.name, found.kept)
+            stats, history, curves = await kept_figures(
+                web, guild_id, player_id, found.name, found.kept
+            )
         if not stats.server:
             return None
         shown = tuple(e for e in found.achievements if e.code in BY_CODE)
-        return PlayerPage(server, stats, history, shown)
+        return PlayerPage(server, stats, history, shown, curves)
 
     async def with_pages(self, guild_id: int, player_ids: Sequence[int]) -> frozenset[int]:
         """Those of ``player_ids`` who have a page on the server's pages."""
@@ -606,8 +608,9 @@ def _ordered(found: Mapping[str, Any]) -> list[str]:
 
 async def kept_figures(
     web: WebRepo, guild_id: int, player_id: int, name: str, kept: KeptPlayer | None = None
-) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
-    """A person's figures in a server's public matches and his latest matches there, as the
+) -> tuple[PlayerStats, tuple[RecentMatch, ...], dict[str, str]]:
+    """A person's figures in a server's public matches (his curves apart, as the database
+    writes them: :data:`~bot.web.queries.CURVE`) and his latest matches there, as the
     database keeps them (migrations 0943, 0945, 0946: a few rows read by key, however long
     his history), from ``kept`` when it was read with his page."""
     if kept is None:
@@ -621,19 +624,24 @@ async def kept_figures(
     rated = {str(r[0]): r for r in kept.ratings}
     ratings = {f: Rating(f, float(rated[f][1]), float(rated[f][2]), int(rated[f][3]))
                for f in _ordered(rated)}
-    series = {
-        str(family): [(t, display_rating(mu, sigma)) for _, t, mu, sigma in points]
-        for family, points in itertools.groupby(kept.curves, key=operator.itemgetter(0))
-    }  # (the curves come family by family)
     levels: dict[str, list[int]] = {}
     for computer, *results in kept.versus:
         figures = levels.setdefault(computer_level(str(computer)), [0, 0, 0])
         for i, n in enumerate(results):
             figures[i] += int(n)
     against = versus_levels(levels)
-    stats = PlayerStats(player_id, name, "human", server=lines, ratings=ratings, series=series,
+    stats = PlayerStats(player_id, name, "human", server=lines, ratings=ratings,
                         versus=against, versus_server=against)
-    return stats, tuple(kept.recent)
+    return stats, tuple(kept.recent), kept.curves
+
+
+def curve_texts(series: Mapping[str, Sequence[tuple[float, float]]]) -> dict[str, str]:
+    """Curves of (moment, rating shown) written as the database writes them for the chart
+    (:data:`~bot.web.queries.CURVE`)."""
+    return {
+        family: " ".join(f"{math.floor(t)},{round(r)}" for t, r in points)
+        for family, points in series.items()
+    }
 
 
 T = TypeVar("T")

@@ -140,7 +140,9 @@ async def test_a_players_page(client: TestClient, seeded: tuple[Store, Seeded]) 
     _, s = seeded
     page = await text(client, f"/s/{GUILD}/p/{ANA}")
     assert "<h1>Ana Global</h1>" in page and NICKNAME not in page
-    assert '<svg class="chart"' in page and "<circle" in page  # one rated match: a point
+    # the chart's legend carries each curve, for the script that draws it
+    assert '<ul class="legend" data-chart="Rating over time">' in page
+    assert re.search(r'<li class="s0" data-name="[^"]+" data-points="\d+,\d+[^"]*">', page)
     assert f'href="/m/{s.played}"' in page and f'href="/m/{s.dark}"' not in page
     assert "Partners (Latin)" in page
     assert "Computer" not in page or "easy" in page  # against each computer level

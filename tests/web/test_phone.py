@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from bot.web.charts import rating_chart
 from tests.web.browser import CHROMIUM, DRIVER, axe_violations, chromium, find, serve
 from tests.web.screenshots import fill
 from tests.web.seed import ANA, GUILD
@@ -385,11 +384,20 @@ def test_the_rating_chart_is_legible(site, browser, width: int) -> None:  # type
     assert rating in labels
 
 
-def test_a_single_rated_match_is_a_labelled_point() -> None:
+def test_a_single_rated_match_is_a_labelled_point(site, browser) -> None:  # type: ignore[no-untyped-def]
     """Our decision: one rated match is drawn as a point (a line needs two) with its value
-    beside it, and the chart's one date under it."""
-    svg = str(rating_chart({"twos": [(86_400.0 * 3, 1512.4)]}, {"twos": "Two-player"}, "Chart"))
+    beside it, and the chart's one date under it; the chart is drawn from the curve its
+    legend carries (static/chart.js)."""
+    at(browser, PHONE)
+    browser.get(f"{site['base']}/s/{GUILD}/p/{ANA}")
+    svg = browser.execute_script(
+        "const ul = document.createElement('ul');"
+        "ul.className = 'legend'; ul.dataset.chart = 'Chart';"
+        "ul.innerHTML = '<li class=\"s0\" data-name=\"Two-player\"'"
+        " + ' data-points=\"259200,1512\">Two-player: 1512</li>';"
+        "document.querySelector('main').appendChild(ul);"
+        "return window.ratingChart(ul).outerHTML;"
+    )
     assert "<polyline" not in svg
-    assert svg.count("<circle") == 1
+    assert svg.count("<circle") == 1 and "<title>Two-player: 1512 (1970-01-04)</title>" in svg
     assert ">1512</text>" in svg and ">1970-01-04</text>" in svg
-    assert '<li class="s0">Two-player: 1512</li>' in svg

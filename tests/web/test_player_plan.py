@@ -61,6 +61,8 @@ class Recording:
 
     def __getattr__(self, name: str) -> Any:
         found = getattr(self._db, name)
+        if not callable(found):  # (its dialect)
+            return found
 
         async def run(sql: str, params: Sequence[Any] = ()) -> Any:
             self.seen.append((sql, params))

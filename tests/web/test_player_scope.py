@@ -4,6 +4,7 @@ achievements that come from them; achievements are dated to the day."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 
@@ -191,7 +192,7 @@ async def test_the_page_shows_the_counted_figures(
 
     async def counted(
         web: WebRepo, guild_id: int, player_id: int, name: str, kept: object = None
-    ) -> tuple[PlayerStats, tuple[RecentMatch, ...]]:
+    ) -> tuple[PlayerStats, tuple[RecentMatch, ...], dict[str, str]]:
         entries = await web.public_entries(guild_id, player_id)
         versus = await web.public_versus(guild_id, player_id)
         history = await Records(store).history(
@@ -202,7 +203,9 @@ async def test_the_page_shows_the_counted_figures(
                         h.finished_at)
             for h in history
         )
-        return reader_module.public_stats(guild_id, player_id, name, entries, versus), latest
+        stats = reader_module.public_stats(guild_id, player_id, name, entries, versus)
+        curves = reader_module.curve_texts(stats.series)
+        return dataclasses.replace(stats, series={}), latest, curves
 
     store = seeded[0]
     monkeypatch.setattr(reader_module, "kept_figures", counted)
