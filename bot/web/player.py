@@ -131,7 +131,8 @@ def chart_legend(
     curves: Mapping[str, str], name: Callable[[str], str], title: str
 ) -> str:
     """The rating chart's legend: a line per family, its name and latest rating, carrying its
-    curve for the script that draws the chart above it (without script: the legend alone).
+    curve for the script that draws the chart above it and then shows the legend (without
+    script neither shows: the ratings table says each family's rating).
     ``name``: a family's name, escaped; ``title``: the chart's, escaped."""
     if not curves:
         return ""
@@ -143,7 +144,7 @@ def chart_legend(
             f'<li class="s{i % SERIES}" data-name="{label}" data-points="{points}">'
             f"{label}: {latest}</li>"
         )
-    return f'<ul class="legend" data-chart="{title}">{"".join(items)}</ul>\n'
+    return f'<ul class="legend" data-chart="{title}" hidden>{"".join(items)}</ul>\n'
 
 
 def player_response(request: web.Request, found: PlayerPage) -> web.Response:

@@ -141,7 +141,7 @@ async def test_a_players_page(client: TestClient, seeded: tuple[Store, Seeded]) 
     page = await text(client, f"/s/{GUILD}/p/{ANA}")
     assert "<h1>Ana Global</h1>" in page and NICKNAME not in page
     # the chart's legend carries each curve, for the script that draws it
-    assert '<ul class="legend" data-chart="Rating over time">' in page
+    assert '<ul class="legend" data-chart="Rating over time" hidden>' in page
     assert re.search(r'<li class="s0" data-name="[^"]+" data-points="\d+,\d+[^"]*">', page)
     assert f'href="/m/{s.played}"' in page and f'href="/m/{s.dark}"' not in page
     assert "Partners (Latin)" in page

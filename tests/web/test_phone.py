@@ -350,6 +350,25 @@ def test_dark_mode_and_accessibility(site, browser, width: int) -> None:  # type
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+def test_without_script_a_persons_page_shows_no_empty_chart(site, browser) -> None:  # type: ignore[no-untyped-def]
+    """Without script neither the chart nor its legend shows (no empty box, no colours
+    naming nothing): the ratings table says each family's rating."""
+    at(browser, PHONE)
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.get(f"{site['base']}/s/{GUILD}/p/{ANA}")
+        assert not browser.find_elements("css selector", "svg.chart")
+        legend = browser.find_element("css selector", "ul.legend")
+        assert not legend.is_displayed()
+        ratings = "section[aria-labelledby=ratings-title] tbody tr"
+        assert all(r.is_displayed() for r in browser.find_elements("css selector", ratings))
+        assert browser.find_elements("css selector", ratings)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    browser.get(f"{site['base']}/s/{GUILD}/p/{ANA}")
+    assert browser.find_element("css selector", "svg.chart + ul.legend").is_displayed()
+
+
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 def test_the_rating_chart_is_legible(site, browser, width: int) -> None:  # type: ignore[no-untyped-def]
     """The chart's labels are 11 px or more; each family has its legend line with its latest

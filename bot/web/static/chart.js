@@ -4,7 +4,8 @@
    each point marked (or the latest only, past 40 points) with its rating and day as its
    title, the latest labelled with its value; the lowest and highest ratings on the left, the
    first and last days under it. A family with one rated match is its point, labelled.
-   Without script the legend alone shows each family's latest rating. */
+   Without script neither shows (the legend is hidden until the chart is drawn): the ratings
+   table above says each family's rating. */
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
@@ -91,6 +92,7 @@
         "font-size": FONT, "font-weight": "bold" }, String(latest[1]));
     });
     legend.parentNode.insertBefore(svg, legend);
+    legend.hidden = false;
     return svg;
   }
 
