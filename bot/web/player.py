@@ -139,9 +139,10 @@ def chart_legend(
     items = []
     for i, (family, points) in enumerate(sorted(curves.items())):
         label = name(family)
-        latest = points[points.rfind(",") + 1:]
+        written = escape(points)  # (the database's digits, commas and spaces)
+        latest = written[written.rfind(",") + 1:]
         items.append(
-            f'<li class="s{i % SERIES}" data-name="{label}" data-points="{points}">'
+            f'<li class="s{i % SERIES}" data-name="{label}" data-points="{written}">'
             f"{label}: {latest}</li>"
         )
     return f'<ul class="legend" data-chart="{title}" hidden>{"".join(items)}</ul>\n'
