@@ -43,10 +43,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gzip
 import json
 import math
 import os
 import random
+import re
 import shutil
 import socket
 import sqlite3
@@ -323,16 +325,19 @@ def quantile(values: list[float], q: float) -> float:
 
 async def weights(base: str, paths: dict[str, str]) -> dict[str, int]:
     """Each kind's weight as sent (gzipped where the reader accepts it), with the style
-    sheet and the script."""
+    sheet and the scripts the page names."""
     async with aiohttp.ClientSession(auto_decompress=False) as session:
-        static = 0
-        for name in ("site.css", "replay.js"):
-            async with session.get(f"{base}/static/{name}") as r:
-                static += len(await r.read())
+        static: dict[bytes, int] = {}
         found = {}
         for kind, path in paths.items():
             async with session.get(base + path) as r:
-                found[kind] = len(await r.read()) + static
+                body = await r.read()
+                html = gzip.decompress(body) if r.headers.get("Content-Encoding") else body
+            named = set(re.findall(rb'(?:src|href)="(/static/[^"]+)"', html))
+            for name in named - set(static):
+                async with session.get(base + name.decode()) as r:
+                    static[name] = len(await r.read())
+            found[kind] = len(body) + sum(static[n] for n in named)
         return found
 
 
