@@ -680,7 +680,7 @@ def _kept(rows: Sequence[Row]) -> tuple[KeptPlayer, str | None, list[Row]]:
         [(r[1], *r[3:15]) for r in parts[1]],
         [(r[1], r[3], r[4], r[5]) for r in parts[2]],
         [(r[1], r[3], r[4], r[5]) for r in parts[3]],
-        {str(r[1]): str(r[2]) for r in sorted(parts[4], key=_FAMILY)},
+        {str(r[1]): str(r[2]) for r in parts[4]},  # (the chart's legend orders them)
         [
             RecentMatch(int(r[4]), str(r[1]), str(r[2]), int(r[6]), int(r[7]), float(r[3]))
             for r in latest
@@ -689,7 +689,6 @@ def _kept(rows: Sequence[Row]) -> tuple[KeptPlayer, str | None, list[Row]]:
     return kept, name, parts[6]
 
 
-_FAMILY = operator.itemgetter(1)
 _IN_RECENT = operator.itemgetter(3, 4, 5)  # finished at, table, side
 
 
